@@ -1,0 +1,202 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Decider, DomainEvent } from './decider.js';
+import {
+  WrongExpectedVersionError,
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type Position,
+} from './event-store/port.js';
+
+export interface Actor {
+  id: string;
+  role: string;
+}
+
+export const SYSTEM_ACTOR: Actor = { id: 'system', role: 'SYSTEM' };
+
+export interface CommandContext {
+  actor: Actor;
+  correlationId?: string;
+  causationId?: string | null;
+  /** The same key on the same stream makes a retried command a no-op that answers as the first did. */
+  idempotencyKey?: string;
+  /** Extra metadata (request ip, reason). Never secrets. */
+  extra?: Record<string, unknown>;
+}
+
+export interface CommandResult<Event extends DomainEvent> {
+  /** The events this command recorded (on a retry: those the first attempt recorded). */
+  events: Event[];
+  eventIds: string[];
+  /** Position of the last event recorded, for read-your-writes; null when nothing was recorded. */
+  position: Position | null;
+  /** True when an earlier command with the same idempotency key already did the work. */
+  replayed: boolean;
+}
+
+interface CachedStream<State> {
+  revision: bigint | 'no_stream';
+  state: State;
+  /** idempotency key -> what that command recorded */
+  keys: Map<string, { events: DomainEvent[]; eventIds: string[]; position: Position }>;
+}
+
+/** An in-process queue per stream, so that one process never races itself on a stream. */
+class KeyedLock {
+  private tails = new Map<string, Promise<void>>();
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = prev.then(() => mine);
+    this.tails.set(key, tail);
+    await prev;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    }
+  }
+}
+
+/** A UUID derived from its inputs, so that a retried command writes the same event ids. */
+export function deterministicUuid(...parts: string[]): string {
+  const h = createHash('sha256').update(parts.join('\u0000')).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Load, decide, append with the expected revision, retry on conflict.
+ *
+ * Aggregate state is cached per stream and caught up from its revision on each command,
+ * so a long stream is folded once, not on every command. Within this process commands on
+ * one stream queue; across processes the expected revision decides and the loser retries.
+ */
+export class CommandHandler {
+  private readonly cache = new Map<string, CachedStream<unknown>>();
+  private readonly locks = new KeyedLock();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly options: { maxRetries?: number; cacheSize?: number } = {},
+  ) {}
+
+  async handle<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    id: string,
+    command: Command,
+    ctx: CommandContext,
+  ): Promise<CommandResult<Event>> {
+    const streamId = `${decider.category}-${id}`;
+    return this.locks.run(streamId, async () => {
+      const maxRetries = this.options.maxRetries ?? 5;
+      for (let attempt = 0; ; attempt++) {
+        const cached = await this.load(decider, streamId);
+        if (ctx.idempotencyKey) {
+          const done = cached.keys.get(ctx.idempotencyKey);
+          if (done) return { events: done.events as Event[], eventIds: done.eventIds, position: done.position, replayed: true };
+        }
+        const events = decider.decide(command, cached.state);
+        if (events.length === 0) return { events, eventIds: [], position: null, replayed: false };
+        const toAppend = this.envelope(decider, streamId, events, ctx);
+        try {
+          const result = await this.store.append(streamId, toAppend, {
+            expectedRevision: cached.revision === 'no_stream' ? 'no_stream' : cached.revision,
+          });
+          // Another process may have written the same ids (same idempotency key) first:
+          // then the store answered for those, and the next load picks them up.
+          if (result.nextExpectedRevision === nextRevision(cached.revision, events.length)) {
+            for (const e of events) cached.state = decider.evolve(cached.state, e);
+            cached.revision = result.nextExpectedRevision;
+            if (ctx.idempotencyKey) {
+              cached.keys.set(ctx.idempotencyKey, { events, eventIds: toAppend.map((e) => e.eventId), position: result.position });
+            }
+          } else {
+            this.cache.delete(streamId);
+          }
+          return { events, eventIds: toAppend.map((e) => e.eventId), position: result.position, replayed: false };
+        } catch (err) {
+          if (!(err instanceof WrongExpectedVersionError) || attempt >= maxRetries) throw err;
+          // Someone else appended: the next load catches the cached state up.
+        }
+      }
+    });
+  }
+
+  private envelope<Event extends DomainEvent>(
+    decider: Decider<unknown, Event, unknown>,
+    streamId: string,
+    events: Event[],
+    ctx: CommandContext,
+  ): NewEvent[] {
+    const correlationId = ctx.correlationId ?? randomUUID();
+    const occurredAt = new Date().toISOString();
+    return events.map((e, i) => {
+      const def = decider.schemas[e.type];
+      if (!def) throw new Error(`${decider.category} has no schema for ${e.type}`);
+      // A decider bug must not reach the log: check every event against its schema.
+      const data = def.schema.parse(e.data);
+      const metadata: EventMetadata = {
+        ...ctx.extra,
+        actorId: ctx.actor.id,
+        actorRole: ctx.actor.role,
+        correlationId,
+        causationId: ctx.causationId ?? null,
+        occurredAt,
+        ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
+      };
+      const eventId = ctx.idempotencyKey ? deterministicUuid(streamId, ctx.idempotencyKey, String(i)) : randomUUID();
+      return { eventId, type: e.type, version: def.version, data, metadata };
+    });
+  }
+
+  private async load<Command, Event extends DomainEvent, State>(
+    decider: Decider<Command, Event, State>,
+    streamId: string,
+  ): Promise<CachedStream<State>> {
+    let cached = this.cache.get(streamId) as CachedStream<State> | undefined;
+    if (!cached) {
+      cached = { revision: 'no_stream', state: decider.initialState(), keys: new Map() };
+      this.remember(streamId, cached);
+    }
+    const from = cached.revision === 'no_stream' ? 0n : cached.revision + 1n;
+    const recorded = await this.store.readStream(streamId, { fromRevision: from });
+    for (const r of recorded) {
+      const event = { type: r.type, data: r.data } as Event;
+      cached.state = decider.evolve(cached.state, event);
+      cached.revision = r.revision;
+      const key = r.metadata.idempotencyKey;
+      if (typeof key === 'string') {
+        const entry = cached.keys.get(key) ?? { events: [], eventIds: [], position: r.position };
+        entry.events.push(event);
+        entry.eventIds.push(r.eventId);
+        entry.position = r.position;
+        cached.keys.set(key, entry);
+      }
+    }
+    return cached;
+  }
+
+  private remember(streamId: string, entry: CachedStream<unknown>): void {
+    const max = this.options.cacheSize ?? 10_000;
+    if (this.cache.size >= max) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(streamId, entry);
+  }
+
+  /** Forgets cached state (tests, or after an operator rewrote read models). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+}
+
+function nextRevision(current: bigint | 'no_stream', count: number): bigint {
+  return (current === 'no_stream' ? -1n : current) + BigInt(count);
+}

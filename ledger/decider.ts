@@ -1,0 +1,18 @@
+import type { ZodType } from 'zod';
+
+/** A fact as a decider sees it: its type and data, without envelope. */
+export interface DomainEvent {
+  type: string;
+  data: unknown;
+}
+
+/** An aggregate's pure pair (see ledger/wallet/wallet.ts for the first one). */
+export interface Decider<Command, Event extends DomainEvent, State> {
+  /** The stream's category: streams are named `{category}-{id}`. */
+  category: string;
+  initialState(): State;
+  evolve(state: State, event: Event): State;
+  decide(command: Command, state: State): Event[];
+  /** Schema and current version of every event type this aggregate writes. */
+  schemas: Record<string, { version: number; schema: ZodType }>;
+}

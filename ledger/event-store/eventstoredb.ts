@@ -1,0 +1,339 @@
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  EventStoreDBClient,
+  FORWARDS,
+  NO_STREAM,
+  START as ESDB_START,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+  WrongExpectedVersionError as EsdbWrongExpectedVersionError,
+  excludeSystemEvents,
+  jsonEvent,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type AppendExpectedRevision,
+  type JSONType,
+  type Position as EsdbPosition,
+  type RecordedEvent as EsdbRecordedEvent,
+} from '@eventstore/db-client';
+import {
+  comparePositions,
+  START,
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type Subscription,
+} from './port.js';
+
+/** Largest value of a signed 64-bit position; the server sends -1 (as unsigned) for "none". */
+const MAX_POSITION = (1n << 63n) - 1n;
+
+/** Events fetched from the server per page of `readAll` / `headPosition`. */
+const MIN_PAGE = 64;
+const MAX_PAGE = 4096;
+
+/** A live subscription pauses the server stream when this many events wait unread... */
+const QUEUE_HIGH_WATER = 4096;
+/** ...and resumes it once the reader has brought the queue down to this. */
+const QUEUE_LOW_WATER = 1024;
+
+function isSystemType(type: string): boolean {
+  return type.startsWith('$');
+}
+
+function validPosition(p: EsdbPosition | undefined): Position | undefined {
+  if (!p) return undefined;
+  if (p.commit < 0n || p.prepare < 0n || p.commit > MAX_POSITION || p.prepare > MAX_POSITION) return undefined;
+  return { commit: p.commit, prepare: p.prepare };
+}
+
+function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision {
+  switch (expected) {
+    case 'any':
+      return ANY;
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    default:
+      return expected;
+  }
+}
+
+function parseJson(value: unknown): unknown {
+  if (value instanceof Uint8Array) {
+    const text = Buffer.from(value).toString('utf8');
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return value;
+}
+
+/** Converts a stored event; `fallbackCommit` is the read's commit position, for servers that leave the record's out. */
+function toRecorded(event: EsdbRecordedEvent, fallbackCommit?: bigint): RecordedEvent {
+  const rawMetadata = parseJson(event.metadata);
+  let version = 1;
+  let metadata: Record<string, unknown> = {};
+  if (rawMetadata && typeof rawMetadata === 'object' && !Array.isArray(rawMetadata)) {
+    const { schemaVersion, ...rest } = rawMetadata as Record<string, unknown>;
+    if (typeof schemaVersion === 'number' && Number.isInteger(schemaVersion)) version = schemaVersion;
+    metadata = rest;
+  }
+  const position =
+    validPosition(event.position) ??
+    (fallbackCommit !== undefined && fallbackCommit <= MAX_POSITION ? { commit: fallbackCommit, prepare: fallbackCommit } : START);
+  return {
+    eventId: event.id,
+    streamId: event.streamId,
+    revision: event.revision,
+    type: event.type,
+    version,
+    data: parseJson(event.data),
+    metadata: metadata as EventMetadata,
+    position,
+    recordedAt: event.created,
+  };
+}
+
+/** The stored event of a resolved event from `$all`, or null for a system event. */
+function fromAll(resolved: AllStreamResolvedEvent, after: Position | undefined): RecordedEvent | null {
+  const event = resolved.event;
+  if (!event || isSystemType(event.type)) return null;
+  // Our `after` is exclusive; the server starts reads at the position itself.
+  if (after && comparePositions(event.position, after) <= 0) return null;
+  return toRecorded(event, resolved.commitPosition);
+}
+
+/**
+ * The EventStoreDB adapter (DESIGN.md decision 1), chosen by `EVENTSTORE_URL`.
+ * Stream revisions, global positions, optimistic concurrency and idempotent re-append
+ * by event id are the server's own; this maps them onto the port. The schema version of
+ * an event travels in its metadata as `schemaVersion`.
+ */
+export class EventStoreDbEventStore implements EventStore {
+  readonly name = 'eventstoredb' as const;
+  private readonly client: EventStoreDBClient;
+  private readonly subscriptions = new Set<Subscription>();
+  private closed = false;
+
+  constructor(connectionString: string) {
+    this.client = EventStoreDBClient.connectionString(connectionString);
+  }
+
+  async append(streamId: string, events: NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const data = events.map((e) =>
+      jsonEvent({
+        id: e.eventId,
+        type: e.type,
+        data: e.data as JSONType,
+        metadata: { ...e.metadata, schemaVersion: e.version },
+      }),
+    );
+    let result;
+    try {
+      result = await this.client.appendToStream(streamId, data, { expectedRevision: toExpectedRevision(expectedRevision) });
+    } catch (err) {
+      if (err instanceof EsdbWrongExpectedVersionError) {
+        throw new WrongExpectedVersionError(streamId, expectedRevision, err.actualVersion);
+      }
+      throw err;
+    }
+    const nextExpectedRevision = result.nextExpectedRevision;
+    // For one event the server answers with its position. For several it answers with
+    // the commit position, which is not the last event's, and for a re-append it found
+    // already stored it may answer with none: read the last event back instead.
+    const answered = validPosition(result.position);
+    const position = events.length === 1 && answered ? answered : ((await this.positionOf(streamId, nextExpectedRevision)) ?? answered);
+    if (!position) throw new Error(`no log position for ${streamId}@${nextExpectedRevision}`);
+    return { nextExpectedRevision, position };
+  }
+
+  private async positionOf(streamId: string, revision: bigint): Promise<Position | undefined> {
+    const read = this.client.readStream(streamId, { fromRevision: revision, maxCount: 1, direction: FORWARDS });
+    for await (const resolved of read) {
+      if (resolved.event?.revision === revision) return validPosition(resolved.event.position);
+    }
+    return undefined;
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const out: RecordedEvent[] = [];
+    if (options.maxCount !== undefined && options.maxCount <= 0) return out;
+    try {
+      const read = this.client.readStream(streamId, {
+        fromRevision: options.fromRevision ?? ESDB_START,
+        ...(options.maxCount !== undefined ? { maxCount: options.maxCount } : {}),
+        direction: FORWARDS,
+      });
+      for await (const resolved of read) {
+        if (resolved.event) out.push(toRecorded(resolved.event, resolved.commitPosition));
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return [];
+      throw err;
+    }
+    return out;
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const maxCount = options.maxCount ?? 1000;
+    const out: RecordedEvent[] = [];
+    if (maxCount <= 0) return out;
+    const pageSize = Math.min(Math.max(maxCount + 1, MIN_PAGE), MAX_PAGE);
+    let from: Position | undefined = options.after;
+    // Everything at or before `skipUpTo` has been looked at (or is excluded by `after`).
+    let skipUpTo: Position | undefined = options.after;
+    for (;;) {
+      let raw = 0;
+      let lastRaw: Position | undefined;
+      const read = this.client.readAll({ fromPosition: from ?? ESDB_START, maxCount: pageSize, direction: FORWARDS });
+      for await (const resolved of read) {
+        raw++;
+        if (resolved.event) lastRaw = resolved.event.position;
+        const event = fromAll(resolved, skipUpTo);
+        if (event) {
+          out.push(event);
+          if (out.length >= maxCount) {
+            await read.cancel();
+            return out;
+          }
+        }
+      }
+      if (raw < pageSize || !lastRaw) return out;
+      from = lastRaw;
+      skipUpTo = lastRaw;
+    }
+  }
+
+  subscribeAll(options: { after?: Position } = {}): Subscription {
+    const after = options.after;
+    const queue: RecordedEvent[] = [];
+    let waiters: Array<() => void> = [];
+    let failure: unknown;
+    let closed = false;
+    let paused = false;
+
+    const wake = () => {
+      const ws = waiters;
+      waiters = [];
+      for (const w of ws) w();
+    };
+
+    const stream: AllStreamSubscription = this.client.subscribeToAll({
+      fromPosition: after ?? ESDB_START,
+      filter: excludeSystemEvents(),
+    });
+    stream.on('data', (resolved: AllStreamResolvedEvent) => {
+      if (closed) return;
+      const event = fromAll(resolved, after);
+      if (!event) return;
+      queue.push(event);
+      if (!paused && queue.length >= QUEUE_HIGH_WATER) {
+        paused = true;
+        stream.pause();
+      }
+      wake();
+    });
+    stream.on('error', (err: unknown) => {
+      if (closed) return;
+      failure ??= err;
+      wake();
+    });
+    // The server never ends a subscription to $all by itself: if it does (a restart, a
+    // dropped connection), say so rather than look like a closed subscription.
+    const stopped = () => {
+      if (!closed) failure ??= new Error('the subscription to $all ended unexpectedly');
+      wake();
+    };
+    stream.on('end', stopped);
+    stream.on('close', stopped);
+
+    const nextBatch = async (max: number): Promise<RecordedEvent[]> => {
+      for (;;) {
+        if (closed) return [];
+        if (queue.length > 0) {
+          const batch = queue.splice(0, Math.max(1, max));
+          if (paused && queue.length <= QUEUE_LOW_WATER) {
+            paused = false;
+            stream.resume();
+          }
+          return batch;
+        }
+        if (failure !== undefined) throw failure;
+        await new Promise<void>((resolve) => waiters.push(resolve));
+      }
+    };
+
+    const subscriptions = this.subscriptions;
+    const subscription: Subscription = {
+      nextBatch,
+      async close() {
+        if (closed) return;
+        closed = true;
+        queue.length = 0;
+        subscriptions.delete(subscription);
+        wake();
+        try {
+          await stream.unsubscribe();
+        } catch {
+          // The stream never opened (no server) or is already gone.
+        }
+        stream.destroy();
+      },
+      async *[Symbol.asyncIterator]() {
+        while (!closed) {
+          const batch = await nextBatch(256);
+          if (batch.length === 0) return;
+          for (const e of batch) yield e;
+        }
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<Position | null> {
+    let from: EsdbPosition | typeof END = END;
+    // Events at or after `seenFrom` were on an earlier page.
+    let seenFrom: Position | undefined;
+    for (;;) {
+      let raw = 0;
+      let lastRaw: Position | undefined;
+      const read = this.client.readAll({ fromPosition: from, maxCount: MIN_PAGE, direction: BACKWARDS });
+      for await (const resolved of read) {
+        raw++;
+        const event = resolved.event;
+        if (!event) continue;
+        lastRaw = event.position;
+        if (seenFrom && comparePositions(event.position, seenFrom) >= 0) continue;
+        if (!isSystemType(event.type)) {
+          await read.cancel();
+          return { commit: event.position.commit, prepare: event.position.prepare };
+        }
+      }
+      if (raw < MIN_PAGE || !lastRaw) return null;
+      from = lastRaw;
+      seenFrom = lastRaw;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.client.dispose();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The event store port. Semantics follow EventStoreDB: a per-stream revision counted
+ * from 0, a global position in the all-stream, optimistic concurrency on append and
+ * idempotent re-append of the same event ids.
+ */
+
+/** A place in the global log. Ordered by commit, then prepare (as in EventStoreDB). */
+export interface Position {
+  commit: bigint;
+  prepare: bigint;
+}
+
+export const START: Position = Object.freeze({ commit: 0n, prepare: 0n });
+
+export function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export function formatPosition(p: Position): string {
+  return `${p.commit}/${p.prepare}`;
+}
+
+export function parsePosition(s: string): Position {
+  const m = /^(\d+)\/(\d+)$/.exec(s);
+  if (!m) throw new Error(`not a position: ${s}`);
+  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
+}
+
+export interface EventMetadata {
+  actorId: string;
+  actorRole: string;
+  correlationId: string;
+  causationId: string | null;
+  occurredAt: string;
+  idempotencyKey?: string;
+  [extra: string]: unknown;
+}
+
+/** What a writer hands to `append`. */
+export interface NewEvent<Type extends string = string, Data = unknown> {
+  eventId: string;
+  type: Type;
+  version: number;
+  data: Data;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data = unknown> extends NewEvent<Type, Data> {
+  streamId: string;
+  revision: bigint;
+  position: Position;
+  recordedAt: Date;
+}
+
+/** `no_stream`: must not exist; `stream_exists`: must exist; `any`; or the exact last revision. */
+export type ExpectedRevision = 'any' | 'no_stream' | 'stream_exists' | bigint;
+
+export interface AppendResult {
+  /** Revision of the last event written (or found, for an idempotent re-append). */
+  nextExpectedRevision: bigint;
+  /** Position of the last event written. */
+  position: Position;
+}
+
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's actual last revision, or 'no_stream'. */
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Wrong expected version on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+/** Some, not all, of the event ids of an append already exist: not a retry of it. */
+export class DuplicateEventIdError extends Error {
+  constructor(readonly eventIds: string[]) {
+    super(`Events already stored with ids ${eventIds.join(', ')} do not match this append`);
+    this.name = 'DuplicateEventIdError';
+  }
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events after this position. Default: from the start. */
+  after?: Position;
+  maxCount?: number;
+}
+
+export interface ReadStreamOptions {
+  /** Inclusive. Default 0. */
+  fromRevision?: bigint;
+  maxCount?: number;
+}
+
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  /**
+   * Resolves with the next events in log order (at least one, at most `max`) as soon
+   * as any are available; with [] once the subscription is closed.
+   */
+  nextBatch(max: number): Promise<RecordedEvent[]>;
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  readonly name: 'postgres' | 'eventstoredb';
+  append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catches up from `after` (exclusive), then follows live appends. */
+  subscribeAll(options?: { after?: Position }): Subscription;
+  /** Position of the last event readable now, or null for an empty log. */
+  headPosition(): Promise<Position | null>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,217 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../server/db/schema.js';
+import {
+  DuplicateEventIdError,
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  START,
+} from './port.js';
+import { pollingSubscription } from './polling-subscription.js';
+import { WakeSignal } from './wake-signal.js';
+
+interface EventRow {
+  global_position: string;
+  event_id: string;
+  stream_id: string;
+  stream_revision: string;
+  event_type: string;
+  event_version: number;
+  data: unknown;
+  metadata: unknown;
+  tx: string;
+  recorded_at: Date;
+}
+
+const COLUMNS = sql`global_position, event_id, stream_id, stream_revision, event_type, event_version,
+  data, metadata, tx_id::text as tx, recorded_at`;
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    revision: BigInt(row.stream_revision),
+    type: row.event_type,
+    version: row.event_version,
+    data: row.data,
+    metadata: row.metadata as RecordedEvent['metadata'],
+    position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) },
+    recordedAt: row.recorded_at,
+  };
+}
+
+/** Thrown inside the append transaction to roll it back when the expectation fails. */
+class ExpectationFailed extends Error {}
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Reading the global log without skipping (DESIGN.md decision 2).
+ *
+ * `global_position` comes from an identity when the row is inserted, not when it
+ * commits. Two writers A and B take positions 10 and 11; B commits first; a reader that
+ * asks for `position > last` reads 11, remembers 11, and never sees 10 once A commits.
+ *
+ * Instead every row carries its writer's transaction id, and readers order by
+ * (tx_id, global_position) and read only rows whose transaction is older than the oldest
+ * transaction still running (`pg_snapshot_xmin`). Every transaction below that horizon
+ * has ended, so no row can later appear before a position already handed out.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly name = 'postgres' as const;
+  readonly wake = new WakeSignal();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly options: {
+      idlePollMs?: number;
+      /** Test hook: runs inside the append transaction after the insert, before commit. */
+      beforeCommit?: (streamId: string) => Promise<void>;
+    } = {},
+  ) {}
+
+  async append(streamId: string, events: NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    let result: AppendResult;
+    try {
+      result = await this.db.transaction().execute(async (trx) => {
+        const last = await bumpStream(trx, streamId, events.length, expectedRevision);
+        if (last === null) throw new ExpectationFailed();
+        const first = last - BigInt(events.length) + 1n;
+        const rows = await trx
+          .insertInto('events')
+          .values(
+            events.map((e, i) => ({
+              event_id: e.eventId,
+              stream_id: streamId,
+              stream_revision: String(first + BigInt(i)),
+              event_type: e.type,
+              event_version: e.version,
+              data: JSON.stringify(e.data),
+              metadata: JSON.stringify(e.metadata),
+            })),
+          )
+          .returning([sql<string>`tx_id::text`.as('tx'), 'global_position'])
+          .execute();
+        await this.options.beforeCommit?.(streamId);
+        let maxPos = 0n;
+        for (const r of rows) if (BigInt(r.global_position) > maxPos) maxPos = BigInt(r.global_position);
+        return { nextExpectedRevision: last, position: { commit: BigInt(rows[0]!.tx), prepare: maxPos } };
+      });
+    } catch (err) {
+      const duplicateId = (err as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION &&
+        String((err as { constraint?: string }).constraint ?? (err as Error).message).includes('event_id');
+      if (!(err instanceof ExpectationFailed) && !duplicateId) throw err;
+      const retry = await this.findRetry(streamId, events);
+      if (retry) return retry;
+      if (duplicateId) throw new DuplicateEventIdError(events.map((e) => e.eventId));
+      throw new WrongExpectedVersionError(streamId, expectedRevision, await this.currentRevision(streamId));
+    }
+    this.wake.notify(result.position);
+    return result;
+  }
+
+  /** An append whose event ids are all stored already, in this stream and order, is a retry. */
+  private async findRetry(streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+    const ids = events.map((e) => e.eventId);
+    const rows = await this.db
+      .selectFrom('events')
+      .select(['event_id', 'stream_id', 'stream_revision', 'global_position', sql<string>`tx_id::text`.as('tx')])
+      .where('event_id', 'in', ids)
+      .orderBy('stream_revision')
+      .execute();
+    if (rows.length === 0) return null;
+    const consistent =
+      rows.length === ids.length &&
+      rows.every((r, i) => r.stream_id === streamId && r.event_id === ids[i] &&
+        (i === 0 || BigInt(r.stream_revision) === BigInt(rows[i - 1]!.stream_revision) + 1n));
+    if (!consistent) throw new DuplicateEventIdError(rows.map((r) => r.event_id));
+    const last = rows[rows.length - 1]!;
+    return {
+      nextExpectedRevision: BigInt(last.stream_revision),
+      position: { commit: BigInt(last.tx), prepare: BigInt(last.global_position) },
+    };
+  }
+
+  private async currentRevision(streamId: string): Promise<bigint | 'no_stream'> {
+    const row = await this.db.selectFrom('streams').select('revision').where('stream_id', '=', streamId).executeTakeFirst();
+    return row ? BigInt(row.revision) : 'no_stream';
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const from = options.fromRevision ?? 0n;
+    const limit = options.maxCount ?? 1_000_000;
+    const { rows } = await sql<EventRow>`
+      select ${COLUMNS} from events
+      where stream_id = ${streamId} and stream_revision >= ${String(from)}
+      order by stream_revision limit ${limit}`.execute(this.db);
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return readAllFrom(this.db, options.after ?? START, options.maxCount ?? 1000);
+  }
+
+  subscribeAll(options: { after?: Position } = {}) {
+    return pollingSubscription({
+      after: options.after,
+      read: (after, max) => readAllFrom(this.db, after, max),
+      wake: this.wake,
+      idleMs: this.options.idlePollMs,
+    });
+  }
+
+  async headPosition(): Promise<Position | null> {
+    const { rows } = await sql<{ tx: string; global_position: string }>`
+      select tx_id::text as tx, global_position from events
+      where tx_id < pg_snapshot_xmin(pg_current_snapshot())
+      order by tx_id desc, global_position desc limit 1`.execute(this.db);
+    const row = rows[0];
+    return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : null;
+  }
+
+  async close(): Promise<void> {
+    this.wake.wakeAll();
+  }
+}
+
+/** Pages the log in commit order; usable inside a transaction (`db` may be a `trx`). */
+export async function readAllFrom(db: Kysely<DB> | Transaction<DB>, after: Position, maxCount: number): Promise<RecordedEvent[]> {
+  const { rows } = await sql<EventRow>`
+    select ${COLUMNS} from events
+    where (tx_id, global_position) > (${after.commit.toString()}::text::xid8, ${after.prepare.toString()}::bigint)
+      and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+    order by tx_id, global_position
+    limit ${maxCount}`.execute(db);
+  return rows.map(toRecorded);
+}
+
+/** Moves the stream's revision on by `count` if the expectation holds; null when it does not. */
+async function bumpStream(trx: Transaction<DB>, streamId: string, count: number, expected: ExpectedRevision): Promise<bigint | null> {
+  let rows: { revision: string }[];
+  if (expected === 'no_stream') {
+    ({ rows } = await sql<{ revision: string }>`
+      insert into streams (stream_id, revision) values (${streamId}, ${count - 1})
+      on conflict (stream_id) do nothing returning revision`.execute(trx));
+  } else if (expected === 'any') {
+    ({ rows } = await sql<{ revision: string }>`
+      insert into streams (stream_id, revision) values (${streamId}, ${count - 1})
+      on conflict (stream_id) do update set revision = streams.revision + ${count}, updated_at = now()
+      returning revision`.execute(trx));
+  } else if (expected === 'stream_exists') {
+    ({ rows } = await sql<{ revision: string }>`
+      update streams set revision = revision + ${count}, updated_at = now()
+      where stream_id = ${streamId} returning revision`.execute(trx));
+  } else {
+    ({ rows } = await sql<{ revision: string }>`
+      update streams set revision = revision + ${count}, updated_at = now()
+      where stream_id = ${streamId} and revision = ${expected.toString()} returning revision`.execute(trx));
+  }
+  return rows[0] ? BigInt(rows[0].revision) : null;
+}

@@ -1,0 +1,53 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * Amounts are decimal strings in events and JSON and `numeric(38, 18)` in Postgres.
+ * This clone keeps enough precision that no sum or product we make is ever rounded
+ * by accident; rounding happens only where a rule says so (fees, quotes).
+ */
+export const Money = Decimal.clone({ precision: 80, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+export type Money = Decimal;
+
+/** Digits after the point that the ledger stores (`numeric(38, 18)`). */
+export const SCALE = 18;
+/** Digits before the point that fit in `numeric(38, 18)`. */
+export const MAX_INTEGER_DIGITS = 20;
+
+export const ZERO = new Money(0);
+
+export function money(value: string | number | Decimal): Decimal {
+  return new Money(value);
+}
+
+/** The canonical string of an amount: no exponent, no trailing zeros, '-0' as '0'. */
+export function formatAmount(value: Decimal): string {
+  if (value.isZero()) return '0';
+  return value.toFixed();
+}
+
+const AMOUNT_SHAPE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+export type AmountCheck = { ok: true; value: Decimal } | { ok: false; reason: string };
+
+/**
+ * Reads an amount a client sent. Strings only (a JSON number may already have lost
+ * digits), at most 18 decimals, within `numeric(38, 18)`.
+ */
+export function parseAmount(input: unknown, { allowNegative = false, allowZero = false } = {}): AmountCheck {
+  if (typeof input !== 'string' || !AMOUNT_SHAPE.test(input.trim())) {
+    return { ok: false, reason: 'must be a decimal number written as a string, like "0.015"' };
+  }
+  const text = input.trim();
+  const [intPart, fracPart = ''] = text.replace('-', '').split('.');
+  if (fracPart.length > SCALE) return { ok: false, reason: `must have at most ${SCALE} decimal places` };
+  if (intPart!.length > MAX_INTEGER_DIGITS) return { ok: false, reason: 'is too large' };
+  const value = new Money(text);
+  if (!allowNegative && value.isNegative() && !value.isZero()) return { ok: false, reason: 'must not be negative' };
+  if (!allowZero && value.isZero()) return { ok: false, reason: 'must be greater than 0' };
+  return { ok: true, value };
+}
+
+/** Rounds to the stored scale, away from zero: a fee is never undercharged by rounding. */
+export function roundFeeUp(value: Decimal): Decimal {
+  return value.toDecimalPlaces(SCALE, Decimal.ROUND_UP);
+}

@@ -1,0 +1,18 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as m0001 from './0001_event_store.js';
+import * as m0002 from './0002_wallet_read_models.js';
+
+/** Listed here, not read from the folder, so they run the same from source or a bundle. */
+const migrations: Record<string, Migration> = {
+  '0001_event_store': m0001,
+  '0002_wallet_read_models': m0002,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import type { Decimal } from 'decimal.js';
+import type { RecordedEvent } from '../ledger/event-store/port.js';
+import { formatAmount, money, ZERO } from '../ledger/money.js';
+import { isWalletEventType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
+import { table, type Projection } from './projection.js';
+
+interface Delta {
+  userId: string;
+  assetId: string;
+  balance: Decimal;
+  pendingDeposits: Decimal;
+  pendingWithdrawals: Decimal;
+  at: Date;
+}
+
+/** Where an amount counts for a status: balance (Complete), a pending bucket, or nowhere (Failed). */
+function bucket(status: string, amount: Decimal): keyof Pick<Delta, 'balance' | 'pendingDeposits' | 'pendingWithdrawals'> | null {
+  if (status === 'Complete') return 'balance';
+  if (status === 'Pending') return amount.isNegative() ? 'pendingWithdrawals' : 'pendingDeposits';
+  return null;
+}
+
+/**
+ * balances(user, asset): the spec's balance (sum of Complete), pending deposits and pending
+ * withdrawals (sums of Pending positive and negative amounts). Status events carry the
+ * amount, so a batch folds into one delta per (user, asset) and one upsert.
+ */
+export const balancesProjection: Projection = {
+  name: 'balances',
+  tables: ['balances'],
+  handles: (type) =>
+    type === 'wallet.deposit-requested' ||
+    type === 'wallet.withdrawal-requested' ||
+    type === 'wallet.transaction-recorded' ||
+    type === 'wallet.transaction-settled' ||
+    type === 'wallet.transaction-failed',
+
+  async apply(target, events) {
+    const deltas = new Map<string, Delta>();
+    const move = (e: RecordedEvent, assetId: string, amount: Decimal, status: string, sign: 1 | -1) => {
+      const b = bucket(status, amount);
+      if (!b) return;
+      const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
+      const key = `${userId}/${assetId}`;
+      let d = deltas.get(key);
+      if (!d) {
+        d = { userId, assetId, balance: ZERO, pendingDeposits: ZERO, pendingWithdrawals: ZERO, at: e.recordedAt };
+        deltas.set(key, d);
+      }
+      d[b] = d[b].plus(sign === 1 ? amount : amount.negated());
+      d.at = e.recordedAt;
+    };
+    for (const recorded of events) {
+      if (!isWalletEventType(recorded.type)) continue;
+      const e = { type: recorded.type, data: recorded.data } as WalletEvent;
+      switch (e.type) {
+        case 'wallet.deposit-requested':
+        case 'wallet.withdrawal-requested':
+          move(recorded, e.data.assetId, money(e.data.amount), 'Pending', 1);
+          break;
+        case 'wallet.transaction-recorded':
+          move(recorded, e.data.assetId, money(e.data.amount), e.data.status, 1);
+          break;
+        case 'wallet.transaction-settled':
+        case 'wallet.transaction-failed': {
+          // Only Pending transactions change status (the decider refuses the rest).
+          const amount = money(e.data.amount);
+          move(recorded, e.data.assetId, amount, 'Pending', -1);
+          move(recorded, e.data.assetId, amount, e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', 1);
+          break;
+        }
+      }
+    }
+    if (deltas.size === 0) return;
+    const rows = [...deltas.values()].map(
+      (d) => sql`(${d.userId}::uuid, ${d.assetId}, ${formatAmount(d.balance)}::numeric, ${formatAmount(d.pendingDeposits)}::numeric,
+        ${formatAmount(d.pendingWithdrawals)}::numeric, ${d.at.toISOString()}::timestamptz)`,
+    );
+    const t = table(target, 'balances');
+    await sql`
+      insert into ${t} as b (user_id, asset_id, balance, pending_deposits, pending_withdrawals, updated_at)
+      values ${sql.join(rows)}
+      on conflict (user_id, asset_id) do update set
+        balance = b.balance + excluded.balance,
+        pending_deposits = b.pending_deposits + excluded.pending_deposits,
+        pending_withdrawals = b.pending_withdrawals + excluded.pending_withdrawals,
+        updated_at = excluded.updated_at`.execute(target.trx);
+  },
+};

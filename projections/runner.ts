@@ -1,0 +1,172 @@
+import { EventEmitter } from 'node:events';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../server/db/schema.js';
+import { comparePositions, START, type EventStore, type Position, type Subscription } from '../ledger/event-store/port.js';
+import type { Projection } from './projection.js';
+
+export interface RunnerOptions {
+  batchSize?: number;
+  /** Scratch schema for verify and shadow replay; default the live tables. */
+  schema?: string;
+  /** Checkpoint row name; default the projection's name (a scratch run uses its own). */
+  checkpointName?: string;
+  /** Test hook: called inside the transaction after the rows are written, before the checkpoint. */
+  beforeCheckpoint?: (events: number) => Promise<void> | void;
+  onError?: (err: unknown) => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Feeds one projection from the log. Each batch is one transaction: lock the checkpoint
+ * row, write the rows, move the checkpoint. A crash anywhere rolls back both, so an event
+ * is never applied twice nor lost; another process (an operator's replay) that moved the
+ * checkpoint is noticed under the lock and followed.
+ */
+export class ProjectionRunner extends EventEmitter {
+  position: Position = START;
+  eventsApplied = 0;
+  private subscription: Subscription | null = null;
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private readonly checkpointName: string;
+  private readonly schema: string;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly store: EventStore,
+    readonly projection: Projection,
+    private readonly options: RunnerOptions = {},
+  ) {
+    super();
+    this.checkpointName = options.checkpointName ?? projection.name;
+    this.schema = options.schema ?? 'public';
+  }
+
+  async loadCheckpoint(): Promise<Position> {
+    await sql`insert into ${sql.table(`${this.schema}.projection_checkpoints`)} (name) values (${this.checkpointName})
+      on conflict (name) do nothing`.execute(this.db);
+    const row = await this.db
+      .withSchema(this.schema)
+      .selectFrom('projection_checkpoints')
+      .select(['commit_position', 'prepare_position'])
+      .where('name', '=', this.checkpointName)
+      .executeTakeFirstOrThrow();
+    return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
+  }
+
+  /** Starts following the log from the stored checkpoint. */
+  async start(): Promise<void> {
+    this.position = await this.loadCheckpoint();
+    this.stopped = false;
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    const batchSize = this.options.batchSize ?? 500;
+    while (!this.stopped) {
+      try {
+        this.subscription ??= this.store.subscribeAll({ after: this.position });
+        const events = await this.subscription.nextBatch(batchSize);
+        if (this.stopped || events.length === 0) continue;
+        const moved = await this.applyBatch(events);
+        if (moved) {
+          // Someone else moved the checkpoint: continue from where they left it.
+          await this.subscription.close();
+          this.subscription = null;
+        }
+      } catch (err) {
+        this.options.onError?.(err);
+        this.emit('error-in-batch', err);
+        await this.subscription?.close();
+        this.subscription = null;
+        this.position = await this.loadCheckpoint().catch(() => this.position);
+        await sleep(500);
+      }
+    }
+  }
+
+  /** Returns true when the stored checkpoint was not where this runner thought it was. */
+  private async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>): Promise<boolean> {
+    const last = events[events.length - 1]!.position;
+    const relevant = events.filter((e) => this.projection.handles(e.type));
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      const cp = await trx
+        .withSchema(this.schema)
+        .selectFrom('projection_checkpoints')
+        .select(['commit_position', 'prepare_position'])
+        .where('name', '=', this.checkpointName)
+        .forUpdate()
+        .executeTakeFirst();
+      const stored = cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START;
+      if (comparePositions(stored, this.position) !== 0) return { moved: stored };
+      if (relevant.length > 0) await this.projection.apply({ trx, schema: this.schema }, relevant);
+      await this.options.beforeCheckpoint?.(relevant.length);
+      await trx
+        .withSchema(this.schema)
+        .updateTable('projection_checkpoints')
+        .set({
+          commit_position: last.commit.toString(),
+          prepare_position: last.prepare.toString(),
+          events_applied: sql`events_applied + ${relevant.length}`,
+          updated_at: new Date(),
+        })
+        .where('name', '=', this.checkpointName)
+        .execute();
+      return { moved: null };
+    });
+    if (outcome.moved) {
+      this.position = outcome.moved;
+      return true;
+    }
+    this.position = last;
+    this.eventsApplied += relevant.length;
+    this.emit('progress', this.position);
+    return false;
+  }
+
+  /**
+   * Applies everything up to the head of the log (or `until`), then returns. Used by
+   * replay and verify; does not need `start()`.
+   */
+  async catchUp(opts: { until?: Position | null; onBatch?: (applied: number, at: Position) => void } = {}): Promise<number> {
+    this.position = await this.loadCheckpoint();
+    const until = opts.until === undefined ? await this.store.headPosition() : opts.until;
+    const batchSize = this.options.batchSize ?? 2000;
+    let total = 0;
+    while (until && comparePositions(this.position, until) < 0) {
+      const events = await this.store.readAll({ after: this.position, maxCount: batchSize });
+      if (events.length === 0) break;
+      const moved = await this.applyBatch(events);
+      if (moved) throw new Error(`checkpoint ${this.checkpointName} was moved by another process during catch-up`);
+      total += events.length;
+      opts.onBatch?.(total, this.position);
+    }
+    return total;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.close();
+    await this.loop;
+    this.subscription = null;
+    this.loop = null;
+  }
+
+  /** Resolves once this runner has applied everything up to `position`. */
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (comparePositions(this.position, position) >= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const onProgress = () => {
+        if (comparePositions(this.position, position) >= 0) finish(true);
+      };
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        this.off('progress', onProgress);
+        resolve(ok);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.on('progress', onProgress);
+    });
+  }
+}

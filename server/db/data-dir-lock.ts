@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+export class DataDirLockedError extends Error {}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite does not stop two processes from opening one data directory, and two writers
+ * corrupt it. A lock file holding our pid, taken atomically, makes the second one fail
+ * with a message that says what to do. A lock left by a dead process is taken over.
+ */
+export function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockPath = path.join(dataDir, 'ledger.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        try {
+          if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number.parseInt(fs.readFileSync(lockPath, 'utf8'), 10);
+      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+        throw new DataDirLockedError(
+          `The data directory ${path.resolve(dataDir)} is in use by process ${holder}. ` +
+            'Stop that process (the running app or another ledger command) first, ' +
+            'or point DATA_DIR at another directory.',
+        );
+      }
+      fs.rmSync(lockPath, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new DataDirLockedError(`Could not take the lock on ${path.resolve(dataDir)}.`);
+}

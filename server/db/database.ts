@@ -1,0 +1,68 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { PGliteDialect } from './pglite-dialect.js';
+import { lockDataDir } from './data-dir-lock.js';
+import type { DB } from './schema.js';
+
+// numeric and int8 come back as strings from both drivers: money never passes through a float.
+const INT8 = 20;
+const NUMERIC = 1700;
+pg.types.setTypeParser(INT8, (v) => v);
+pg.types.setTypeParser(NUMERIC, (v) => v);
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: 'postgres' | 'pglite';
+  /** Set for PostgreSQL: the pool, for the few places that want a raw client (benchmarks). */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** PGlite only: keep everything in memory (tests). */
+  inMemory?: boolean;
+  poolSize?: number;
+}
+
+export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    // An idle client that loses its server must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', pool, close: () => db.destroy() };
+  }
+  let unlock = () => {};
+  let dataDir: string | undefined;
+  if (!opts.inMemory) {
+    const root = opts.dataDir ?? './var';
+    unlock = lockDataDir(root);
+    dataDir = path.join(root, 'pgdata');
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  }
+  try {
+    const pglite = new PGlite({
+      dataDir,
+      parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
+    });
+    await pglite.waitReady;
+    const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+    return {
+      db,
+      kind: 'pglite',
+      close: async () => {
+        await db.destroy();
+        await pglite.close();
+        unlock();
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../server/db/database.js';
+import { migrateToLatest } from '../../migrations/index.js';
+
+export interface TestDatabase extends Database {
+  /** The URL of this test's own database (PostgreSQL only). */
+  url?: string;
+}
+
+/** True when this run uses the real PostgreSQL (DATABASE_URL set) rather than PGlite. */
+export const usingPostgres = Boolean(process.env.DATABASE_URL);
+
+/**
+ * A fresh, migrated database for one test: an in-memory PGlite, or with DATABASE_URL
+ * a new database on that server, dropped on close.
+ */
+export async function createTestDatabase(opts: { migrate?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
+  const adminUrl = process.env.DATABASE_URL;
+  let database: TestDatabase;
+  if (adminUrl) {
+    const name = `ledger_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const opened = await openDatabase({ databaseUrl: url.toString(), poolSize: opts.poolSize ?? 30 });
+    database = {
+      ...opened,
+      url: url.toString(),
+      close: async () => {
+        await opened.close();
+        const c = new pg.Client({ connectionString: adminUrl });
+        await c.connect();
+        await c.query(`drop database if exists ${name} with (force)`);
+        await c.end();
+      },
+    };
+  } else {
+    database = await openDatabase({ inMemory: true });
+  }
+  if (opts.migrate !== false) await migrateToLatest(database.db);
+  return database;
+}
