@@ -103,7 +103,7 @@ export class CommandHandler {
         }
         const events = decider.decide(command, cached.state);
         if (events.length === 0) return { events, eventIds: [], position: null, replayed: false };
-        const toAppend = this.envelope(decider, streamId, events, ctx);
+        const toAppend = toNewEvents(decider, streamId, events, ctx);
         try {
           const result = await this.store.append(streamId, toAppend, {
             expectedRevision: cached.revision === 'no_stream' ? 'no_stream' : cached.revision,
@@ -125,33 +125,6 @@ export class CommandHandler {
           // Someone else appended: the next load catches the cached state up.
         }
       }
-    });
-  }
-
-  private envelope<Event extends DomainEvent>(
-    decider: Decider<unknown, Event, unknown>,
-    streamId: string,
-    events: Event[],
-    ctx: CommandContext,
-  ): NewEvent[] {
-    const correlationId = ctx.correlationId ?? randomUUID();
-    const occurredAt = new Date().toISOString();
-    return events.map((e, i) => {
-      const def = decider.schemas[e.type];
-      if (!def) throw new Error(`${decider.category} has no schema for ${e.type}`);
-      // A decider bug must not reach the log: check every event against its schema.
-      const data = def.schema.parse(e.data);
-      const metadata: EventMetadata = {
-        ...ctx.extra,
-        actorId: ctx.actor.id,
-        actorRole: ctx.actor.role,
-        correlationId,
-        causationId: ctx.causationId ?? null,
-        occurredAt,
-        ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
-      };
-      const eventId = ctx.idempotencyKey ? deterministicUuid(streamId, ctx.idempotencyKey, String(i)) : randomUUID();
-      return { eventId, type: e.type, version: def.version, data, metadata };
     });
   }
 
@@ -199,4 +172,32 @@ export class CommandHandler {
 
 function nextRevision(current: bigint | 'no_stream', count: number): bigint {
   return (current === 'no_stream' ? -1n : current) + BigInt(count);
+}
+
+/** Wraps decided events for the store: schema-checked data, version, ids and the actor's metadata. */
+export function toNewEvents<Event extends DomainEvent>(
+  decider: Decider<unknown, Event, unknown>,
+  streamId: string,
+  events: Event[],
+  ctx: CommandContext,
+): NewEvent[] {
+  const correlationId = ctx.correlationId ?? randomUUID();
+  const occurredAt = new Date().toISOString();
+  return events.map((e, i) => {
+    const def = decider.schemas[e.type];
+    if (!def) throw new Error(`${decider.category} has no schema for ${e.type}`);
+    // A decider bug must not reach the log: check every event against its schema.
+    const data = def.schema.parse(e.data);
+    const metadata: EventMetadata = {
+      ...ctx.extra,
+      actorId: ctx.actor.id,
+      actorRole: ctx.actor.role,
+      correlationId,
+      causationId: ctx.causationId ?? null,
+      occurredAt,
+      ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
+    };
+    const eventId = ctx.idempotencyKey ? deterministicUuid(streamId, ctx.idempotencyKey, String(i)) : randomUUID();
+    return { eventId, type: e.type, version: def.version, data, metadata };
+  });
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.js';
-import type { EventStore } from '../ledger/event-store/port.js';
+import { comparePositions, type EventStore, type Position } from '../ledger/event-store/port.js';
 import { ASSET_IDS } from '../ledger/assets.js';
 import { formatAmount, money } from '../ledger/money.js';
 import { isWalletEventType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
@@ -15,17 +15,23 @@ export interface BalanceRow {
 }
 
 /** Folds every wallet stream of the log with the decider's own evolve: the balances the tables must show. */
-export async function foldWalletBalances(store: EventStore, pageSize = 5000): Promise<Map<string, BalanceRow>> {
+export async function foldWalletBalances(store: EventStore, until?: Position | null, pageSize = 5000): Promise<Map<string, BalanceRow>> {
   const states = new Map<string, WalletState>();
-  let after;
+  let after: Position | undefined;
   for (;;) {
     const page = await store.readAll({ after, maxCount: pageSize });
     if (page.length === 0) break;
+    let done = false;
     for (const e of page) {
+      if (until !== undefined && (until === null || comparePositions(e.position, until) > 0)) {
+        done = true;
+        break;
+      }
       if (!e.streamId.startsWith(WALLET_STREAM_PREFIX) || !isWalletEventType(e.type)) continue;
       const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
       states.set(userId, evolve(states.get(userId) ?? initialState(), { type: e.type, data: e.data } as WalletEvent));
     }
+    if (done) break;
     after = page[page.length - 1]!.position;
   }
   const rows = new Map<string, BalanceRow>();
@@ -46,8 +52,8 @@ export async function foldWalletBalances(store: EventStore, pageSize = 5000): Pr
 }
 
 /** The balances table as canonical strings, keyed like `foldWalletBalances`. */
-export async function readBalanceRows(db: Kysely<DB>, schema = 'public'): Promise<Map<string, BalanceRow>> {
-  const rows = await db.withSchema(schema).selectFrom('balances').select(['user_id', 'asset_id', 'balance', 'pending_deposits', 'pending_withdrawals']).execute();
+export async function readBalanceRows(db: Kysely<DB>, schema = 'public', tableName: 'balances' | 'live_balances' = 'balances'): Promise<Map<string, BalanceRow>> {
+  const rows = await db.withSchema(schema).selectFrom(tableName as 'balances').select(['user_id', 'asset_id', 'balance', 'pending_deposits', 'pending_withdrawals']).execute();
   const canon = (v: string) => formatAmount(money(v));
   return new Map(
     rows.map((r) => [

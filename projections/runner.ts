@@ -135,10 +135,11 @@ export class ProjectionRunner extends EventEmitter {
     const batchSize = this.options.batchSize ?? 2000;
     let total = 0;
     while (until && comparePositions(this.position, until) < 0) {
-      const events = await this.store.readAll({ after: this.position, maxCount: batchSize });
+      const page = await this.store.readAll({ after: this.position, maxCount: batchSize });
+      const events = page.filter((e) => comparePositions(e.position, until) <= 0);
       if (events.length === 0) break;
-      const moved = await this.applyBatch(events);
-      if (moved) throw new Error(`checkpoint ${this.checkpointName} was moved by another process during catch-up`);
+      // Moved by another process (the live app projecting too): carry on from there.
+      if (await this.applyBatch(events)) continue;
       total += events.length;
       opts.onBatch?.(total, this.position);
     }

@@ -17,16 +17,31 @@ function isAlive(pid: number): boolean {
  * corrupt it. A lock file holding our pid, taken atomically, makes the second one fail
  * with a message that says what to do. A lock left by a dead process is taken over.
  */
+/** Lock files this process holds: a second open from within the same process is refused too. */
+const heldHere = new Set<string>();
+
+function lockedBy(dataDir: string, pid: number): DataDirLockedError {
+  return new DataDirLockedError(
+    `The data directory ${path.resolve(dataDir)} is in use by process ${pid}. ` +
+      'Stop that process (the running app or another ledger command) first, or point DATA_DIR at another directory.',
+  );
+}
+
 export function lockDataDir(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
-  const lockPath = path.join(dataDir, 'ledger.lock');
+  const lockPath = path.resolve(dataDir, 'ledger.lock');
+  if (heldHere.has(lockPath)) {
+    throw lockedBy(dataDir, process.pid);
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
+      heldHere.add(lockPath);
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        heldHere.delete(lockPath);
         try {
           if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.unlinkSync(lockPath);
         } catch {
@@ -36,13 +51,7 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const holder = Number.parseInt(fs.readFileSync(lockPath, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
-        throw new DataDirLockedError(
-          `The data directory ${path.resolve(dataDir)} is in use by process ${holder}. ` +
-            'Stop that process (the running app or another ledger command) first, ' +
-            'or point DATA_DIR at another directory.',
-        );
-      }
+      if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) throw lockedBy(dataDir, holder);
       fs.rmSync(lockPath, { force: true }); // stale: its process is gone
     }
   }

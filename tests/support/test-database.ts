@@ -6,6 +6,8 @@ import { migrateToLatest } from '../../migrations/index.js';
 export interface TestDatabase extends Database {
   /** The URL of this test's own database (PostgreSQL only). */
   url?: string;
+  /** Closes this process's connections but keeps the database (for a child process to use). */
+  release(): Promise<void>;
 }
 
 /** True when this run uses the real PostgreSQL (DATABASE_URL set) rather than PGlite. */
@@ -27,11 +29,14 @@ export async function createTestDatabase(opts: { migrate?: boolean; poolSize?: n
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const opened = await openDatabase({ databaseUrl: url.toString(), poolSize: opts.poolSize ?? 30 });
+    let released: Promise<void> | undefined;
+    const release = () => (released ??= opened.close());
     database = {
       ...opened,
       url: url.toString(),
+      release,
       close: async () => {
-        await opened.close();
+        await release();
         const c = new pg.Client({ connectionString: adminUrl });
         await c.connect();
         await c.query(`drop database if exists ${name} with (force)`);
@@ -39,7 +44,8 @@ export async function createTestDatabase(opts: { migrate?: boolean; poolSize?: n
       },
     };
   } else {
-    database = await openDatabase({ inMemory: true });
+    const opened = await openDatabase({ inMemory: true });
+    database = { ...opened, release: () => opened.close() };
   }
   if (opts.migrate !== false) await migrateToLatest(database.db);
   return database;

@@ -1,0 +1,224 @@
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { ConfigError, loadConfig, type Config } from '../server/config.js';
+import { DataDirLockedError } from '../server/db/data-dir-lock.js';
+import { openDatabase, type Database } from '../server/db/database.js';
+import { migrateToLatest } from '../migrations/index.js';
+import { openEventStore } from '../server/context.js';
+import { formatPosition, START, type EventStore, type Position } from '../ledger/event-store/port.js';
+import { PostgresEventStore } from '../ledger/event-store/postgres.js';
+import { findProjection, PROJECTIONS } from '../projections/registry.js';
+import { ProjectionRunner } from '../projections/runner.js';
+import { replayProjection, type ReplayResult } from '../projections/replay.js';
+import { verifyReadModels, type VerifyReport } from '../projections/verify.js';
+import { seedLedger } from './seed.js';
+import { progressBar } from './progress.js';
+
+const HELP: Record<string, string> = {
+  '': `Usage: npm run ledger -- <command> [options]
+
+Operator commands for the wallet ledger. They use DATABASE_URL (PostgreSQL) when it is
+set, otherwise the embedded database in DATA_DIR (default ./var), which the running app
+holds locked: stop the app first when using the embedded database.
+
+Commands:
+  migrate               apply database migrations
+  seed                  append generated wallet histories (for trials and benchmarks)
+  replay [name|all]     rebuild read tables from the event log
+  verify                rebuild into scratch tables, compare with the live ones, check invariants
+  stats                 events, streams, last position, lag per projection
+
+Every command takes --help and --json (machine-readable output on stdout).`,
+  migrate: `Usage: npm run ledger -- migrate [--json]\n\nApplies pending migrations (also done by every command and on app start).`,
+  seed: `Usage: npm run ledger -- seed [--events N] [--seed S] [--json]
+
+Appends about N wallet events (default 100000) over N/100 new wallets. Every event is
+decided by the wallet's own rules, so no available balance goes negative. The read
+tables are brought up to date afterwards.`,
+  replay: `Usage: npm run ledger -- replay [name|all] [--json]
+
+Empties the named read model (${PROJECTIONS.map((p) => p.name).join(', ')}) or all of them and
+rebuilds from the event log, printing events/s.`,
+  verify: `Usage: npm run ledger -- verify [--json]
+
+Rebuilds every read model into scratch tables up to the position the live tables show,
+compares them row by row, checks that no available balance is negative and that the
+balances equal the fold of the events. Exits 1 with the differences when they differ.`,
+  stats: `Usage: npm run ledger -- stats [--json]\n\nEvents, streams, last position and the lag of each projection.`,
+};
+
+class UsageError extends Error {}
+
+async function withLedger<T>(config: Config, fn: (database: Database, store: EventStore) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const store = openEventStore(config, database);
+  try {
+    await migrateToLatest(database.db);
+    return await fn(database, store);
+  } finally {
+    await store.close();
+    await database.close();
+  }
+}
+
+async function countAfter(database: Database, store: EventStore, position: Position): Promise<number> {
+  if (store instanceof PostgresEventStore) {
+    const { rows } = await sql<{ n: string }>`
+      select count(*) as n from events
+      where (tx_id, global_position) > (${position.commit.toString()}::text::xid8, ${position.prepare.toString()}::bigint)`.execute(database.db);
+    return Number(rows[0]!.n);
+  }
+  return (await store.readAll({ after: position, maxCount: 100_000 })).length;
+}
+
+async function catchUpLive(database: Database, store: EventStore, quiet: boolean): Promise<void> {
+  for (const projection of PROJECTIONS) {
+    const runner = new ProjectionRunner(database.db, store, projection, { batchSize: 5000 });
+    const bar = progressBar(`projecting ${projection.name}`, null, { quiet });
+    const n = await runner.catchUp({ onBatch: (done) => bar.update(done) });
+    bar.finish(n);
+  }
+}
+
+function printReplay(results: ReplayResult[]): void {
+  for (const r of results) {
+    console.log(`${r.name}: ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s, ${r.eventsPerSecond.toLocaleString('en-US')} events/s`);
+  }
+}
+
+function printVerify(report: VerifyReport): void {
+  for (const p of report.projections) {
+    for (const t of p.tables) {
+      const same = t.onlyLive.length === 0 && t.onlyRebuilt.length === 0;
+      console.log(`${same ? 'ok  ' : 'DIFF'} ${p.name}.${t.table}: ${t.liveRows} live rows, ${t.rebuiltRows} rebuilt from ${p.eventsApplied} events up to ${p.position}`);
+      for (const r of t.onlyLive) console.log(`     only in live table:    ${JSON.stringify(r)}`);
+      for (const r of t.onlyRebuilt) console.log(`     only in rebuilt table: ${JSON.stringify(r)}`);
+    }
+  }
+  console.log(`${report.negativeAvailable.length ? 'FAIL' : 'ok  '} no negative available balance`);
+  for (const r of report.negativeAvailable) console.log(`     negative: ${r.user_id} ${r.asset_id} balance ${r.balance} pending withdrawals ${r.pending_withdrawals}`);
+  console.log(`${report.foldMismatches.length ? 'FAIL' : 'ok  '} balances equal the fold of the events`);
+  for (const m of report.foldMismatches) console.log(`     ${m.key}: table ${JSON.stringify(m.table)} fold ${JSON.stringify(m.fold)}`);
+  console.log(report.ok ? 'verify: the read tables match the event log.' : 'verify: FAILED');
+}
+
+const json = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+
+export async function runCli(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      json: { type: 'boolean' },
+      events: { type: 'string' },
+      seed: { type: 'string' },
+    },
+  });
+  const [command = '', ...rest] = positionals;
+  if (values.help || command === '' || command === 'help') {
+    console.log(HELP[command === 'help' ? (rest[0] ?? '') : command] ?? HELP['']);
+    return command === '' && !values.help ? 2 : 0;
+  }
+  if (!(command in HELP)) throw new UsageError(`Unknown command "${command}". Run \`npm run ledger -- --help\`.`);
+  const config = loadConfig();
+  const quiet = Boolean(values.json);
+
+  switch (command) {
+    case 'migrate': {
+      const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+      try {
+        const applied = await migrateToLatest(database.db);
+        if (values.json) console.log(json({ applied }));
+        else console.log(applied.length ? `Applied ${applied.join(', ')}.` : 'The database is up to date.');
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'seed': {
+      const events = Number.parseInt(values.events ?? '100000', 10);
+      if (!Number.isInteger(events) || events < 1 || events > 50_000_000) throw new UsageError('--events must be a whole number from 1 to 50000000.');
+      return withLedger(config, async (database, store) => {
+        const bar = progressBar('seeding', events, { quiet });
+        const result = await seedLedger(store, { events, seed: values.seed ? Number(values.seed) : undefined, onProgress: (n) => bar.update(n) });
+        const timing = bar.finish(result.events);
+        await catchUpLive(database, store, quiet);
+        if (values.json) console.log(json({ ...result, eventsPerSecond: timing.eventsPerSecond }));
+        else console.log(`Seeded ${result.events.toLocaleString('en-US')} events over ${result.wallets} wallets in ${result.seconds.toFixed(1)} s (${timing.eventsPerSecond.toLocaleString('en-US')} events/s).`);
+        return 0;
+      });
+    }
+    case 'replay': {
+      const name = rest[0] ?? 'all';
+      const targets = name === 'all' ? PROJECTIONS : [findProjection(name)];
+      if (targets.some((t) => !t)) throw new UsageError(`Unknown read model "${name}". Known: ${PROJECTIONS.map((p) => p.name).join(', ')}, all.`);
+      return withLedger(config, async (database, store) => {
+        const head = await store.headPosition();
+        const total = head ? await countAfter(database, store, START) : 0;
+        const results: ReplayResult[] = [];
+        for (const projection of targets) {
+          const bar = progressBar(`replaying ${projection!.name}`, total, { quiet });
+          const r = await replayProjection(database.db, store, projection!, { until: head, onProgress: (n) => bar.update(n) });
+          bar.finish(r.events);
+          results.push(r);
+        }
+        if (values.json) console.log(json({ position: head ? formatPosition(head) : null, results }));
+        else printReplay(results);
+        return 0;
+      });
+    }
+    case 'verify':
+      return withLedger(config, async (database, store) => {
+        const total = await countAfter(database, store, START);
+        const bars = new Map(PROJECTIONS.map((p) => [p.name, progressBar(`rebuilding ${p.name}`, total, { quiet })]));
+        const t0 = performance.now();
+        const report = await verifyReadModels(database.db, store, { onProgress: (name, n) => bars.get(name)?.update(n) });
+        const seconds = (performance.now() - t0) / 1000;
+        if (values.json) console.log(json({ ...report, seconds }));
+        else {
+          if (!quiet && process.stderr.isTTY) process.stderr.write('\n');
+          printVerify(report);
+          console.log(`(${seconds.toFixed(1)} s, ${Math.round((total * PROJECTIONS.length) / Math.max(seconds, 1e-3)).toLocaleString('en-US')} events/s rebuilt)`);
+        }
+        return report.ok ? 0 : 1;
+      });
+    case 'stats':
+      return withLedger(config, async (database, store) => {
+        const events = await countAfter(database, store, START);
+        const streams = Number((await sql<{ n: string }>`select count(*) as n from streams`.execute(database.db)).rows[0]!.n);
+        const head = await store.headPosition();
+        const cps = await database.db.selectFrom('projection_checkpoints').selectAll().execute();
+        const projections = await Promise.all(
+          PROJECTIONS.map(async (p) => {
+            const cp = cps.find((c) => c.name === p.name);
+            const at = cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START;
+            return { name: p.name, position: formatPosition(at), eventsApplied: Number(cp?.events_applied ?? 0), lag: await countAfter(database, store, at) };
+          }),
+        );
+        const out = { database: database.kind, eventStore: store.name, events, streams, lastPosition: head ? formatPosition(head) : null, projections };
+        if (values.json) console.log(json(out));
+        else {
+          console.log(`database ${out.database}, event store ${out.eventStore}`);
+          console.log(`events ${events.toLocaleString('en-US')}, streams ${streams.toLocaleString('en-US')}, last position ${out.lastPosition ?? '(empty)'}`);
+          for (const p of projections) console.log(`projection ${p.name}: at ${p.position}, ${p.eventsApplied.toLocaleString('en-US')} events applied, lag ${p.lag.toLocaleString('en-US')}`);
+        }
+        return 0;
+      });
+  }
+  return 2;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirLockedError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+        console.error(err.message);
+        process.exit(2);
+      }
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

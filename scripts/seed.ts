@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { EventStore } from '../ledger/event-store/port.js';
+import { toNewEvents, type Actor } from '../ledger/command-handler.js';
+import { walletDecider } from '../ledger/wallet/decider.js';
+import type { WalletEvent } from '../ledger/wallet/events.js';
+import { decide, evolve, initialState, WalletError, type WalletCommand, type WalletState } from '../ledger/wallet/wallet.js';
+import { ASSET_IDS, type AssetId } from '../ledger/assets.js';
+import { money } from '../ledger/money.js';
+
+const SEED_ACTOR: Actor = { id: 'seed', role: 'SYSTEM' };
+const EVENTS_PER_WALLET = 100;
+const APPEND_CHUNK = 100;
+
+/** A small deterministic PRNG so that a seed run can be repeated (mulberry32). */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * One wallet's history, made by the decider itself from random commands, so that every
+ * seeded event is one the ledger could have written (no negative available balance).
+ */
+function walletHistory(count: number, random: () => number, start: number): WalletEvent[] {
+  let state: WalletState = initialState();
+  const events: WalletEvent[] = [];
+  const pending: string[] = [];
+  const amount = () => money(Math.floor(random() * 1e8) + 1).dividedBy(1e6).toFixed(); // 0.000001 .. 100
+  let guard = 0;
+  while (events.length < count && guard++ < count * 10) {
+    const asset = ASSET_IDS[Math.floor(random() * 4)] as AssetId;
+    const sentAt = new Date(start + events.length * 60_000).toISOString();
+    const r = random();
+    let command: WalletCommand;
+    if (r < 0.15 || events.length === 0) {
+      command = { type: 'RecordTransaction', transactionId: randomUUID(), assetId: asset, amount: money(amount()).times(10), status: 'Complete',
+        txType: 'deposit', note: 'Opening balance', senderAddress: 'seed', txid: null, isHidden: false, reason: 'seed', sentAt };
+    } else if (r < 0.45) {
+      command = { type: 'RequestDeposit', transactionId: randomUUID(), assetId: asset, amount: money(amount()), paymentMethodId: randomUUID(), sentAt };
+    } else if (r < 0.65) {
+      command = { type: 'RequestWithdrawal', transactionId: randomUUID(), assetId: asset, amount: money(amount()).dividedBy(10), paymentMethodId: randomUUID(), sentAt };
+    } else if (pending.length > 0) {
+      const [id] = pending.splice(Math.floor(random() * pending.length), 1);
+      command = r < 0.9 ? { type: 'SettleTransaction', transactionId: id! } : { type: 'FailTransaction', transactionId: id!, reason: 'seeded failure' };
+    } else continue;
+    try {
+      const decided = decide(command, state);
+      for (const e of decided) {
+        state = evolve(state, e);
+        events.push(e);
+        if (e.type === 'wallet.deposit-requested' || e.type === 'wallet.withdrawal-requested') pending.push(e.data.transactionId);
+      }
+    } catch (err) {
+      if (!(err instanceof WalletError)) throw err;
+    }
+  }
+  return events;
+}
+
+export interface SeedResult {
+  wallets: number;
+  events: number;
+  seconds: number;
+}
+
+/** Appends about `events` wallet events over `events / 100` new wallets, a few writers at once. */
+export async function seedLedger(
+  store: EventStore,
+  opts: { events: number; seed?: number; concurrency?: number; onProgress?: (events: number) => void },
+): Promise<SeedResult> {
+  const random = rng(opts.seed ?? 42);
+  const wallets = Math.max(1, Math.ceil(opts.events / EVENTS_PER_WALLET));
+  const t0 = performance.now();
+  let written = 0;
+  let next = 0;
+  const start = Date.parse('2026-01-01T00:00:00Z');
+  const worker = async () => {
+    while (next < wallets && written < opts.events) {
+      const w = next++;
+      const quota = Math.min(EVENTS_PER_WALLET, opts.events - w * EVENTS_PER_WALLET);
+      if (quota <= 0) break;
+      const history = walletHistory(quota, random, start + w * 3_600_000);
+      const userId = randomUUID();
+      const streamId = `${walletDecider.category}-${userId}`;
+      let revision: bigint | 'no_stream' = 'no_stream';
+      for (let i = 0; i < history.length; i += APPEND_CHUNK) {
+        const chunk = toNewEvents(walletDecider, streamId, history.slice(i, i + APPEND_CHUNK), { actor: SEED_ACTOR });
+        const r = await store.append(streamId, chunk, { expectedRevision: revision });
+        revision = r.nextExpectedRevision;
+        written += chunk.length;
+        opts.onProgress?.(written);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
+  return { wallets, events: written, seconds: (performance.now() - t0) / 1000 };
+}

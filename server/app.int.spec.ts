@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import { createTestDatabase, type TestDatabase } from '../tests/support/test-database.js';
+import { walletDecider } from '../ledger/wallet/decider.js';
+import { recorded } from '../ledger/wallet/wallet.arbitraries.js';
+import { SYSTEM_ACTOR } from '../ledger/command-handler.js';
+
+describe('the HTTP application', () => {
+  let app: FastifyInstance;
+  let database: TestDatabase;
+  const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-client-'));
+  fs.writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>wallet-ledger</title><div id="root"></div>');
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    app = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), { database, clientDir });
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+
+  it('answers /healthz with the database, the event store and each projection\'s lag', async () => {
+    const res = await app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ status: 'ok', database: { kind: database.kind, ok: true }, eventStore: 'postgres' });
+    expect(body.projections.map((p: { name: string }) => p.name)).toEqual(['balances', 'transactions']);
+    expect(body.projections.every((p: { lag: number }) => p.lag === 0)).toBe(true);
+  });
+
+  it('shows what a command wrote in the read tables when the command returns', async () => {
+    const userId = randomUUID();
+    const result = await app.ledger.execute(walletDecider, userId, recorded('0.123456789012345678', 'Complete', 'DOGE'), { actor: SYSTEM_ACTOR });
+    expect(result.visible).toBe(true);
+    const row = await database.db.selectFrom('balances').select('balance').where('user_id', '=', userId).executeTakeFirstOrThrow();
+    expect(row.balance).toBe('0.123456789012345678');
+  });
+
+  it('serves an OpenAPI description at /docs', async () => {
+    const res = await app.inject({ method: 'GET', url: '/docs/json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().paths).toHaveProperty('/healthz');
+    expect((await app.inject({ method: 'GET', url: '/docs' })).statusCode).toBeLessThan(400);
+  });
+
+  it('answers unknown API paths with a JSON 404 and client paths with the client', async () => {
+    for (const url of ['/api/v1/nothing', '/functions/v1/nothing', '/auth/v1/nothing']) {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ error: `No route for GET ${url}` });
+    }
+    const page = await app.inject({ method: 'GET', url: '/dashboard/overview' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('<div id="root">');
+  });
+
+  it('refuses malformed JSON with a 400, not a 500', async () => {
+    const res = await app.inject({ method: 'POST', url: '/functions/v1/nothing', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json()).toHaveProperty('error');
+  });
+});
+
+describe('configuration', () => {
+  it('names every bad variable in one clear error', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL: DATABASE_URL must be a postgres:\/\//);
+  });
+  it('defaults to the embedded database in ./var on port 3000', () => {
+    const config = loadConfig({});
+    expect([config.PORT, config.DATA_DIR, config.DATABASE_URL]).toEqual([3000, './var', undefined]);
+  });
+});

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+
+export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+const API_PREFIXES = ['/api/', '/functions/', '/auth/', '/realtime/', '/docs', '/healthz'];
+
+/**
+ * Serves the built client and answers unknown non-API paths with index.html, so that
+ * the client's router (not the server) shows its 404 page. Unknown API paths get JSON.
+ */
+export async function registerClient(app: FastifyInstance, distDir = CLIENT_DIST): Promise<void> {
+  const hasClient = fs.existsSync(path.join(distDir, 'index.html'));
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders(res, filePath) {
+        // Hashed assets never change; index.html must be re-read to pick up new builds.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        else res.header('cache-control', 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0]!;
+    const isApi = API_PREFIXES.some((p) => url.startsWith(p));
+    if (!isApi && hasClient && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: `No route for ${request.method} ${url}` });
+  });
+}

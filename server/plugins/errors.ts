@@ -1,0 +1,45 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { HttpError } from '../errors.js';
+import { WalletError } from '../../ledger/wallet/wallet.js';
+import { WrongExpectedVersionError } from '../../ledger/event-store/port.js';
+
+const walletStatus: Record<WalletError['code'], number> = {
+  insufficient_balance: 400,
+  invalid_amount: 400,
+  not_found: 404,
+  invalid_state: 409,
+  duplicate: 409,
+};
+
+/**
+ * Every failure answers `{ error: "text" }` (the spec's function error shape). A client's
+ * mistake is a 4xx that says what was wrong; only our own faults are 500s, logged, and
+ * they never show internals.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const first = err.validation[0];
+      const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || (first?.params as { missingProperty?: string })?.missingProperty;
+      const message = first?.message ?? 'Invalid request.';
+      return reply.status(400).send({ error: field ? `${field}: ${message}` : message });
+    }
+    if (err instanceof HttpError) return reply.status(err.statusCode).send({ error: err.message });
+    if (err instanceof WalletError) return reply.status(walletStatus[err.code]).send({ error: err.message });
+    if (err instanceof WrongExpectedVersionError) {
+      return reply.status(409).send({ error: 'This changed at the same time elsewhere. Please try again.' });
+    }
+    if (isResponseSerializationError(err)) {
+      request.log.error({ err }, 'response did not match its schema');
+      return reply.status(500).send({ error: 'An unexpected error occurred.' });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own refusals: bad JSON, too large, unsupported media type, rate limits.
+      return reply.status(status).send({ error: err.message || 'Bad request.' });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: 'An unexpected error occurred.' });
+  });
+}
