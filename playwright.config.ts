@@ -1,0 +1,63 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = 3199;
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+// A fresh data folder per run, so every run starts from an empty ledger.
+// Worker processes load this file again; only the main process starts the server.
+const runStamp = new Date().toISOString().replace(/[:.]/g, '-');
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  testMatch: '**/*.e2e.ts',
+  outputDir: 'tmp/e2e-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node --import tsx scripts/start.ts',
+    url: `${baseURL}/healthz`,
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: `tmp/e2e-data-${runStamp}`,
+      NODE_ENV: 'test',
+      // The browser tests run on a fresh embedded database even when DATABASE_URL is set.
+      DATABASE_URL: '',
+    },
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  },
+});
