@@ -27,6 +27,7 @@ Commands:
   replay [name|all]     rebuild read tables from the event log
   verify                rebuild into scratch tables, compare with the live ones, check invariants
   stats                 events, streams, last position, lag per projection
+  create-staff          create a WORKER, MANAGER or ADMIN account with a one-time password
 
 Every command takes --help and --json (machine-readable output on stdout).`,
   migrate: `Usage: npm run ledger -- migrate [--json]\n\nApplies pending migrations (also done by every command and on app start).`,
@@ -45,6 +46,10 @@ Rebuilds every read model into scratch tables up to the position the live tables
 compares them row by row, checks that no available balance is negative and that the
 balances equal the fold of the events. Exits 1 with the differences when they differ.`,
   stats: `Usage: npm run ledger -- stats [--json]\n\nEvents, streams, last position and the lag of each projection.`,
+  'create-staff': `Usage: npm run ledger -- create-staff --role WORKER|MANAGER|ADMIN --email E --name "Full Name" [--json]
+
+Creates a confirmed staff account and prints a one-time password, shown only this once.
+The password must be changed at the first sign-in.`,
 };
 
 class UsageError extends Error {}
@@ -113,6 +118,9 @@ export async function runCli(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       events: { type: 'string' },
       seed: { type: 'string' },
+      role: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
     },
   });
   const [command = '', ...rest] = positionals;
@@ -183,6 +191,17 @@ export async function runCli(argv: string[]): Promise<number> {
         }
         return report.ok ? 0 : 1;
       });
+    case 'create-staff': {
+      const role = values.role?.toUpperCase();
+      if (role !== 'WORKER' && role !== 'MANAGER' && role !== 'ADMIN') throw new UsageError('--role must be WORKER, MANAGER or ADMIN.');
+      if (!values.email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(values.email)) throw new UsageError('--email must be an e-mail address.');
+      if (!values.name?.trim()) throw new UsageError('--name is required.');
+      const { createStaffFromCli } = await import('../server/auth/cli.js');
+      const created = await createStaffFromCli(config, { email: values.email, fullName: values.name, role });
+      if (values.json) console.log(json(created));
+      else console.log(`Created ${role} ${values.email} (${created.userId}).\nOne-time password (shown only now; it must be changed at first sign-in): ${created.password}`);
+      return 0;
+    }
     case 'stats':
       return withLedger(config, async (database, store) => {
         const events = await countAfter(database, store, START);
@@ -213,7 +232,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirLockedError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirLockedError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') || (err as { name?: string }).name === 'AuthError') {
         console.error(err.message);
         process.exit(2);
       }

@@ -19,7 +19,7 @@ describe('the HTTP application', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    app = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), { database, clientDir });
+    app = await buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: clientDir }), { database, clientDir });
   });
   afterAll(async () => {
     await app.close();
@@ -32,7 +32,7 @@ describe('the HTTP application', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ status: 'ok', database: { kind: database.kind, ok: true }, eventStore: 'postgres' });
-    expect(body.projections.map((p: { name: string }) => p.name)).toEqual(['balances', 'transactions']);
+    expect(body.projections.map((p: { name: string }) => p.name)).toEqual(['balances', 'transactions', 'users']);
     expect(body.projections.every((p: { lag: number }) => p.lag === 0)).toBe(true);
   });
 

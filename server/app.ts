@@ -8,10 +8,14 @@ import { createLedgerContext, type LedgerContext } from './context.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
 import { healthRoutes } from './routes/health.js';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { registerAuth, type AuthServices } from './auth/index.js';
+import { AuthError } from './auth/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ledger: LedgerContext;
+    authServices: AuthServices;
   }
 }
 
@@ -49,10 +53,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
+  // Limits are set per route (sign-in, sign-up, codes); none applies unless a route asks.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    keyGenerator: (request) => request.ip ?? 'unknown',
+    errorResponseBuilder: () => new AuthError(429, 'rate_limited', 'Too many requests. Please wait a moment and try again.'),
+  });
+
   await app.register(healthRoutes(ledger));
   // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables").
-  await app.register(async () => {}, { prefix: '/auth/v1' });
-  await app.register(async () => {}, { prefix: '/functions/v1' });
+  app.decorate('authServices', await registerAuth(app, ledger, config));
   await app.register(async () => {}, { prefix: '/api/v1' });
 
   await registerClient(app, opts.clientDir);

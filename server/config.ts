@@ -18,6 +18,30 @@ const ConfigSchema = z.object({
   /** How long a command waits for the read tables to show its own events. */
   PROJECTION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** Where links in e-mails point; default http://HOST:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  /** Signs access tokens (32+ characters). Outside production a generated one is kept in DATA_DIR. */
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
+  /** 32 bytes as 64 hex characters: encrypts second-factor secrets and bank account numbers (AES-256-GCM). */
+  DATA_ENCRYPTION_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'DATA_ENCRYPTION_KEY must be 64 hex characters (32 bytes)').optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  /** smtp:// or smtps:// URL; unset: mail is written to the outbox folder in DATA_DIR. */
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().default('wallet-ledger <no-reply@wallet-ledger.local>'),
+  /** altcha (self-hosted proof of work, the default), recaptcha or turnstile (need CAPTCHA_SECRET). */
+  CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha', 'turnstile']).default('altcha'),
+  CAPTCHA_SECRET: z.string().optional(),
+  /** Create the demo customer and staff on the first start of an empty embedded database. */
+  DEMO_USERS: z.enum(['true', 'false']).default('true'),
+}).superRefine((c, ctx) => {
+  if (c.NODE_ENV === 'production') {
+    for (const key of ['JWT_SECRET', 'DATA_ENCRYPTION_KEY'] as const) {
+      if (!c[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required in production` });
+    }
+  }
+  if (c.CAPTCHA_PROVIDER !== 'altcha' && !c.CAPTCHA_SECRET) {
+    ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SECRET'], message: `CAPTCHA_SECRET is required for ${c.CAPTCHA_PROVIDER}` });
+  }
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

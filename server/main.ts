@@ -24,6 +24,11 @@ export async function main(): Promise<void> {
     }
     throw err;
   }
+  if (!config.DATABASE_URL && config.DEMO_USERS === 'true') {
+    const { ensureDemoUsers } = await import('./auth/staff-accounts.js');
+    const demo = await ensureDemoUsers(app.ledger.database.db, app.authServices.accounts, config.DATA_DIR);
+    if (demo) console.log(`${demo}\n(also written to ${config.DATA_DIR}/demo-users.txt)`);
+  }
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -60,7 +60,7 @@ export interface TransactionsTable {
   updated_at: Timestamp;
 }
 
-export interface DB {
+export interface DB extends AccountTables {
   events: EventsTable;
   streams: StreamsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
@@ -69,3 +69,142 @@ export interface DB {
 }
 
 export type GeneratedId = Generated<string>;
+
+// ------------------------------------------------------------------ accounts
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  full_name: string;
+  role: 'USER' | 'WORKER' | 'MANAGER' | 'ADMIN';
+  email_confirmed_at: Date | null;
+  banned_until: Date | null;
+  requires_password_change: boolean;
+  active_mfa_method: 'totp' | 'email' | null;
+  created_at: Timestamp;
+  last_sign_in_at: Date | null;
+  updated_at: Timestamp;
+}
+
+export interface UserProfilesTable {
+  user_id: string;
+  can_buy: boolean;
+  can_sell: boolean;
+  can_swap: boolean;
+  can_stake: boolean;
+  can_send: boolean;
+  buy_disabled_note: string | null;
+  sell_disabled_note: string | null;
+  swap_disabled_note: string | null;
+  stake_disabled_note: string | null;
+  send_disabled_note: string | null;
+  kyc_status: string;
+  dashboard_note: string | null;
+  addresses: ColumnType<Record<string, string>, string | undefined, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface LoginHistoryTable {
+  id: string;
+  user_id: string;
+  timestamp: Timestamp;
+  ip_address: string | null;
+  user_agent: string | null;
+}
+
+export interface AuthEmailIndexTable {
+  email_lower: string;
+  user_id: string;
+}
+
+export interface AuthCredentialsTable {
+  user_id: string;
+  password_hash: string;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface AuthSessionsTable {
+  id: string;
+  user_id: string;
+  aal: 'aal1' | 'aal2';
+  recovery: ColumnType<boolean, boolean | undefined, boolean>;
+  ip_address: string | null;
+  user_agent: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  refreshed_at: ColumnType<Date, Date | undefined, Date>;
+  reauthenticated_at: Date | null;
+  email_otp_verified_at: Date | null;
+  login_logged: ColumnType<boolean, boolean | undefined, boolean>;
+  revoked_at: Date | null;
+}
+
+export interface AuthRefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  spent_at: Date | null;
+}
+
+export interface AuthMfaFactorsTable {
+  id: string;
+  user_id: string;
+  factor_type: 'totp';
+  friendly_name: string | null;
+  status: 'verified' | 'unverified';
+  secret_encrypted: string;
+  last_used_step: ColumnType<string | null, string | number | null, string | number | null>;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  verified_at: Date | null;
+}
+
+export interface AuthMfaChallengesTable {
+  id: string;
+  factor_id: string;
+  session_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  expires_at: Date;
+  verified_at: Date | null;
+}
+
+export interface AuthOneTimeTokensTable {
+  token_hash: string;
+  user_id: string;
+  kind: 'signup' | 'recovery' | 'email_otp';
+  created_at: ColumnType<Date, Date | undefined, never>;
+  expires_at: Date;
+  used_at: Date | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  code_digest: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface AuthFailuresTable {
+  key: string;
+  at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface CaptchaSolutionsUsedTable {
+  signature: string;
+  expires_at: Date;
+}
+
+export interface MailSentTable {
+  key: string;
+  sent_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface AccountTables {
+  mail_sent: MailSentTable;
+  users: UsersTable;
+  user_profiles: UserProfilesTable;
+  login_history: LoginHistoryTable;
+  auth_email_index: AuthEmailIndexTable;
+  auth_credentials: AuthCredentialsTable;
+  auth_sessions: AuthSessionsTable;
+  auth_refresh_tokens: AuthRefreshTokensTable;
+  auth_mfa_factors: AuthMfaFactorsTable;
+  auth_mfa_challenges: AuthMfaChallengesTable;
+  auth_one_time_tokens: AuthOneTimeTokensTable;
+  auth_failures: AuthFailuresTable;
+  captcha_solutions_used: CaptchaSolutionsUsedTable;
+}

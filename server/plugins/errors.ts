@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { HttpError } from '../errors.js';
+import { AuthError } from '../auth/errors.js';
+import { UserError } from '../../ledger/user/user.js';
 import { WalletError } from '../../ledger/wallet/wallet.js';
 import { WrongExpectedVersionError } from '../../ledger/event-store/port.js';
 
@@ -26,6 +28,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send({ error: field ? `${field}: ${message}` : message });
     }
     if (err instanceof HttpError) return reply.status(err.statusCode).send({ error: err.message });
+    if (err instanceof AuthError) return reply.status(err.statusCode).send({ error: err.message, code: err.code });
+    if (err instanceof UserError) return reply.status(err.code === 'not_found' ? 404 : err.code === 'exists' ? 409 : 400).send({ error: err.message });
     if (err instanceof WalletError) return reply.status(walletStatus[err.code]).send({ error: err.message });
     if (err instanceof WrongExpectedVersionError) {
       return reply.status(409).send({ error: 'This changed at the same time elsewhere. Please try again.' });

@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import type { DB, UsersTable } from '../db/schema.js';
+import type { LedgerContext } from '../context.js';
+import type { Actor } from '../../ledger/command-handler.js';
+import { userDecider, type UserCommand } from '../../ledger/user/user.js';
+import type { Role } from '../../ledger/user/events.js';
+import type { Mailer } from '../mail/mailer.js';
+import { sendQuietly } from '../mail/mailer.js';
+import { confirmationMail, passwordResetMail, welcomeMail } from '../mail/templates.js';
+import type { CaptchaVerifier } from '../captcha/captcha.js';
+import { hashPassword, randomToken, sha256, verifyPassword } from './crypto.js';
+import { AuthError, authErrors } from './errors.js';
+import type { SessionService } from './sessions.js';
+
+export const MIN_PASSWORD = 8;
+const SIGNUP_LINK_TTL_MS = 24 * 3600_000;
+const RECOVERY_LINK_TTL_MS = 3600_000;
+/** After an invalid-credentials failure, the next sign-ins from that IP or for that e-mail need the captcha. */
+const CAPTCHA_WINDOW_MS = 15 * 60_000;
+/** Failed sign-ins per account in that window before further tries are refused for a while. */
+const MAX_FAILURES_PER_ACCOUNT = 10;
+
+export interface UserView {
+  id: string;
+  email: string;
+  email_confirmed_at: string | null;
+  banned_until: string | null;
+  created_at: string;
+  last_sign_in_at: string | null;
+  user_metadata: { full_name: string; role: Role; requires_password_change: boolean; active_mfa_method: 'totp' | 'email' | null };
+  factors: { id: string; factor_type: 'totp'; status: 'verified' | 'unverified'; friendly_name: string | null; created_at: string }[];
+  identities: never[];
+}
+
+export interface RequestInfo {
+  ip: string | null;
+  userAgent: string | null;
+  log: { warn: (obj: unknown, msg?: string) => void };
+}
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export class Accounts {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly ledger: LedgerContext,
+    private readonly sessions: SessionService,
+    private readonly mailer: Mailer,
+    private readonly captcha: CaptchaVerifier,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** Records a fact about the user as an event and waits until the users table shows it. */
+  async record(userId: string, command: UserCommand, actor: Actor, extra?: Record<string, unknown>): Promise<void> {
+    await this.ledger.execute(userDecider, userId, command, { actor, extra });
+  }
+
+  async findByEmail(email: string) {
+    return this.db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', normaliseEmail(email)).executeTakeFirst();
+  }
+
+  async findById(id: string) {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async view(user: Pick<UsersTable, 'id' | 'email' | 'full_name' | 'role' | 'requires_password_change' | 'active_mfa_method'> & { email_confirmed_at: Date | null; banned_until: Date | null; created_at: Date | string; last_sign_in_at: Date | null }): Promise<UserView> {
+    const factors = await this.db.selectFrom('auth_mfa_factors').selectAll().where('user_id', '=', user.id).orderBy('created_at').execute();
+    return {
+      id: user.id,
+      email: user.email,
+      email_confirmed_at: iso(user.email_confirmed_at),
+      banned_until: iso(user.banned_until),
+      created_at: iso(user.created_at)!,
+      last_sign_in_at: iso(user.last_sign_in_at),
+      user_metadata: {
+        full_name: user.full_name,
+        role: user.role,
+        requires_password_change: user.requires_password_change,
+        active_mfa_method: user.active_mfa_method,
+      },
+      factors: factors.map((f) => ({ id: f.id, factor_type: f.factor_type, status: f.status, friendly_name: f.friendly_name, created_at: iso(f.created_at)! })),
+      identities: [],
+    };
+  }
+
+  /**
+   * Creates an account: reserves the e-mail (unique, case-insensitive), stores the password
+   * hash, then records `user.registered` (and the customer profile) on the user's stream.
+   */
+  async createAccount(input: {
+    email: string;
+    password: string;
+    fullName: string;
+    role: Role;
+    source: 'self' | 'operator' | 'demo' | 'staff';
+    requiresPasswordChange: boolean;
+    emailConfirmed: boolean;
+    actor?: Actor;
+  }): Promise<string> {
+    if (input.password.length < MIN_PASSWORD) throw authErrors.weakPassword();
+    const userId = randomUUID();
+    const passwordHash = await hashPassword(input.password);
+    const reserved = await this.db
+      .insertInto('auth_email_index')
+      .values({ email_lower: normaliseEmail(input.email), user_id: userId })
+      .onConflict((oc) => oc.column('email_lower').doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!reserved) throw authErrors.emailExists();
+    await this.db.insertInto('auth_credentials').values({ user_id: userId, password_hash: passwordHash }).execute();
+    await this.record(
+      userId,
+      {
+        type: 'Register',
+        email: input.email.trim(),
+        fullName: input.fullName.trim(),
+        role: input.role,
+        source: input.source,
+        requiresPasswordChange: input.requiresPasswordChange,
+        emailConfirmed: input.emailConfirmed,
+      },
+      input.actor ?? { id: userId, role: input.role },
+    );
+    return userId;
+  }
+
+  async signUp(input: { email: string; password: string; fullName: string; captchaToken: string | undefined }, req: RequestInfo): Promise<UserView> {
+    await this.spendCaptcha(input.captchaToken);
+    if (input.password.length < MIN_PASSWORD) throw authErrors.weakPassword();
+    const userId = await this.createAccount({ ...input, role: 'USER', source: 'self', requiresPasswordChange: false, emailConfirmed: false });
+    const token = randomToken();
+    await this.db.insertInto('auth_one_time_tokens')
+      .values({ token_hash: sha256(token), user_id: userId, kind: 'signup', expires_at: new Date(Date.now() + SIGNUP_LINK_TTL_MS), used_at: null })
+      .execute();
+    const link = `${this.publicUrl}/auth/v1/verify?type=signup&token=${token}`;
+    void sendQuietly(this.mailer, confirmationMail(input.email, input.fullName, link), req.log);
+    return this.view((await this.findById(userId))!);
+  }
+
+  /** The e-mailed confirmation link. True when the address is (now) confirmed. */
+  async confirmSignup(token: string): Promise<boolean> {
+    const row = await this.db
+      .updateTable('auth_one_time_tokens')
+      .set({ used_at: new Date() })
+      .where('token_hash', '=', sha256(token))
+      .where('kind', '=', 'signup')
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', new Date())
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!row) return false;
+    await this.record(row.user_id, { type: 'ConfirmEmail' }, { id: row.user_id, role: 'USER' });
+    return true;
+  }
+
+  async sendWelcome(email: string, name: string | undefined, req: RequestInfo): Promise<void> {
+    const user = await this.findByEmail(email);
+    if (!user || Date.now() - new Date(user.created_at).getTime() > 3600_000) return;
+    const first = await this.db.insertInto('mail_sent').values({ key: `welcome:${user.id}` }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    if (first) void sendQuietly(this.mailer, welcomeMail(user.email, name?.trim() || 'there'), req.log);
+  }
+
+  private async spendCaptcha(token: string | undefined): Promise<void> {
+    if (!token) throw authErrors.captchaRequired();
+    const result = await this.captcha.spend(token);
+    if (!result.ok) throw authErrors.captchaFailed(result.error);
+  }
+
+  private async recentFailures(key: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('auth_failures')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('key', '=', key)
+      .where('at', '>', new Date(Date.now() - CAPTCHA_WINDOW_MS))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * Password sign-in. One neutral answer for an unknown e-mail and a wrong password, with
+   * a password check either way so that the timing does not tell them apart.
+   */
+  async signInWithPassword(input: { email: string; password: string; captchaToken: string | undefined }, req: RequestInfo) {
+    const emailKey = `email:${normaliseEmail(input.email)}`;
+    const ipKey = `ip:${req.ip ?? 'unknown'}`;
+    const [byEmail, byIp] = await Promise.all([this.recentFailures(emailKey), this.recentFailures(ipKey)]);
+    if (byEmail >= MAX_FAILURES_PER_ACCOUNT) throw authErrors.rateLimited();
+    if (byEmail > 0 || byIp > 0) await this.spendCaptcha(input.captchaToken);
+
+    const user = await this.findByEmail(input.email);
+    const credentials = user
+      ? await this.db.selectFrom('auth_credentials').select('password_hash').where('user_id', '=', user.id).executeTakeFirst()
+      : undefined;
+    const ok = await verifyPassword(credentials?.password_hash ?? null, input.password);
+    if (!user || !ok) {
+      await this.db.insertInto('auth_failures').values([{ key: emailKey }, { key: ipKey }]).execute();
+      throw authErrors.invalidCredentials();
+    }
+    if (!user.email_confirmed_at) throw authErrors.emailNotConfirmed();
+    if (user.banned_until && new Date(user.banned_until) > new Date()) throw authErrors.banned();
+    await this.db.deleteFrom('auth_failures').where('key', '=', emailKey).execute();
+    const sessionId = await this.sessions.create(user.id, { aal: 'aal1', ipAddress: req.ip, userAgent: req.userAgent });
+    const tokens = await this.sessions.issue(sessionId, user.id, user.role);
+    return { ...tokens, user: await this.view(user) };
+  }
+
+  /** Records this session's sign-in (time, IP, user agent) once. */
+  async logLogin(sessionId: string, userId: string, req: RequestInfo): Promise<void> {
+    const first = await this.db
+      .updateTable('auth_sessions')
+      .set({ login_logged: true })
+      .where('id', '=', sessionId)
+      .where('login_logged', '=', false)
+      .returning('id')
+      .executeTakeFirst();
+    if (!first) return;
+    await this.record(userId, { type: 'RecordSignIn', sessionId, ipAddress: req.ip, userAgent: req.userAgent?.slice(0, 512) ?? null }, { id: userId, role: 'USER' });
+  }
+
+  async checkPassword(userId: string, password: string): Promise<boolean> {
+    const row = await this.db.selectFrom('auth_credentials').select('password_hash').where('user_id', '=', userId).executeTakeFirst();
+    return verifyPassword(row?.password_hash ?? null, password);
+  }
+
+  /**
+   * Sets a new password: clears a staff reset's flag and ends every other session (all of
+   * them after a reset-link change, whose session exists only for this).
+   */
+  async changePassword(userId: string, newPassword: string, ctx: { sessionId: string | null; method: 'self' | 'recovery' | 'forced' | 'staff-reset'; actor: Actor }): Promise<void> {
+    if (newPassword.length < MIN_PASSWORD && ctx.method !== 'staff-reset') throw authErrors.weakPassword();
+    const passwordHash = await hashPassword(newPassword);
+    await this.db.updateTable('auth_credentials').set({ password_hash: passwordHash, updated_at: new Date() }).where('user_id', '=', userId).execute();
+    await this.record(userId, { type: 'RecordPasswordChange', method: ctx.method }, ctx.actor);
+    if (ctx.method === 'recovery' || ctx.method === 'staff-reset' || !ctx.sessionId) await this.sessions.revokeAll(userId);
+    else await this.sessions.revokeAll(userId, ctx.sessionId);
+  }
+
+  /** Always answers the same; an existing account gets a single-use link valid one hour. */
+  async recover(email: string, req: RequestInfo): Promise<void> {
+    const user = await this.findByEmail(email);
+    if (!user) return;
+    const token = randomToken();
+    await this.db.insertInto('auth_one_time_tokens')
+      .values({ token_hash: sha256(token), user_id: user.id, kind: 'recovery', expires_at: new Date(Date.now() + RECOVERY_LINK_TTL_MS), used_at: null })
+      .execute();
+    void sendQuietly(this.mailer, passwordResetMail(user.email, `${this.publicUrl}/update-password#type=recovery&token=${token}`), req.log);
+  }
+
+  /** Exchanges a reset link's token for a recovery session that may only set a password. */
+  async verifyRecovery(token: string, req: RequestInfo) {
+    const row = await this.db.selectFrom('auth_one_time_tokens').selectAll().where('token_hash', '=', sha256(token)).where('kind', '=', 'recovery').executeTakeFirst();
+    if (!row || row.used_at) throw authErrors.otpInvalid();
+    if (row.expires_at < new Date()) throw authErrors.otpExpired();
+    const spent = await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).returning('user_id').executeTakeFirst();
+    if (!spent) throw authErrors.otpInvalid();
+    const user = await this.findById(row.user_id);
+    if (!user) throw authErrors.otpInvalid();
+    if (user.banned_until && new Date(user.banned_until) > new Date()) throw authErrors.banned();
+    const sessionId = await this.sessions.create(user.id, { aal: 'aal1', recovery: true, ipAddress: req.ip, userAgent: req.userAgent });
+    return { ...(await this.sessions.issue(sessionId, user.id, user.role)), user: await this.view(user) };
+  }
+
+  async ban(userId: string, until: Date, actor: Actor): Promise<void> {
+    await this.record(userId, { type: 'Ban', until: until.toISOString() }, actor);
+    await this.sessions.revokeAll(userId);
+  }
+}
+
+export function assertAuth(condition: unknown, error: AuthError): asserts condition {
+  if (!condition) throw error;
+}

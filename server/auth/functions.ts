@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Accounts } from './accounts.js';
+import { MIN_PASSWORD } from './accounts.js';
+import type { SessionService } from './sessions.js';
+import { authOf, type Guard } from './guard.js';
+import { requestInfo } from './routes.js';
+
+/** `/functions/v1`: the account functions of spec 000 section 7.2 and spec 001's password call. */
+export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: SessionService; guard: Guard }): FastifyPluginAsyncZod {
+  const { accounts, sessions } = deps;
+  const { requireAuth } = deps.guard;
+  return async (app) => {
+    app.post(
+      '/log-login-details',
+      { preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }), schema: { tags: ['functions'] } },
+      async (request) => {
+        const auth = authOf(request);
+        await accounts.logLogin(auth.sessionId, auth.userId, requestInfo(request));
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/send-welcome-email',
+      {
+        config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+        schema: { tags: ['functions'], body: z.object({ email: z.string().trim().max(254), name: z.string().max(200).optional() }) },
+      },
+      async (request) => {
+        await accounts.sendWelcome(request.body.email, request.body.name, requestInfo(request));
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/verify-and-update-password',
+      {
+        config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
+        preHandler: requireAuth({ allowPasswordChange: true }),
+        schema: {
+          tags: ['functions'],
+          body: z.object({ oldPassword: z.string().min(1).max(1024), newPassword: z.string().max(1024), verifyOnly: z.boolean().optional() }),
+        },
+      },
+      async (request, reply) => {
+        const auth = authOf(request);
+        const { oldPassword, newPassword, verifyOnly } = request.body;
+        if (!(await accounts.checkPassword(auth.userId, oldPassword))) {
+          return reply.status(400).send({ success: false, error: 'Password verification failed. Please check your password and try again.' });
+        }
+        if (verifyOnly) {
+          // Confirms the person at the keyboard before a sensitive change (removing a second factor).
+          await sessions.upgrade(auth.sessionId, { reauthenticatedAt: new Date() });
+          return { success: true };
+        }
+        if (newPassword.length < MIN_PASSWORD) return reply.status(400).send({ success: false, error: 'Password must be at least 8 characters long.' });
+        if (!/\d/.test(newPassword)) return reply.status(400).send({ success: false, error: 'Password must contain at least one number.' });
+        await accounts.changePassword(auth.userId, newPassword, { sessionId: auth.sessionId, method: 'self', actor: { id: auth.userId, role: auth.role } });
+        return { success: true };
+      },
+    );
+  };
+}

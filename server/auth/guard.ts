@@ -1,0 +1,75 @@
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { UsersTable } from '../db/schema.js';
+import type { Accounts } from './accounts.js';
+import type { SecondFactors } from './mfa.js';
+import type { AccessClaims, SessionService } from './sessions.js';
+import { authErrors, AuthError } from './errors.js';
+
+export interface AuthInfo {
+  userId: string;
+  sessionId: string;
+  /** The role now (from the users table), not the one in a possibly older token. */
+  role: UsersTable['role'];
+  aal: 'aal1' | 'aal2';
+  recovery: boolean;
+  user: NonNullable<Awaited<ReturnType<Accounts['findById']>>>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthInfo | null;
+  }
+}
+
+export interface GuardOptions {
+  /** Reachable before the second step (the second step itself, sign-in logging, logout). */
+  allowAal1?: boolean;
+  /** Reachable while a staff reset demands a new password. */
+  allowPasswordChange?: boolean;
+  /** Reachable with a reset-link session (which exists only to set a password). */
+  allowRecovery?: boolean;
+}
+
+/**
+ * Every authenticated call: a valid token, a live session of that user, a user who is not
+ * banned; then the gates of docs/api-auth.md (second step, forced password change,
+ * recovery-only sessions). Decorates `request.auth`.
+ */
+export function createGuard(accounts: Accounts, sessions: SessionService, mfa: SecondFactors) {
+  async function authenticate(request: FastifyRequest, opts: GuardOptions = {}): Promise<AuthInfo> {
+    let claims: AccessClaims;
+    try {
+      claims = await request.jwtVerify<AccessClaims>();
+    } catch {
+      throw authErrors.notAuthenticated();
+    }
+    const session = await sessions.get(claims.session_id);
+    if (!session || session.revoked_at || session.user_id !== claims.sub) throw authErrors.notAuthenticated();
+    const user = await accounts.findById(claims.sub);
+    if (!user) throw authErrors.notAuthenticated();
+    if (user.banned_until && new Date(user.banned_until) > new Date()) {
+      await sessions.revokeAll(user.id);
+      throw new AuthError(401, 'user_banned', 'User is banned');
+    }
+    if (session.recovery && !opts.allowRecovery) throw authErrors.passwordChangeRequired();
+    if (!opts.allowAal1 && session.aal !== 'aal2' && (await mfa.requiredAal(user)) === 'aal2') throw authErrors.mfaRequired();
+    if (user.requires_password_change && !opts.allowPasswordChange) throw authErrors.passwordChangeRequired();
+    request.auth = { userId: user.id, sessionId: session.id, role: user.role, aal: session.aal, recovery: session.recovery, user };
+    return request.auth;
+  }
+  function requireAuth(opts: GuardOptions = {}): preHandlerAsyncHookHandler {
+    return async function guard(request: FastifyRequest, _reply: FastifyReply) {
+      await authenticate(request, opts);
+    };
+  }
+  return { authenticate, requireAuth };
+}
+
+export type Guard = ReturnType<typeof createGuard>;
+export type RequireAuth = Guard['requireAuth'];
+
+/** The authenticated caller of a guarded route. */
+export function authOf(request: FastifyRequest): AuthInfo {
+  if (!request.auth) throw authErrors.notAuthenticated();
+  return request.auth;
+}

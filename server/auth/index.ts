@@ -1,0 +1,52 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fastifyJwt from '@fastify/jwt';
+import type { Config } from '../config.js';
+import type { LedgerContext } from '../context.js';
+import { resolveSecrets } from '../secrets.js';
+import { createMailer, OutboxMailer, type Mailer } from '../mail/mailer.js';
+import { createCaptcha, type CaptchaVerifier } from '../captcha/captcha.js';
+import { captchaRoutes } from '../routes/captcha.js';
+import { devMailboxRoutes } from '../routes/dev-mailbox.js';
+import { Accounts } from './accounts.js';
+import { SecondFactors } from './mfa.js';
+import { SessionService } from './sessions.js';
+import { createGuard, type Guard } from './guard.js';
+import { authRoutes } from './routes.js';
+import { accountFunctionRoutes } from './functions.js';
+
+export interface AuthServices {
+  accounts: Accounts;
+  sessions: SessionService;
+  mfa: SecondFactors;
+  guard: Guard;
+  mailer: Mailer;
+  captcha: CaptchaVerifier;
+}
+
+/** Registers sign-in, sessions and second factors; returns the guard for every other area. */
+export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, config: Config): Promise<AuthServices> {
+  const secrets = resolveSecrets(config);
+  await app.register(fastifyJwt, { secret: secrets.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
+  app.decorateRequest('auth', null);
+  const db = ledger.database.db;
+  const publicUrl = (config.PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`).replace(/\/$/, '');
+  const mailer = createMailer(config);
+  // The captcha's HMAC key is derived from the data key, so no second secret needs managing.
+  const captcha = createCaptcha(config, db, createHmac('sha256', secrets.dataKey).update('captcha').digest('hex'));
+  const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS);
+  const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl);
+  const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);
+  const guard = createGuard(accounts, sessions, mfa);
+
+  await app.register(authRoutes({ accounts, sessions, mfa, guard }), { prefix: '/auth/v1' });
+  await app.register(
+    async (functions) => {
+      await functions.register(captchaRoutes(captcha));
+      await functions.register(accountFunctionRoutes({ accounts, sessions, guard }));
+    },
+    { prefix: '/functions/v1' },
+  );
+  if (config.NODE_ENV !== 'production' && mailer instanceof OutboxMailer) await app.register(devMailboxRoutes(mailer));
+  return { accounts, sessions, mfa, guard, mailer, captcha };
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
+import QRCode from 'qrcode';
+import type { DB } from '../db/schema.js';
+import { decrypt, encrypt } from '../secrets.js';
+import type { Mailer } from '../mail/mailer.js';
+import { sendQuietly } from '../mail/mailer.js';
+import { emailOtpMail } from '../mail/templates.js';
+import { hmac, sameDigest, sixDigitCode } from './crypto.js';
+import { authErrors } from './errors.js';
+import type { Accounts, RequestInfo } from './accounts.js';
+import type { SessionService } from './sessions.js';
+
+const CHALLENGE_TTL_MS = 5 * 60_000;
+const EMAIL_OTP_TTL_MS = 10 * 60_000;
+const EMAIL_OTP_MAX_ATTEMPTS = 5;
+/** Re-authentication (password confirmed) and a fresh e-mail code count for this long. */
+export const FRESH_MS = 5 * 60_000;
+const ISSUER = 'wallet-ledger';
+
+export interface SessionAuth {
+  userId: string;
+  sessionId: string;
+  role: string;
+}
+
+/** Second factors: authenticator apps (TOTP, secrets encrypted at rest) and e-mailed codes. */
+export class SecondFactors {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly accounts: Accounts,
+    private readonly sessions: SessionService,
+    private readonly mailer: Mailer,
+    private readonly dataKey: Buffer,
+  ) {}
+
+  private async hasVerifiedFactor(userId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('auth_mfa_factors').select('id').where('user_id', '=', userId).where('status', '=', 'verified').executeTakeFirst();
+    return Boolean(row);
+  }
+
+  /** The level a session must reach before the rest of the API opens to it. */
+  async requiredAal(user: { id: string; active_mfa_method: 'totp' | 'email' | null }): Promise<'aal1' | 'aal2'> {
+    if (user.active_mfa_method === 'email') return 'aal2';
+    return (await this.hasVerifiedFactor(user.id)) ? 'aal2' : 'aal1';
+  }
+
+  async enrol(auth: SessionAuth & { aal: string }, email: string, friendlyName: string | undefined) {
+    if ((await this.hasVerifiedFactor(auth.userId)) && auth.aal !== 'aal2') throw authErrors.mfaRequired();
+    // One pending enrolment at a time: an abandoned one is replaced.
+    const stale = await this.db.deleteFrom('auth_mfa_factors').where('user_id', '=', auth.userId).where('status', '=', 'unverified').returning('id').execute();
+    for (const f of stale) await this.accounts.record(auth.userId, { type: 'RemoveFactor', factorId: f.id }, { id: auth.userId, role: auth.role });
+    const id = randomUUID();
+    const secret = generateSecret();
+    await this.db
+      .insertInto('auth_mfa_factors')
+      .values({ id, user_id: auth.userId, factor_type: 'totp', friendly_name: friendlyName ?? 'Authenticator app', status: 'unverified', secret_encrypted: encrypt(this.dataKey, secret), last_used_step: null, verified_at: null })
+      .execute();
+    await this.accounts.record(auth.userId, { type: 'EnrolFactor', factorId: id }, { id: auth.userId, role: auth.role });
+    const uri = generateURI({ issuer: ISSUER, label: email, secret });
+    const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
+    return { id, type: 'totp' as const, totp: { qr_code: `data:image/svg+xml;utf-8,${encodeURIComponent(svg)}`, secret, uri } };
+  }
+
+  private async ownFactor(userId: string, factorId: string) {
+    const factor = await this.db.selectFrom('auth_mfa_factors').selectAll().where('id', '=', factorId).where('user_id', '=', userId).executeTakeFirst();
+    if (!factor) throw authErrors.factorNotFound();
+    return factor;
+  }
+
+  async challenge(auth: SessionAuth, factorId: string) {
+    await this.ownFactor(auth.userId, factorId);
+    const id = randomUUID();
+    const expiresAt = new Date(Date.now() + CHALLENGE_TTL_MS);
+    await this.db.insertInto('auth_mfa_challenges').values({ id, factor_id: factorId, session_id: auth.sessionId, expires_at: expiresAt, verified_at: null }).execute();
+    return { id, expires_at: Math.floor(expiresAt.getTime() / 1000) };
+  }
+
+  /** Checks a code against the challenge; a code (its time step) is accepted once. */
+  async verify(auth: SessionAuth, factorId: string, challengeId: string, code: string) {
+    const factor = await this.ownFactor(auth.userId, factorId);
+    const challenge = await this.db.selectFrom('auth_mfa_challenges').selectAll().where('id', '=', challengeId).where('factor_id', '=', factorId).executeTakeFirst();
+    if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date()) throw authErrors.mfaFailed();
+    const secret = decrypt(this.dataKey, factor.secret_encrypted);
+    const lastStep = factor.last_used_step === null ? undefined : Number(factor.last_used_step);
+    const result = /^\d{6}$/.test(code) ? await verifyTotp({ secret, token: code, epochTolerance: 30, afterTimeStep: lastStep }) : { valid: false as const };
+    if (!result.valid) throw authErrors.mfaFailed();
+    const timeStep = (result as { timeStep: number }).timeStep;
+    // Spend the step race-free: only one request can move last_used_step past it.
+    const spent = await this.db
+      .updateTable('auth_mfa_factors')
+      .set({ last_used_step: timeStep, ...(factor.status === 'unverified' ? { status: 'verified' as const, verified_at: new Date() } : {}) })
+      .where('id', '=', factorId)
+      .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', String(timeStep))]))
+      .returning('id')
+      .executeTakeFirst();
+    if (!spent) throw authErrors.mfaFailed();
+    await this.db.updateTable('auth_mfa_challenges').set({ verified_at: new Date() }).where('id', '=', challengeId).execute();
+    if (factor.status === 'unverified') await this.accounts.record(auth.userId, { type: 'VerifyFactor', factorId }, { id: auth.userId, role: auth.role });
+    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2' });
+    return this.sessionBody(auth);
+  }
+
+  async remove(auth: SessionAuth & { aal: string }, factorId: string) {
+    const factor = await this.ownFactor(auth.userId, factorId);
+    if (factor.status === 'verified') {
+      if (auth.aal !== 'aal2') throw authErrors.mfaRequired();
+      await this.requireFresh(auth.sessionId, 'reauth');
+    }
+    await this.db.deleteFrom('auth_mfa_factors').where('id', '=', factorId).execute();
+    await this.accounts.record(auth.userId, { type: 'RemoveFactor', factorId }, { id: auth.userId, role: auth.role });
+    return { id: factorId };
+  }
+
+  async requireFresh(sessionId: string, what: 'reauth' | 'email'): Promise<void> {
+    const session = await this.sessions.get(sessionId);
+    const at = what === 'reauth' ? session?.reauthenticated_at : session?.email_otp_verified_at;
+    if (!at || Date.now() - new Date(at).getTime() > FRESH_MS) throw what === 'reauth' ? authErrors.reauthRequired() : authErrors.otpInvalid();
+  }
+
+  /** Sends a 6-digit code to an existing confirmed account; answers the same either way. */
+  async sendEmailCode(email: string, req: RequestInfo): Promise<void> {
+    const user = await this.accounts.findByEmail(email);
+    if (!user || !user.email_confirmed_at) return;
+    const code = sixDigitCode();
+    await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() }).where('user_id', '=', user.id).where('kind', '=', 'email_otp').where('used_at', 'is', null).execute();
+    await this.db
+      .insertInto('auth_one_time_tokens')
+      .values({ token_hash: randomUUID(), code_digest: this.codeDigest(user.id, code), user_id: user.id, kind: 'email_otp', expires_at: new Date(Date.now() + EMAIL_OTP_TTL_MS), used_at: null })
+      .execute();
+    void sendQuietly(this.mailer, emailOtpMail(user.email, code), req.log);
+  }
+
+  private codeDigest(userId: string, code: string): string {
+    return hmac(this.dataKey, `email-otp:${userId}:${code}`);
+  }
+
+  /** Verifies the latest e-mailed code for the session's user; 5 wrong tries spend it. */
+  async verifyEmailCode(auth: SessionAuth, email: string, code: string) {
+    const user = await this.accounts.findById(auth.userId);
+    if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) throw authErrors.otpInvalid();
+    const row = await this.db
+      .selectFrom('auth_one_time_tokens')
+      .selectAll()
+      .where('user_id', '=', auth.userId)
+      .where('kind', '=', 'email_otp')
+      .where('used_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    if (!row) throw authErrors.otpInvalid();
+    if (row.expires_at < new Date()) throw authErrors.otpExpired();
+    if (!/^\d{6}$/.test(code) || !row.code_digest || !sameDigest(row.code_digest, this.codeDigest(auth.userId, code))) {
+      const attempts = row.attempts + 1;
+      await this.db
+        .updateTable('auth_one_time_tokens')
+        .set({ attempts, ...(attempts >= EMAIL_OTP_MAX_ATTEMPTS ? { used_at: new Date() } : {}) })
+        .where('token_hash', '=', row.token_hash)
+        .execute();
+      throw authErrors.otpInvalid();
+    }
+    const spent = await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).returning('user_id').executeTakeFirst();
+    if (!spent) throw authErrors.otpInvalid();
+    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2', emailOtpVerifiedAt: new Date() });
+    return this.sessionBody(auth);
+  }
+
+  private async sessionBody(auth: SessionAuth) {
+    const user = (await this.accounts.findById(auth.userId))!;
+    return { ...(await this.sessions.issue(auth.sessionId, auth.userId, user.role)), user: await this.accounts.view(user) };
+  }
+}

@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import type { Accounts, RequestInfo } from './accounts.js';
+import type { SecondFactors } from './mfa.js';
+import type { SessionService } from './sessions.js';
+import { authOf, type Guard } from './guard.js';
+import { authErrors } from './errors.js';
+
+const email = z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Email address is invalid.');
+const password = z.string().min(1).max(1024);
+const security = z.object({ captcha_token: z.string().max(10_000).optional() }).optional();
+const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+
+export function requestInfo(request: FastifyRequest): RequestInfo {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null, log: request.log };
+}
+
+/** `/auth/v1`: the authentication calls of spec 000 section 7.1 (docs/api-auth.md). */
+export function authRoutes(deps: { accounts: Accounts; sessions: SessionService; mfa: SecondFactors; guard: Guard }): FastifyPluginAsyncZod {
+  const { accounts, sessions, mfa } = deps;
+  const { requireAuth, authenticate } = deps.guard;
+  return async (app) => {
+    app.post(
+      '/signup',
+      {
+        config: limit(10),
+        schema: {
+          tags: ['auth'],
+          body: z.object({ email, password, data: z.object({ full_name: z.string().trim().min(1).max(200) }), gotrue_meta_security: security }),
+        },
+      },
+      async (request) => {
+        const b = request.body;
+        return accounts.signUp({ email: b.email, password: b.password, fullName: b.data.full_name, captchaToken: b.gotrue_meta_security?.captcha_token }, requestInfo(request));
+      },
+    );
+
+    app.get(
+      '/verify',
+      { config: limit(30), schema: { tags: ['auth'], querystring: z.object({ type: z.literal('signup'), token: z.string().max(200) }) } },
+      async (request, reply) => {
+        const ok = await accounts.confirmSignup(request.query.token);
+        return reply.redirect(ok ? '/login?confirmed=1' : '/login?confirm_error=1', 303);
+      },
+    );
+
+    app.post(
+      '/verify',
+      {
+        config: limit(30),
+        schema: {
+          tags: ['auth'],
+          body: z.discriminatedUnion('type', [
+            z.object({ type: z.literal('email'), email, token: z.string().max(20) }),
+            z.object({ type: z.literal('recovery'), token: z.string().max(200) }),
+          ]),
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        if (body.type === 'recovery') return accounts.verifyRecovery(body.token, requestInfo(request));
+        // An e-mailed code is a second step: it needs the session of the password step.
+        const auth = await authenticate(request, { allowAal1: true, allowPasswordChange: true });
+        return mfa.verifyEmailCode(auth, body.email, body.token.trim());
+      },
+    );
+
+    app.post(
+      '/token',
+      {
+        config: limit(30),
+        schema: {
+          tags: ['auth'],
+          querystring: z.object({ grant_type: z.enum(['password', 'refresh_token']) }),
+          body: z.union([z.object({ email, password, gotrue_meta_security: security }), z.object({ refresh_token: z.string().min(1).max(200) })]),
+        },
+      },
+      async (request) => {
+        const body = request.body;
+        if (request.query.grant_type === 'password') {
+          if (!('email' in body)) throw authErrors.invalidCredentials();
+          return accounts.signInWithPassword({ email: body.email, password: body.password, captchaToken: body.gotrue_meta_security?.captcha_token }, requestInfo(request));
+        }
+        if (!('refresh_token' in body)) throw authErrors.refreshInvalid();
+        const tokens = await sessions.refresh(body.refresh_token, async (userId) => {
+          const u = await accounts.findById(userId);
+          return u ? { role: u.role, banned: Boolean(u.banned_until && new Date(u.banned_until) > new Date()) } : null;
+        });
+        const user = (await accounts.findById(tokens.userId))!;
+        const { userId: _omit, ...session } = tokens;
+        return { ...session, user: await accounts.view(user) };
+      },
+    );
+
+    app.post(
+      '/logout',
+      {
+        preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true, allowRecovery: true }),
+        schema: { tags: ['auth'], querystring: z.object({ scope: z.enum(['global', 'local', 'others']).default('local') }) },
+      },
+      async (request, reply) => {
+        const auth = authOf(request);
+        const scope = request.query.scope;
+        if (scope === 'local') await sessions.revoke(auth.sessionId);
+        else if (scope === 'global') await sessions.revokeAll(auth.userId);
+        else await sessions.revokeAll(auth.userId, auth.sessionId);
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/user',
+      { preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true, allowRecovery: true }), schema: { tags: ['auth'] } },
+      async (request) => accounts.view(authOf(request).user),
+    );
+
+    app.put(
+      '/user',
+      {
+        preHandler: requireAuth({ allowPasswordChange: true, allowRecovery: true }),
+        schema: {
+          tags: ['auth'],
+          body: z.object({
+            password: z.string().max(1024).optional(),
+            data: z.object({ active_mfa_method: z.enum(['totp', 'email']).nullable().optional(), requires_password_change: z.literal(false).optional() }).optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const auth = authOf(request);
+        const { password: newPassword, data } = request.body;
+        if (newPassword !== undefined) {
+          const method = auth.recovery ? 'recovery' : auth.user.requires_password_change ? 'forced' : 'self';
+          await accounts.changePassword(auth.userId, newPassword, { sessionId: auth.sessionId, method, actor: { id: auth.userId, role: auth.role } });
+        } else if (auth.recovery || auth.user.requires_password_change) {
+          throw authErrors.passwordChangeRequired();
+        }
+        if (data?.active_mfa_method !== undefined) {
+          const method = data.active_mfa_method;
+          if (method === 'email') await mfa.requireFresh(auth.sessionId, 'email');
+          if (method === null) await mfa.requireFresh(auth.sessionId, 'reauth');
+          await accounts.record(auth.userId, { type: 'SetMfaMethod', method }, { id: auth.userId, role: auth.role });
+        }
+        return accounts.view((await accounts.findById(auth.userId))!);
+      },
+    );
+
+    app.post(
+      '/otp',
+      { config: limit(10), schema: { tags: ['auth'], body: z.object({ email, create_user: z.literal(false).optional(), data: z.record(z.string(), z.unknown()).optional() }) } },
+      async (request) => {
+        await mfa.sendEmailCode(request.body.email, requestInfo(request));
+        return {};
+      },
+    );
+
+    app.post(
+      '/recover',
+      { config: limit(10), schema: { tags: ['auth'], body: z.object({ email, redirect_to: z.string().max(2000).optional() }) } },
+      async (request) => {
+        await accounts.recover(request.body.email, requestInfo(request));
+        return {};
+      },
+    );
+
+    const factorParams = z.object({ id: z.uuid() });
+    app.post(
+      '/factors',
+      {
+        preHandler: requireAuth({ allowAal1: true }),
+        schema: { tags: ['auth'], body: z.object({ factor_type: z.literal('totp'), friendly_name: z.string().max(100).optional() }) },
+      },
+      async (request) => {
+        const auth = authOf(request);
+        return mfa.enrol(auth, auth.user.email, request.body.friendly_name);
+      },
+    );
+    app.post(
+      '/factors/:id/challenge',
+      { config: limit(30), preHandler: requireAuth({ allowAal1: true }), schema: { tags: ['auth'], params: factorParams } },
+      async (request) => mfa.challenge(authOf(request), request.params.id),
+    );
+    app.post(
+      '/factors/:id/verify',
+      {
+        config: limit(30),
+        preHandler: requireAuth({ allowAal1: true }),
+        schema: { tags: ['auth'], params: factorParams, body: z.object({ challenge_id: z.uuid(), code: z.string().max(10) }) },
+      },
+      async (request) => mfa.verify(authOf(request), request.params.id, request.body.challenge_id, request.body.code.trim()),
+    );
+    app.delete(
+      '/factors/:id',
+      { preHandler: requireAuth({ allowAal1: true }), schema: { tags: ['auth'], params: factorParams } },
+      async (request) => mfa.remove(authOf(request), request.params.id),
+    );
+  };
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { randomToken, sha256 } from './crypto.js';
+import { authErrors } from './errors.js';
+
+export type Aal = 'aal1' | 'aal2';
+
+export interface AccessClaims {
+  sub: string;
+  role: string;
+  aal: Aal;
+  session_id: string;
+}
+
+export interface IssuedTokens {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  expires_at: number;
+  token_type: 'bearer';
+}
+
+export type SignAccessToken = (claims: AccessClaims, expiresInSeconds: number) => string;
+
+/**
+ * Sessions and refresh tokens. A refresh token is opaque, stored as its SHA-256, and
+ * spent by its first use; a spent token used again means it was copied, so the whole
+ * session ends (rotation with reuse detection).
+ */
+export class SessionService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly sign: SignAccessToken,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  async create(userId: string, opts: { aal: Aal; recovery?: boolean; ipAddress: string | null; userAgent: string | null }): Promise<string> {
+    const id = randomUUID();
+    await this.db
+      .insertInto('auth_sessions')
+      .values({ id, user_id: userId, aal: opts.aal, recovery: opts.recovery ?? false, ip_address: opts.ipAddress, user_agent: opts.userAgent?.slice(0, 512) ?? null, reauthenticated_at: null, email_otp_verified_at: null, revoked_at: null })
+      .execute();
+    return id;
+  }
+
+  /** New access and refresh tokens for a live session (earlier unspent refresh tokens are retired). */
+  async issue(sessionId: string, userId: string, role: string): Promise<IssuedTokens> {
+    const session = await this.db.selectFrom('auth_sessions').select(['aal', 'revoked_at']).where('id', '=', sessionId).executeTakeFirst();
+    if (!session || session.revoked_at) throw authErrors.notAuthenticated();
+    const refresh = randomToken();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('auth_refresh_tokens').set({ spent_at: new Date() }).where('session_id', '=', sessionId).where('spent_at', 'is', null).execute();
+      await trx.insertInto('auth_refresh_tokens').values({ token_hash: sha256(refresh), session_id: sessionId, spent_at: null }).execute();
+    });
+    return this.tokens(sessionId, userId, role, session.aal, refresh);
+  }
+
+  private tokens(sessionId: string, userId: string, role: string, aal: Aal, refresh: string): IssuedTokens {
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      access_token: this.sign({ sub: userId, role, aal, session_id: sessionId }, this.ttlSeconds),
+      refresh_token: refresh,
+      expires_in: this.ttlSeconds,
+      expires_at: now + this.ttlSeconds,
+      token_type: 'bearer',
+    };
+  }
+
+  /** Spends a refresh token for a new pair. Reuse of a spent one ends the session. */
+  async refresh(refreshToken: string, roleOf: (userId: string) => Promise<{ role: string; banned: boolean } | null>): Promise<IssuedTokens & { userId: string }> {
+    const hash = sha256(refreshToken);
+    const row = await this.db
+      .selectFrom('auth_refresh_tokens as t')
+      .innerJoin('auth_sessions as s', 's.id', 't.session_id')
+      .select(['t.session_id', 't.spent_at', 's.user_id', 's.revoked_at', 's.aal'])
+      .where('t.token_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row || row.revoked_at) throw authErrors.refreshInvalid();
+    if (row.spent_at) {
+      await this.revoke(row.session_id);
+      throw authErrors.refreshReused();
+    }
+    const spent = await this.db
+      .updateTable('auth_refresh_tokens')
+      .set({ spent_at: new Date() })
+      .where('token_hash', '=', hash)
+      .where('spent_at', 'is', null)
+      .returning('token_hash')
+      .executeTakeFirst();
+    if (!spent) {
+      // Lost a race with another use of the same token: that is reuse too.
+      await this.revoke(row.session_id);
+      throw authErrors.refreshReused();
+    }
+    const user = await roleOf(row.user_id);
+    if (!user || user.banned) {
+      await this.revoke(row.session_id);
+      throw authErrors.refreshInvalid();
+    }
+    const next = randomToken();
+    await this.db.insertInto('auth_refresh_tokens').values({ token_hash: sha256(next), session_id: row.session_id, spent_at: null }).execute();
+    await this.db.updateTable('auth_sessions').set({ refreshed_at: new Date() }).where('id', '=', row.session_id).execute();
+    return { ...this.tokens(row.session_id, row.user_id, user.role, row.aal, next), userId: row.user_id };
+  }
+
+  async get(sessionId: string) {
+    return this.db.selectFrom('auth_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
+  }
+
+  async upgrade(sessionId: string, changes: { aal?: Aal; emailOtpVerifiedAt?: Date; reauthenticatedAt?: Date }): Promise<void> {
+    await this.db
+      .updateTable('auth_sessions')
+      .set({
+        ...(changes.aal ? { aal: changes.aal } : {}),
+        ...(changes.emailOtpVerifiedAt ? { email_otp_verified_at: changes.emailOtpVerifiedAt } : {}),
+        ...(changes.reauthenticatedAt ? { reauthenticated_at: changes.reauthenticatedAt } : {}),
+      })
+      .where('id', '=', sessionId)
+      .execute();
+  }
+
+  async revoke(sessionId: string): Promise<void> {
+    await this.db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+  }
+
+  /** Ends every session of the user, or all but `except`. */
+  async revokeAll(userId: string, except?: string): Promise<void> {
+    let q = this.db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    if (except) q = q.where('id', '!=', except);
+    await q.execute();
+  }
+}

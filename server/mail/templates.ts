@@ -1,0 +1,126 @@
+import type { MailMessage } from './mailer.js';
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** A display name on one line, or the fallback when there is none. */
+function displayName(name: string | null | undefined): string {
+  const cleaned = (name ?? '').replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  return cleaned || 'there';
+}
+
+const colors = { text: '#1f2933', muted: '#616e7c', accent: '#2563eb', border: '#e4e7eb', page: '#f5f7fa' };
+
+/** A plain, single-column layout with inline styles (mail clients drop style sheets). */
+function layout(title: string, bodyHtml: string): string {
+  return [
+    '<!doctype html>',
+    `<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title></head>`,
+    `<body style="margin:0;padding:24px;background:${colors.page};font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;color:${colors.text};">`,
+    `<div style="max-width:520px;margin:0 auto;background:#ffffff;border:1px solid ${colors.border};border-radius:8px;padding:32px;">`,
+    `<h1 style="margin:0 0 16px;font-size:20px;line-height:28px;">${escapeHtml(title)}</h1>`,
+    bodyHtml,
+    '</div>',
+    '</body></html>',
+  ].join('\n');
+}
+
+const paragraph = (html: string) => `<p style="margin:0 0 16px;font-size:15px;line-height:22px;">${html}</p>`;
+const note = (html: string) => `<p style="margin:16px 0 0;font-size:13px;line-height:20px;color:${colors.muted};">${html}</p>`;
+
+function button(link: string, label: string): string {
+  const href = escapeHtml(link);
+  return [
+    `<p style="margin:24px 0;"><a href="${href}" style="display:inline-block;background:${colors.accent};color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:6px;">${escapeHtml(label)}</a></p>`,
+    note(`Or open this link: <a href="${href}" style="color:${colors.accent};word-break:break-all;">${href}</a>`),
+  ].join('\n');
+}
+
+export function confirmationMail(to: string, name: string | null | undefined, link: string): MailMessage {
+  const who = displayName(name);
+  const subject = 'Confirm your email address';
+  const text = [
+    `Hi ${who},`,
+    '',
+    'Please confirm your email address to finish creating your wallet account:',
+    link,
+    '',
+    'If you did not create an account, you can ignore this email.',
+  ].join('\n');
+  const html = layout(
+    subject,
+    [
+      paragraph(`Hi ${escapeHtml(who)},`),
+      paragraph('Please confirm your email address to finish creating your wallet account.'),
+      button(link, 'Confirm email address'),
+      note('If you did not create an account, you can ignore this email.'),
+    ].join('\n'),
+  );
+  return { to, subject, text, html };
+}
+
+export function welcomeMail(to: string, name?: string | null): MailMessage {
+  const who = displayName(name);
+  const subject = 'Welcome to your wallet';
+  const text = [
+    `Hi ${who},`,
+    '',
+    'Welcome! Your wallet account is ready. You can now sign in to deposit, send, swap and stake your assets.',
+    '',
+    'For your security, consider turning on two-step verification in your account settings.',
+  ].join('\n');
+  const html = layout(
+    subject,
+    [
+      paragraph(`Hi ${escapeHtml(who)},`),
+      paragraph('Welcome! Your wallet account is ready. You can now sign in to deposit, send, swap and stake your assets.'),
+      note('For your security, consider turning on two-step verification in your account settings.'),
+    ].join('\n'),
+  );
+  return { to, subject, text, html };
+}
+
+export function emailOtpMail(to: string, code: string): MailMessage {
+  const subject = 'Your verification code';
+  const text = [
+    `Your verification code is: ${code}`,
+    '',
+    'It is valid for 10 minutes. If you did not ask for it, you can ignore this email; never share this code with anyone.',
+  ].join('\n');
+  const html = layout(
+    subject,
+    [
+      paragraph('Use this code to finish signing in:'),
+      `<p style="margin:8px 0 24px;font-family:SFMono-Regular,Menlo,Consolas,monospace;font-size:32px;line-height:40px;font-weight:700;letter-spacing:8px;">${escapeHtml(code)}</p>`,
+      paragraph('It is valid for 10 minutes.'),
+      note('If you did not ask for it, you can ignore this email. Never share this code with anyone.'),
+    ].join('\n'),
+  );
+  return { to, subject, text, html };
+}
+
+export function passwordResetMail(to: string, link: string): MailMessage {
+  const subject = 'Reset your password';
+  const text = [
+    'Someone asked to reset the password of your wallet account. To choose a new password, open this link:',
+    link,
+    '',
+    'The link is valid for 1 hour. If you did not ask for this, you can ignore this email; your password stays the same.',
+  ].join('\n');
+  const html = layout(
+    subject,
+    [
+      paragraph('Someone asked to reset the password of your wallet account. To choose a new password, use the button below.'),
+      button(link, 'Reset password'),
+      note('The link is valid for 1 hour. If you did not ask for this, you can ignore this email; your password stays the same.'),
+    ].join('\n'),
+  );
+  return { to, subject, text, html };
+}

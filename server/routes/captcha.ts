@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { CaptchaVerifier } from '../captcha/captcha.js';
+
+/** An ALTCHA v1 challenge, or `{provider}` when the provider's own widget makes the token. */
+const ChallengeSchema = z.union([
+  z.object({
+    algorithm: z.string(),
+    challenge: z.string(),
+    maxnumber: z.number().int().optional(),
+    salt: z.string(),
+    signature: z.string(),
+  }),
+  z.object({ provider: z.string() }),
+]);
+
+const VerifyBodySchema = z.object({
+  captchaToken: z.string().min(1).max(10_000),
+});
+
+const VerifyAnswerSchema = z.union([
+  z.object({ success: z.literal(true) }),
+  z.object({ success: z.literal(false), error: z.string() }),
+]);
+
+/** `GET captcha-challenge` and `POST verify-recaptcha` (mounted under /functions/v1). */
+export function captchaRoutes(captcha: CaptchaVerifier): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/captcha-challenge',
+      {
+        schema: {
+          tags: ['functions'],
+          summary: 'A fresh captcha challenge (ALTCHA proof of work by default)',
+          response: { 200: ChallengeSchema },
+        },
+      },
+      async (_request, reply) => {
+        const challenge = (await captcha.challenge()) as z.infer<typeof ChallengeSchema>;
+        return reply.header('cache-control', 'no-store').send(challenge);
+      },
+    );
+
+    app.post(
+      '/verify-recaptcha',
+      {
+        schema: {
+          tags: ['functions'],
+          summary: 'Checks a captcha solution without using it up',
+          body: VerifyBodySchema,
+          response: { 200: VerifyAnswerSchema },
+        },
+      },
+      async (request) => {
+        const result = await captcha.check(request.body.captchaToken);
+        return result.ok ? { success: true as const } : { success: false as const, error: result.error };
+      },
+    );
+  };
+}
