@@ -36,7 +36,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
         : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'] },
     trustProxy: false,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: config.NODE_ENV === 'test',
   });
   app.decorate('ledger', ledger);
   app.addHook('onClose', async () => ledger.close());
