@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../tests/support/test-database.js';
+import { PostgresEventStore } from './event-store/postgres.js';
+import { CommandHandler, SYSTEM_ACTOR } from './command-handler.js';
+import { walletDecider } from './wallet/decider.js';
+import { recorded, withdrawal } from './wallet/wallet.arbitraries.js';
+import { availableBalance, fold, WalletError } from './wallet/wallet.js';
+import type { WalletEvent } from './wallet/events.js';
+
+describe('command handler', () => {
+  let database: TestDatabase;
+  let store: PostgresEventStore;
+  beforeAll(async () => {
+    database = await createTestDatabase({ poolSize: 20 });
+    store = new PostgresEventStore(database.db);
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+  const walletEvents = async (user: string) => (await store.readStream(`wallet-${user}`)).map((e) => ({ type: e.type, data: e.data }) as WalletEvent);
+
+  it('records who did it, with correlation and causation, on every event', async () => {
+    const user = randomUUID();
+    await new CommandHandler(store).handle(walletDecider, user, recorded('1'), {
+      actor: { id: 'staff-7', role: 'WORKER' },
+      correlationId: 'c0rr',
+      causationId: 'cause-1',
+      extra: { reason: 'opening balance' },
+    });
+    const [event] = await store.readStream(`wallet-${user}`);
+    expect(event!.metadata).toMatchObject({ actorId: 'staff-7', actorRole: 'WORKER', correlationId: 'c0rr', causationId: 'cause-1', reason: 'opening balance' });
+    expect(Date.parse(event!.metadata.occurredAt)).not.toBeNaN();
+    expect(event!.version).toBe(1);
+  });
+
+  it('makes a retried command with the same idempotency key a no-op with the same answer, also when sent at once', async () => {
+    const user = randomUUID();
+    const handler = new CommandHandler(store);
+    await handler.handle(walletDecider, user, recorded('10'), { actor: SYSTEM_ACTOR });
+    const command = withdrawal('1');
+    const first = await handler.handle(walletDecider, user, command, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-1' });
+    const second = await handler.handle(walletDecider, user, command, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-1' });
+    expect(second.replayed).toBe(true);
+    expect(second.eventIds).toEqual(first.eventIds);
+    expect(second.events).toEqual(first.events);
+    // A fresh handler (another process, or after a restart) knows the key from the stream.
+    const third = await new CommandHandler(store).handle(walletDecider, user, command, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-1' });
+    expect([third.replayed, third.eventIds]).toEqual([true, first.eventIds]);
+
+    const concurrent = withdrawal('2');
+    const handlers = [new CommandHandler(store), new CommandHandler(store), handler];
+    const results = await Promise.all(handlers.flatMap((h) => [h, h].map((x) => x.handle(walletDecider, user, concurrent, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-2' }))));
+    expect(new Set(results.map((r) => r.eventIds.join()))).toEqual(new Set([results[0]!.eventIds.join()]));
+    const events = await walletEvents(user);
+    expect(events.filter((e) => e.type === 'wallet.withdrawal-requested')).toHaveLength(2); // key-1 once, key-2 once
+  });
+
+  it('retries on a conflict with another writer and still enforces the balance', async () => {
+    const user = randomUUID();
+    await new CommandHandler(store).handle(walletDecider, user, recorded('10.1'), { actor: SYSTEM_ACTOR });
+    // Four handlers (as four processes would) race 30 withdrawals of 1 (1.01 with fee): exactly 10 fit.
+    const handlers = Array.from({ length: 4 }, () => new CommandHandler(store, { maxRetries: 100 }));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => handlers[i % 4]!.handle(walletDecider, user, withdrawal('1'), { actor: SYSTEM_ACTOR })),
+    );
+    const ok = outcomes.filter((o) => o.status === 'fulfilled').length;
+    const refused = outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof WalletError && o.reason.code === 'insufficient_balance').length;
+    expect([ok, refused]).toEqual([10, 20]);
+    expect(availableBalance(fold(await walletEvents(user)), 'BTC').toFixed()).toBe('0');
+  });
+
+  it('refuses to append an event its schema rejects', async () => {
+    const bad = { ...walletDecider, decide: () => [{ type: 'wallet.transaction-settled' as const, data: { transactionId: 'nope', assetId: 'BTC' as const, amount: '1' } }] };
+    await expect(new CommandHandler(store).handle(bad, randomUUID(), recorded('1'), { actor: SYSTEM_ACTOR })).rejects.toThrow();
+  });
+});
