@@ -29,6 +29,7 @@ export function captchaRoutes(captcha: CaptchaVerifier): FastifyPluginAsyncZod {
     app.get(
       '/captcha-challenge',
       {
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
         schema: {
           tags: ['functions'],
           summary: 'A fresh captcha challenge (ALTCHA proof of work by default)',
@@ -44,6 +45,7 @@ export function captchaRoutes(captcha: CaptchaVerifier): FastifyPluginAsyncZod {
     app.post(
       '/verify-recaptcha',
       {
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
         schema: {
           tags: ['functions'],
           summary: 'Checks a captcha solution without using it up',
