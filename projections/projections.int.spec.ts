@@ -5,7 +5,10 @@ import { createTestDatabase, type TestDatabase } from '../tests/support/test-dat
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
 import { CommandHandler, SYSTEM_ACTOR } from '../ledger/command-handler.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
-import { WalletError } from '../ledger/wallet/wallet.js';
+import { decide, initialState, WalletError } from '../ledger/wallet/wallet.js';
+import { toNewEvents } from '../ledger/command-handler.js';
+import { replayProjection } from './replay.js';
+import { verifyReadModels } from './verify.js';
 import { commandFor, deposit, recorded, stepArb, withdrawal } from '../ledger/wallet/wallet.arbitraries.js';
 import type { WalletEvent } from '../ledger/wallet/events.js';
 import { Projector } from './registry.js';
@@ -84,6 +87,24 @@ describe('projections', () => {
     await projector.stop();
     expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '30' });
     expect(await readBalanceRows(database.db)).toEqual(await foldWalletBalances(store));
+  });
+
+  it('replays a batch that opens thousands of transactions (past the 65,535-parameter limit of one statement)', async () => {
+    database = await createTestDatabase();
+    const store = new PostgresEventStore(database.db);
+    const user = randomUUID();
+    const credits = Array.from({ length: 6000 }, (_, i) => recorded(`${i + 1}.000000000000000001`, i % 3 ? 'Complete' : 'Pending'));
+    const events = credits.flatMap((c) => decide(c, initialState()));
+    for (let i = 0; i < events.length; i += 1000) {
+      await store.append(`wallet-${user}`, toNewEvents(walletDecider, `wallet-${user}`, events.slice(i, i + 1000), ctx), { expectedRevision: 'any' });
+    }
+    const result = await replayProjection(database.db, store, transactionsProjection, { batchSize: 5000 });
+    expect(result.events).toBe(6000);
+    const count = await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(6000);
+    await replayProjection(database.db, store, balancesProjection, { batchSize: 5000 });
+    const report = await verifyReadModels(database.db, store, { projections: [balancesProjection, transactionsProjection] });
+    expect(report.ok).toBe(true);
   });
 
   it('property: for random command sequences the balances table equals the fold of the events', async () => {

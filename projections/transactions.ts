@@ -87,29 +87,34 @@ export const transactionsProjection: Projection = {
     }
     const t = table(target, 'transactions');
     if (inserts.size > 0) {
-      const values = [...inserts.values()].map(
-        (r) => sql`(${sql.join(COLUMNS.map((c) => sql`${r[c]}`))})`,
-      );
+      // One array per column: the statement has 17 parameters however many rows it writes
+      // (a VALUES list would hit PostgreSQL's 65,535-parameter limit on a large batch).
+      const rows = [...inserts.values()];
+      const col = <K extends (typeof COLUMNS)[number]>(c: K) => rows.map((r) => r[c]);
       await sql`
         insert into ${t} (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
-        select id::uuid, user_id::uuid, asset_id, amount::numeric, fee::numeric, type, status, sent_at::timestamptz,
-          created_at::timestamptz, sender_address, recipient_address, txid, note, is_hidden::boolean,
-          request_id::uuid, payment_method_id::uuid, updated_at::timestamptz
-        from (values ${sql.join(values)}) as v (${sql.join(COLUMNS.map((c) => sql.ref(c)))})`.execute(target.trx);
+        select * from unnest(
+          ${col('id')}::uuid[], ${col('user_id')}::uuid[], ${col('asset_id')}::text[], ${col('amount')}::numeric[],
+          ${col('fee')}::numeric[], ${col('type')}::text[], ${col('status')}::text[], ${col('sent_at')}::timestamptz[],
+          ${col('created_at')}::timestamptz[], ${col('sender_address')}::text[], ${col('recipient_address')}::text[],
+          ${col('txid')}::text[], ${col('note')}::text[], ${col('is_hidden')}::boolean[], ${col('request_id')}::uuid[],
+          ${col('payment_method_id')}::uuid[], ${col('updated_at')}::timestamptz[])`.execute(target.trx);
     }
     if (patches.size > 0) {
-      // One statement; a null in v means "leave as is".
-      const values = [...patches.entries()].map(
-        ([id, p]) => sql`(${id}, ${p.status ?? null}, ${p.type ?? null}, ${p.note !== undefined}, ${p.note ?? null}, ${p.updated_at})`,
-      );
+      // A null means "leave as is"; a note is set (possibly to null) only where set_note is true.
+      const entries = [...patches.entries()];
       await sql`
         update ${t} as t set
           status = coalesce(v.status, t.status),
           type = coalesce(v.type, t.type),
-          note = case when v.set_note::boolean then v.note else t.note end,
-          updated_at = v.updated_at::timestamptz
-        from (values ${sql.join(values)}) as v (id, status, type, set_note, note, updated_at)
-        where t.id = v.id::uuid`.execute(target.trx);
+          note = case when v.set_note then v.note else t.note end,
+          updated_at = v.updated_at
+        from unnest(
+          ${entries.map(([id]) => id)}::uuid[], ${entries.map(([, p]) => p.status ?? null)}::text[],
+          ${entries.map(([, p]) => p.type ?? null)}::text[], ${entries.map(([, p]) => p.note !== undefined)}::boolean[],
+          ${entries.map(([, p]) => p.note ?? null)}::text[], ${entries.map(([, p]) => p.updated_at)}::timestamptz[]
+        ) as v (id, status, type, set_note, note, updated_at)
+        where t.id = v.id`.execute(target.trx);
     }
   },
 };

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECTIONS } from '../projections/registry.js';
+import { formatTable, runBench, type BenchResults } from './bench.js';
+
+const databaseUrl = process.env.DATABASE_URL;
+
+// The benchmark itself is `npm run bench`; this only proves that every phase runs and
+// reports, with sizes too small to mean anything.
+describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
+  it('reports every figure with a value, a baseline and a ratio, and proves the contention balance exact', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-smoke-'));
+    const outPath = path.join(dir, 'results.json');
+    try {
+      const returned = await runBench({ databaseUrl: databaseUrl!, size: 'tiny', outPath, log: () => {} });
+      const results = JSON.parse(fs.readFileSync(outPath, 'utf8')) as BenchResults;
+      expect(results).toEqual(JSON.parse(JSON.stringify(returned)));
+
+      expect(results.node).toBe(process.version);
+      expect(typeof results.machine.cpus).toBe('number');
+      expect(Number.isNaN(Date.parse(results.date))).toBe(false);
+      expect(results.quick).toBe(true);
+
+      const ids = results.figures.map((f) => f.id);
+      expect(ids).toEqual(
+        expect.arrayContaining([
+          'appends.single',
+          'appends.batch',
+          ...PROJECTIONS.map((p) => `replay.${p.name}`),
+          'replay.all',
+          'contention.sharedHandler',
+          'contention.separateHandlers',
+          'process.peakRss',
+        ]),
+      );
+      for (const f of results.figures) {
+        expect(Number.isFinite(f.value) && f.value > 0, `${f.id} value`).toBe(true);
+        expect(Number.isFinite(f.baseline.value) && f.baseline.value > 0, `${f.id} baseline`).toBe(true);
+        expect(Number.isFinite(f.ratio) && f.ratio > 0, `${f.id} ratio`).toBe(true);
+        expect(f.baseline.name.length).toBeGreaterThan(0);
+        if (f.group !== 'process') expect(typeof f.target?.pass, `${f.id} target`).toBe('boolean');
+      }
+      // Exactness does not depend on the machine: it must hold even at tiny sizes.
+      for (const f of results.figures.filter((x) => x.group === 'contention')) {
+        expect(f.target?.pass, results.proofs.join('\n')).toBe(true);
+        expect(f.details).toMatchObject({ accepted: 20, gaveUp: 0, foldedAvailable: '0.005', expectedAvailable: '0.005' });
+      }
+      expect(results.notMeasured.map((m) => m.reason)).toEqual(
+        results.notMeasured.map(() => 'not measured yet (needs the HTTP command endpoints)'),
+      );
+
+      const table = formatTable(results);
+      for (const f of results.figures) expect(table).toContain(f.name);
+      expect(table).toContain('not measured yet (needs the HTTP command endpoints)');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
