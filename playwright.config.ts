@@ -6,6 +6,8 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 // A fresh data folder per run, so every run starts from an empty ledger.
 // Worker processes load this file again; only the main process starts the server.
 const runStamp = new Date().toISOString().replace(/[:.]/g, '-');
+// Set once by the main process; the workers inherit it, so tests can read the server's data folder.
+process.env.E2E_DATA_DIR ??= `tmp/e2e-data-${runStamp}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -50,7 +52,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: `tmp/e2e-data-${runStamp}`,
+      DATA_DIR: process.env.E2E_DATA_DIR,
       NODE_ENV: 'test',
       // The browser tests run on a fresh embedded database even when DATABASE_URL is set.
       DATABASE_URL: '',

@@ -11,6 +11,8 @@ export interface AccessClaims {
   role: string;
   aal: Aal;
   session_id: string;
+  /** Unique per token, so that two tokens issued in one second still differ. */
+  jti?: string;
 }
 
 export interface IssuedTokens {
@@ -59,7 +61,7 @@ export class SessionService {
   private tokens(sessionId: string, userId: string, role: string, aal: Aal, refresh: string): IssuedTokens {
     const now = Math.floor(Date.now() / 1000);
     return {
-      access_token: this.sign({ sub: userId, role, aal, session_id: sessionId }, this.ttlSeconds),
+      access_token: this.sign({ sub: userId, role, aal, session_id: sessionId, jti: randomUUID() }, this.ttlSeconds),
       refresh_token: refresh,
       expires_in: this.ttlSeconds,
       expires_at: now + this.ttlSeconds,

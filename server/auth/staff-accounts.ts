@@ -46,8 +46,10 @@ export async function ensureDemoUsers(db: Kysely<DB>, accounts: Accounts, dataDi
   const lines = ['Demo accounts (embedded database only; set DEMO_USERS=false to skip):'];
   for (const d of DEMO) {
     const password = temporaryPassword();
-    await accounts.createAccount({ ...d, password, source: 'demo', requiresPasswordChange: false, emailConfirmed: true, actor: { id: 'system', role: 'SYSTEM' } });
-    lines.push(`  ${d.role.padEnd(8)} ${d.email}  password: ${password}`);
+    // Staff passwords are one-time, as from `ledger create-staff`; the customer's is not.
+    const requiresPasswordChange = d.role !== 'USER';
+    await accounts.createAccount({ ...d, password, source: 'demo', requiresPasswordChange, emailConfirmed: true, actor: { id: 'system', role: 'SYSTEM' } });
+    lines.push(`  ${d.role.padEnd(8)} ${d.email}  password: ${password}${requiresPasswordChange ? '  (one-time: change it at first sign-in)' : ''}`);
   }
   const text = lines.join('\n');
   fs.mkdirSync(dataDir, { recursive: true });

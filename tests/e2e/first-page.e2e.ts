@@ -3,26 +3,19 @@ import { expect, test } from '@playwright/test';
 const screens = 'docs/screens';
 
 test.describe('first page', () => {
-  test('home names the product and shows the live service status', async ({ page }) => {
+  test('the site root opens the sign-in screen', async ({ page }) => {
     await page.goto('/');
-
-    await expect(page.getByRole('heading', { level: 1, name: 'wallet-ledger' })).toBeVisible();
-    await expect(page.getByText('custodial crypto wallet on an event-sourced ledger')).toBeVisible();
-    await expect(page.getByText('Service status: ok')).toBeVisible();
-    await expect(page.getByText('Projection lag')).toBeVisible();
-
-    await page.screenshot({ path: `${screens}/home.png` });
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Login to Your Wallet' })).toBeVisible();
   });
 
-  test('home fits a 360 px wide screen', async ({ page }) => {
+  test('the sign-in screen fits a 360 px wide screen', async ({ page }) => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto('/');
-
-    await expect(page.getByText('Service status: ok')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-
-    await page.screenshot({ path: `${screens}/home-mobile.png` });
+    await page.screenshot({ path: `${screens}/login-mobile.png` });
   });
 
   test('an unknown path shows the 404 page', async ({ page }) => {
@@ -37,11 +30,23 @@ test.describe('first page', () => {
     await page.screenshot({ path: `${screens}/not-found.png` });
   });
 
-  test('Go Back with no earlier page goes home', async ({ page }) => {
+  test('Go Back with no earlier page goes to the sign-in screen', async ({ page }) => {
     await page.goto('/no-such-page');
     await page.getByRole('button', { name: 'Go Back' }).click();
-    await expect(page).toHaveURL('/');
-    await expect(page.getByRole('heading', { level: 1, name: 'wallet-ledger' })).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Login to Your Wallet' })).toBeVisible();
+  });
+
+  test('Go Back returns to the page before', async ({ page }) => {
+    await page.goto('/login');
+    // A client-side move to an unknown path, as a stale link inside the app would make.
+    await page.evaluate(() => {
+      window.history.pushState({ usr: null, key: 'stale-link', idx: 1 }, '', '/no-such-page');
+      window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+    });
+    await expect(page.getByRole('heading', { name: 'Oops! Page Not Found' })).toBeVisible();
+    await page.getByRole('button', { name: 'Go Back' }).click();
+    await expect(page).toHaveURL(/\/login$/);
   });
 
   test('the 404 page is usable with the keyboard alone', async ({ page }) => {

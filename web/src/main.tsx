@@ -1,12 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
+import { startSession } from './lib/session.js';
 import './styles/global.css';
+import './styles/components.css';
+import './styles/auth.css';
+import './styles/shell.css';
 
 const container = document.getElementById('root');
 if (!container) {
   throw new Error('The page has no #root element to mount the app into.');
 }
+
+// Before the first render: the stored session decides where the first screen goes.
+startSession();
 
 createRoot(container).render(
   <StrictMode>

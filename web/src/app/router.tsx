@@ -1,35 +1,109 @@
-import { createBrowserRouter, isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, isRouteErrorResponse, Navigate, useRouteError, type RouteObject } from 'react-router-dom';
 import { Banner } from '../components/banner.js';
 import { Button } from '../components/button.js';
 import { Card } from '../components/card.js';
+import { ProtectedRoute, RootLayout } from './route-guards.js';
 
 /*
  * Each area is loaded on demand, so the first screen only downloads what it shows.
  * The build puts everything under features/<area>/ into one chunk per area
- * (see web/vite.config.ts). Areas still to come:
+ * (see web/vite.config.ts):
  *   auth      /login, /register, /verify-mfa, /update-password, /force-password-change
+ *   shell     the dashboard frame: sidebar, top bar, user menu
  *   customer  /dashboard/overview ... /dashboard/marketplace/...
  *   staff     /dashboard/worker, /dashboard/manager, /dashboard/admin, /dashboard/user-profile/:userId
+ *   errors    the 404 page
  */
+
+const auth = () => import('../features/auth/login-page.js');
+const customer = () => import('../features/customer/customer-screens.js');
+const staff = () => import('../features/staff/staff-screens.js');
+
+function customerScreen(path: string, pick: (m: Awaited<ReturnType<typeof customer>>) => ComponentType): RouteObject {
+  return { path, lazy: async () => ({ Component: pick(await customer()) }) };
+}
+
+function emptyTabs(paths: string[]): RouteObject[] {
+  return paths.map((path) => ({ path, lazy: async () => ({ Component: (await staff()).EmptyTab }) }));
+}
+
+const dashboardRoutes: RouteObject[] = [
+  { index: true, element: <Navigate to="overview" replace /> },
+  customerScreen('overview', (m) => m.OverviewPage),
+  customerScreen('settings', (m) => m.SettingsPage),
+  customerScreen('payments', (m) => m.PaymentsPage),
+  customerScreen('wallets', (m) => m.WalletsPage),
+  customerScreen('transactions', (m) => m.TransactionsPage),
+  customerScreen('support', (m) => m.SupportPage),
+  customerScreen('marketplace/swap', (m) => m.SwapPage),
+  customerScreen('marketplace/stake/plans', (m) => m.StakePlansPage),
+  customerScreen('marketplace/stake/manage', (m) => m.ManageStakesPage),
+  {
+    path: 'worker',
+    lazy: async () => ({ Component: (await staff()).WorkerDashboardPage }),
+    children: [
+      { index: true, element: <Navigate to="search-user" replace /> },
+      ...emptyTabs(['search-user', 'my-users', 'support-tickets', 'stake']),
+    ],
+  },
+  {
+    path: 'manager',
+    lazy: async () => ({ Component: (await staff()).ManagerDashboardPage }),
+    children: [
+      { index: true, element: <Navigate to="my-workers" replace /> },
+      ...emptyTabs(['my-workers', 'create-worker', 'actions', 'all-users']),
+    ],
+  },
+  { path: 'admin', lazy: async () => ({ Component: (await staff()).AdminDashboardPage }) },
+  {
+    path: 'user-profile/:userId',
+    lazy: async () => ({ Component: (await staff()).UserProfilePage }),
+    children: [
+      { index: true, element: <Navigate to="general" replace /> },
+      ...emptyTabs(['general', 'wallets', 'transactions', 'verification', 'payment-management']),
+    ],
+  },
+  { path: '*', element: <Navigate to="/dashboard/overview" replace /> },
+];
+
 export const router = createBrowserRouter([
   {
     id: 'root',
+    Component: RootLayout,
     hydrateFallbackElement: <PageLoading />,
     errorElement: <RouteErrorPage />,
     children: [
+      { index: true, element: <Navigate to="/login" replace /> },
+      { path: 'login', lazy: async () => ({ Component: (await auth()).LoginPage }) },
+      { path: 'verify-mfa', lazy: async () => ({ Component: (await auth()).VerifyMfaPage }) },
       {
-        index: true,
-        lazy: async () => {
-          const { HomePage } = await import('../features/home/home-page.js');
-          return { Component: HomePage };
-        },
+        path: 'register',
+        lazy: async () => ({ Component: (await import('../features/auth/register-page.js')).RegisterPage }),
+      },
+      {
+        path: 'update-password',
+        lazy: async () => ({ Component: (await import('../features/auth/update-password-page.js')).UpdatePasswordPage }),
+      },
+      {
+        path: 'force-password-change',
+        lazy: async () => ({
+          Component: (await import('../features/auth/force-password-change-page.js')).ForcePasswordChangePage,
+        }),
+      },
+      {
+        path: 'dashboard',
+        Component: ProtectedRoute,
+        children: [
+          {
+            lazy: async () => ({ Component: (await import('../features/shell/dashboard-layout.js')).DashboardLayout }),
+            children: dashboardRoutes,
+          },
+        ],
       },
       {
         path: '*',
-        lazy: async () => {
-          const { NotFoundPage } = await import('../features/errors/not-found-page.js');
-          return { Component: NotFoundPage };
-        },
+        lazy: async () => ({ Component: (await import('../features/errors/not-found-page.js')).NotFoundPage }),
       },
     ],
   },

@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { Button, buttonClassName } from '../../components/button.js';
 import { Card } from '../../components/card.js';
 import { ParticleBackground } from '../../components/particle-background.js';
+import { useSession } from '../../lib/session.js';
 
 /** React Router numbers the entries it pushes; 0 means this page opened the tab's history. */
 function hasPreviousEntry(): boolean {
@@ -13,12 +14,14 @@ function hasPreviousEntry(): boolean {
 
 export function NotFoundPage() {
   const navigate = useNavigate();
+  const signedIn = useSession((s) => s.session !== null);
+  const home = signedIn ? '/dashboard/overview' : '/login';
 
   const goBack = () => {
     if (hasPreviousEntry()) {
       void navigate(-1);
     } else {
-      void navigate('/', { replace: true });
+      void navigate(home, { replace: true });
     }
   };
 
@@ -38,8 +41,8 @@ export function NotFoundPage() {
           <Button variant="secondary" onClick={goBack}>
             Go Back
           </Button>
-          <Link to="/login" className={buttonClassName('primary')}>
-            Go to Login
+          <Link to={home} className={buttonClassName('primary')}>
+            {signedIn ? 'Go to Dashboard' : 'Go to Login'}
           </Link>
         </div>
       </Card>

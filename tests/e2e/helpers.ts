@@ -1,0 +1,135 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { solveChallenge } from 'altcha-lib/v1';
+
+/** Shared steps of the browser tests: users, the local mailbox, the captcha, signing in. */
+
+export const screens = 'docs/screens';
+
+export type Mail = { id: string; to: string; subject: string; text: string; html?: string; sentAt: string };
+
+export type ApiSession = {
+  access_token: string;
+  refresh_token: string;
+  expires_at: number;
+  user: { id: string; email: string; user_metadata: Record<string, unknown>; factors?: { id: string; status: string }[] };
+};
+
+let counter = 0;
+
+/** An address no earlier test (or run) has used. */
+export function uniqueEmail(tag: string): string {
+  counter += 1;
+  return `${tag}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+/** The newest mail to `to` with `subject` that is not one of `seen`, waiting for it to arrive. */
+export async function waitForMail(
+  request: APIRequestContext,
+  to: string,
+  subject: string,
+  seen: string[] = [],
+): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/dev/mailbox.json?to=${encodeURIComponent(to)}`);
+        expect(response.ok()).toBe(true);
+        const mails = (await response.json()) as Mail[];
+        found = mails.find((m) => m.to.toLowerCase() === to.toLowerCase() && m.subject === subject && !seen.includes(m.id));
+        return Boolean(found);
+      },
+      { message: `a mail "${subject}" to ${to}`, timeout: 15_000 },
+    )
+    .toBe(true);
+  return found!;
+}
+
+/** All mails to `to` so far (ids), to tell a new one from the old ones. */
+export async function mailIds(request: APIRequestContext, to: string): Promise<string[]> {
+  const response = await request.get(`/dev/mailbox.json?to=${encodeURIComponent(to)}`);
+  return ((await response.json()) as Mail[]).map((m) => m.id);
+}
+
+export function linkIn(mail: Mail, pathPart: string): string {
+  const link = mail.text.match(/https?:\/\/\S+/g)?.find((url) => url.includes(pathPart));
+  expect(link, `a link containing ${pathPart} in "${mail.subject}"`).toBeTruthy();
+  return link!.replace(/[)>.,]+$/, '');
+}
+
+export function codeIn(mail: Mail): string {
+  const code = mail.text.match(/\b(\d{6})\b/)?.[1];
+  expect(code, `a six-digit code in "${mail.subject}"`).toBeTruthy();
+  return code!;
+}
+
+/** Solves the server's proof-of-work challenge outside the browser (for set-up through the API). */
+export async function solveCaptcha(request: APIRequestContext): Promise<string> {
+  const response = await request.get('/functions/v1/captcha-challenge');
+  expect(response.ok()).toBe(true);
+  const challenge = (await response.json()) as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+  expect(solution).toBeTruthy();
+  const payload = {
+    algorithm: challenge.algorithm,
+    challenge: challenge.challenge,
+    number: solution!.number,
+    salt: challenge.salt,
+    signature: challenge.signature,
+    took: solution!.took,
+  };
+  return Buffer.from(JSON.stringify(payload)).toString('base64');
+}
+
+/** A confirmed account made through the API: sign-up, then the e-mailed confirmation link. */
+export async function createConfirmedUser(
+  request: APIRequestContext,
+  tag: string,
+  fullName = 'Test Customer',
+): Promise<{ email: string; password: string; fullName: string }> {
+  const email = uniqueEmail(tag);
+  const password = 'Correct-horse-9';
+  const signUp = await request.post('/auth/v1/signup', {
+    data: { email, password, data: { full_name: fullName }, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
+  });
+  expect(signUp.ok(), await signUp.text()).toBe(true);
+  const mail = await waitForMail(request, email, 'Confirm your email address');
+  const confirm = await request.get(linkIn(mail, '/auth/v1/verify'), { maxRedirects: 0 });
+  expect(confirm.status()).toBe(303);
+  expect(confirm.headers()['location']).toContain('confirmed=1');
+  return { email, password, fullName };
+}
+
+export async function apiSignIn(request: APIRequestContext, email: string, password: string): Promise<ApiSession> {
+  const response = await request.post('/auth/v1/token?grant_type=password', { data: { email, password } });
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()) as ApiSession;
+}
+
+export function bearer(session: { access_token: string }): Record<string, string> {
+  return { Authorization: `Bearer ${session.access_token}` };
+}
+
+/** Clicks the ALTCHA checkbox and waits for the proof of work to finish in the browser. */
+export async function solveCaptchaWidget(page: Page): Promise<void> {
+  const widget = page.locator('altcha-widget');
+  await expect(widget.getByText("I'm not a robot")).toBeVisible();
+  await widget.getByText("I'm not a robot").click();
+  await expect(widget.getByText('Verified')).toBeVisible({ timeout: 20_000 });
+}
+
+/** Signs in through the sign-in screen and waits for the dashboard. */
+export async function signInWithForm(page: Page, email: string, password: string, opts: { expectDashboard?: boolean } = {}): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email Address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  if (opts.expectDashboard === false) return;
+  await expect(page).toHaveURL(/\/dashboard\/overview$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+}
+
+/** Milliseconds until the next 30-second TOTP window starts. */
+export function msToNextTotpWindow(): number {
+  return 30_000 - (Date.now() % 30_000);
+}

@@ -1,0 +1,51 @@
+import { useEffect } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { pendingSecondFactor } from '../lib/auth-types.js';
+import { fetchCurrentUser, useSession } from '../lib/session.js';
+
+function currentPath(location: { pathname: string; search: string; hash: string }): string {
+  return `${location.pathname}${location.search}${location.hash}`;
+}
+
+export function LoadingAuthentication() {
+  return (
+    <div className="page-loading" role="status" aria-live="polite">
+      <span className="button__spinner" aria-hidden="true" />
+      Loading Authentication...
+    </div>
+  );
+}
+
+/** Every page: a user whose password was reset by staff must choose a new one first. */
+export function RootLayout() {
+  const mustChangePassword = useSession((s) => s.status === 'ready' && s.session !== null && s.requiresPasswordChange);
+  const { pathname } = useLocation();
+  if (mustChangePassword && pathname !== '/force-password-change') {
+    return <Navigate to="/force-password-change" replace />;
+  }
+  return <Outlet />;
+}
+
+/**
+ * Everything under /dashboard: needs a session, and a session that has done its second
+ * step when the user has one (spec 2.1).
+ */
+export function ProtectedRoute() {
+  const status = useSession((s) => s.status);
+  const session = useSession((s) => s.session);
+  const location = useLocation();
+  const token = session?.access_token ?? null;
+
+  // Once per token, read the user again: factors, role and flags may have changed elsewhere.
+  // A failure of this check is ignored; the stored copy stands.
+  useEffect(() => {
+    if (token) fetchCurrentUser().catch(() => undefined);
+  }, [token]);
+
+  if (status === 'loading') return <LoadingAuthentication />;
+  if (!session) return <Navigate to="/login" replace state={{ returnTo: currentPath(location) }} />;
+  if (pendingSecondFactor(session)) {
+    return <Navigate to="/verify-mfa" replace state={{ returnTo: currentPath(location) }} />;
+  }
+  return <Outlet />;
+}

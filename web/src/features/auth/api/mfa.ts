@@ -1,0 +1,16 @@
+import { postJson } from '../../../lib/api-client.js';
+import type { Session } from '../../../lib/auth-types.js';
+
+export type MfaChallenge = { id: string; expires_at?: number | string };
+
+export function createMfaChallenge(factorId: string): Promise<MfaChallenge> {
+  return postJson<MfaChallenge>(`auth/v1/factors/${encodeURIComponent(factorId)}/challenge`);
+}
+
+/** Answers the challenge with the authenticator's code; the answer is the upgraded (aal2) session. */
+export function verifyMfaChallenge(factorId: string, challengeId: string, code: string): Promise<Session> {
+  return postJson<Session>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, {
+    challenge_id: challengeId,
+    code,
+  });
+}

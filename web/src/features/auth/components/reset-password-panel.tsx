@@ -1,0 +1,80 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { Field } from '../../../components/field.js';
+import { useFocusFirstError } from '../../../lib/use-focus-first-error.js';
+import { requestPasswordReset } from '../api/sign-in.js';
+import { MESSAGES } from '../utils/messages.js';
+import { emailError } from '../utils/validation.js';
+
+type ResetPasswordPanelProps = {
+  initialEmail: string;
+  onBack: () => void;
+};
+
+/** 'Forgot Password': asks for the address and always answers the same neutral way. */
+export function ResetPasswordPanel({ initialEmail, onBack }: ResetPasswordPanelProps) {
+  const [email, setEmail] = useState(initialEmail);
+  const [error, setError] = useState<string | undefined>();
+  const [apiError, setApiError] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstError(formRef, attempt);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setApiError(null);
+    setSent(false);
+    const problem = emailError(email);
+    setError(problem);
+    if (problem) {
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setBusy(true);
+    try {
+      await requestPasswordReset(email);
+      setSent(true);
+      setEmail('');
+    } catch {
+      setApiError(MESSAGES.resetLinkFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form ref={formRef} className="form" noValidate onSubmit={submit} aria-labelledby="reset-title">
+      <h2 id="reset-title" className="form__title">
+        Reset Password
+      </h2>
+      <p className="form__text">Enter the email address of your account and we will send you a link to set a new password.</p>
+      {apiError && <Banner variant="error">{apiError}</Banner>}
+      {sent && <Banner variant="success">{MESSAGES.resetLinkSent}</Banner>}
+      <Field
+        label="Email Address"
+        type="email"
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={(e) => {
+          setEmail(e.target.value);
+          setError(undefined);
+        }}
+        error={error}
+        autoFocus
+      />
+      <Button type="submit" className="button--block" loading={busy} loadingText="Sending...">
+        Send Reset Link
+      </Button>
+      <p className="form__links">
+        <button type="button" className="link-button" onClick={onBack}>
+          Back to Login
+        </button>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { ApiError } from '../../lib/api-client.js';
+import { updateUser, useSession } from '../../lib/session.js';
+import { Banner } from '../../components/banner.js';
+import { Button } from '../../components/button.js';
+import { Field } from '../../components/field.js';
+import { clearPasswordChangeFlag, updatePassword } from './api/password.js';
+import { AuthLayout, AuthStatus } from './components/auth-layout.js';
+import { MESSAGES } from './utils/messages.js';
+import { forcedPasswordError } from './utils/validation.js';
+
+const REDIRECT_AFTER_MS = 1_500;
+
+/** /force-password-change: after staff reset the password, the user must choose a new one (spec 2.5). */
+export function ForcePasswordChangePage() {
+  const navigate = useNavigate();
+  const status = useSession((s) => s.status);
+  const signedIn = useSession((s) => s.session !== null);
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [formError, setFormError] = useState<string | null>(null);
+  const [apiError, setApiError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+
+  useEffect(() => {
+    if (!done) return;
+    const timer = window.setTimeout(() => void navigate('/dashboard/overview', { replace: true }), REDIRECT_AFTER_MS);
+    return () => window.clearTimeout(timer);
+  }, [done, navigate]);
+
+  if (status === 'loading') return <AuthStatus>Loading Authentication...</AuthStatus>;
+  if (!signedIn) return <Navigate to="/login" replace />;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy || done) return;
+    setApiError(null);
+    setSuccess(null);
+    const problem = forcedPasswordError(password, confirm);
+    setFormError(problem ?? null);
+    if (problem) {
+      document.getElementById('force-new-password')?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      let user = await updatePassword(password);
+      setPassword('');
+      setConfirm('');
+      if (user?.user_metadata?.requires_password_change === true) {
+        // The server normally clears the flag with the password; if not, ask for it once.
+        user = await clearPasswordChangeFlag().catch(() => user);
+      }
+      if (user?.user_metadata?.requires_password_change === true) {
+        setApiError(MESSAGES.forcedFlagNotCleared);
+        setBusy(false);
+        return;
+      }
+      if (user?.id) updateUser(user);
+      setSuccess(MESSAGES.forcedUpdated);
+      setDone(true);
+    } catch (error) {
+      setApiError(
+        error instanceof ApiError && error.status !== null && error.code === 'weak_password'
+          ? MESSAGES.passwordTooShort
+          : error instanceof ApiError && error.status !== null && error.status < 500 && error.message
+            ? error.message
+            : MESSAGES.passwordUpdateFailed,
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout title="Change Your Password" documentTitle="Password Change Required">
+      <p className="form__text auth-card__lead">
+        Your password was reset by our support team. Please choose a new password to continue.
+      </p>
+      {apiError && <Banner variant="error">{apiError}</Banner>}
+      {success && <Banner variant="success">{success}</Banner>}
+      <form className="form" noValidate onSubmit={(e) => void submit(e)} aria-label="Set a new password">
+        <Field
+          id="force-new-password"
+          label="New Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setFormError(null);
+          }}
+          aria-invalid={formError ? true : undefined}
+          aria-describedby={formError ? 'force-password-error' : undefined}
+          disabled={done}
+          autoFocus
+        />
+        <Field
+          label="Confirm New Password"
+          type="password"
+          name="confirm"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => {
+            setConfirm(e.target.value);
+            setFormError(null);
+          }}
+          aria-invalid={formError ? true : undefined}
+          aria-describedby={formError ? 'force-password-error' : undefined}
+          disabled={done}
+        />
+        {formError && (
+          <p id="force-password-error" className="field__error form__error" role="alert">
+            {formError}
+          </p>
+        )}
+        <Button type="submit" className="button--block" loading={busy} loadingText="Updating Password..." disabled={done}>
+          Set New Password
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,162 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { Link, Navigate } from 'react-router-dom';
+import { ApiError } from '../../lib/api-client.js';
+import { useSession } from '../../lib/session.js';
+import { useFocusFirstError } from '../../lib/use-focus-first-error.js';
+import { Banner } from '../../components/banner.js';
+import { Button } from '../../components/button.js';
+import { CaptchaWidget, type CaptchaWidgetHandle } from '../../components/captcha-widget.js';
+import { Field } from '../../components/field.js';
+import { verifyCaptchaToken } from './api/captcha.js';
+import { sendWelcomeEmail, signUp } from './api/sign-up.js';
+import { AuthLayout, AuthStatus } from './components/auth-layout.js';
+import { MESSAGES } from './utils/messages.js';
+import { hasErrors, validateRegistration, type FieldErrors, type RegistrationForm } from './utils/validation.js';
+
+const EMPTY_FORM: RegistrationForm = { fullName: '', email: '', password: '', confirmPassword: '' };
+
+/** Registration (spec 2.4, 4.2): the account, then a confirmation e-mail. */
+export function RegisterPage() {
+  const status = useSession((s) => s.status);
+  const signedIn = useSession((s) => s.session !== null);
+  const [form, setForm] = useState<RegistrationForm>(EMPTY_FORM);
+  const [errors, setErrors] = useState<FieldErrors<keyof RegistrationForm>>({});
+  const [captchaToken, setCaptchaToken] = useState<string | null>(null);
+  const [captchaError, setCaptchaError] = useState<string | null>(null);
+  const [apiError, setApiError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const captchaRef = useRef<CaptchaWidgetHandle>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // Once the account exists the visitor is not signed in, but keep them here to read the message.
+  const finished = useRef(false);
+  useFocusFirstError(formRef, attempt);
+
+  if (status === 'loading') return <AuthStatus>Initializing...</AuthStatus>;
+  if (signedIn && !finished.current) return <Navigate to="/dashboard/overview" replace />;
+
+  const set = (key: keyof RegistrationForm) => (value: string) => {
+    setForm((f) => ({ ...f, [key]: value }));
+    // Editing a field clears what was said about it.
+    setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
+  };
+
+  /** Any failure: passwords go, the bot check starts over. */
+  const failed = (where: 'captcha' | 'api', message: string) => {
+    if (where === 'captcha') setCaptchaError(message);
+    else setApiError(message);
+    setForm((f) => ({ ...f, password: '', confirmPassword: '' }));
+    captchaRef.current?.reset();
+    setCaptchaToken(null);
+    setBusy(false);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    setApiError(null);
+    setCaptchaError(null);
+    setSuccess(null);
+    const found = validateRegistration(form);
+    setErrors(found);
+    if (!captchaToken) setCaptchaError(MESSAGES.captchaRequired);
+    if (hasErrors(found) || !captchaToken) {
+      setAttempt((n) => n + 1);
+      return;
+    }
+
+    setBusy(true);
+    const check = await verifyCaptchaToken(captchaToken);
+    if (check.outcome === 'service-error') return failed('captcha', MESSAGES.captchaServiceError(check.status));
+    if (check.outcome === 'unreachable') return failed('captcha', MESSAGES.captchaNetworkRegister);
+    if (check.outcome === 'rejected') {
+      return failed('captcha', check.reason ? MESSAGES.verificationFailed(check.reason) : MESSAGES.captchaFailed);
+    }
+
+    try {
+      await signUp({ ...form, captchaToken });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'captcha_failed') return failed('captcha', MESSAGES.captchaFailed);
+      // The auth service's own refusals (4xx) carry a message worth showing; anything else does not.
+      if (error instanceof ApiError && error.status !== null && error.status < 500) {
+        return failed('api', error.message || MESSAGES.registrationFailed);
+      }
+      return failed('api', MESSAGES.unexpectedRegister);
+    }
+
+    sendWelcomeEmail(form.email, form.fullName);
+    finished.current = true;
+    setForm(EMPTY_FORM);
+    setErrors({});
+    captchaRef.current?.reset();
+    setCaptchaToken(null);
+    setBusy(false);
+    setSuccess(MESSAGES.registrationSucceeded);
+  };
+
+  return (
+    <AuthLayout
+      title="Create Your Wallet Account"
+      documentTitle="Sign Up"
+      footer={
+        <>
+          Already have an account? <Link to="/login">Sign In</Link>
+        </>
+      }
+    >
+      {apiError && <Banner variant="error">{apiError}</Banner>}
+      {success && <Banner variant="success">{success}</Banner>}
+      <form ref={formRef} className="form" noValidate onSubmit={(e) => void submit(e)} aria-label="Create account">
+        <Field
+          label="Full Name"
+          name="fullName"
+          autoComplete="name"
+          value={form.fullName}
+          onChange={(e) => set('fullName')(e.target.value)}
+          error={errors.fullName}
+          autoFocus
+        />
+        <Field
+          label="Email Address"
+          type="email"
+          name="email"
+          autoComplete="email"
+          value={form.email}
+          onChange={(e) => set('email')(e.target.value)}
+          error={errors.email}
+        />
+        <Field
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          value={form.password}
+          onChange={(e) => set('password')(e.target.value)}
+          error={errors.password}
+          hint="Minimum 8 characters. Consider adding special characters & numbers for stronger security."
+        />
+        <Field
+          label="Confirm Password"
+          type="password"
+          name="confirmPassword"
+          autoComplete="new-password"
+          value={form.confirmPassword}
+          onChange={(e) => set('confirmPassword')(e.target.value)}
+          error={errors.confirmPassword}
+        />
+        <CaptchaWidget
+          ref={captchaRef}
+          onToken={(token) => {
+            setCaptchaToken(token);
+            if (token) setCaptchaError(null);
+          }}
+          error={captchaError}
+        />
+        <Button type="submit" className="button--block" loading={busy} loadingText="Creating Account...">
+          Create Account
+        </Button>
+      </form>
+    </AuthLayout>
+  );
+}

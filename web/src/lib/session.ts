@@ -1,0 +1,340 @@
+import { create } from 'zustand';
+import { anonymous, ApiError, connectSession, getJson, postJson, withBearer } from './api-client.js';
+import { decodeJwtPayload } from './jwt.js';
+import type { Role, Session, User } from './auth-types.js';
+
+/*
+ * The signed-in session: kept in localStorage, refreshed before it expires, shared by
+ * every screen and by the API client. Shapes follow docs/api-auth.md.
+ */
+
+/** The spec's timings (section 9). */
+export const SESSION_TIMING = {
+  /** The automatic refresh looks at the session this often. */
+  tickMs: 30_000,
+  /** It refreshes when the session ends within this many ticks. */
+  refreshThresholdTicks: 3,
+  /** A session with less than this left counts as expired: refresh before using it. */
+  expiryMarginMs: 90_000,
+  /** A page closed longer than this before it is opened again starts signed out. */
+  reopenSignOutMs: 3_000,
+  /** Failed refreshes are retried after 200 ms × 2^n ... */
+  retryBaseMs: 200,
+  /** ... for up to this long. */
+  retryWindowMs: 30_000,
+} as const;
+
+export const SESSION_STORAGE_KEY = 'wallet-ledger.session';
+const CLOSED_AT_KEY = 'wallet-ledger.closed-at';
+const REFRESH_LOCK = 'wallet-ledger.refresh';
+
+export type SessionState = {
+  /** 'loading' until the stored session has been read (and refreshed if it had to be). */
+  status: 'loading' | 'ready';
+  session: Session | null;
+  user: User | null;
+  /** USER when the session names none; empty with no session. */
+  role: Role | '';
+  requiresPasswordChange: boolean;
+};
+
+const signedOut = { session: null, user: null, role: '', requiresPasswordChange: false } as const;
+
+export const useSession = create<SessionState>(() => ({ status: 'loading', ...signedOut }));
+
+function roleOf(user: User): Role {
+  const role = user.user_metadata?.role;
+  return role === 'WORKER' || role === 'MANAGER' || role === 'ADMIN' || role === 'USER' ? role : 'USER';
+}
+
+// --- storage -------------------------------------------------------------------------
+
+function readStorage(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeStorage(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Storage full or blocked: the session then lasts as long as the page.
+  }
+}
+
+function isSession(value: unknown): value is Session {
+  if (!value || typeof value !== 'object') return false;
+  const s = value as Partial<Session>;
+  return typeof s.access_token === 'string' && typeof s.refresh_token === 'string' && !!s.user && typeof s.user === 'object';
+}
+
+function parseSession(text: string | null): Session | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isSession(value) ? withExpiry(value) : null;
+  } catch {
+    return null;
+  }
+}
+
+function readStoredSession(): Session | null {
+  return parseSession(readStorage(SESSION_STORAGE_KEY));
+}
+
+/** Fills in expires_at from expires_in (or the token's exp) when the answer left it out. */
+function withExpiry(session: Session): Session {
+  if (typeof session.expires_at === 'number' && session.expires_at > 0) return session;
+  const exp = decodeJwtPayload(session.access_token)?.exp;
+  const expiresAt = typeof exp === 'number' ? exp : Math.floor(Date.now() / 1000) + (session.expires_in || 0);
+  return { ...session, expires_at: expiresAt };
+}
+
+function msLeft(session: Session): number {
+  return session.expires_at * 1000 - Date.now();
+}
+
+// --- state changes -------------------------------------------------------------------
+
+/** Counts sign-outs (here or in another tab), so a refresh under way at the time is not applied. */
+let signOuts = 0;
+
+function apply(session: Session | null, persist: boolean): void {
+  if (persist) writeStorage(SESSION_STORAGE_KEY, session ? JSON.stringify(session) : null);
+  if (!session) {
+    signOuts += 1;
+    useSession.setState({ ...signedOut });
+    return;
+  }
+  useSession.setState({
+    session,
+    user: session.user,
+    role: roleOf(session.user),
+    requiresPasswordChange: session.user.user_metadata?.requires_password_change === true,
+  });
+}
+
+/** Keeps a session the server just handed out (sign-in, second factor, refresh). */
+export function setSession(session: Session): void {
+  apply(withExpiry(session), true);
+}
+
+/** Keeps a fresher copy of the signed-in user (GET or PUT /auth/v1/user). */
+export function updateUser(user: User): void {
+  const { session } = useSession.getState();
+  if (!session || session.user.id !== user.id) return;
+  apply({ ...session, user }, true);
+}
+
+/** Forgets the session on this device without telling the server. */
+export function clearSession(): void {
+  apply(null, true);
+}
+
+/** Ends this session on the server (scope local) and forgets it here. Never fails. */
+export async function signOut(): Promise<void> {
+  const token = useSession.getState().session?.access_token ?? readStoredSession()?.access_token;
+  clearSession();
+  if (!token) return;
+  try {
+    await postJson('auth/v1/logout?scope=local', undefined, withBearer(token, { timeout: 5_000 }));
+  } catch {
+    // Already ended or unreachable: either way it is gone from this device.
+  }
+}
+
+// --- refresh -------------------------------------------------------------------------
+
+function isRetryable(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status === null || error.status === 429 || error.status >= 500;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => window.setTimeout(resolve, ms));
+}
+
+/** Swaps the refresh token for a new session, retrying while the server cannot be reached. */
+async function exchangeRefreshToken(refreshToken: string): Promise<Session | null> {
+  const startedAt = Date.now();
+  const signOutsBefore = signOuts;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const session = await postJson<Session>(
+        'auth/v1/token?grant_type=refresh_token',
+        { refresh_token: refreshToken },
+        anonymous(),
+      );
+      if (!isSession(session)) throw new ApiError('The server sent no session.', 200, session);
+      if (signOuts !== signOutsBefore) {
+        // Signed out meanwhile: the new session must not bring the user back.
+        postJson('auth/v1/logout?scope=local', undefined, withBearer(session.access_token)).catch(() => undefined);
+        return null;
+      }
+      setSession(session);
+      return useSession.getState().session;
+    } catch (error) {
+      if (!isRetryable(error)) {
+        // Spent, revoked or unknown: this session is over.
+        if (signOuts === signOutsBefore) clearSession();
+        return null;
+      }
+      const wait = SESSION_TIMING.retryBaseMs * 2 ** attempt;
+      if (Date.now() + wait - startedAt >= SESSION_TIMING.retryWindowMs) return null;
+      await sleep(wait);
+    }
+  }
+}
+
+async function refreshUnderLock(): Promise<Session | null> {
+  const current = useSession.getState().session;
+  const stored = readStoredSession();
+  if (!stored) {
+    // With working storage, nothing stored means another tab signed out; without it,
+    // only this tab's memory holds the session.
+    if (storageWorks()) {
+      if (current) apply(null, false);
+      return null;
+    }
+    return current ? exchangeRefreshToken(current.refresh_token) : null;
+  }
+  // Another tab refreshed first: its session is the live one, and our refresh token is spent.
+  if (current && stored.refresh_token !== current.refresh_token && msLeft(stored) > SESSION_TIMING.expiryMarginMs) {
+    apply(stored, false);
+    return stored;
+  }
+  return exchangeRefreshToken(stored.refresh_token);
+}
+
+function storageWorks(): boolean {
+  try {
+    const probe = `${SESSION_STORAGE_KEY}.probe`;
+    window.localStorage.setItem(probe, '1');
+    window.localStorage.removeItem(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let refreshInFlight: Promise<Session | null> | null = null;
+
+/**
+ * Refreshes the session. One refresh at a time, shared by every caller in this tab and
+ * serialised across tabs: reusing a spent refresh token makes the server revoke the session.
+ */
+export function refreshSession(): Promise<Session | null> {
+  if (!refreshInFlight) {
+    const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+    const run: Promise<Session | null> = locks
+      ? // The lock resolves with the callback's result (the DOM typings wrap it once more).
+        (locks.request(REFRESH_LOCK, refreshUnderLock) as unknown as Promise<Session | null>)
+      : refreshUnderLock();
+    const shared = run.finally(() => {
+      refreshInFlight = null;
+    });
+    refreshInFlight = shared;
+    return shared;
+  }
+  return refreshInFlight;
+}
+
+/** The access token for the next call; refreshed first when under the expiry margin. */
+export async function getAccessToken(): Promise<string | null> {
+  const { session } = useSession.getState();
+  if (!session) return null;
+  if (msLeft(session) >= SESSION_TIMING.expiryMarginMs) return session.access_token;
+  const refreshed = await refreshSession();
+  return refreshed?.access_token ?? useSession.getState().session?.access_token ?? null;
+}
+
+async function renewAfterUnauthorized(staleToken: string): Promise<string | null> {
+  const { session } = useSession.getState();
+  if (!session) return null;
+  // Someone already replaced the refused token: use theirs rather than refreshing again.
+  if (session.access_token !== staleToken) return session.access_token;
+  const refreshed = await refreshSession();
+  return refreshed?.access_token ?? null;
+}
+
+function tick(): void {
+  const { session } = useSession.getState();
+  if (!session) return;
+  const ticksLeft = Math.floor(msLeft(session) / SESSION_TIMING.tickMs);
+  if (ticksLeft <= SESSION_TIMING.refreshThresholdTicks) void refreshSession();
+}
+
+// --- the signed-in user --------------------------------------------------------------
+
+/** Reads the signed-in user from the server and keeps the fresher copy. */
+export async function fetchCurrentUser(): Promise<User> {
+  const user = await getJson<User>('auth/v1/user');
+  updateUser(user);
+  return user;
+}
+
+// --- start-up ------------------------------------------------------------------------
+
+let started = false;
+
+function closedTooLongAgo(): boolean {
+  const closedAt = Number(readStorage(CLOSED_AT_KEY));
+  writeStorage(CLOSED_AT_KEY, null);
+  return Number.isFinite(closedAt) && closedAt > 0 && Date.now() - closedAt > SESSION_TIMING.reopenSignOutMs;
+}
+
+async function restore(): Promise<void> {
+  const reopenedLate = closedTooLongAgo();
+  const stored = readStoredSession();
+  if (!stored) {
+    apply(null, false);
+    return;
+  }
+  if (reopenedLate) {
+    apply(stored, false);
+    await signOut();
+    return;
+  }
+  apply(stored, false);
+  if (msLeft(stored) < SESSION_TIMING.expiryMarginMs) await refreshSession();
+}
+
+/**
+ * Reads the stored session, signs out when the page was closed too long, and starts the
+ * automatic refresh. Call once before rendering.
+ */
+export function startSession(): void {
+  if (started) return;
+  started = true;
+
+  connectSession({ accessToken: getAccessToken, renewAfterUnauthorized });
+
+  window.addEventListener('pagehide', () => writeStorage(CLOSED_AT_KEY, String(Date.now())));
+  window.addEventListener('pageshow', (event) => {
+    // Back from the back/forward cache: the page was "closed" while it sat there.
+    if (!event.persisted) return;
+    if (closedTooLongAgo() && useSession.getState().session) void signOut();
+  });
+  window.addEventListener('storage', (event) => {
+    if (event.key === SESSION_STORAGE_KEY) {
+      apply(parseSession(event.newValue), false);
+    } else if (event.key === CLOSED_AT_KEY && event.newValue) {
+      // Another tab closed while this one stays open: the app as a whole was not closed.
+      writeStorage(CLOSED_AT_KEY, null);
+    }
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') tick();
+  });
+  window.setInterval(tick, SESSION_TIMING.tickMs);
+
+  void restore().finally(() => {
+    // Whatever happened, the app must leave its loading state.
+    useSession.setState({ status: 'ready' });
+    tick();
+  });
+}
