@@ -54,6 +54,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: process.env.E2E_DATA_DIR,
       NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
       // The browser tests run on a fresh embedded database even when DATABASE_URL is set.
       DATABASE_URL: '',
     },

@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
 import { AuthError } from './auth/errors.js';
+import { staffAccountRoutes } from './staff/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,7 +62,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(healthRoutes(ledger));
   // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables").
-  app.decorate('authServices', await registerAuth(app, ledger, config));
+  const auth = await registerAuth(app, ledger, config);
+  app.decorate('authServices', auth);
+  await app.register(staffAccountRoutes(auth), { prefix: '/functions/v1' });
   await app.register(async () => {}, { prefix: '/api/v1' });
 
   await registerClient(app, opts.clientDir);

@@ -301,6 +301,47 @@ test.describe('session', () => {
   });
 });
 
+test.describe('banned account', () => {
+  test('a customer banned by an admin is refused at sign-in with the spec text', async ({ page, request }) => {
+    const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
+    const [, adminEmail, oneTime] = /ADMIN\s+(\S+)\s+password: (\S+)/.exec(demo)!;
+    const first = await apiSignIn(request, adminEmail!, oneTime!);
+    expect((await request.put('/auth/v1/user', { headers: bearer(first), data: { password: 'admin-own-pass-1' } })).ok()).toBe(true);
+    const admin = await apiSignIn(request, adminEmail!, 'admin-own-pass-1');
+
+    const customer = await createConfirmedUser(request, 'banned');
+    const signedIn = await apiSignIn(request, customer.email, customer.password);
+    const ban = await request.post('/functions/v1/ban-user', { headers: bearer(admin), data: { targetUserId: signedIn.user.id } });
+    expect(ban.ok()).toBe(true);
+
+    await page.goto('/login');
+    await page.getByLabel('Email Address').fill(customer.email);
+    await page.getByLabel('Password').fill(customer.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByText('You cannot access your account. Please contact the support team.')).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.screenshot({ path: `${screens}/login-banned.png` });
+  });
+});
+
+test.describe('refresh tokens', () => {
+  test('reusing a spent refresh token ends the session, and the page that held it is signed out', async ({ page, request }) => {
+    const user = await createConfirmedUser(request, 'reuse');
+    await signInWithForm(page, user.email, user.password);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('wallet-ledger.session')!));
+    // Someone who copied the refresh token uses it first...
+    const stolen = await request.post('/auth/v1/token?grant_type=refresh_token', { data: { refresh_token: stored.refresh_token } });
+    expect(stolen.ok()).toBe(true);
+    // ...then the rightful page refreshes with the same (now spent) token: the whole session ends.
+    const reuse = await request.post('/auth/v1/token?grant_type=refresh_token', { data: { refresh_token: stored.refresh_token } });
+    expect(await reuse.json()).toEqual({ error: 'Invalid Refresh Token: Already Used', code: 'refresh_token_already_used' });
+    const thief = await request.get('/auth/v1/user', { headers: { Authorization: `Bearer ${(await stolen.json()).access_token}` } });
+    expect(thief.status()).toBe(401);
+    await page.reload();
+    await expect(page).toHaveURL(/\/login/);
+  });
+});
+
 test.describe('dashboard shell', () => {
   test('sidebar, notification bell and user menu on a desktop', async ({ page, request }) => {
     const user = await createConfirmedUser(request, 'shell', 'Sam Shell');

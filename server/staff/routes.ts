@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import { notFound } from '../errors.js';
+import { assertCanManageUser } from './access.js';
+
+/** A ban lasts until this far ahead: "banned until further notice". */
+const BAN_YEARS = 100;
+
+/** Staff actions on a customer's account (spec 002 section 7), each checked on the server and recorded with its actor. */
+export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
+  const { accounts, guard } = auth;
+  const target = z.object({ targetUserId: z.uuid() });
+  return async (app) => {
+    app.post('/ban-user', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
+      const staff = authOf(request);
+      await assertCanManageUser(staff, request.body.targetUserId);
+      if (!(await accounts.findById(request.body.targetUserId))) throw notFound('User not found.');
+      const until = new Date();
+      until.setUTCFullYear(until.getUTCFullYear() + BAN_YEARS);
+      await accounts.ban(request.body.targetUserId, until, { id: staff.userId, role: staff.role });
+      return { success: true, banned_until: until.toISOString() };
+    });
+
+    app.post('/unban-user', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
+      const staff = authOf(request);
+      await assertCanManageUser(staff, request.body.targetUserId);
+      if (!(await accounts.findById(request.body.targetUserId))) throw notFound('User not found.');
+      await accounts.record(request.body.targetUserId, { type: 'Unban' }, { id: staff.userId, role: staff.role });
+      return { success: true };
+    });
+  };
+}

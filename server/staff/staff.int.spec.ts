@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { createStaff } from '../auth/staff-accounts.js';
+
+describe('staff account actions: ban and unban', () => {
+  let t: TestApp;
+  const staffSession = async (role: 'WORKER' | 'MANAGER' | 'ADMIN', email: string) => {
+    const { password } = await createStaff(t.app.authServices.accounts, { email, fullName: `${role} One`, role });
+    const first = await signIn(t, email, password);
+    await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'staff-own-pass-1' } });
+    return signIn(t, email, 'staff-own-pass-1');
+  };
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const inject = (opts: InjectOptions) => t.app.inject(opts);
+
+  it('an admin bans a customer: sessions end at once, sign-in is refused, the event names the admin; unban lets them back', async () => {
+    const admin = await staffSession('ADMIN', 'admin@example.com');
+    const customer = await registeredCustomer(t, 'victim@example.com', 'victim-pass-1');
+    const ban = await inject({ method: 'POST', url: '/functions/v1/ban-user', headers: bearer(admin.access_token), payload: { targetUserId: customer.user.id } });
+    expect(ban.statusCode).toBe(200);
+    expect(new Date(ban.json().banned_until).getUTCFullYear()).toBeGreaterThan(new Date().getUTCFullYear() + 50);
+    expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(customer.access_token) })).statusCode).toBe(401);
+    await expect(signIn(t, 'victim@example.com', 'victim-pass-1')).rejects.toThrow(/user_banned/);
+    const [event] = (await t.app.ledger.store.readStream(`user-${customer.user.id}`)).filter((e) => e.type === 'user.banned');
+    expect(event!.metadata).toMatchObject({ actorId: admin.user.id, actorRole: 'ADMIN' });
+
+    expect((await inject({ method: 'POST', url: '/functions/v1/unban-user', headers: bearer(admin.access_token), payload: { targetUserId: customer.user.id } })).statusCode).toBe(200);
+    await signIn(t, 'victim@example.com', 'victim-pass-1');
+  });
+
+  it('a customer, and staff without access to the user, are refused with the spec texts and nothing changes', async () => {
+    const customer = await registeredCustomer(t, 'someone@example.com', 'someone-pass-1');
+    const other = await registeredCustomer(t, 'other@example.com', 'other-pass-12');
+    const asCustomer = await inject({ method: 'POST', url: '/functions/v1/ban-user', headers: bearer(customer.access_token), payload: { targetUserId: other.user.id } });
+    expect([asCustomer.statusCode, asCustomer.json()]).toEqual([403, { error: 'Access Denied: Your role cannot view user profiles.' }]);
+    const worker = await staffSession('WORKER', 'worker@example.com');
+    const asWorker = await inject({ method: 'POST', url: '/functions/v1/ban-user', headers: bearer(worker.access_token), payload: { targetUserId: other.user.id } });
+    expect([asWorker.statusCode, asWorker.json()]).toEqual([403, { error: 'Access Denied: You do not have permission to view this profile.' }]);
+    const row = await t.database.db.selectFrom('users').select('banned_until').where('id', '=', other.user.id).executeTakeFirstOrThrow();
+    expect(row.banned_until).toBeNull();
+    expect((await inject({ method: 'POST', url: '/functions/v1/ban-user', payload: { targetUserId: other.user.id } })).statusCode).toBe(401);
+  });
+});
