@@ -55,6 +55,8 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      // Every test signs up from 127.0.0.1; the limits themselves are covered by the API tests.
+      RATE_LIMIT_FACTOR: '20',
       // The browser tests run on a fresh embedded database even when DATABASE_URL is set.
       DATABASE_URL: '',
     },

@@ -54,6 +54,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   // Limits are set per route (sign-in, sign-up, codes); none applies unless a route asks.
+  // This hook runs before the plugin's own, so the factor applies to every route's limit.
+  if (config.RATE_LIMIT_FACTOR !== 1) {
+    app.addHook('onRoute', (route) => {
+      const limit = (route.config as { rateLimit?: { max?: number } } | undefined)?.rateLimit;
+      if (typeof limit?.max === 'number') limit.max *= config.RATE_LIMIT_FACTOR;
+    });
+  }
   await app.register(fastifyRateLimit, {
     global: false,
     keyGenerator: (request) => request.ip ?? 'unknown',

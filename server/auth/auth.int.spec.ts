@@ -231,3 +231,20 @@ describe('accounts and access (/auth/v1)', () => {
     expect(log).not.toMatch(/\$argon2/);
   });
 });
+
+describe('rate limit factor', () => {
+  it('raises every per-route limit by the configured factor', async () => {
+    const t = await createTestApp({ RATE_LIMIT_FACTOR: '2' });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 21; i++) {
+        const res = await t.app.inject({ method: 'POST', url: '/auth/v1/signup', remoteAddress: '10.8.8.8', payload: { email: `f${i}@example.com`, password: 'x', data: { full_name: 'F' } } });
+        codes.push(res.statusCode);
+      }
+      expect(codes.slice(0, 20).every((c) => c !== 429)).toBe(true);
+      expect(codes[20]).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});
