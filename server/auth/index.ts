@@ -22,6 +22,8 @@ export interface AuthServices {
   guard: Guard;
   mailer: Mailer;
   captcha: CaptchaVerifier;
+  /** 32 bytes for AES-256-GCM (server/secrets.ts `encrypt`/`decrypt`): card-free sensitive fields such as bank account numbers. */
+  dataKey: Buffer;
 }
 
 /** Registers sign-in, sessions and second factors; returns the guard for every other area. */
@@ -48,5 +50,5 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
     { prefix: '/functions/v1' },
   );
   if (config.NODE_ENV !== 'production' && mailer instanceof OutboxMailer) await app.register(devMailboxRoutes(mailer));
-  return { accounts, sessions, mfa, guard, mailer, captcha };
+  return { accounts, sessions, mfa, guard, mailer, captcha, dataKey: secrets.dataKey };
 }
