@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as m0001 from './0001_event_store.js';
 import * as m0002 from './0002_wallet_read_models.js';
 import * as m0003 from './0003_accounts.js';
+import * as m0004 from './0004_payment_methods.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
   '0001_event_store': m0001,
   '0002_wallet_read_models': m0002,
   '0003_accounts': m0003,
+  '0004_payment_methods': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -32,6 +32,7 @@ export const balancesProjection: Projection = {
   handles: (type) =>
     type === 'wallet.deposit-requested' ||
     type === 'wallet.withdrawal-requested' ||
+    type === 'wallet.send-requested' ||
     type === 'wallet.transaction-recorded' ||
     type === 'wallet.transaction-settled' ||
     type === 'wallet.transaction-failed',
@@ -57,6 +58,7 @@ export const balancesProjection: Projection = {
       switch (e.type) {
         case 'wallet.deposit-requested':
         case 'wallet.withdrawal-requested':
+        case 'wallet.send-requested':
           move(recorded, e.data.assetId, money(e.data.amount), 'Pending', 1);
           break;
         case 'wallet.transaction-recorded':

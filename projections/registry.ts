@@ -4,11 +4,12 @@ import type { EventStore, Position } from '../ledger/event-store/port.js';
 import { balancesProjection } from './balances.js';
 import { transactionsProjection } from './transactions.js';
 import { usersProjection } from './users.js';
+import { paymentMethodsProjection } from './payment-methods.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 
 /** Every read model, in the order they are replayed. */
-export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection];
+export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection];
 
 export function findProjection(name: string): Projection | undefined {
   return PROJECTIONS.find((p) => p.name === name);

@@ -53,7 +53,7 @@ export const transactionsProjection: Projection = {
       const e = { type: recorded.type, data: recorded.data } as WalletEvent;
       const at = recorded.recordedAt.toISOString();
       const type = openedType(e);
-      if (type && (e.type === 'wallet.deposit-requested' || e.type === 'wallet.withdrawal-requested' || e.type === 'wallet.transaction-recorded')) {
+      if (type && (e.type === 'wallet.deposit-requested' || e.type === 'wallet.withdrawal-requested' || e.type === 'wallet.send-requested' || e.type === 'wallet.transaction-recorded')) {
         const d = e.data;
         inserts.set(d.transactionId, {
           id: d.transactionId,

@@ -10,6 +10,7 @@ import { createTestDatabase, type TestDatabase } from '../tests/support/test-dat
 import { walletDecider } from '../ledger/wallet/decider.js';
 import { recorded } from '../ledger/wallet/wallet.arbitraries.js';
 import { SYSTEM_ACTOR } from '../ledger/command-handler.js';
+import { PROJECTIONS } from '../projections/registry.js';
 
 describe('the HTTP application', () => {
   let app: FastifyInstance;
@@ -32,7 +33,7 @@ describe('the HTTP application', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ status: 'ok', database: { kind: database.kind, ok: true }, eventStore: 'postgres' });
-    expect(body.projections.map((p: { name: string }) => p.name)).toEqual(['balances', 'transactions', 'users']);
+    expect(body.projections.map((p: { name: string }) => p.name)).toEqual(PROJECTIONS.map((p) => p.name));
     expect(body.projections.every((p: { lag: number }) => p.lag === 0)).toBe(true);
   });
 
@@ -52,7 +53,7 @@ describe('the HTTP application', () => {
   });
 
   it('answers unknown API paths with a JSON 404 and client paths with the client', async () => {
-    for (const url of ['/api/v1/nothing', '/functions/v1/nothing', '/auth/v1/nothing']) {
+    for (const url of ['/api/v1/nothing', '/functions/v1/nothing', '/auth/v1/nothing', '/dev/nothing']) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: `No route for GET ${url}` });
@@ -61,6 +62,13 @@ describe('the HTTP application', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toContain('<div id="root">');
+  });
+
+  it('answers the ten assets\' prices without a session', async () => {
+    const res = await app.inject({ method: 'GET', url: '/functions/v1/crypto-prices' });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json())).toEqual(['BTC', 'ETH', 'USDT', 'BNB', 'SOL', 'XRP', 'ADA', 'DOGE', 'DOT', 'LTC']);
+    expect(res.json().BTC.price).toBeGreaterThan(0);
   });
 
   it('refuses malformed JSON with a 400, not a 500', async () => {

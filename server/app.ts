@@ -12,11 +12,17 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
 import { AuthError } from './auth/errors.js';
 import { staffAccountRoutes } from './staff/routes.js';
+import { paymentMethodRoutes } from './payments/payment-method-routes.js';
+import { walletRoutes } from './wallet/routes.js';
+import { PriceCache } from './prices/price-cache.js';
+import { createPriceFeed } from './prices/price-feed.js';
+import { priceRoutes } from './routes/prices.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ledger: LedgerContext;
     authServices: AuthServices;
+    prices: PriceCache;
   }
 }
 
@@ -72,7 +78,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const auth = await registerAuth(app, ledger, config);
   app.decorate('authServices', auth);
   await app.register(staffAccountRoutes(auth), { prefix: '/functions/v1' });
-  await app.register(async () => {}, { prefix: '/api/v1' });
+  const pm = paymentMethodRoutes(auth, ledger);
+  await app.register(pm.functions, { prefix: '/functions/v1' });
+  await app.register(pm.api, { prefix: '/api/v1' });
+  const prices = new PriceCache(createPriceFeed({ url: config.PRICE_FEED_URL }), { log: app.log });
+  await prices.start();
+  app.addHook('onClose', () => prices.stop());
+  app.decorate('prices', prices);
+  await app.register(priceRoutes(prices), { prefix: '/functions/v1' });
+  const wallet = walletRoutes(auth, ledger);
+  await app.register(wallet.functions, { prefix: '/functions/v1' });
+  await app.register(wallet.api, { prefix: '/api/v1' });
 
   await registerClient(app, opts.clientDir);
   return app;

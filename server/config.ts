@@ -31,6 +31,8 @@ const ConfigSchema = z.object({
   /** altcha (self-hosted proof of work, the default), recaptcha or turnstile (need CAPTCHA_SECRET). */
   CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha', 'turnstile']).default('altcha'),
   CAPTCHA_SECRET: z.string().optional(),
+  /** A market-data API answering `{symbol: {price, changePercent24Hr}}`; unset: the simulated feed. */
+  PRICE_FEED_URL: z.string().regex(/^https?:\/\//, 'PRICE_FEED_URL must be an http:// or https:// URL').optional(),
   /** Multiplies every per-route rate limit (browser test runs sign up many accounts from one address). */
   RATE_LIMIT_FACTOR: z.coerce.number().int().min(1).max(1000).default(1),
   /** Create the demo customer and staff on the first start of an empty embedded database. */

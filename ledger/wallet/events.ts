@@ -39,6 +39,8 @@ const StatusChange = z.object({
 export const walletEventSchemas = {
   'wallet.deposit-requested': { version: 1, schema: OpenedTransaction.extend({ requestedAmount: decimalString }) },
   'wallet.withdrawal-requested': { version: 1, schema: OpenedTransaction.extend({ requestedAmount: decimalString }) },
+  /** Crypto sent to an external address: Pending until staff approve it. */
+  'wallet.send-requested': { version: 1, schema: OpenedTransaction },
   'wallet.transaction-recorded': {
     version: 1,
     schema: OpenedTransaction.extend({ type: TransactionType, status: TransactionStatus, reason: z.string().nullable() }),
@@ -68,6 +70,8 @@ export function openedType(event: WalletEvent): TransactionType | null {
       return 'deposit';
     case 'wallet.withdrawal-requested':
       return 'withdrawal';
+    case 'wallet.send-requested':
+      return 'send';
     case 'wallet.transaction-recorded':
       return event.data.type;
     default:

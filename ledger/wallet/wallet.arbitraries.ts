@@ -26,11 +26,11 @@ const amountArb = fc
   .map((d) => d.toFixed());
 
 export type Step =
-  | { kind: 'deposit' | 'withdraw' | 'credit' | 'debit'; asset: AssetId; amount: string }
+  | { kind: 'deposit' | 'withdraw' | 'send' | 'credit' | 'debit'; asset: AssetId; amount: string }
   | { kind: 'settle' | 'fail'; pick: number };
 
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constantFrom('deposit', 'withdraw', 'credit', 'debit') as fc.Arbitrary<'deposit' | 'withdraw' | 'credit' | 'debit'>, asset: fc.constantFrom(...ASSET_IDS.slice(0, 3)), amount: amountArb }),
+  fc.record({ kind: fc.constantFrom('deposit', 'withdraw', 'send', 'credit', 'debit') as fc.Arbitrary<'deposit' | 'withdraw' | 'send' | 'credit' | 'debit'>, asset: fc.constantFrom(...ASSET_IDS.slice(0, 3)), amount: amountArb }),
   fc.record({ kind: fc.constantFrom('settle', 'fail') as fc.Arbitrary<'settle' | 'fail'>, pick: fc.nat() }),
 );
 
@@ -41,6 +41,8 @@ export function commandFor(step: Step, history: WalletEvent[]): WalletCommand | 
       return deposit(step.amount, step.asset);
     case 'withdraw':
       return withdrawal(step.amount, step.asset);
+    case 'send':
+      return { type: 'RequestSend', transactionId: randomUUID(), assetId: step.asset, amount: money(step.amount), recipientAddress: '0x' + 'a'.repeat(40), sentAt };
     case 'credit':
       return recorded(step.amount, 'Complete', step.asset);
     case 'debit':

@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
 import { formatAmount, money, roundFeeUp, ZERO } from '../money.js';
-import type { TransactionStatus, TransactionType, WalletEvent } from './events.js';
+import { openedType, type TransactionStatus, type TransactionType, type WalletEvent } from './events.js';
 
 /** Fee on deposits and withdrawals: 1% of the requested amount (spec 001 section 9). */
 export const FEE_RATE = money('0.01');
@@ -68,11 +68,11 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
   switch (event.type) {
     case 'wallet.deposit-requested':
     case 'wallet.withdrawal-requested':
+    case 'wallet.send-requested':
     case 'wallet.transaction-recorded': {
       const d = event.data;
       const status: TransactionStatus = event.type === 'wallet.transaction-recorded' ? event.data.status : 'Pending';
-      const type: TransactionType =
-        event.type === 'wallet.transaction-recorded' ? event.data.type : event.type === 'wallet.deposit-requested' ? 'deposit' : 'withdrawal';
+      const type: TransactionType = openedType(event)!;
       const amount = money(d.amount);
       state.transactions.set(d.transactionId, { assetId: d.assetId, amount, status, type });
       state.assets.set(d.assetId, applyAmount(assetBalance(state, d.assetId), amount, status, 1));
@@ -113,6 +113,7 @@ interface NewTransactionFields {
 export type WalletCommand =
   | ({ type: 'RequestDeposit'; amount: Decimal; paymentMethodId: string } & NewTransactionFields)
   | ({ type: 'RequestWithdrawal'; amount: Decimal; paymentMethodId: string } & NewTransactionFields)
+  | ({ type: 'RequestSend'; amount: Decimal; recipientAddress: string } & NewTransactionFields)
   | ({
       type: 'RecordTransaction';
       /** Signed: positive credits the wallet, negative debits it. */
@@ -205,6 +206,27 @@ export function decide(command: WalletCommand, state: WalletState): WalletEvent[
             fee: formatAmount(fee),
             sentAt: command.sentAt,
             paymentMethodId: command.paymentMethodId,
+          },
+        },
+      ];
+    }
+    case 'RequestSend': {
+      requirePositive(command.amount);
+      requireNew(state, command.transactionId);
+      const debit = command.amount.negated();
+      requireAvailable(state, command.assetId, debit, 'Insufficient funds, this wallet might not have enough balance to send or pending transactions.');
+      return [
+        {
+          type: 'wallet.send-requested',
+          data: {
+            ...none,
+            transactionId: command.transactionId,
+            assetId: command.assetId,
+            amount: formatAmount(debit),
+            fee: '0',
+            sentAt: command.sentAt,
+            recipientAddress: command.recipientAddress,
+            paymentMethodId: null,
           },
         },
       ];

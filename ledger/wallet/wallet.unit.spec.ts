@@ -93,6 +93,15 @@ describe('wallet decider', () => {
     });
   });
 
+  it('a send reserves exactly its amount (no fee) and is refused beyond the available balance', () => {
+    const history = run([], recorded('2'));
+    const send = (amount: string): WalletCommand => ({ type: 'RequestSend', transactionId: randomUUID(), assetId: 'BTC', amount: money(amount), recipientAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh', sentAt: '2026-11-01T10:00:00.000Z' });
+    given(history).when(send('2')).then((events) => {
+      expect(events[0]).toMatchObject({ type: 'wallet.send-requested', data: { amount: '-2', fee: '0', recipientAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh' } });
+    });
+    given(history).when(send('2.000000000000000001')).thenRefuses('insufficient_balance', 'Insufficient funds, this wallet might not have enough balance to send or pending transactions.');
+  });
+
   it('a failed withdrawal gives the reserved amount back', () => {
     const id = randomUUID();
     const history = run(run([], recorded('5.05')), withdrawal('5', 'BTC', id));

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { PaymentMethodTables } from './schema-payment-methods.js';
 
 /** numeric and int8 columns are read as strings (see database.ts). */
 type Numeric = ColumnType<string, string, string>;
@@ -60,7 +61,7 @@ export interface TransactionsTable {
   updated_at: Timestamp;
 }
 
-export interface DB extends AccountTables {
+export interface DB extends AccountTables, PaymentMethodTables {
   events: EventsTable;
   streams: StreamsTable;
   projection_checkpoints: ProjectionCheckpointsTable;

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
-const API_PREFIXES = ['/api/', '/functions/', '/auth/', '/realtime/', '/docs', '/healthz'];
+const API_PREFIXES = ['/api/', '/functions/', '/auth/', '/realtime/', '/docs/', '/healthz/', '/dev/'];
 
 /**
  * Serves the built client and answers unknown non-API paths with index.html, so that
@@ -27,7 +27,7 @@ export async function registerClient(app: FastifyInstance, distDir = CLIENT_DIST
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0]!;
-    const isApi = API_PREFIXES.some((p) => url.startsWith(p));
+    const isApi = API_PREFIXES.some((p) => url.startsWith(p) || url === p.slice(0, -1));
     if (!isApi && hasClient && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

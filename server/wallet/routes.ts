@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import type { AuthServices } from '../auth/index.js';
+import { authOf, type AuthInfo } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { walletDecider } from '../../ledger/wallet/decider.js';
+import type { WalletCommand } from '../../ledger/wallet/wallet.js';
+import { isValidAddress, ADDRESS_SHAPES } from '../../ledger/addresses.js';
+import { formatAmount, money } from '../../ledger/money.js';
+import { assertCanManageUser } from '../staff/access.js';
+import { profileDetails } from './profile.js';
+import { requestAmount, requestAsset } from './amounts.js';
+
+const amountInput = z.union([z.string().max(64), z.number()]);
+const idempotencyKey = (request: FastifyRequest) => {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' && key.length > 0 && key.length <= 200 ? key : undefined;
+};
+
+/** A customer acts only for themself; staff reach a user through the access rule. */
+async function assertCanRead(caller: AuthInfo, targetUserId: string): Promise<void> {
+  if (caller.userId === targetUserId) return;
+  if (caller.role === 'USER') throw forbidden('You can only view your own account.');
+  await assertCanManageUser(caller, targetUserId);
+}
+
+function transactionView(r: Record<string, unknown> & { amount: string; fee: string; sent_at: Date | string; created_at: Date | string }) {
+  return {
+    id: r.id as string,
+    user_id: r.user_id as string,
+    asset_id: r.asset_id as string,
+    amount: formatAmount(money(r.amount)),
+    fee: formatAmount(money(r.fee)),
+    type: r.type as string,
+    status: r.status as string,
+    sent_at: new Date(r.sent_at).toISOString(),
+    created_at: new Date(r.created_at).toISOString(),
+    sender_address: (r.sender_address as string | null) ?? null,
+    recipient_address: (r.recipient_address as string | null) ?? null,
+    txid: (r.txid as string | null) ?? null,
+    note: (r.note as string | null) ?? null,
+    is_hidden: Boolean(r.is_hidden),
+    request_id: (r.request_id as string | null) ?? null,
+  };
+}
+
+/** The customer's money calls: profile details, deposit and withdrawal requests, send, transactions. */
+export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+  const db = ledger.database.db;
+  const guard = auth.guard.requireAuth();
+
+  const execute = (request: FastifyRequest, caller: AuthInfo, command: WalletCommand) =>
+    ledger.execute(walletDecider, caller.userId, command, {
+      actor: { id: caller.userId, role: caller.role },
+      idempotencyKey: idempotencyKey(request),
+      extra: { ip: request.ip ?? null },
+    });
+
+  async function paymentMethodOf(userId: string, id: string) {
+    const { rows } = await sql<{ type: string }>`select type from user_payment_methods_raw where id = ${id} and user_id = ${userId}`.execute(db);
+    return rows[0] ?? null;
+  }
+
+  async function permissions(userId: string) {
+    return db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  }
+
+  const fiatBody = z.object({ tokenId: z.string().max(10), amount: amountInput, paymentMethodId: z.string().max(64), userId: z.string().max(64) });
+
+  const functions: FastifyPluginAsyncZod = async (app) => {
+    app.post(
+      '/get-user-profile-details',
+      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid() }) } },
+      async (request) => {
+        const caller = authOf(request);
+        await assertCanRead(caller, request.body.targetUserId);
+        const details = await profileDetails(db, request.body.targetUserId);
+        if (!details) throw notFound('User not found.');
+        return details;
+      },
+    );
+
+    for (const kind of ['deposit', 'withdrawal'] as const) {
+      app.post(
+        kind === 'deposit' ? '/create-deposit-request' : '/create-withdrawal-request',
+        { preHandler: guard, schema: { tags: ['functions'], body: fiatBody } },
+        async (request) => {
+          const caller = authOf(request);
+          const body = request.body;
+          if (body.userId !== caller.userId) throw forbidden('You can only make requests for your own account.');
+          const assetId = requestAsset(body.tokenId);
+          const amount = requestAmount(body.amount);
+          if (!body.paymentMethodId) throw badRequest('Please select a payment method');
+          const profile = await permissions(caller.userId);
+          if (kind === 'deposit' && profile && !profile.can_buy) throw forbidden(profile.buy_disabled_note || 'You do not have permission to make deposits.');
+          if (kind === 'withdrawal' && profile && !profile.can_sell) throw forbidden(profile.sell_disabled_note || 'You do not have permission to make withdrawals.');
+          const method = z.uuid().safeParse(body.paymentMethodId).success ? await paymentMethodOf(caller.userId, body.paymentMethodId) : null;
+          if (!method) throw badRequest('Please select a payment method');
+          if (kind === 'deposit' && method.type !== 'credit_card') throw badRequest('Deposits can only be made with a credit card.');
+          const transactionId = randomUUID();
+          const command: WalletCommand =
+            kind === 'deposit'
+              ? { type: 'RequestDeposit', transactionId, assetId, amount, paymentMethodId: body.paymentMethodId, sentAt: new Date().toISOString() }
+              : { type: 'RequestWithdrawal', transactionId, assetId, amount, paymentMethodId: body.paymentMethodId, sentAt: new Date().toISOString() };
+          const result = await execute(request, caller, command);
+          const opened = result.events[0]!.data as { transactionId: string; amount: string; fee: string };
+          return { success: true, transactionId: opened.transactionId, amount: opened.amount, fee: opened.fee };
+        },
+      );
+    }
+
+    app.post(
+      '/create-pending-withdrawal',
+      {
+        preHandler: guard,
+        schema: { tags: ['functions'], body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }) },
+      },
+      async (request) => {
+        const caller = authOf(request);
+        const assetId = requestAsset(request.body.assetId, 'Wallet information or user context is missing.');
+        const amount = requestAmount(request.body.amount, 'Please enter a valid positive amount.');
+        const address = request.body.recipientAddress.trim();
+        if (!address) throw badRequest('Please enter a recipient address.');
+        if (!isValidAddress(assetId, address)) throw badRequest(`This is not a valid ${ADDRESS_SHAPES[assetId].network} address for ${assetId}.`);
+        const profile = await permissions(caller.userId);
+        if (profile && !profile.can_send) throw forbidden(profile.send_disabled_note || 'Sending is currently disabled for your account.');
+        const result = await execute(request, caller, { type: 'RequestSend', transactionId: randomUUID(), assetId, amount, recipientAddress: address, sentAt: new Date().toISOString() });
+        return { success: true, transactionId: (result.events[0]!.data as { transactionId: string }).transactionId };
+      },
+    );
+  };
+
+  const api: FastifyPluginAsyncZod = async (app) => {
+    app.get(
+      '/transactions',
+      {
+        preHandler: guard,
+        schema: {
+          tags: ['api'],
+          querystring: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(10) }),
+        },
+      },
+      async (request) => {
+        const caller = authOf(request);
+        const { page, pageSize } = request.query;
+        const base = db.selectFrom('transactions').where('user_id', '=', caller.userId).where('is_hidden', '=', false);
+        const [rows, count] = await Promise.all([
+          base.selectAll().orderBy('sent_at', 'desc').orderBy('created_at', 'desc').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
+          base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+        ]);
+        return { transactions: rows.map(transactionView), count: Number(count.n), page, pageSize };
+      },
+    );
+
+    app.get(
+      '/transactions/:id',
+      { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } },
+      async (request) => {
+        const caller = authOf(request);
+        const row = await db.selectFrom('transactions').selectAll().where('id', '=', request.params.id).where('user_id', '=', caller.userId).where('is_hidden', '=', false).executeTakeFirst();
+        if (!row) throw notFound('Transaction not found.');
+        return transactionView(row);
+      },
+    );
+  };
+
+  return { functions, api };
+}
