@@ -17,12 +17,16 @@ import { walletRoutes } from './wallet/routes.js';
 import { PriceCache } from './prices/price-cache.js';
 import { createPriceFeed } from './prices/price-feed.js';
 import { priceRoutes } from './routes/prices.js';
+import { RealtimeHub } from './realtime/hub.js';
+import { registerRealtime } from './realtime/routes.js';
+import { LiveFeed } from './realtime/live-feed.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     ledger: LedgerContext;
     authServices: AuthServices;
     prices: PriceCache;
+    realtime: RealtimeHub;
   }
 }
 
@@ -86,6 +90,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onClose', () => prices.stop());
   app.decorate('prices', prices);
   await app.register(priceRoutes(prices), { prefix: '/functions/v1' });
+  const hub = new RealtimeHub();
+  app.decorate('realtime', hub);
+  await registerRealtime(app, auth, hub);
+  prices.onUpdate((snapshot) => hub.broadcast('prices', snapshot.prices));
+  const live = new LiveFeed(ledger.store, ledger.projector, hub, config.PROJECTION_WAIT_MS);
+  await live.start();
+  app.addHook('onClose', () => live.stop());
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });
