@@ -3,6 +3,7 @@ import * as m0001 from './0001_event_store.js';
 import * as m0002 from './0002_wallet_read_models.js';
 import * as m0003 from './0003_accounts.js';
 import * as m0004 from './0004_payment_methods.js';
+import * as m0005 from './0005_notifications.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002_wallet_read_models': m0002,
   '0003_accounts': m0003,
   '0004_payment_methods': m0004,
+  '0005_notifications': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -4,12 +4,13 @@ import type { EventStore, Position } from '../ledger/event-store/port.js';
 import { balancesProjection } from './balances.js';
 import { transactionsProjection } from './transactions.js';
 import { usersProjection } from './users.js';
+import { notificationsProjection } from './notifications.js';
 import { paymentMethodsProjection } from './payment-methods.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 
 /** Every read model, in the order they are replayed. */
-export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection];
+export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection, notificationsProjection];
 
 export function findProjection(name: string): Projection | undefined {
   return PROJECTIONS.find((p) => p.name === name);

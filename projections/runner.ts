@@ -16,6 +16,8 @@ export interface RunnerOptions {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long catch-up waits for the read horizon to pass its target before giving up. */
+const HORIZON_WAIT_MS = 60_000;
 
 /**
  * Feeds one projection from the log. Each batch is one transaction: lock the checkpoint
@@ -134,10 +136,21 @@ export class ProjectionRunner extends EventEmitter {
     const until = opts.until === undefined ? await this.store.headPosition() : opts.until;
     const batchSize = this.options.batchSize ?? 2000;
     let total = 0;
+    let heldSince: number | null = null;
     while (until && comparePositions(this.position, until) < 0) {
       const page = await this.store.readAll({ after: this.position, maxCount: batchSize });
       const events = page.filter((e) => comparePositions(e.position, until) <= 0);
-      if (events.length === 0) break;
+      if (events.length === 0) {
+        // Events up to `until` exist but are not readable yet: a transaction older than them
+        // (anywhere in the cluster) is still open and holds the read horizon back. Wait for it.
+        heldSince ??= Date.now();
+        if (Date.now() - heldSince > HORIZON_WAIT_MS) {
+          throw new Error(`the log has not been readable past ${until.commit}/${until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`);
+        }
+        await sleep(20);
+        continue;
+      }
+      heldSince = null;
       // Moved by another process (the live app projecting too): carry on from there.
       if (await this.applyBatch(events)) continue;
       total += events.length;

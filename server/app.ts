@@ -14,6 +14,7 @@ import { AuthError } from './auth/errors.js';
 import { staffAccountRoutes } from './staff/routes.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { PriceCache } from './prices/price-cache.js';
 import { createPriceFeed } from './prices/price-feed.js';
 import { priceRoutes } from './routes/prices.js';
@@ -97,6 +98,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const live = new LiveFeed(ledger.store, ledger.projector, hub, config.PROJECTION_WAIT_MS);
   await live.start();
   app.addHook('onClose', () => live.stop());
+  await app.register(notificationRoutes(auth, ledger), { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });

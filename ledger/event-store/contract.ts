@@ -6,6 +6,7 @@ import {
   WrongExpectedVersionError,
   type EventStore,
   type NewEvent,
+  type RecordedEvent,
 } from './port.js';
 
 /**
@@ -24,6 +25,18 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
     });
 
     const stream = () => `test-${randomUUID()}`;
+    /**
+     * Reads the global log until `done` holds: on a shared PostgreSQL server another
+     * database's open transaction can hold the read horizon back for a moment.
+     */
+    const readAllUntil = async (after: Parameters<EventStore['readAll']>[0], done: (events: RecordedEvent[]) => boolean) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const events = await store.readAll(after);
+        if (done(events) || Date.now() > deadline) return events;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
     const event = (type = 'test.happened', data: unknown = { n: 1 }): NewEvent => ({
       eventId: randomUUID(),
       type,
@@ -97,7 +110,7 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       await store.append(a, [e1], { expectedRevision: 'no_stream' });
       await store.append(b, [e2], { expectedRevision: 'no_stream' });
       await store.append(a, [e3], { expectedRevision: 0n });
-      const all = await store.readAll({ after: start ?? undefined, maxCount: 100 });
+      const all = await readAllUntil({ after: start ?? undefined, maxCount: 100 }, (evs) => evs.some((e) => e.eventId === e3.eventId));
       const mine = all.filter((e) => e.streamId === a || e.streamId === b);
       expect(mine.map((e) => e.eventId)).toEqual([e1.eventId, e2.eventId, e3.eventId]);
       for (let i = 1; i < all.length; i++) expect(comparePositions(all[i - 1]!.position, all[i]!.position)).toBeLessThan(0);
@@ -105,7 +118,7 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       expect(after.map((e) => e.eventId)).not.toContain(e1.eventId);
       expect(after.map((e) => e.eventId)).toContain(e2.eventId);
       const head = await store.headPosition();
-      expect(comparePositions(head!, mine[2]!.position)).toBe(0);
+      expect(comparePositions(head!, mine[2]!.position)).toBeGreaterThanOrEqual(0);
     });
 
     it('pages readStream from a revision', async () => {
@@ -120,7 +133,7 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       const s = stream();
       const before = event();
       await store.append(s, [before], { expectedRevision: 'no_stream' });
-      const from = (await store.readAll({ maxCount: 1_000_000 })).find((e) => e.eventId === before.eventId)!.position;
+      const from = (await readAllUntil({ maxCount: 1_000_000 }, (evs) => evs.some((e) => e.eventId === before.eventId))).find((e) => e.eventId === before.eventId)!.position;
       const sub = store.subscribeAll({ after: from });
       try {
         const live = event();

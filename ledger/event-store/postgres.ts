@@ -32,6 +32,20 @@ interface EventRow {
 const COLUMNS = sql`global_position, event_id, stream_id, stream_revision, event_type, event_version,
   data, metadata, tx_id::text as tx, recorded_at`;
 
+/**
+ * The oldest transaction that may still write to this database's log: the oldest one still
+ * running in the snapshot, leaving out those that pg_stat_activity shows in other databases
+ * (transaction ids are cluster-wide, and another database's long transaction must not hold
+ * this log back). A running transaction not found there counts, so the horizon errs early.
+ * With nothing running it is the snapshot's xmax. One statement, one snapshot.
+ */
+const READ_HORIZON = sql`coalesce(
+  (select min(x) from pg_snapshot_xip(pg_current_snapshot()) as x
+   where (x::text::bigint % 4294967296) not in (
+     select backend_xid::text::bigint from pg_stat_activity
+     where datname <> current_database() and backend_xid is not null)),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     eventId: row.event_id,
@@ -60,7 +74,7 @@ const UNIQUE_VIOLATION = '23505';
  *
  * Instead every row carries its writer's transaction id, and readers order by
  * (tx_id, global_position) and read only rows whose transaction is older than the oldest
- * transaction still running (`pg_snapshot_xmin`). Every transaction below that horizon
+ * transaction still running (`READ_HORIZON`). Every transaction below that horizon
  * has ended, so no row can later appear before a position already handed out.
  */
 export class PostgresEventStore implements EventStore {
@@ -170,7 +184,7 @@ export class PostgresEventStore implements EventStore {
   async headPosition(): Promise<Position | null> {
     const { rows } = await sql<{ tx: string; global_position: string }>`
       select tx_id::text as tx, global_position from events
-      where tx_id < pg_snapshot_xmin(pg_current_snapshot())
+      where tx_id < ${READ_HORIZON}
       order by tx_id desc, global_position desc limit 1`.execute(this.db);
     const row = rows[0];
     return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : null;
@@ -186,7 +200,7 @@ export async function readAllFrom(db: Kysely<DB> | Transaction<DB>, after: Posit
   const { rows } = await sql<EventRow>`
     select ${COLUMNS} from events
     where (tx_id, global_position) > (${after.commit.toString()}::text::xid8, ${after.prepare.toString()}::bigint)
-      and tx_id < pg_snapshot_xmin(pg_current_snapshot())
+      and tx_id < ${READ_HORIZON}
     order by tx_id, global_position
     limit ${maxCount}`.execute(db);
   return rows.map(toRecorded);

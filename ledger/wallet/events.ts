@@ -31,8 +31,9 @@ const OpenedTransaction = z.object({
 const StatusChange = z.object({
   transactionId: z.uuid(),
   assetId: z.enum(ASSET_IDS),
-  /** The transaction's amount, carried so that readers need no lookup. */
+  /** The transaction's amount and kind, carried so that readers need no lookup. */
   amount: decimalString,
+  kind: z.enum(['deposit', 'withdrawal', 'send', 'adjustment', 'swap']).optional(),
 });
 
 /** Event schemas by type; `version` is the schema version written with each event. */

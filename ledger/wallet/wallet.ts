@@ -270,7 +270,7 @@ export function decide(command: WalletCommand, state: WalletState): WalletEvent[
       if (tx.status !== 'Pending') {
         throw new WalletError('invalid_state', `A ${tx.status} transaction cannot change status; record a correcting transaction instead.`);
       }
-      const base = { transactionId: command.transactionId, assetId: tx.assetId, amount: formatAmount(tx.amount) };
+      const base = { transactionId: command.transactionId, assetId: tx.assetId, amount: formatAmount(tx.amount), kind: tx.type };
       return command.type === 'SettleTransaction'
         ? [{ type: 'wallet.transaction-settled', data: base }]
         : [{ type: 'wallet.transaction-failed', data: { ...base, reason: command.reason } }];

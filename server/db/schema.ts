@@ -194,7 +194,17 @@ export interface MailSentTable {
   sent_at: ColumnType<Date, Date | undefined, never>;
 }
 
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  message: string;
+  read: boolean;
+  created_at: Timestamp;
+  transaction_id: string | null;
+}
+
 export interface AccountTables {
+  notifications: NotificationsTable;
   mail_sent: MailSentTable;
   users: UsersTable;
   user_profiles: UserProfilesTable;

@@ -31,14 +31,19 @@ export class LiveFeed {
         const batch = await this.subscription.nextBatch(500);
         if (batch.length === 0) continue;
         const users = new Set<string>();
-        for (const e of batch) if (e.streamId.startsWith(WALLET_STREAM_PREFIX)) users.add(e.streamId.slice(WALLET_STREAM_PREFIX.length));
-        if (users.size === 0) continue;
+        const readers = new Set<string>();
+        for (const e of batch) {
+          if (e.streamId.startsWith(WALLET_STREAM_PREFIX)) users.add(e.streamId.slice(WALLET_STREAM_PREFIX.length));
+          else if (e.streamId.startsWith('notifications-')) readers.add(e.streamId.slice('notifications-'.length));
+        }
+        if (users.size === 0 && readers.size === 0) continue;
         const last: Position = batch[batch.length - 1]!.position;
         await this.projector.waitFor(last, this.waitMs);
         for (const userId of users) {
           this.hub.publish(userId, 'transactions', { changed: true });
           this.hub.publish(userId, 'notifications', { changed: true });
         }
+        for (const userId of readers) if (!users.has(userId)) this.hub.publish(userId, 'notifications', { changed: true });
       } catch {
         if (this.stopped) return;
         await new Promise((r) => setTimeout(r, 500));

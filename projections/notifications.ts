@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import { WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
+import { settlementMessage } from '../ledger/notifications/notifications.js';
+import { table, type Projection } from './projection.js';
+
+const STREAM_PREFIX = 'notifications-';
+
+/**
+ * notifications: one per settled or failed deposit, withdrawal or send (its id is the
+ * settling event's id), and the read marks a customer records.
+ */
+export const notificationsProjection: Projection = {
+  name: 'notifications',
+  tables: ['notifications'],
+  handles: (type) =>
+    type === 'wallet.transaction-settled' || type === 'wallet.transaction-failed' ||
+    type === 'notification.marked-read' || type === 'notification.all-marked-read',
+
+  async apply(target, events) {
+    const t = table(target, 'notifications');
+    for (const e of events) {
+      if (e.type === 'wallet.transaction-settled' || e.type === 'wallet.transaction-failed') {
+        const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
+        const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
+        if (!message) continue;
+        await sql`insert into ${t} (id, user_id, message, read, created_at, transaction_id)
+          values (${e.eventId}::uuid, ${e.streamId.slice(WALLET_STREAM_PREFIX.length)}::uuid, ${message}, false, ${e.recordedAt.toISOString()}::timestamptz, ${data.transactionId}::uuid)`.execute(target.trx);
+      } else if (e.type === 'notification.marked-read') {
+        const userId = e.streamId.slice(STREAM_PREFIX.length);
+        const ids = (e.data as { notificationIds: string[] }).notificationIds;
+        await sql`update ${t} set read = true where user_id = ${userId}::uuid and id = any(${ids}::uuid[])`.execute(target.trx);
+      } else if (e.type === 'notification.all-marked-read') {
+        const userId = e.streamId.slice(STREAM_PREFIX.length);
+        await sql`update ${t} set read = true where user_id = ${userId}::uuid and created_at <= ${(e.data as { upTo: string }).upTo}::timestamptz`.execute(target.trx);
+      }
+    }
+  },
+};

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { createTestApp, bearer, registeredCustomer, type TestApp } from '../../tests/support/test-app.js';
+import { walletDecider } from '../../ledger/wallet/decider.js';
+import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
+
+describe('notifications', () => {
+  let t: TestApp;
+  const inject = (opts: InjectOptions) => t.app.inject(opts);
+  const staff = { actor: { id: 'staff', role: 'ADMIN' } };
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('a settled deposit and a failed withdrawal notify; a credit without one shows as received; marks are the owner\'s', async () => {
+    const c = await registeredCustomer(t, 'bell@example.com', 'bell-pass-12');
+    const other = await registeredCustomer(t, 'other-bell@example.com', 'other-pass-1');
+    const h = bearer(c.access_token);
+    const cardId = (await inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: h, payload: { type: 'credit_card', cardNumber: '5555555555554444', cardHolderName: 'B', expiryDate: '01/40', cvv: '321' } })).json().paymentMethod.id;
+    const dep = (await inject({ method: 'POST', url: '/functions/v1/create-deposit-request', headers: h, payload: { tokenId: 'BTC', amount: '1', paymentMethodId: cardId, userId: c.user.id } })).json();
+    await t.app.ledger.execute(walletDecider, c.user.id, { type: 'SettleTransaction', transactionId: dep.transactionId }, staff);
+    await t.app.ledger.execute(walletDecider, c.user.id, recorded('5', 'Complete', 'ETH'), staff);
+    const wd = (await inject({ method: 'POST', url: '/functions/v1/create-withdrawal-request', headers: h, payload: { tokenId: 'ETH', amount: '2', paymentMethodId: cardId, userId: c.user.id } })).json();
+    await t.app.ledger.execute(walletDecider, c.user.id, { type: 'FailTransaction', transactionId: wd.transactionId, reason: null }, staff);
+
+    const list = (await inject({ method: 'GET', url: '/api/v1/notifications', headers: h })).json();
+    const messages = list.notifications.map((n: { message: string; read: boolean }) => [n.message, n.read]);
+    expect(messages).toEqual([
+      ['Your withdrawal of 2.02 ETH has failed.', false],
+      ['You received 5 ETH', true],
+      ['Your deposit of 0.99 BTC has been completed.', false],
+    ]);
+    expect(list.unread).toBe(2);
+
+    const failedId = list.notifications[0].id;
+    expect((await inject({ method: 'POST', url: `/api/v1/notifications/${failedId}/read`, headers: bearer(other.access_token) })).statusCode).toBe(404);
+    expect((await inject({ method: 'POST', url: `/api/v1/notifications/${failedId}/read`, headers: h })).json()).toEqual({ success: true });
+    expect((await inject({ method: 'GET', url: '/api/v1/notifications', headers: h })).json().unread).toBe(1);
+    await inject({ method: 'POST', url: '/api/v1/notifications/read-all', headers: h });
+    expect((await inject({ method: 'GET', url: '/api/v1/notifications', headers: h })).json().unread).toBe(0);
+    expect((await inject({ method: 'GET', url: '/api/v1/notifications', headers: bearer(other.access_token) })).json().notifications).toEqual([]);
+    const marks = (await t.app.ledger.store.readStream(`notifications-${c.user.id}`)).map((e) => [e.type, e.metadata.actorId]);
+    expect(marks).toEqual([['notification.marked-read', c.user.id], ['notification.all-marked-read', c.user.id]]);
+  });
+});
