@@ -54,6 +54,8 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/,
               priority: 4,
             },
+            // Amounts (decimal.js) serve only the signed-in screens: kept out of the first screen's shared chunk.
+            { name: 'money', test: /[\\/]web[\\/]src[\\/]lib[\\/]money\.ts$|[\\/]node_modules[\\/]decimal\.js[\\/]/, priority: 3 },
             { name: 'shared', test: /[\\/](web[\\/]src[\\/](components|lib)|node_modules[\\/]ky)[\\/]/, priority: 2 },
             { name: areaChunkName, debugName: 'areas', priority: 1 },
           ],

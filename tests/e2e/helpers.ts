@@ -133,3 +133,35 @@ export async function signInWithForm(page: Page, email: string, password: string
 export function msToNextTotpWindow(): number {
   return 30_000 - (Date.now() % 30_000);
 }
+
+/**
+ * A new confirmed customer, signed in and on the overview. The session is made through the
+ * API (with a solved captcha, which the server asks of every sign-in from this IP for 15
+ * minutes after any wrong password, e.g. the auth tests' last one) and handed to the app
+ * the way it keeps one: in localStorage.
+ */
+export async function signInNewCustomer(
+  page: Page,
+  request: APIRequestContext,
+  tag: string,
+  fullName = 'Test Customer',
+): Promise<{ email: string; password: string; fullName: string; session: ApiSession }> {
+  const user = await createConfirmedUser(request, tag, fullName);
+  const response = await request.post('/auth/v1/token?grant_type=password', {
+    data: { email: user.email, password: user.password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  const session = (await response.json()) as ApiSession;
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1, name: 'Login to Your Wallet' })).toBeVisible();
+  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), ['wallet-ledger.session', JSON.stringify(session)] as const);
+  await page.goto('/dashboard/overview');
+  await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  return { ...user, session };
+}
+
+/** Fails when the page is wider than the window (a sideways scroll on a phone). */
+export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, 'page wider than the window').toBeLessThanOrEqual(0);
+}

@@ -1,28 +1,16 @@
 import { ScreenTitle } from '../../components/screen-title.js';
+import './customer.css';
 
 /*
- * The customer screens (spec 001). Each shows its title until its own issue fills it in.
+ * The customer screens (spec 001). Each lives in its own folder; those still to come show
+ * their title until their own issue fills them in.
  */
 
-export function OverviewPage() {
-  return <ScreenTitle>Overview</ScreenTitle>;
-}
-
-export function WalletsPage() {
-  return <ScreenTitle>Wallets</ScreenTitle>;
-}
-
-export function TransactionsPage() {
-  return <ScreenTitle>Transactions</ScreenTitle>;
-}
-
-export function PaymentsPage() {
-  return <ScreenTitle>Payments</ScreenTitle>;
-}
-
-export function SettingsPage() {
-  return <ScreenTitle>Account Settings</ScreenTitle>;
-}
+export { OverviewPage } from './overview/overview-page.js';
+export { WalletsPage } from './wallets/wallets-page.js';
+export { TransactionsPage } from './transactions/transactions-page.js';
+export { PaymentsPage } from './payments/payments-page.js';
+export { SettingsPage } from './settings/settings-page.js';
 
 export function SupportPage() {
   return <ScreenTitle>Support Tickets</ScreenTitle>;

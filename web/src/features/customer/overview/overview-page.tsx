@@ -1,0 +1,60 @@
+import { useNavigate } from 'react-router-dom';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { ScreenTitle } from '../../../components/screen-title.js';
+import { ASSET_IDS, ASSETS } from '../shared/assets.js';
+import { effectiveBalance, priceOf, totalUsd } from '../shared/balances.js';
+import { usePrices } from '../shared/hooks/use-prices.js';
+import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
+import { CurrentBalanceCard, type BalanceDetail } from './components/current-balance-card.js';
+import { KycStatusCard } from './components/kyc-status-card.js';
+import { PriceCard } from './components/price-card.js';
+import { RecentTransactionsCard } from './components/recent-transactions-card.js';
+import { useRecentTransactions } from './hooks/use-recent-transactions.js';
+
+const PRICED = ['BTC', 'ETH'] as const;
+const DETAILS = [
+  { asset: 'BTC', name: ASSETS.BTC.name },
+  { asset: 'ETH', name: ASSETS.ETH.name },
+  // The overview calls Tether 'US Dollars' (spec 001 section 1).
+  { asset: 'USDT', name: 'US Dollars' },
+] as const;
+
+/** /dashboard/overview (spec 001 section 2, "Overview"). */
+export function OverviewPage() {
+  const navigate = useNavigate();
+  const { prices, loading: pricesLoading, error: pricesError } = usePrices();
+  const { profile, loading: profileLoading, error: profileError } = useProfileDetails();
+  const recent = useRecentTransactions();
+
+  const balanceOf = (asset: (typeof ASSET_IDS)[number]) => (profile ? effectiveBalance(profile, asset) : null);
+  // The total needs both the balances and the prices; without prices it is not known.
+  const total = profile && prices ? totalUsd((a) => effectiveBalance(profile, a), prices, ASSET_IDS) : null;
+  const details: BalanceDetail[] = DETAILS.map(({ asset, name }) => {
+    const amount = balanceOf(asset);
+    const price = prices ? priceOf(prices, asset) : null;
+    return { asset, name, amount, usd: amount && price ? amount.times(price) : null };
+  });
+
+  return (
+    <div className="customer-screen overview">
+      <div className="screen-head">
+        <ScreenTitle>Overview</ScreenTitle>
+        <Button onClick={() => void navigate('/dashboard/payments', { state: { activeTab: 'deposit' } })}>Buy Crypto</Button>
+      </div>
+
+      {profile?.dashboard_note && <Banner variant="info">{profile.dashboard_note}</Banner>}
+      {pricesError && <Banner variant="error">{pricesError}</Banner>}
+      {profileError && <Banner variant="error">{profileError}</Banner>}
+
+      <div className="overview-grid">
+        {PRICED.map((asset) => (
+          <PriceCard key={asset} asset={asset} price={prices?.[asset] ?? null} pricesLoading={pricesLoading} balance={balanceOf(asset)} />
+        ))}
+        <KycStatusCard status={profile?.kyc_status} loading={profileLoading && !profile} />
+        <CurrentBalanceCard total={total} loading={profileLoading || pricesLoading} details={details} />
+        <RecentTransactionsCard {...recent} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { useLocation } from 'react-router-dom';
+import { Card } from '../../../components/card.js';
+import { ScreenTitle } from '../../../components/screen-title.js';
+import { Tabs } from '../../../components/tabs.js';
+import { GeneralTab } from './components/general-tab.js';
+import { PaymentMethodsTab } from './components/payment-methods-tab.js';
+
+const TABS = [
+  { key: 'general', label: 'General' },
+  { key: 'notifications', label: 'Notifications' },
+  { key: 'verification', label: 'Verification' },
+  { key: 'paymentMethods', label: 'Payment Methods' },
+  { key: 'security', label: 'Security' },
+] as const;
+type SettingsTab = (typeof TABS)[number]['key'];
+
+/** activeTab from the navigation state when it names a tab, else general. */
+function initialTab(state: unknown): SettingsTab {
+  const wanted = state && typeof state === 'object' ? (state as { activeTab?: unknown }).activeTab : undefined;
+  return TABS.find((t) => t.key === wanted)?.key ?? 'general';
+}
+
+function Heading({ children }: { children: string }) {
+  return (
+    <div className="tab-head">
+      <h2 className="tab-head__title">{children}</h2>
+    </div>
+  );
+}
+
+/** /dashboard/settings (spec 001 section 2, "Account Settings"). */
+export function SettingsPage() {
+  const location = useLocation();
+  const [tab, setTab] = useState<SettingsTab>(() => initialTab(location.state));
+
+  return (
+    <div className="customer-screen settings">
+      <ScreenTitle>Account Settings</ScreenTitle>
+      <Card className="overview-card settings-card">
+        <Tabs label="Account settings" tabs={[...TABS]} selected={tab} onSelect={setTab}>
+          {tab === 'general' && <GeneralTab />}
+          {tab === 'notifications' && <Heading>Notifications</Heading>}
+          {tab === 'verification' && <Heading>Identity Verification</Heading>}
+          {tab === 'paymentMethods' && <PaymentMethodsTab />}
+          {tab === 'security' && <Heading>Security</Heading>}
+        </Tabs>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Card } from '../../../components/card.js';
+import { Pager } from '../../../components/pager.js';
+import { ScreenTitle } from '../../../components/screen-title.js';
+import { SkeletonRows } from '../../../components/skeleton-rows.js';
+import { formatListDateTime, formatSigned, toDecimal } from '../../../lib/money.js';
+import type { Transaction } from '../shared/api/transactions.js';
+import { assetName } from '../shared/assets.js';
+import { AssetIcon } from '../shared/components/asset-icon.js';
+import { StatusBadge } from '../shared/components/status-badge.js';
+import { TransactionDetailModal } from './components/transaction-detail-modal.js';
+import { typeLabel } from './components/transaction-labels.js';
+import { PAGE_SIZE, useTransactionPage } from './hooks/use-transaction-page.js';
+
+/** /dashboard/transactions (spec 001 section 2, "Transactions"). */
+export function TransactionsPage() {
+  const [page, setPage] = useState(1);
+  const { transactions, count, loading, error } = useTransactionPage(page);
+  const [selected, setSelected] = useState<Transaction | null>(null);
+  const pageCount = Math.max(1, Math.ceil(count / PAGE_SIZE));
+
+  return (
+    <div className="customer-screen transactions">
+      <ScreenTitle>Transactions</ScreenTitle>
+      {error && (
+        // The spec's text already reads 'Error loading transactions: ...'.
+        <p className="banner banner--error" role="alert">
+          {error}
+        </p>
+      )}
+      <Card className="overview-card tx-card" aria-label="Transaction history">
+        {loading && transactions.length === 0 ? (
+          <SkeletonRows rows={6} columns={4} label="Loading transactions..." />
+        ) : transactions.length === 0 ? (
+          !error && <p className="empty-text">No transactions found.</p>
+        ) : (
+          <>
+            <div className="tx-row tx-row--head" aria-hidden="true">
+              <span>Date</span>
+              <span>Asset</span>
+              <span>Type</span>
+              <span className="tx-row__amount">Amount</span>
+              <span className="tx-row__status">Status</span>
+            </div>
+            <ul className="tx-list" aria-busy={loading || undefined}>
+              {transactions.map((t) => {
+                const negative = toDecimal(t.amount).isNegative();
+                return (
+                  <li key={t.id}>
+                    <button type="button" className="tx-row" onClick={() => setSelected(t)} aria-haspopup="dialog">
+                      <span className="tx-row__date">{formatListDateTime(t.sent_at)}</span>
+                      <span className="tx-row__asset">
+                        <AssetIcon asset={t.asset_id} size="small" />
+                        <span>
+                          {t.asset_id} <span className="muted tx-row__asset-name">{assetName(t.asset_id)}</span>
+                        </span>
+                      </span>
+                      <span className="tx-row__type">{typeLabel(t.type)}</span>
+                      <span className={`tx-row__amount mono ${negative ? 'amount--negative' : 'amount--positive'}`}>
+                        {formatSigned(t.amount, 8)} {t.asset_id}
+                      </span>
+                      <span className="tx-row__status">
+                        <StatusBadge status={t.status} />
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </>
+        )}
+        <Pager page={page} pageCount={pageCount} onPageChange={setPage} total={count} disabled={loading} />
+      </Card>
+      <TransactionDetailModal transaction={selected} onClose={() => setSelected(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+import { Decimal } from 'decimal.js';
+
+/*
+ * Amounts and dates as the customer screens show them (spec 001 section 9, "Display").
+ * Every amount goes through decimal.js: the API sends decimal strings, and a JS float
+ * never holds money here.
+ */
+
+/** Enough precision for any sum or product the screens make; plain notation, never 1e-7. */
+export const Dec = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 60 });
+export type Dec = Decimal;
+
+export const ZERO = new Dec(0);
+
+/** Decimals of a crypto balance. */
+export const CRYPTO_DECIMALS = 8;
+/** Decimals of a signed amount in the overview's recent transactions. */
+export const SIGNED_DECIMALS = 4;
+/** Decimals of a USD value. */
+export const USD_DECIMALS = 2;
+
+/** A decimal from what the API sent (string or number); anything unreadable counts as 0. */
+export function toDecimal(value: Decimal.Value | null | undefined): Decimal {
+  if (value === null || value === undefined) return ZERO;
+  if (typeof value === 'string' && value.trim() === '') return ZERO;
+  try {
+    const d = new Dec(value);
+    return d.isFinite() ? d : ZERO;
+  } catch {
+    return ZERO;
+  }
+}
+
+/** A decimal from what the customer typed, or null when it is not a plain positive-or-zero number. */
+export function parseAmountInput(text: string): Decimal | null {
+  const t = text.trim();
+  if (!/^(\d+\.?\d*|\.\d+)$/.test(t)) return null;
+  return new Dec(t);
+}
+
+/**
+ * What an amount input keeps of a keystroke or paste: digits and one decimal point
+ * (the first one), nothing else.
+ */
+export function cleanAmountInput(text: string): string {
+  let seenPoint = false;
+  let out = '';
+  for (const ch of text) {
+    if (ch >= '0' && ch <= '9') out += ch;
+    else if (ch === '.' && !seenPoint) {
+      seenPoint = true;
+      out += ch;
+    }
+  }
+  return out;
+}
+
+function groupThousands(fixed: string): string {
+  const negative = fixed.startsWith('-');
+  const body = negative ? fixed.slice(1) : fixed;
+  const [int = '0', frac] = body.split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
+}
+
+/** '-0.00' reads oddly: a value that rounds to zero is shown without a sign. */
+function fixed(value: Decimal, decimals: number): string {
+  const rounded = value.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
+  return rounded.isZero() ? new Dec(0).toFixed(decimals) : rounded.toFixed(decimals);
+}
+
+/** A crypto amount with 8 decimals and thousands separators: '1,234.50000000'. */
+export function formatCrypto(value: Decimal.Value | null | undefined): string {
+  return groupThousands(fixed(toDecimal(value), CRYPTO_DECIMALS));
+}
+
+/** A USD value with 2 decimals and thousands separators: '$1,234.57', '-$0.50'. */
+export function formatUsd(value: Decimal.Value | null | undefined): string {
+  const text = groupThousands(fixed(toDecimal(value), USD_DECIMALS));
+  return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
+}
+
+/** A signed amount with 4 decimals: '+0.2500', '-1,000.0000', '0.0000'. */
+export function formatSigned(value: Decimal.Value | null | undefined, decimals = SIGNED_DECIMALS): string {
+  const text = groupThousands(fixed(toDecimal(value), decimals));
+  if (text.startsWith('-') || /^[0.,]+$/.test(text)) return text;
+  return `+${text}`;
+}
+
+/** Any other amount (fees, totals): 2 to 6 decimals, thousands separators: '1.01', '0.000101'. */
+export function formatAmount(value: Decimal.Value | null | undefined, minDecimals = 2, maxDecimals = 6): string {
+  const d = toDecimal(value).toDecimalPlaces(maxDecimals, Decimal.ROUND_HALF_UP);
+  const places = Math.min(maxDecimals, Math.max(minDecimals, d.decimalPlaces()));
+  return groupThousands(fixed(d, places));
+}
+
+/** A 24 h change in percent with its sign: '+1.23%', '-0.40%'. */
+export function formatPercent(value: Decimal.Value | null | undefined): string {
+  return `${formatSigned(value, 2)}%`;
+}
+
+// ------------------------------------------------------------------------- dates
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function toDate(value: Date | string | number | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function parts(date: Date) {
+  return {
+    dd: pad(date.getDate()),
+    MMM: MONTHS[date.getMonth()]!,
+    yyyy: String(date.getFullYear()),
+    HH: pad(date.getHours()),
+    mm: pad(date.getMinutes()),
+    ss: pad(date.getSeconds()),
+  };
+}
+
+/** 'dd MMM | HH:mm' in local time (the overview's recent transactions); '' for no date. */
+export function formatShortDateTime(value: Date | string | number | null | undefined): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const p = parts(date);
+  return `${p.dd} ${p.MMM} | ${p.HH}:${p.mm}`;
+}
+
+/** 'dd MMM yyyy | HH:mm' in local time (the transaction list). */
+export function formatListDateTime(value: Date | string | number | null | undefined): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const p = parts(date);
+  return `${p.dd} ${p.MMM} ${p.yyyy} | ${p.HH}:${p.mm}`;
+}
+
+/** 'dd MMM yyyy, HH:mm:ss' in local time (the transaction detail). */
+export function formatFullDateTime(value: Date | string | number | null | undefined): string {
+  const date = toDate(value);
+  if (!date) return '';
+  const p = parts(date);
+  return `${p.dd} ${p.MMM} ${p.yyyy}, ${p.HH}:${p.mm}:${p.ss}`;
+}
