@@ -12,6 +12,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
 import { AuthError } from './auth/errors.js';
 import { staffAccountRoutes } from './staff/routes.js';
+import { staffTransactionRoutes } from './staff/transaction-routes.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const auth = await registerAuth(app, ledger, config);
   app.decorate('authServices', auth);
   await app.register(staffAccountRoutes(auth), { prefix: '/functions/v1' });
+  await app.register(staffTransactionRoutes(auth, ledger), { prefix: '/functions/v1' });
   const pm = paymentMethodRoutes(auth, ledger);
   await app.register(pm.functions, { prefix: '/functions/v1' });
   await app.register(pm.api, { prefix: '/api/v1' });

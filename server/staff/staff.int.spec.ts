@@ -47,3 +47,40 @@ describe('staff account actions: ban and unban', () => {
     expect((await inject({ method: 'POST', url: '/functions/v1/ban-user', payload: { targetUserId: other.user.id } })).statusCode).toBe(401);
   });
 });
+
+describe('staff: update a transaction', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('an admin settles a pending deposit; the money and the audit trail follow; final statuses stay final', async () => {
+    const { password } = await createStaff(t.app.authServices.accounts, { email: 'boss@example.com', fullName: 'Boss', role: 'ADMIN' });
+    const first = await signIn(t, 'boss@example.com', password);
+    await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'boss-own-pass-1' } });
+    const admin = await signIn(t, 'boss@example.com', 'boss-own-pass-1');
+    const c = await registeredCustomer(t, 'payer@example.com', 'payer-pass-1');
+    const card = (await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: bearer(c.access_token), payload: { type: 'credit_card', cardNumber: '4000056655665556', cardHolderName: 'P', expiryDate: '10/41', cvv: '999' } })).json().paymentMethod.id;
+    const dep = (await t.app.inject({ method: 'POST', url: '/functions/v1/create-deposit-request', headers: bearer(c.access_token), payload: { tokenId: 'SOL', amount: '10', paymentMethodId: card, userId: c.user.id } })).json();
+    const update = (body: Record<string, unknown>, token = admin.access_token) =>
+      t.app.inject({ method: 'POST', url: '/functions/v1/update-transaction', headers: bearer(token), payload: { targetUserId: c.user.id, transactionId: dep.transactionId, ...body } });
+
+    expect((await update({ status: 'Complete' }, c.access_token)).statusCode).toBe(403);
+    const settled = await update({ status: 'Complete', note: 'card payment received' });
+    expect(settled.json()).toMatchObject({ success: true, transaction: { status: 'Complete', note: 'card payment received' } });
+    const profile = (await t.app.inject({ method: 'POST', url: '/functions/v1/get-user-profile-details', headers: bearer(c.access_token), payload: { targetUserId: c.user.id } })).json();
+    expect([profile.balances.SOL, profile.pendingDeposits.SOL]).toEqual(['9.9', '0']);
+    const events = await t.app.ledger.store.readStream(`wallet-${c.user.id}`);
+    expect(events.map((e) => [e.type, e.metadata.actorRole])).toEqual([
+      ['wallet.deposit-requested', 'USER'],
+      ['wallet.transaction-edited', 'ADMIN'],
+      ['wallet.transaction-settled', 'ADMIN'],
+    ]);
+    const back = await update({ status: 'Failed' });
+    expect([back.statusCode, back.json().error]).toEqual([409, 'A Complete transaction cannot change status; record a correcting transaction instead.']);
+    expect((await update({ transactionId: '00000000-0000-4000-8000-000000000000', status: 'Complete' })).statusCode).toBe(404);
+  });
+});

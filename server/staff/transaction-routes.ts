@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import { conflict, notFound } from '../errors.js';
+import { walletDecider } from '../../ledger/wallet/decider.js';
+import { TransactionStatus, TransactionType } from '../../ledger/wallet/events.js';
+import { assertCanManageUser } from './access.js';
+
+/**
+ * The staff's Edit Transaction (spec 002: status, type and note). A status change settles
+ * or fails the money exactly as the ledger defines; only Pending transactions move.
+ */
+export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
+  const db = ledger.database.db;
+  return async (app) => {
+    app.post(
+      '/update-transaction',
+      {
+        preHandler: auth.guard.requireAuth(),
+        schema: {
+          tags: ['functions'],
+          body: z.object({
+            targetUserId: z.uuid(),
+            transactionId: z.uuid(),
+            status: TransactionStatus.optional(),
+            type: TransactionType.optional(),
+            note: z.string().max(1000).nullable().optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        const { targetUserId, transactionId, status, type, note } = request.body;
+        await assertCanManageUser(staff, targetUserId);
+        const row = await db.selectFrom('transactions').select(['id', 'status', 'is_hidden']).where('id', '=', transactionId).where('user_id', '=', targetUserId).executeTakeFirst();
+        if (!row) throw notFound('Transaction not found.');
+        if (row.is_hidden) throw conflict("This transaction is hidden from the user's view and cannot be edited.");
+        const ctx = { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'staff edit' } };
+        if (type !== undefined || note !== undefined) {
+          await ledger.execute(walletDecider, targetUserId, { type: 'EditTransaction', transactionId, txType: type, note: note === undefined ? undefined : note?.trim() || null }, ctx);
+        }
+        if (status && status !== row.status) {
+          if (status === 'Pending') throw conflict(`A ${row.status} transaction cannot change status; record a correcting transaction instead.`);
+          await ledger.execute(walletDecider, targetUserId, status === 'Complete' ? { type: 'SettleTransaction', transactionId } : { type: 'FailTransaction', transactionId, reason: null }, ctx);
+        }
+        const updated = await db.selectFrom('transactions').select(['id', 'status', 'type', 'note']).where('id', '=', transactionId).executeTakeFirstOrThrow();
+        return { success: true, transaction: updated };
+      },
+    );
+  };
+}
