@@ -4,6 +4,7 @@ import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
 import {
   apiSignIn,
+  demoAdminSession,
   bearer,
   codeIn,
   createConfirmedUser,
@@ -303,11 +304,7 @@ test.describe('session', () => {
 
 test.describe('banned account', () => {
   test('a customer banned by an admin is refused at sign-in with the spec text', async ({ page, request }) => {
-    const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
-    const [, adminEmail, oneTime] = /ADMIN\s+(\S+)\s+password: (\S+)/.exec(demo)!;
-    const first = await apiSignIn(request, adminEmail!, oneTime!);
-    expect((await request.put('/auth/v1/user', { headers: bearer(first), data: { password: 'admin-own-pass-1' } })).ok()).toBe(true);
-    const admin = await apiSignIn(request, adminEmail!, 'admin-own-pass-1');
+    const admin = await demoAdminSession(request);
 
     const customer = await createConfirmedUser(request, 'banned');
     const signedIn = await apiSignIn(request, customer.email, customer.password);

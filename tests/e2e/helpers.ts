@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { solveChallenge } from 'altcha-lib/v1';
 
@@ -164,4 +166,36 @@ export async function signInNewCustomer(
 export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, 'page wider than the window').toBeLessThanOrEqual(0);
+}
+
+/** The password the demo admin gets once its one-time password is used. */
+const ADMIN_OWN_PASSWORD = 'admin-own-pass-1';
+
+async function passwordSignIn(request: APIRequestContext, email: string, password: string) {
+  // With a solved captcha: a wrong password earlier in the run makes the server ask for it.
+  return request.post('/auth/v1/token?grant_type=password', {
+    data: { email, password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
+  });
+}
+
+/**
+ * The demo ADMIN, signed in through the API. Its one-time password is traded for its own
+ * first; an earlier test may already have done that.
+ */
+export async function demoAdminSession(request: APIRequestContext): Promise<ApiSession> {
+  const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
+  const [, email, oneTime] = /ADMIN\s+(\S+)\s+password: (\S+)/.exec(demo)!;
+  const first = await passwordSignIn(request, email!, oneTime!);
+  if (first.ok()) {
+    const changed = await request.put('/auth/v1/user', {
+      headers: bearer((await first.json()) as ApiSession),
+      data: { password: ADMIN_OWN_PASSWORD },
+    });
+    expect(changed.ok(), await changed.text()).toBe(true);
+  } else {
+    expect(((await first.json()) as { code?: string }).code).toBe('invalid_credentials');
+  }
+  const own = await passwordSignIn(request, email!, ADMIN_OWN_PASSWORD);
+  expect(own.ok(), await own.text()).toBe(true);
+  return (await own.json()) as ApiSession;
 }

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
+import { startRealtime } from './lib/realtime.js';
 import { startSession } from './lib/session.js';
 import './styles/global.css';
 import './styles/components.css';
@@ -14,6 +15,8 @@ if (!container) {
 
 // Before the first render: the stored session decides where the first screen goes.
 startSession();
+// The live connection follows the session: open while signed in, closed on sign-out.
+startRealtime();
 
 createRoot(container).render(
   <StrictMode>

@@ -25,6 +25,10 @@ type DropdownProps = {
   children?: ReactNode;
   align?: 'start' | 'end';
   className?: string;
+  /** The popup's accessible name; by default the button's without its leading 'Open '. */
+  popupLabel?: string;
+  /** Called each time the popup opens (e.g. to read fresh content). */
+  onOpen?: () => void;
 };
 
 const ITEM_SELECTOR = '[role="menuitem"]';
@@ -44,6 +48,8 @@ export function Dropdown({
   children,
   align = 'end',
   className,
+  popupLabel,
+  onOpen,
 }: DropdownProps) {
   const [open, setOpen] = useState(false);
   const [focusOnOpen, setFocusOnOpen] = useState<'first' | 'last' | 'none'>('none');
@@ -51,6 +57,14 @@ export function Dropdown({
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popupRef = useRef<HTMLDivElement>(null);
   const popupId = useId();
+
+  const onOpenRef = useRef(onOpen);
+  useEffect(() => {
+    onOpenRef.current = onOpen;
+  });
+  useEffect(() => {
+    if (open) onOpenRef.current?.();
+  }, [open]);
 
   const menuItems = () => [...(popupRef.current?.querySelectorAll<HTMLElement>(ITEM_SELECTOR) ?? [])];
 
@@ -102,7 +116,8 @@ export function Dropdown({
       return;
     }
     if (event.key === 'Tab') {
-      close(false);
+      // A menu closes on Tab; a panel keeps its own controls reachable and closes when focus leaves it.
+      if (kind === 'menu') close(false);
       return;
     }
     if (kind !== 'menu') return;
@@ -145,9 +160,14 @@ export function Dropdown({
           id={popupId}
           className={`dropdown__popup dropdown__popup--${align}`}
           role={kind === 'menu' ? 'menu' : 'dialog'}
-          aria-label={buttonLabel.replace(/^Open /, '')}
+          aria-label={popupLabel ?? buttonLabel.replace(/^Open /, '')}
           tabIndex={-1}
           onKeyDown={onPopupKeyDown}
+          onBlur={(event) => {
+            // Focus moved to something outside (Tab past the last control): the panel closes.
+            const next = event.relatedTarget as Node | null;
+            if (kind === 'panel' && next && !rootRef.current?.contains(next)) setOpen(false);
+          }}
         >
           {header && <div className="dropdown__header">{header}</div>}
           {kind === 'menu'

@@ -2,6 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
+import { useRealtime } from '../../../lib/realtime.js';
 import { ASSET_IDS, ASSETS } from '../shared/assets.js';
 import { effectiveBalance, priceOf, totalUsd } from '../shared/balances.js';
 import { usePrices } from '../shared/hooks/use-prices.js';
@@ -24,8 +25,14 @@ const DETAILS = [
 export function OverviewPage() {
   const navigate = useNavigate();
   const { prices, loading: pricesLoading, error: pricesError } = usePrices();
-  const { profile, loading: profileLoading, error: profileError } = useProfileDetails();
-  const recent = useRecentTransactions();
+  const { profile, loading: profileLoading, error: profileError, reload: reloadProfile } = useProfileDetails();
+  const { reload: reloadRecent, ...recent } = useRecentTransactions();
+
+  // A deposit settled, a withdrawal failed, a new transaction: balances and the list are read again.
+  useRealtime('transactions', () => {
+    reloadProfile();
+    reloadRecent();
+  });
 
   const balanceOf = (asset: (typeof ASSET_IDS)[number]) => (profile ? effectiveBalance(profile, asset) : null);
   // The total needs both the balances and the prices; without prices it is not known.

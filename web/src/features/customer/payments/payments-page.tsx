@@ -4,6 +4,7 @@ import { Banner } from '../../../components/banner.js';
 import { Card } from '../../../components/card.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { Tabs } from '../../../components/tabs.js';
+import { useRealtime } from '../../../lib/realtime.js';
 import { usePaymentMethods } from '../shared/hooks/use-payment-methods.js';
 import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
 import type { PaymentKind } from './api/requests.js';
@@ -21,6 +22,8 @@ export function PaymentsPage() {
   const location = useLocation();
   const [tab, setTab] = useState<PaymentKind>(() => initialTab(location.state));
   const { profile, error: profileError, reload } = useProfileDetails();
+  // The available balance moves when a transaction settles or fails.
+  useRealtime('transactions', reload);
   const { methods, loading, error } = usePaymentMethods();
 
   const canSell = profile?.can_sell !== false;

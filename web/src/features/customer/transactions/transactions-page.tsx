@@ -4,6 +4,7 @@ import { Pager } from '../../../components/pager.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { SkeletonRows } from '../../../components/skeleton-rows.js';
 import { formatListDateTime, formatSigned, toDecimal } from '../../../lib/money.js';
+import { REALTIME_ERROR, useRealtimeTrouble } from '../../../lib/realtime.js';
 import type { Transaction } from '../shared/api/transactions.js';
 import { assetName } from '../shared/assets.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
@@ -17,6 +18,7 @@ export function TransactionsPage() {
   const [page, setPage] = useState(1);
   const { transactions, count, loading, error } = useTransactionPage(page);
   const [selected, setSelected] = useState<Transaction | null>(null);
+  const realtimeDown = useRealtimeTrouble();
   const pageCount = Math.max(1, Math.ceil(count / PAGE_SIZE));
 
   return (
@@ -26,6 +28,12 @@ export function TransactionsPage() {
         // The spec's text already reads 'Error loading transactions: ...'.
         <p className="banner banner--error" role="alert">
           {error}
+        </p>
+      )}
+      {realtimeDown && (
+        // New rows arrive live; while the connection is down the list may be stale.
+        <p className="banner banner--error" role="alert" data-testid="realtime-error">
+          {REALTIME_ERROR}
         </p>
       )}
       <Card className="overview-card tx-card" aria-label="Transaction history">

@@ -4,6 +4,7 @@ import { Card } from '../../../components/card.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { SkeletonRows } from '../../../components/skeleton-rows.js';
 import { formatCrypto, formatUsd } from '../../../lib/money.js';
+import { useRealtime } from '../../../lib/realtime.js';
 import { ASSET_IDS, ASSETS, type AssetId } from '../shared/assets.js';
 import { availableBalance, effectiveBalance, priceOf, totalUsd } from '../shared/balances.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
@@ -17,6 +18,8 @@ export function WalletsPage() {
   const { prices, loading: pricesLoading, error: pricesError } = usePrices();
   const { profile, loading: profileLoading, error: profileError, reload } = useProfileDetails();
   const [openId, setOpenId] = useState<AssetId | null>(null);
+  // Balances change when staff settle or fail a transaction: read them again.
+  useRealtime('transactions', reload);
 
   const wallets: Wallet[] = useMemo(
     () =>

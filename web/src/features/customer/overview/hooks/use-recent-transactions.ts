@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { fetchTransactions, type Transaction } from '../../shared/api/transactions.js';
 
 /** How many transactions the overview shows (spec 001 section 9). */
@@ -7,8 +7,10 @@ export const RECENT_ERROR = 'Failed to fetch recent transactions.';
 
 export type RecentState = { transactions: Transaction[]; loading: boolean; error: string | null };
 
-export function useRecentTransactions(): RecentState {
+/** The newest transactions; `reload` reads them again while the shown ones stay. */
+export function useRecentTransactions(): RecentState & { reload: () => void } {
   const [state, setState] = useState<RecentState>({ transactions: [], loading: true, error: null });
+  const [generation, setGeneration] = useState(0);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -18,7 +20,8 @@ export function useRecentTransactions(): RecentState {
         if (!controller.signal.aborted) setState({ transactions: [], loading: false, error: RECENT_ERROR });
       });
     return () => controller.abort();
-  }, []);
+  }, [generation]);
 
-  return state;
+  const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  return { ...state, reload };
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useRealtime } from '../../../../lib/realtime.js';
 import { fetchTransactions, type Transaction } from '../../shared/api/transactions.js';
 
 /** Transactions per page (spec 001 section 9). */
@@ -11,9 +12,15 @@ export type TransactionPageState = {
   error: string | null;
 };
 
-/** One page of the customer's transactions, newest first; the page shown stays while the next loads. */
+/**
+ * One page of the customer's transactions, newest first; the page shown stays while the next
+ * loads. A change to the customer's transactions (the live subscription) reads the page again.
+ */
 export function useTransactionPage(page: number): TransactionPageState {
   const [state, setState] = useState<TransactionPageState>({ transactions: [], count: 0, loading: true, error: null });
+  const [generation, setGeneration] = useState(0);
+
+  useRealtime('transactions', () => setGeneration((g) => g + 1));
 
   useEffect(() => {
     const controller = new AbortController();
@@ -26,7 +33,7 @@ export function useTransactionPage(page: number): TransactionPageState {
         setState((s) => ({ ...s, loading: false, error: `Error loading transactions: ${reason}` }));
       });
     return () => controller.abort();
-  }, [page]);
+  }, [page, generation]);
 
   return state;
 }

@@ -1,0 +1,349 @@
+import { expect, test, type APIRequestContext, type Page, type WebSocketRoute } from '@playwright/test';
+import { bearer, demoAdminSession, screens, signInNewCustomer, type ApiSession } from './helpers.js';
+
+/*
+ * Live updates (spec 001 sections 4, 8 and 9; spec 000 section 9): the realtime socket, the
+ * notification bell, and screens that follow a staff member's changes without a reload.
+ */
+
+const REALTIME_URL = /\/realtime\/v1\?token=/;
+
+async function addCard(request: APIRequestContext, session: ApiSession): Promise<string> {
+  const added = await request.post('/functions/v1/add-raw-payment-method', {
+    headers: bearer(session),
+    data: { type: 'credit_card', cardNumber: '4242424242424242', cardHolderName: 'Liv Live', expiryDate: '12/30', cvv: '123' },
+  });
+  expect(added.ok(), await added.text()).toBe(true);
+  return ((await added.json()) as { paymentMethod: { id: string } }).paymentMethod.id;
+}
+
+async function newestTransactionId(request: APIRequestContext, session: ApiSession): Promise<string> {
+  const list = await request.get('/api/v1/transactions?page=1&pageSize=1', { headers: bearer(session) });
+  expect(list.ok()).toBe(true);
+  const [newest] = ((await list.json()) as { transactions: { id: string }[] }).transactions;
+  expect(newest).toBeTruthy();
+  return newest!.id;
+}
+
+async function settle(request: APIRequestContext, admin: ApiSession, targetUserId: string, transactionId: string): Promise<void> {
+  const response = await request.post('/functions/v1/update-transaction', {
+    headers: bearer(admin),
+    data: { targetUserId, transactionId, status: 'Complete' },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+  expect(((await response.json()) as { success?: boolean }).success).toBe(true);
+}
+
+/** A mark on the window that a reload would wipe. */
+async function markPage(page: Page): Promise<void> {
+  await page.evaluate(() => Object.assign(window, { __noReload: true }));
+}
+
+async function expectNoReload(page: Page): Promise<void> {
+  expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+}
+
+function sidebarLink(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name });
+}
+
+test.describe('live updates', () => {
+  test('a deposit settled by staff reaches the overview, the bell, the transactions and the wallets without a reload', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const customer = await signInNewCustomer(page, request, 'live', 'Liv Live');
+    const userId = customer.session.user.id;
+    const cardId = await addCard(request, customer.session);
+
+    await test.step('the customer requests a deposit of 100 USDT with the card', async () => {
+      await page.getByRole('button', { name: 'Buy Crypto' }).click();
+      await expect(page.getByRole('tab', { name: 'Deposit' })).toHaveAttribute('aria-selected', 'true');
+      await page.getByLabel('Payment Method').selectOption({ label: 'Visa •••• 4242 (exp. 12/30)' });
+      await page.getByLabel('Token').selectOption('USDT');
+      await page.getByLabel('Amount').fill('100');
+      await page.getByRole('button', { name: 'Deposit', exact: true }).click();
+      await expect(page.getByText('Deposit request submitted successfully!')).toBeVisible();
+    });
+
+    const recentRow = page.getByRole('region', { name: 'Recent Transactions' }).getByRole('listitem').first();
+    await test.step('the overview shows it pending; the bell has nothing unread', async () => {
+      await sidebarLink(page, 'Overview').click();
+      await expect(recentRow).toContainText('+99.0000 USDT');
+      await expect(recentRow.locator('.tx-icon--pending')).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'US Dollars' })).toContainText('99.00000000 USDT');
+      await expect(page.getByTestId('notification-count')).toHaveCount(0);
+      await markPage(page);
+    });
+
+    const admin = await demoAdminSession(request);
+    const firstDeposit = await newestTransactionId(request, customer.session);
+
+    await test.step('staff settle it: the overview follows, the bell counts one unread', async () => {
+      // The balances are read again after the event: the 99 USDT are no longer pending but settled.
+      const settledProfile = page.waitForResponse(async (response) => {
+        if (!response.url().endsWith('/functions/v1/get-user-profile-details') || !response.ok()) return false;
+        const body = (await response.json()) as { balances: Record<string, string>; pendingDeposits: Record<string, string> };
+        return Number(body.balances['USDT']) === 99 && Number(body.pendingDeposits['USDT']) === 0;
+      });
+      await settle(request, admin, userId, firstDeposit);
+      await settledProfile;
+      await expect(recentRow.locator('.tx-icon--complete')).toBeVisible();
+      await expect(recentRow.locator('.tx-icon--pending')).toHaveCount(0);
+      await expect(page.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'US Dollars' })).toContainText('99.00000000 USDT');
+      await expect(page.getByTestId('notification-count')).toHaveText('1');
+      await expectNoReload(page);
+    });
+
+    await test.step('the bell lists the unread notification; a click marks it read', async () => {
+      const bell = page.getByRole('button', { name: 'Open notifications (1 unread)' });
+      await bell.click();
+      const panel = page.getByRole('dialog', { name: 'Notifications' });
+      await expect(panel.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+      const item = panel.locator('.notifications__item--unread');
+      await expect(item).toHaveCount(1);
+      await expect(item).toContainText(/Your deposit of 99(\.0+)? USDT has been completed\./);
+      await expect(item).toContainText('less than a minute ago');
+      await expect(panel.getByRole('button', { name: 'Mark all as read' })).toBeVisible();
+      await page.mouse.move(0, 0);
+      await page.screenshot({ path: `${screens}/notifications.png` });
+
+      await item.click();
+      await expect(panel.locator('.notifications__item--unread')).toHaveCount(0);
+      await expect(panel.getByText(/Your deposit of 99(\.0+)? USDT has been completed\./)).toBeVisible();
+      await expect(panel.getByRole('button', { name: 'Mark all as read' })).toHaveCount(0);
+      await expect(page.getByTestId('notification-count')).toHaveCount(0);
+      await expect
+        .poll(async () => ((await (await request.get('/api/v1/notifications', { headers: bearer(customer.session) })).json()) as { unread: number }).unread)
+        .toBe(0);
+      await page.keyboard.press('Escape');
+      await expect(panel).toBeHidden();
+    });
+
+    await test.step('Transactions shows it Complete; a new deposit appears there live', async () => {
+      await sidebarLink(page, 'Transactions').click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Transactions' })).toBeVisible();
+      const rows = page.locator('.tx-list > li');
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first().locator('.status-badge--complete')).toHaveText('Complete');
+
+      const deposit = await request.post('/functions/v1/create-deposit-request', {
+        headers: bearer(customer.session),
+        data: { tokenId: 'USDT', amount: '50', paymentMethodId: cardId, userId },
+      });
+      expect(deposit.ok(), await deposit.text()).toBe(true);
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toContainText('+49.50000000 USDT');
+      await expect(rows.first().locator('.status-badge--pending')).toHaveText('Pending');
+      await expect(rows.nth(1).locator('.status-badge--complete')).toHaveText('Complete');
+      await expectNoReload(page);
+    });
+
+    await test.step('the wallets follow a settlement too', async () => {
+      await sidebarLink(page, 'Wallets').click();
+      const available = page.getByTestId('assets-available');
+      await expect(available).toHaveText(/^\$9\d\.\d{2}$/);
+      const before = await available.textContent();
+      await settle(request, admin, userId, await newestTransactionId(request, customer.session));
+      await expect(available).not.toHaveText(before!);
+      await expect(available).toHaveText(/^\$14\d\.\d{2}$/);
+      await expect(page.getByTestId('notification-count')).toHaveText('1');
+      await expectNoReload(page);
+    });
+
+    await test.step('Mark all as read clears the count', async () => {
+      await page.getByRole('button', { name: 'Open notifications (1 unread)' }).click();
+      const panel = page.getByRole('dialog', { name: 'Notifications' });
+      await expect(panel.locator('.notifications__item--unread')).toContainText(/Your deposit of 49\.5(0*)? USDT has been completed\./);
+      await panel.getByRole('button', { name: 'Mark all as read' }).click();
+      await expect(panel.locator('.notifications__item--unread')).toHaveCount(0);
+      await expect(page.getByTestId('notification-count')).toHaveCount(0);
+      await expect(panel.locator('.notifications__item')).toHaveCount(2);
+    });
+  });
+});
+
+test.describe('the notification bell, with answers changed in the browser', () => {
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+  const list = () => ({
+    notifications: [
+      { id: '00000000-0000-4000-8000-000000000001', message: 'Your withdrawal of 5 BTC has failed.', read: false, created_at: minutesAgo(5), transaction_id: null, source: 'stored' },
+      { id: '00000000-0000-4000-8000-000000000002', message: 'Your deposit of 2 ETH has been completed.', read: false, created_at: minutesAgo(180), transaction_id: null, source: 'stored' },
+      { id: '00000000-0000-4000-8000-000000000003', message: 'You received 1.5 SOL', read: true, created_at: minutesAgo(3 * 24 * 60), transaction_id: null, source: 'received' },
+    ],
+    unread: 2,
+  });
+
+  test('a refused mark-as-read is undone, fetch errors are silent, and the list loads when the bell opens', async ({ page, request }) => {
+    let answer: 'list' | 'fail' | 'slow' = 'list';
+    let gets = 0;
+    await page.route('**/api/v1/notifications', async (route) => {
+      gets += 1;
+      if (answer === 'fail') return route.fulfill({ status: 500, json: { error: 'Database is down.' } });
+      if (answer === 'slow') await new Promise((resolve) => setTimeout(resolve, 1_500));
+      return route.fulfill({ json: list() });
+    });
+    const marks: string[] = [];
+    await page.route(/\/api\/v1\/notifications\/.+\/read$|\/api\/v1\/notifications\/read-all$/, async (route) => {
+      marks.push(new URL(route.request().url()).pathname);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.fulfill({ status: 500, json: { error: 'Could not save.' } });
+    });
+
+    answer = 'slow';
+    await signInNewCustomer(page, request, 'bell');
+    const bell = page.getByRole('button', { name: /^Open notifications/ });
+    await bell.click();
+    const panel = page.getByRole('dialog', { name: 'Notifications' });
+    await expect(panel.getByText('Loading notifications...')).toBeVisible();
+    await expect(panel.locator('.notifications__item')).toHaveCount(3);
+    await expect(page.getByTestId('notification-count')).toHaveText('2');
+    await expect(bell).toHaveAccessibleName('Open notifications (2 unread)');
+    await expect(panel.locator('.notifications__item').nth(0)).toContainText('5 minutes ago');
+    await expect(panel.locator('.notifications__item').nth(1)).toContainText('about 3 hours ago');
+    await expect(panel.locator('.notifications__item').nth(2)).toContainText('You received 1.5 SOL');
+    await expect(panel.locator('.notifications__item').nth(2)).toContainText('3 days ago');
+    await expect(panel.locator('.notifications__item--unread')).toHaveCount(2);
+
+    // One item: read at once, unread again when the server refuses.
+    await panel.getByRole('button', { name: /Your withdrawal of 5 BTC has failed\./ }).click();
+    await expect(panel.locator('.notifications__item--unread')).toHaveCount(1);
+    await expect(page.getByTestId('notification-count')).toHaveText('1');
+    await expect(panel.locator('.notifications__item--unread')).toHaveCount(2);
+    await expect(page.getByTestId('notification-count')).toHaveText('2');
+    expect(marks).toEqual(['/api/v1/notifications/00000000-0000-4000-8000-000000000001/read']);
+
+    // All of them: the same.
+    await panel.getByRole('button', { name: 'Mark all as read' }).click();
+    await expect(panel.locator('.notifications__item--unread')).toHaveCount(0);
+    await expect(panel.getByRole('button', { name: 'Mark all as read' })).toHaveCount(0);
+    await expect(panel.locator('.notifications__item--unread')).toHaveCount(2);
+    await expect(panel.getByRole('button', { name: 'Mark all as read' })).toBeVisible();
+    expect(marks[1]).toBe('/api/v1/notifications/read-all');
+
+    // A failed read says nothing and keeps the list; opening the bell reads it again.
+    answer = 'fail';
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
+    const before = gets;
+    await bell.click();
+    await expect.poll(() => gets).toBeGreaterThan(before);
+    await expect(panel.locator('.notifications__item')).toHaveCount(3);
+    await expect(panel.getByRole('alert')).toHaveCount(0);
+    await expect(page.getByText('Database is down.')).toHaveCount(0);
+  });
+
+  test('a failed first read ends the loading text silently', async ({ page, request }) => {
+    await page.route('**/api/v1/notifications', (route) => route.abort());
+    await signInNewCustomer(page, request, 'bell-down');
+    await page.getByRole('button', { name: 'Open notifications' }).click();
+    await expect(page.getByRole('dialog', { name: 'Notifications' }).getByText('You have no notifications.')).toBeVisible();
+    await expect(page.getByRole('alert')).toHaveCount(0);
+  });
+});
+
+test.describe('the realtime connection', () => {
+  test('a refused token (4401) is refreshed before the next try', async ({ page, request }) => {
+    const urls: string[] = [];
+    await page.routeWebSocket(REALTIME_URL, (ws: WebSocketRoute) => {
+      urls.push(ws.url());
+      if (urls.length === 1) ws.close({ code: 4401, reason: 'unauthorized' });
+      else ws.connectToServer();
+    });
+    const refreshed = page.waitForRequest((r) => r.url().includes('/auth/v1/token?grant_type=refresh_token'));
+    await signInNewCustomer(page, request, 'rt-4401');
+    await refreshed;
+    await expect.poll(() => urls.length).toBe(2);
+    const tokenOf = (url: string) => new URL(url).searchParams.get('token');
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('wallet-ledger.session')!) as { access_token: string });
+    expect(tokenOf(urls[1]!)).not.toBe(tokenOf(urls[0]!));
+    expect(tokenOf(urls[1]!)).toBe(stored.access_token);
+  });
+
+  test('a heartbeat goes out every 30 s; one left unanswered for 10 s counts as a dead connection', async ({ page, request }) => {
+    await page.clock.install();
+    let answer = true;
+    const sockets: { heartbeats: number; closedByPage: boolean }[] = [];
+    // A server of our own that speaks the protocol, so its answers can be withheld.
+    await page.routeWebSocket(REALTIME_URL, (ws: WebSocketRoute) => {
+      const socket = { heartbeats: 0, closedByPage: false };
+      sockets.push(socket);
+      ws.onMessage((message) => {
+        if ((JSON.parse(String(message)) as { type?: string }).type !== 'heartbeat') return;
+        socket.heartbeats += 1;
+        if (answer) ws.send(JSON.stringify({ type: 'heartbeat' }));
+      });
+      ws.onClose(() => {
+        socket.closedByPage = true;
+      });
+      ws.send(JSON.stringify({ type: 'ready' }));
+    });
+    await signInNewCustomer(page, request, 'rt-heartbeat');
+    await expect.poll(() => sockets.length).toBe(1);
+    // From here on, page time moves only when the test moves it (the socket is less than a second old).
+    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
+
+    await page.clock.runFor(28_000);
+    await page.waitForTimeout(200);
+    expect(sockets[0]!.heartbeats).toBe(0);
+    await page.clock.runFor(3_000);
+    await expect.poll(() => sockets[0]!.heartbeats).toBe(1);
+    // Answered: the connection stays.
+    await page.waitForTimeout(200);
+    await page.clock.runFor(15_000);
+    await page.waitForTimeout(200);
+    expect(sockets).toHaveLength(1);
+    expect(sockets[0]!.closedByPage).toBe(false);
+
+    // The next one goes unanswered: 10 s later the socket is given up, and a new one follows after 1 s.
+    answer = false;
+    await page.clock.runFor(15_000);
+    await expect.poll(() => sockets[0]!.heartbeats).toBe(2);
+    await page.clock.runFor(7_000);
+    await page.waitForTimeout(200);
+    expect(sockets[0]!.closedByPage).toBe(false);
+    await page.clock.runFor(3_000);
+    await expect.poll(() => sockets[0]!.closedByPage).toBe(true);
+    await page.clock.runFor(2_000);
+    await expect.poll(() => sockets.length).toBe(2);
+  });
+
+  test('after three failed tries Transactions says the connection is broken; it clears once a try succeeds', async ({ page, request }) => {
+    test.setTimeout(60_000);
+    let allow = true;
+    let live: WebSocketRoute | null = null;
+    const tries: number[] = [];
+    await page.routeWebSocket(REALTIME_URL, (ws: WebSocketRoute) => {
+      tries.push(Date.now());
+      if (!allow) {
+        ws.close({ code: 1011, reason: 'down' });
+        return;
+      }
+      ws.connectToServer();
+      live = ws;
+    });
+    await signInNewCustomer(page, request, 'rt-down');
+    await sidebarLink(page, 'Transactions').click();
+    await expect(page.getByText('No transactions found.')).toBeVisible();
+    await expect.poll(() => tries.length).toBe(1);
+    const error = page.getByText('Realtime connection error. Refresh may be needed.');
+    await expect(error).toHaveCount(0);
+
+    // The server goes away: the open socket drops and every try fails until it is back.
+    allow = false;
+    const droppedAt = Date.now();
+    await live!.close({ code: 1001, reason: 'going away' });
+    await expect(error).toBeVisible({ timeout: 15_000 });
+    expect(tries.length).toBe(4);
+    await page.screenshot({ path: `${screens}/transactions-realtime-error.png` });
+
+    allow = true;
+    await expect(error).toBeHidden({ timeout: 15_000 });
+    expect(tries.length).toBe(5);
+    // The waits before each try: 1, 2, 5, then 10 s.
+    const gaps = [tries[1]! - droppedAt, ...tries.slice(2).map((t, i) => t - tries[i + 1]!)];
+    for (const [i, expected] of [1_000, 2_000, 5_000, 10_000].entries()) {
+      expect(gaps[i]!, `wait before try ${i + 1}`).toBeGreaterThanOrEqual(expected - 250);
+      expect(gaps[i]!, `wait before try ${i + 1}`).toBeLessThan(expected + 1_500);
+    }
+  });
+});
