@@ -1,23 +1,4 @@
-import type { ReactNode } from 'react';
-
-function Icon({ children, size = 20 }: { children: ReactNode; size?: number }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width={size}
-      height={size}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon } from '../../../components/icon.js';
 
 export const icons = {
   overview: (

@@ -1,23 +1,4 @@
-import type { ReactNode } from 'react';
-
-function Icon({ children, size = 20, strokeWidth = 1.8 }: { children: ReactNode; size?: number; strokeWidth?: number }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width={size}
-      height={size}
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={strokeWidth}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon } from '../../../../components/icon.js';
 
 /** Line icons of the customer screens; decorative (aria-hidden): the text beside them carries the meaning. */
 export const customerIcons = {
