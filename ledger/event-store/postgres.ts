@@ -94,30 +94,22 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     let result: AppendResult;
     try {
-      result = await this.db.transaction().execute(async (trx) => {
-        const last = await bumpStream(trx, streamId, events.length, expectedRevision);
-        if (last === null) throw new ExpectationFailed();
-        const first = last - BigInt(events.length) + 1n;
-        const rows = await trx
-          .insertInto('events')
-          .values(
-            events.map((e, i) => ({
-              event_id: e.eventId,
-              stream_id: streamId,
-              stream_revision: String(first + BigInt(i)),
-              event_type: e.type,
-              event_version: e.version,
-              data: JSON.stringify(e.data),
-              metadata: JSON.stringify(e.metadata),
-            })),
-          )
-          .returning([sql<string>`tx_id::text`.as('tx'), 'global_position'])
-          .execute();
-        await this.options.beforeCommit?.(streamId);
-        let maxPos = 0n;
-        for (const r of rows) if (BigInt(r.global_position) > maxPos) maxPos = BigInt(r.global_position);
-        return { nextExpectedRevision: last, position: { commit: BigInt(rows[0]!.tx), prepare: maxPos } };
-      });
+      const statement = appendStatement(streamId, events, expectedRevision);
+      const run = async (executor: Kysely<DB> | Transaction<DB>) => {
+        const { rows } = await statement.execute(executor);
+        const row = rows[0];
+        if (!row || row.tx === null) throw new ExpectationFailed();
+        return { nextExpectedRevision: BigInt(row.last_revision), position: { commit: BigInt(row.tx), prepare: BigInt(row.last_position) } };
+      };
+      // One statement in autocommit: the stream's revision and the rows move together or
+      // not at all. The test hook wraps the same statement in a transaction to hold it open.
+      result = this.options.beforeCommit
+        ? await this.db.transaction().execute(async (trx) => {
+            const r = await run(trx);
+            await this.options.beforeCommit!(streamId);
+            return r;
+          })
+        : await run(this.db);
     } catch (err) {
       const duplicateId = (err as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION &&
         String((err as { constraint?: string }).constraint ?? (err as Error).message).includes('event_id');
@@ -206,26 +198,41 @@ export async function readAllFrom(db: Kysely<DB> | Transaction<DB>, after: Posit
   return rows.map(toRecorded);
 }
 
-/** Moves the stream's revision on by `count` if the expectation holds; null when it does not. */
-async function bumpStream(trx: Transaction<DB>, streamId: string, count: number, expected: ExpectedRevision): Promise<bigint | null> {
-  let rows: { revision: string }[];
+/**
+ * The whole append as one statement: move the stream's revision on by the number of events
+ * if the expectation holds (no row when it does not), then insert the events numbered from
+ * there. Answers the writer's transaction id, the last position and the last revision.
+ */
+function appendStatement(streamId: string, events: NewEvent[], expected: ExpectedRevision) {
+  const count = events.length;
+  let bump;
   if (expected === 'no_stream') {
-    ({ rows } = await sql<{ revision: string }>`
-      insert into streams (stream_id, revision) values (${streamId}, ${count - 1})
-      on conflict (stream_id) do nothing returning revision`.execute(trx));
+    bump = sql`insert into streams (stream_id, revision) values (${streamId}, ${count - 1})
+      on conflict (stream_id) do nothing returning revision`;
   } else if (expected === 'any') {
-    ({ rows } = await sql<{ revision: string }>`
-      insert into streams (stream_id, revision) values (${streamId}, ${count - 1})
+    bump = sql`insert into streams (stream_id, revision) values (${streamId}, ${count - 1})
       on conflict (stream_id) do update set revision = streams.revision + ${count}, updated_at = now()
-      returning revision`.execute(trx));
+      returning revision`;
   } else if (expected === 'stream_exists') {
-    ({ rows } = await sql<{ revision: string }>`
-      update streams set revision = revision + ${count}, updated_at = now()
-      where stream_id = ${streamId} returning revision`.execute(trx));
+    bump = sql`update streams set revision = revision + ${count}, updated_at = now()
+      where stream_id = ${streamId} returning revision`;
   } else {
-    ({ rows } = await sql<{ revision: string }>`
-      update streams set revision = revision + ${count}, updated_at = now()
-      where stream_id = ${streamId} and revision = ${expected.toString()} returning revision`.execute(trx));
+    bump = sql`update streams set revision = revision + ${count}, updated_at = now()
+      where stream_id = ${streamId} and revision = ${expected.toString()} returning revision`;
   }
-  return rows[0] ? BigInt(rows[0].revision) : null;
+  const ids = events.map((e) => e.eventId);
+  const types = events.map((e) => e.type);
+  const versions = events.map((e) => e.version);
+  const data = events.map((e) => JSON.stringify(e.data));
+  const metadata = events.map((e) => JSON.stringify(e.metadata));
+  return sql<{ tx: string | null; last_position: string; last_revision: string }>`
+    with bump as (${bump}),
+    inserted as (
+      insert into events (event_id, stream_id, stream_revision, event_type, event_version, data, metadata)
+      select e.event_id, ${streamId}, bump.revision - ${count} + e.ord, e.event_type, e.event_version, e.data, e.metadata
+      from bump, unnest(${ids}::uuid[], ${types}::text[], ${versions}::int[], ${data}::jsonb[], ${metadata}::jsonb[])
+        with ordinality as e(event_id, event_type, event_version, data, metadata, ord)
+      returning tx_id, global_position, stream_revision
+    )
+    select max(tx_id::text) as tx, max(global_position)::text as last_position, max(stream_revision)::text as last_revision from inserted`;
 }
