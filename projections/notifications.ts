@@ -18,21 +18,36 @@ export const notificationsProjection: Projection = {
 
   async apply(target, events) {
     const t = table(target, 'notifications');
+    // New notifications are gathered and written in one statement; a read mark first
+    // writes what is gathered, so that it applies to exactly the rows before it in the log.
+    let pending: { id: string; userId: string; message: string; createdAt: string; transactionId: string }[] = [];
+    const flush = async () => {
+      if (pending.length === 0) return;
+      const rows = pending;
+      pending = [];
+      await sql`insert into ${t} (id, user_id, message, read, created_at, transaction_id)
+        select id, user_id, message, false, created_at, transaction_id from unnest(
+          ${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.userId)}::uuid[], ${rows.map((r) => r.message)}::text[],
+          ${rows.map((r) => r.createdAt)}::timestamptz[], ${rows.map((r) => r.transactionId)}::uuid[]
+        ) as v (id, user_id, message, created_at, transaction_id)`.execute(target.trx);
+    };
     for (const e of events) {
       if (e.type === 'wallet.transaction-settled' || e.type === 'wallet.transaction-failed') {
         const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
         const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
         if (!message) continue;
-        await sql`insert into ${t} (id, user_id, message, read, created_at, transaction_id)
-          values (${e.eventId}::uuid, ${e.streamId.slice(WALLET_STREAM_PREFIX.length)}::uuid, ${message}, false, ${e.recordedAt.toISOString()}::timestamptz, ${data.transactionId}::uuid)`.execute(target.trx);
+        pending.push({ id: e.eventId, userId: e.streamId.slice(WALLET_STREAM_PREFIX.length), message, createdAt: e.recordedAt.toISOString(), transactionId: data.transactionId });
       } else if (e.type === 'notification.marked-read') {
+        await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);
         const ids = (e.data as { notificationIds: string[] }).notificationIds;
         await sql`update ${t} set read = true where user_id = ${userId}::uuid and id = any(${ids}::uuid[])`.execute(target.trx);
       } else if (e.type === 'notification.all-marked-read') {
+        await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);
         await sql`update ${t} set read = true where user_id = ${userId}::uuid and created_at <= ${(e.data as { upTo: string }).upTo}::timestamptz`.execute(target.trx);
       }
     }
+    await flush();
   },
 };

@@ -88,8 +88,12 @@ export class ProjectionRunner extends EventEmitter {
     }
   }
 
-  /** Returns true when the stored checkpoint was not where this runner thought it was. */
-  private async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>): Promise<boolean> {
+  /**
+   * Applies one page of the log (in order, starting right after this runner's position)
+   * in one transaction with the checkpoint. Returns true when the stored checkpoint was
+   * not where this runner thought it was (nothing applied; the runner follows it).
+   */
+  async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>): Promise<boolean> {
     const last = events[events.length - 1]!.position;
     const relevant = events.filter((e) => this.projection.handles(e.type));
     const outcome = await this.db.transaction().execute(async (trx) => {
