@@ -4,6 +4,7 @@ import * as m0002 from './0002_wallet_read_models.js';
 import * as m0003 from './0003_accounts.js';
 import * as m0004 from './0004_payment_methods.js';
 import * as m0005 from './0005_notifications.js';
+import * as m0006 from './0006_ownership_kyc_blobs.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003_accounts': m0003,
   '0004_payment_methods': m0004,
   '0005_notifications': m0005,
+  '0006_ownership_kyc_blobs': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

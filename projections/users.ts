@@ -22,6 +22,8 @@ export const usersProjection: Projection = {
       const at = recorded.recordedAt.toISOString();
       const set = (assignments: ReturnType<typeof sql>) =>
         sql`update ${users} set ${assignments}, updated_at = ${at}::timestamptz where id = ${id}::uuid`.execute(target.trx);
+      const setProfile = (assignments: ReturnType<typeof sql>) =>
+        sql`update ${profiles} set ${assignments}, updated_at = ${at}::timestamptz where user_id = ${id}::uuid`.execute(target.trx);
       switch (e.type) {
         case 'user.registered':
           await sql`insert into ${users} (id, email, full_name, role, email_confirmed_at, requires_password_change, created_at, updated_at)
@@ -51,6 +53,39 @@ export const usersProjection: Projection = {
           break;
         case 'user.unbanned':
           await set(sql`banned_until = null`);
+          break;
+        case 'user.worker-assigned':
+          await set(sql`manager_id = ${e.data.managerId}::uuid`);
+          break;
+        case 'user.claimed':
+          await setProfile(sql`assigned_worker_id = ${e.data.workerId}::uuid, claimed_at = ${at}::timestamptz`);
+          break;
+        case 'user.permissions-updated': {
+          const p = e.data;
+          await setProfile(sql`can_buy = ${p.canBuy}, can_sell = ${p.canSell}, can_swap = ${p.canSwap}, can_stake = ${p.canStake},
+            can_send = ${p.canSend}, buy_disabled_note = ${p.buyDisabledNote}, sell_disabled_note = ${p.sellDisabledNote},
+            swap_disabled_note = ${p.swapDisabledNote}, stake_disabled_note = ${p.stakeDisabledNote}, send_disabled_note = ${p.sendDisabledNote}`);
+          break;
+        }
+        case 'user.wallet-address-set':
+          await setProfile(sql`addresses = addresses || jsonb_build_object(${e.data.assetId}::text, ${e.data.address}::text)`);
+          break;
+        case 'user.dashboard-note-set':
+          await setProfile(sql`dashboard_note = ${e.data.note}`);
+          break;
+        case 'user.kyc-submitted': {
+          const k = e.data;
+          await setProfile(sql`kyc_status = 'pending', first_name = ${k.firstName}, last_name = ${k.lastName}, dob = ${k.dob},
+            country = ${k.country}, city = ${k.city}, postal_code = ${k.postalCode}, full_address = ${k.fullAddress},
+            identity_doc = ${JSON.stringify(k.identityDoc)}::jsonb, residence_doc = ${JSON.stringify(k.residenceDoc)}::jsonb,
+            kyc_submitted_at = ${at}::timestamptz`);
+          break;
+        }
+        case 'user.kyc-approved':
+          await setProfile(sql`kyc_status = 'verified'`);
+          break;
+        case 'user.kyc-rejected':
+          await setProfile(sql`kyc_status = 'rejected'`);
           break;
         default:
           break; // password and factor facts: the audit trail only; their state lives in auth tables

@@ -22,6 +22,7 @@ import { priceRoutes } from './routes/prices.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { registerRealtime } from './realtime/routes.js';
 import { LiveFeed } from './realtime/live-feed.js';
+import { BlobStore } from './blobs/blob-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,6 +30,8 @@ declare module 'fastify' {
     authServices: AuthServices;
     prices: PriceCache;
     realtime: RealtimeHub;
+    /** Uploaded files (KYC documents, attachments, logos). */
+    blobs: BlobStore;
   }
 }
 
@@ -51,6 +54,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: 1024 * 1024,
   });
   app.decorate('ledger', ledger);
+  app.decorate('blobs', new BlobStore(ledger.database.db));
   app.addHook('onClose', async () => ledger.close());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -6,6 +6,33 @@ export const USER_STREAM_PREFIX = 'user-';
 
 export const Role = z.enum(['USER', 'WORKER', 'MANAGER', 'ADMIN']);
 export type Role = z.infer<typeof Role>;
+export const KycStatus = z.enum(['not_started', 'pending', 'verified', 'rejected']);
+export type KycStatus = z.infer<typeof KycStatus>;
+
+/** A stored document: the bytes live in the blob store; the event keeps the reference and its digest. */
+export const DocumentRef = z.object({
+  blobId: z.uuid(),
+  fileName: z.string(),
+  contentType: z.string(),
+  size: z.number().int().nonnegative(),
+  sha256: z.string(),
+});
+export type DocumentRef = z.infer<typeof DocumentRef>;
+
+export const Permissions = z.object({
+  canBuy: z.boolean(),
+  canSell: z.boolean(),
+  canSwap: z.boolean(),
+  canStake: z.boolean(),
+  canSend: z.boolean(),
+  buyDisabledNote: z.string().nullable(),
+  sellDisabledNote: z.string().nullable(),
+  swapDisabledNote: z.string().nullable(),
+  stakeDisabledNote: z.string().nullable(),
+  sendDisabledNote: z.string().nullable(),
+});
+export type Permissions = z.infer<typeof Permissions>;
+
 export const MfaMethod = z.enum(['totp', 'email']).nullable();
 export type MfaMethod = z.infer<typeof MfaMethod>;
 
@@ -40,6 +67,34 @@ export const userEventSchemas = {
   'user.mfa-method-changed': { version: 1, schema: z.object({ method: MfaMethod }) },
   'user.banned': { version: 1, schema: z.object({ until: z.iso.datetime({ offset: true }) }) },
   'user.unbanned': { version: 1, schema: z.object({}) },
+  /** A worker took this customer on (spec 002: claiming); the customer's stream, actor the worker. */
+  'user.claimed': { version: 1, schema: z.object({ workerId: z.uuid() }) },
+  /** A worker account now reports to this manager; the worker's stream. */
+  'user.worker-assigned': { version: 1, schema: z.object({ managerId: z.uuid() }) },
+  /** The five feature permissions with their notes, set together by staff. */
+  'user.permissions-updated': { version: 1, schema: Permissions },
+  /** The customer's deposit address for one asset, set by staff. */
+  'user.wallet-address-set': { version: 1, schema: z.object({ assetId: z.string(), address: z.string() }) },
+  /** The note shown on the customer's overview; null clears it. */
+  'user.dashboard-note-set': { version: 1, schema: z.object({ note: z.string().nullable() }) },
+  'user.kyc-submitted': {
+    version: 1,
+    schema: z.object({
+      firstName: z.string(),
+      lastName: z.string(),
+      dob: z.string(),
+      country: z.string(),
+      city: z.string(),
+      postalCode: z.string(),
+      fullAddress: z.string(),
+      identityDoc: DocumentRef,
+      residenceDoc: DocumentRef,
+    }),
+  },
+  'user.kyc-approved': { version: 1, schema: z.object({}) },
+  'user.kyc-rejected': { version: 1, schema: z.object({ reason: z.string().nullable() }) },
+  /** A staff member opened one of the customer's KYC documents (who and when are the event's actor and time). */
+  'user.kyc-document-viewed': { version: 1, schema: z.object({ document: z.enum(['identity', 'residence']), blobId: z.uuid() }) },
 } as const;
 
 type Schemas = typeof userEventSchemas;

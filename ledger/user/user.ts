@@ -1,5 +1,5 @@
 import type { Decider } from '../decider.js';
-import { userEventSchemas, type MfaMethod, type Role, type UserEvent } from './events.js';
+import { userEventSchemas, type DocumentRef, type KycStatus, type MfaMethod, type Permissions, type Role, type UserEvent } from './events.js';
 
 export interface UserState {
   exists: boolean;
@@ -10,10 +10,39 @@ export interface UserState {
   /** factor id -> verified? */
   factors: Map<string, boolean>;
   bannedUntil: string | null;
+  /** The worker who owns this customer (claimed), if any. */
+  claimedBy: string | null;
+  /** For a worker: the manager they report to. */
+  managerId: string | null;
+  kycStatus: KycStatus;
+  permissions: Permissions;
+  addresses: Record<string, string>;
+  dashboardNote: string | null;
 }
 
+export const DEFAULT_PERMISSIONS: Permissions = {
+  canBuy: true,
+  canSell: true,
+  canSwap: true,
+  canStake: true,
+  canSend: true,
+  buyDisabledNote: null,
+  sellDisabledNote: null,
+  swapDisabledNote: null,
+  stakeDisabledNote: null,
+  sendDisabledNote: null,
+};
+
 export function initialUserState(): UserState {
-  return { exists: false, role: 'USER', emailConfirmed: false, requiresPasswordChange: false, mfaMethod: null, factors: new Map(), bannedUntil: null };
+  return { exists: false, role: 'USER', emailConfirmed: false, requiresPasswordChange: false, mfaMethod: null, factors: new Map(),
+    bannedUntil: null,
+    claimedBy: null,
+    managerId: null,
+    kycStatus: 'not_started',
+    permissions: DEFAULT_PERMISSIONS,
+    addresses: {},
+    dashboardNote: null,
+  };
 }
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
@@ -39,6 +68,22 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, bannedUntil: event.data.until };
     case 'user.unbanned':
       return { ...state, bannedUntil: null };
+    case 'user.claimed':
+      return { ...state, claimedBy: event.data.workerId };
+    case 'user.worker-assigned':
+      return { ...state, managerId: event.data.managerId };
+    case 'user.permissions-updated':
+      return { ...state, permissions: event.data };
+    case 'user.wallet-address-set':
+      return { ...state, addresses: { ...state.addresses, [event.data.assetId]: event.data.address } };
+    case 'user.dashboard-note-set':
+      return { ...state, dashboardNote: event.data.note };
+    case 'user.kyc-submitted':
+      return { ...state, kycStatus: 'pending' };
+    case 'user.kyc-approved':
+      return { ...state, kycStatus: 'verified' };
+    case 'user.kyc-rejected':
+      return { ...state, kycStatus: 'rejected' };
     default:
       return state;
   }
@@ -55,7 +100,21 @@ export type UserCommand =
   | { type: 'RemoveFactor'; factorId: string }
   | { type: 'SetMfaMethod'; method: MfaMethod }
   | { type: 'Ban'; until: string }
-  | { type: 'Unban' };
+  | { type: 'Unban' }
+  | { type: 'Claim'; workerId: string }
+  | { type: 'AssignToManager'; managerId: string }
+  | { type: 'UpdatePermissions'; permissions: Permissions }
+  | { type: 'SetWalletAddress'; assetId: string; address: string }
+  | { type: 'SetDashboardNote'; note: string | null }
+  | {
+      type: 'SubmitKyc';
+      details: { firstName: string; lastName: string; dob: string; country: string; city: string; postalCode: string; fullAddress: string };
+      identityDoc: DocumentRef;
+      residenceDoc: DocumentRef;
+    }
+  | { type: 'ApproveKyc' }
+  | { type: 'RejectKyc'; reason: string | null }
+  | { type: 'RecordKycDocumentView'; document: 'identity' | 'residence'; blobId: string };
 
 export class UserError extends Error {
   constructor(readonly code: 'not_found' | 'exists' | 'invalid', message: string) {
@@ -118,6 +177,33 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return [{ type: 'user.banned', data: { until: command.until } }];
     case 'Unban':
       return state.bannedUntil === null ? [] : [{ type: 'user.unbanned', data: {} }];
+    case 'Claim':
+      if (state.role !== 'USER') throw new UserError('invalid', 'Only customers can be claimed.');
+      if (state.claimedBy === command.workerId) return [];
+      if (state.claimedBy !== null) throw new UserError('exists', 'Cannot claim user: User may already be assigned or is not claimable.');
+      return [{ type: 'user.claimed', data: { workerId: command.workerId } }];
+    case 'AssignToManager':
+      if (state.role !== 'WORKER') throw new UserError('invalid', 'Only workers report to a manager.');
+      return state.managerId === command.managerId ? [] : [{ type: 'user.worker-assigned', data: { managerId: command.managerId } }];
+    case 'UpdatePermissions':
+      return [{ type: 'user.permissions-updated', data: command.permissions }];
+    case 'SetWalletAddress':
+      return state.addresses[command.assetId] === command.address
+        ? []
+        : [{ type: 'user.wallet-address-set', data: { assetId: command.assetId, address: command.address } }];
+    case 'SetDashboardNote':
+      return state.dashboardNote === command.note ? [] : [{ type: 'user.dashboard-note-set', data: { note: command.note } }];
+    case 'SubmitKyc':
+      if (state.kycStatus === 'pending') throw new UserError('exists', 'Your verification is already under review.');
+      if (state.kycStatus === 'verified') throw new UserError('exists', 'Your identity is already verified.');
+      return [{ type: 'user.kyc-submitted', data: { ...command.details, identityDoc: command.identityDoc, residenceDoc: command.residenceDoc } }];
+    case 'ApproveKyc':
+      return state.kycStatus === 'verified' ? [] : [{ type: 'user.kyc-approved', data: {} }];
+    case 'RejectKyc':
+      if (state.kycStatus !== 'pending') throw new UserError('invalid', 'Only a pending verification can be rejected.');
+      return [{ type: 'user.kyc-rejected', data: { reason: command.reason } }];
+    case 'RecordKycDocumentView':
+      return [{ type: 'user.kyc-document-viewed', data: { document: command.document, blobId: command.blobId } }];
   }
 }
 

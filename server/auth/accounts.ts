@@ -44,7 +44,7 @@ export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 export class Accounts {
   constructor(
-    private readonly db: Kysely<DB>,
+    readonly db: Kysely<DB>,
     private readonly ledger: LedgerContext,
     private readonly sessions: SessionService,
     private readonly mailer: Mailer,

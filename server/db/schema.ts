@@ -84,6 +84,8 @@ export interface UsersTable {
   active_mfa_method: 'totp' | 'email' | null;
   created_at: Timestamp;
   last_sign_in_at: Date | null;
+  /** For a worker: the manager they report to. */
+  manager_id: string | null;
   updated_at: Timestamp;
 }
 
@@ -102,8 +104,40 @@ export interface UserProfilesTable {
   kyc_status: string;
   dashboard_note: string | null;
   addresses: ColumnType<Record<string, string>, string | undefined, string>;
+  /** The worker who claimed this customer. */
+  assigned_worker_id: string | null;
+  claimed_at: Timestamp | null;
+  first_name: string | null;
+  last_name: string | null;
+  dob: string | null;
+  country: string | null;
+  city: string | null;
+  postal_code: string | null;
+  full_address: string | null;
+  /** DocumentRef JSON (ledger/user/events.ts). */
+  identity_doc: ColumnType<DocumentRefRow | null, string | null | undefined, string | null>;
+  residence_doc: ColumnType<DocumentRefRow | null, string | null | undefined, string | null>;
+  kyc_submitted_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+export interface DocumentRefRow {
+  blobId: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+}
+
+/** Uploaded files; events refer to them by id and digest. */
+export interface BlobsTable {
+  id: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  data: Uint8Array;
+  created_at: Generated<Timestamp>;
 }
 
 export interface LoginHistoryTable {
@@ -208,6 +242,7 @@ export interface AccountTables {
   mail_sent: MailSentTable;
   users: UsersTable;
   user_profiles: UserProfilesTable;
+  blobs: BlobsTable;
   login_history: LoginHistoryTable;
   auth_email_index: AuthEmailIndexTable;
   auth_credentials: AuthCredentialsTable;

@@ -1,17 +1,57 @@
+import type { Kysely } from 'kysely';
 import type { AuthInfo } from '../auth/guard.js';
+import type { DB } from '../db/schema.js';
 import { HttpError } from '../errors.js';
 
 export const STAFF_ROLES = ['WORKER', 'MANAGER', 'ADMIN'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export function isStaffRole(role: string): role is StaffRole {
+  return (STAFF_ROLES as readonly string[]).includes(role);
+}
+
+/** Who owns a customer: the worker who claimed them and that worker's manager. */
+export interface Ownership {
+  workerId: string | null;
+  managerId: string | null;
+}
+
+/** The customer's owner chain, or null when there is no such customer profile. */
+export async function ownershipOf(db: Kysely<DB>, customerId: string): Promise<Ownership | null> {
+  const row = await db
+    .selectFrom('user_profiles as p')
+    .leftJoin('users as w', 'w.id', 'p.assigned_worker_id')
+    .select(['p.assigned_worker_id as workerId', 'w.manager_id as managerId'])
+    .where('p.user_id', '=', customerId)
+    .executeTakeFirst();
+  return row ? { workerId: row.workerId, managerId: row.managerId ?? null } : null;
+}
 
 /**
- * May this staff member act on this user's profile? ADMIN: every user. WORKER and MANAGER
- * reach users through ownership (a worker's claimed users; a manager's workers' users),
- * which arrives with claiming; until then they reach none. Denied by default.
+ * The one access rule of the back-office (spec 002 section "Roles"): ADMIN reaches every user;
+ * a WORKER only the customers they claimed; a MANAGER the customers claimed by their workers.
  */
-export async function assertCanManageUser(staff: AuthInfo, _targetUserId: string): Promise<void> {
-  if (!(STAFF_ROLES as readonly string[]).includes(staff.role)) {
+export async function canManageUser(db: Kysely<DB>, staff: Pick<AuthInfo, 'userId' | 'role'>, targetUserId: string): Promise<boolean> {
+  if (staff.role === 'ADMIN') return true;
+  if (staff.role !== 'WORKER' && staff.role !== 'MANAGER') return false;
+  const owner = await ownershipOf(db, targetUserId);
+  if (!owner) return false;
+  return staff.role === 'WORKER' ? owner.workerId === staff.userId : owner.managerId === staff.userId;
+}
+
+/** Throws the spec's 403 unless this staff member may act on this user's profile. Denied by default. */
+export async function assertCanManageUser(db: Kysely<DB>, staff: Pick<AuthInfo, 'userId' | 'role'>, targetUserId: string): Promise<void> {
+  if (!isStaffRole(staff.role)) {
     throw new HttpError(403, 'Access Denied: Your role cannot view user profiles.');
   }
-  if (staff.role === 'ADMIN') return;
+  if (await canManageUser(db, staff, targetUserId)) return;
   throw new HttpError(403, 'Access Denied: You do not have permission to view this profile.');
+}
+
+/** A manager acts on their own workers only (reset-worker-password); ADMIN on every worker. */
+export async function assertManagesWorker(db: Kysely<DB>, staff: Pick<AuthInfo, 'userId' | 'role'>, workerId: string): Promise<void> {
+  if (staff.role !== 'MANAGER' && staff.role !== 'ADMIN') throw new HttpError(403, 'Access Denied: Only managers can manage workers.');
+  const worker = await db.selectFrom('users').select(['role', 'manager_id']).where('id', '=', workerId).executeTakeFirst();
+  if (!worker || worker.role !== 'WORKER') throw new HttpError(404, 'Worker not found.');
+  if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId) throw new HttpError(403, 'Access Denied: This worker does not report to you.');
 }

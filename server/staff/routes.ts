@@ -15,7 +15,7 @@ export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/ban-user', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
       const staff = authOf(request);
-      await assertCanManageUser(staff, request.body.targetUserId);
+      await assertCanManageUser(accounts.db, staff, request.body.targetUserId);
       if (!(await accounts.findById(request.body.targetUserId))) throw notFound('User not found.');
       const until = new Date();
       until.setUTCFullYear(until.getUTCFullYear() + BAN_YEARS);
@@ -25,7 +25,7 @@ export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
 
     app.post('/unban-user', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
       const staff = authOf(request);
-      await assertCanManageUser(staff, request.body.targetUserId);
+      await assertCanManageUser(accounts.db, staff, request.body.targetUserId);
       if (!(await accounts.findById(request.body.targetUserId))) throw notFound('User not found.');
       await accounts.record(request.body.targetUserId, { type: 'Unban' }, { id: staff.userId, role: staff.role });
       return { success: true };

@@ -33,7 +33,7 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
       async (request) => {
         const staff = authOf(request);
         const { targetUserId, transactionId, status, type, note } = request.body;
-        await assertCanManageUser(staff, targetUserId);
+        await assertCanManageUser(db, staff, targetUserId);
         const row = await db.selectFrom('transactions').select(['id', 'status', 'is_hidden']).where('id', '=', transactionId).where('user_id', '=', targetUserId).executeTakeFirst();
         if (!row) throw notFound('Transaction not found.');
         if (row.is_hidden) throw conflict("This transaction is hidden from the user's view and cannot be edited.");

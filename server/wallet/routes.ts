@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../auth/index.js';
 import { authOf, type AuthInfo } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
+import type { DB } from '../db/schema.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletCommand } from '../../ledger/wallet/wallet.js';
@@ -22,10 +23,10 @@ const idempotencyKey = (request: FastifyRequest) => {
 };
 
 /** A customer acts only for themself; staff reach a user through the access rule. */
-async function assertCanRead(caller: AuthInfo, targetUserId: string): Promise<void> {
+async function assertCanRead(db: Kysely<DB>, caller: AuthInfo, targetUserId: string): Promise<void> {
   if (caller.userId === targetUserId) return;
   if (caller.role === 'USER') throw forbidden('You can only view your own account.');
-  await assertCanManageUser(caller, targetUserId);
+  await assertCanManageUser(db, caller, targetUserId);
 }
 
 function transactionView(r: Record<string, unknown> & { amount: string; fee: string; sent_at: Date | string; created_at: Date | string }) {
@@ -77,7 +78,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       { preHandler: guard, schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
-        await assertCanRead(caller, request.body.targetUserId);
+        await assertCanRead(db, caller, request.body.targetUserId);
         const details = await profileDetails(db, request.body.targetUserId);
         if (!details) throw notFound('User not found.');
         return details;
