@@ -1,0 +1,175 @@
+import type { Decimal } from 'decimal.js';
+import type { AssetId } from '../assets.js';
+import { money, ZERO } from '../money.js';
+import type { TransactionStatus, WalletEvent, WalletEventType } from '../wallet/events.js';
+import { customerAccount, houseAccount, worldAccount, type AccountName } from './accounts.js';
+
+/** One leg of a journal entry: value into (positive) or out of (negative) an account. */
+export interface Posting {
+  account: AccountName;
+  assetId: AssetId;
+  amount: Decimal;
+}
+
+/** What the journal keeps of a transaction between its opening and its last status change. */
+export interface JournalTransaction {
+  transactionId: string;
+  assetId: AssetId;
+  /** Signed, fee included: the effect on the wallet (as in the events). */
+  amount: Decimal;
+  fee: Decimal;
+  kind: string;
+  status: TransactionStatus;
+}
+
+export interface PostingContext {
+  userId: string;
+  /** The transaction as the journal last saw it, for status changes. */
+  transaction(transactionId: string): JournalTransaction | undefined;
+}
+
+export interface PostingResult {
+  postings: Posting[];
+  /** The transaction's state after this event, for the journal to remember. */
+  transaction?: JournalTransaction;
+}
+
+type Rule<T extends WalletEventType> = (data: Extract<WalletEvent, { type: T }>['data'], ctx: PostingContext) => PostingResult;
+
+/** The account on the far side of a completed transaction, by its type. */
+export function counterparty(kind: string): AccountName {
+  switch (kind) {
+    case 'adjustment':
+      return houseAccount('adjustments');
+    case 'swap':
+      return houseAccount('swap-conversion');
+    default:
+      return worldAccount('external');
+  }
+}
+
+function leg(account: AccountName, assetId: AssetId, amount: Decimal): Posting {
+  return { account, assetId, amount };
+}
+
+/**
+ * Money arriving in or leaving `from` for good: a credit lands in available with the fee
+ * to the house and the gross from the counterparty; a debit leaves `from` (available, or
+ * the hold of a pending withdrawal), the fee to the house and the rest to the counterparty.
+ */
+function complete(userId: string, tx: JournalTransaction, from: 'available' | 'pending-out'): Posting[] {
+  const a = tx.assetId;
+  if (tx.amount.isPositive()) {
+    return [leg(customerAccount(userId, 'available'), a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind), a, tx.amount.plus(tx.fee).negated())];
+  }
+  const out = tx.amount.negated();
+  return [leg(customerAccount(userId, from), a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind), a, out.minus(tx.fee))];
+}
+
+/** A Pending credit is announced (pending-in against in-transit); a Pending debit is held. */
+function announce(userId: string, tx: JournalTransaction): Posting[] {
+  const a = tx.assetId;
+  return tx.amount.isPositive()
+    ? [leg(customerAccount(userId, 'pending-in'), a, tx.amount), leg(worldAccount('in-transit'), a, tx.amount.negated())]
+    : [leg(customerAccount(userId, 'available'), a, tx.amount), leg(customerAccount(userId, 'pending-out'), a, tx.amount.negated())];
+}
+
+function open(userId: string, tx: JournalTransaction): Posting[] {
+  if (tx.status === 'Pending') return announce(userId, tx);
+  if (tx.status === 'Complete') return complete(userId, tx, 'available');
+  return []; // a Failed transaction moves nothing
+}
+
+function opened(data: { transactionId: string; assetId: AssetId; amount: string; fee: string }, kind: string, status: TransactionStatus): JournalTransaction {
+  return { transactionId: data.transactionId, assetId: data.assetId, amount: money(data.amount), fee: money(data.fee), kind, status };
+}
+
+/** Settling or failing a Pending transaction; anything else moves nothing (the decider refuses it). */
+function statusChange(data: { transactionId: string; kind?: string }, ctx: PostingContext, to: 'Complete' | 'Failed'): PostingResult {
+  const tx = ctx.transaction(data.transactionId);
+  if (!tx || tx.status !== 'Pending') return { postings: [] };
+  const now: JournalTransaction = { ...tx, kind: data.kind ?? tx.kind, status: to };
+  const undo = announce(ctx.userId, tx).map((p) => ({ ...p, amount: p.amount.negated() }));
+  if (to === 'Failed') return { postings: undo, transaction: now };
+  // A settled credit leaves transit and lands in available; a settled debit leaves the hold.
+  const postings = now.amount.isPositive() ? [...undo, ...complete(ctx.userId, now, 'available')] : complete(ctx.userId, now, 'pending-out');
+  return { postings, transaction: now };
+}
+
+/**
+ * The posting rule of every wallet event type, in one place. A type missing here is
+ * reported by `ledger verify` and fails postings.unit.spec.ts.
+ */
+export const POSTING_RULES: { [T in WalletEventType]?: Rule<T> } = {
+  'wallet.deposit-requested': (d, ctx) => {
+    const tx = opened(d, 'deposit', 'Pending');
+    return { postings: open(ctx.userId, tx), transaction: tx };
+  },
+  'wallet.withdrawal-requested': (d, ctx) => {
+    const tx = opened(d, 'withdrawal', 'Pending');
+    return { postings: open(ctx.userId, tx), transaction: tx };
+  },
+  'wallet.send-requested': (d, ctx) => {
+    const tx = opened(d, 'send', 'Pending');
+    return { postings: open(ctx.userId, tx), transaction: tx };
+  },
+  'wallet.transaction-recorded': (d, ctx) => {
+    const tx = opened(d, d.type, d.status);
+    return { postings: open(ctx.userId, tx), transaction: tx };
+  },
+  // Each leg on its own asset: the from-leg is held like a withdrawal and, when settled, pays
+  // its fee to the house and the rest into swap conversion; the to-leg comes out of swap
+  // conversion like a deposit. Both legs settle or fail together (one event each).
+  'wallet.swap-requested': (d, ctx) => {
+    const tx = opened(d, 'swap', 'Pending');
+    return { postings: open(ctx.userId, tx), transaction: tx };
+  },
+  // The principal moves from available into the customer's staked account.
+  'wallet.stake-opened': (d, ctx) => {
+    const principal = money(d.principal);
+    return {
+      postings: [leg(customerAccount(ctx.userId, 'available'), d.assetId, principal.negated()), leg(customerAccount(ctx.userId, 'staked'), d.assetId, principal)],
+      transaction: opened(d, 'stake', 'Complete'),
+    };
+  },
+  // At maturity the principal leaves staked and the earnings are paid by the house.
+  'wallet.stake-paid-out': (d, ctx) => {
+    const principal = money(d.principal);
+    const earnings = money(d.earnings);
+    return {
+      postings: [
+        leg(customerAccount(ctx.userId, 'staked'), d.assetId, principal.negated()),
+        leg(houseAccount('staking-rewards'), d.assetId, earnings.negated()),
+        leg(customerAccount(ctx.userId, 'available'), d.assetId, principal.plus(earnings)),
+      ],
+      transaction: opened(d, 'stake_payout', 'Complete'),
+    };
+  },
+  'wallet.transaction-settled': (d, ctx) => statusChange(d, ctx, 'Complete'),
+  'wallet.transaction-failed': (d, ctx) => statusChange(d, ctx, 'Failed'),
+  // A new type or note reclassifies nothing already posted: money moved under the type it had then.
+  'wallet.transaction-edited': (d, ctx) => {
+    const tx = ctx.transaction(d.transactionId);
+    return { postings: [], transaction: tx && d.type ? { ...tx, kind: d.type } : undefined };
+  },
+};
+
+export function hasPostingRule(type: string): boolean {
+  return Object.prototype.hasOwnProperty.call(POSTING_RULES, type);
+}
+
+/** The postings of one wallet event, without zero legs; null when its type has no rule. */
+export function postingsFor(type: string, data: unknown, ctx: PostingContext): PostingResult | null {
+  const rule = (POSTING_RULES as Record<string, ((d: unknown, c: PostingContext) => PostingResult) | undefined>)[type];
+  if (!rule) return null;
+  const result = rule(data, ctx);
+  return { ...result, postings: result.postings.filter((p) => !p.amount.isZero()) };
+}
+
+/** Per asset, the sum of the postings where it is not zero (empty when they balance). */
+export function imbalances(postings: Posting[]): Map<AssetId, Decimal> {
+  const sums = new Map<AssetId, Decimal>();
+  for (const p of postings) sums.set(p.assetId, (sums.get(p.assetId) ?? ZERO).plus(p.amount));
+  for (const [asset, sum] of sums) if (sum.isZero()) sums.delete(asset);
+  return sums;
+}
