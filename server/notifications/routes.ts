@@ -6,23 +6,7 @@ import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { notificationsDecider } from '../../ledger/notifications/notifications.js';
-import { formatAmount, money } from '../../ledger/money.js';
-
-/** Spec 001 section 9: 10 stored, received items of the last 7 days (at most 20), 15 shown. */
-const STORED = 10;
-const RECEIVED_DAYS = 7;
-const RECEIVED_MAX = 20;
-const SHOWN = 15;
-
-interface Item {
-  id: string;
-  message: string;
-  read: boolean;
-  created_at: string;
-  transaction_id: string | null;
-  /** 'stored' can be marked read; 'received' items are derived and always read. */
-  source: 'stored' | 'received';
-}
+import { FEED_RULES, mergeNotificationFeed } from '../../ledger/notifications/feed.js';
 
 /** `/api/v1/notifications`: the bell's list and the read marks. */
 export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
@@ -31,34 +15,26 @@ export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): F
   return async (app) => {
     app.get('/notifications', { preHandler: guard, schema: { tags: ['api'] } }, async (request) => {
       const { userId } = authOf(request);
-      const stored = await db.selectFrom('notifications').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').limit(STORED).execute();
+      const stored = await db.selectFrom('notifications').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').limit(FEED_RULES.stored).execute();
       const referenced = await db.selectFrom('notifications').select('transaction_id').where('user_id', '=', userId).where('transaction_id', 'is not', null).execute();
-      const named = new Set(referenced.map((r) => r.transaction_id));
+      const now = new Date();
       const received = await db
         .selectFrom('transactions')
         .select(['id', 'created_at', 'amount', 'asset_id'])
         .where('user_id', '=', userId)
         .where('is_hidden', '=', false)
         .where(sql<boolean>`amount > 0`)
-        .where('created_at', '>', new Date(Date.now() - RECEIVED_DAYS * 86_400_000))
+        .where('created_at', '>', new Date(now.getTime() - FEED_RULES.receivedDays * 86_400_000))
         .orderBy('created_at', 'desc')
-        .limit(RECEIVED_MAX)
+        .limit(FEED_RULES.receivedMax)
         .execute();
-      const items: Item[] = [
-        ...stored.map((n) => ({ id: n.id, message: n.message, read: n.read, created_at: new Date(n.created_at).toISOString(), transaction_id: n.transaction_id, source: 'stored' as const })),
-        ...received
-          .filter((t) => !named.has(t.id))
-          .map((t) => ({
-            id: t.id,
-            message: `You received ${formatAmount(money(t.amount))} ${t.asset_id}`,
-            read: true,
-            created_at: new Date(t.created_at).toISOString(),
-            transaction_id: t.id,
-            source: 'received' as const,
-          })),
-      ];
-      items.sort((a, b) => b.created_at.localeCompare(a.created_at));
-      return { notifications: items.slice(0, SHOWN), unread: items.slice(0, SHOWN).filter((i) => !i.read).length };
+      const iso = (d: Date | string) => new Date(d).toISOString();
+      return mergeNotificationFeed({
+        stored: stored.map((n) => ({ id: n.id, message: n.message, read: n.read, created_at: iso(n.created_at), transaction_id: n.transaction_id })),
+        received: received.map((t) => ({ id: t.id, amount: String(t.amount), asset_id: t.asset_id, created_at: iso(t.created_at) })),
+        namedTransactionIds: new Set(referenced.map((r) => r.transaction_id!)),
+        now,
+      });
     });
 
     app.post(
