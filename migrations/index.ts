@@ -5,6 +5,11 @@ import * as m0003 from './0003_accounts.js';
 import * as m0004 from './0004_payment_methods.js';
 import * as m0005 from './0005_notifications.js';
 import * as m0006 from './0006_ownership_kyc_blobs.js';
+import * as m0007 from './0007_staking.js';
+import * as m0009 from './0009_support_tickets.js';
+import * as m0010 from './0010_announcements.js';
+import * as m0011 from './0011_journal.js';
+import * as m0012 from './0012_staff_profile.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +19,11 @@ const migrations: Record<string, Migration> = {
   '0004_payment_methods': m0004,
   '0005_notifications': m0005,
   '0006_ownership_kyc_blobs': m0006,
+  '0007_staking': m0007,
+  '0009_support_tickets': m0009,
+  '0010_announcements': m0010,
+  '0011_journal': m0011,
+  '0012_staff_profile': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -6,11 +6,16 @@ import { transactionsProjection } from './transactions.js';
 import { usersProjection } from './users.js';
 import { notificationsProjection } from './notifications.js';
 import { paymentMethodsProjection } from './payment-methods.js';
+import { scheduledTransactionsProjection } from './scheduled-transactions.js';
+import { journalProjection } from './journal.js';
+import { buyingLinksProjection } from './buying-links.js';
+import { announcementsProjection } from './announcements.js';
+import { ticketsProjection } from './tickets.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 
 /** Every read model, in the order they are replayed. */
-export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection, notificationsProjection];
+export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection, notificationsProjection, scheduledTransactionsProjection, journalProjection, buyingLinksProjection, announcementsProjection, ticketsProjection];
 
 export function findProjection(name: string): Projection | undefined {
   return PROJECTIONS.find((p) => p.name === name);

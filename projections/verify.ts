@@ -6,6 +6,7 @@ import { ProjectionRunner } from './runner.js';
 import { PROJECTIONS } from './registry.js';
 import { money } from '../ledger/money.js';
 import { foldWalletBalances, readBalanceRows, type BalanceRow } from './read-models.js';
+import { checkJournal, type JournalCheck } from './journal.js';
 
 const SCRATCH = 'ledger_verify';
 const SHOWN = 20;
@@ -27,6 +28,8 @@ export interface VerifyReport {
   negativeAvailable: BalanceRow[];
   /** (user, asset) rows where the balances table differs from folding the events with the decider. */
   foldMismatches: { key: string; table: BalanceRow | null; fold: BalanceRow | null }[];
+  /** The double-entry journal's zero-sum and reconciliation check (when the journal is verified). */
+  journal?: JournalCheck;
 }
 
 /**
@@ -46,6 +49,7 @@ export async function verifyReadModels(
     await sql`create table ${sql.table(`${SCRATCH}.projection_checkpoints`)} (like public.projection_checkpoints including all)`.execute(db);
     const report: VerifyReport = { ok: true, projections: [], negativeAvailable: [], foldMismatches: [] };
     let balancesAt: Position | null = null;
+    let journalAt: Position | null = null;
 
     for (const projection of projections) {
       // One snapshot: the live checkpoint and a copy of the live rows at that checkpoint.
@@ -73,6 +77,7 @@ export async function verifyReadModels(
       }
       report.projections.push({ name: projection.name, position: formatPosition(livePosition), eventsApplied, tables });
       if (projection.name === 'balances') balancesAt = livePosition;
+      if (projection.name === 'journal') journalAt = livePosition;
     }
 
     if (projections.some((p) => p.name === 'balances')) {
@@ -86,6 +91,12 @@ export async function verifyReadModels(
       }
       if (report.negativeAvailable.length || report.foldMismatches.length) report.ok = false;
       report.foldMismatches = report.foldMismatches.slice(0, SHOWN);
+    }
+    if (projections.some((p) => p.name === 'journal')) {
+      const at = journalAt ?? START;
+      const wallet = await foldWalletBalances(store, at);
+      report.journal = await checkJournal(db, store, { until: at, entriesTable: `${SCRATCH}.live_journal_entries`, wallet });
+      if (!report.journal.ok) report.ok = false;
     }
     return report;
   } finally {

@@ -33,6 +33,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port.js';
+import { upcast } from './upcast.js';
 
 /** Largest value of a signed 64-bit position; the server sends -1 (as unsigned) for "none". */
 const MAX_POSITION = (1n << 63n) - 1n;
@@ -94,7 +95,7 @@ function toRecorded(event: EsdbRecordedEvent, fallbackCommit?: bigint): Recorded
   const position =
     validPosition(event.position) ??
     (fallbackCommit !== undefined && fallbackCommit <= MAX_POSITION ? { commit: fallbackCommit, prepare: fallbackCommit } : START);
-  return {
+  return upcast({
     eventId: event.id,
     streamId: event.streamId,
     revision: event.revision,
@@ -104,7 +105,7 @@ function toRecorded(event: EsdbRecordedEvent, fallbackCommit?: bigint): Recorded
     metadata: metadata as EventMetadata,
     position,
     recordedAt: event.created,
-  };
+  });
 }
 
 /** The stored event of a resolved event from `$all`, or null for a system event. */

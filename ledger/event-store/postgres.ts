@@ -14,6 +14,7 @@ import {
   START,
 } from './port.js';
 import { pollingSubscription } from './polling-subscription.js';
+import { upcast } from './upcast.js';
 import { WakeSignal } from './wake-signal.js';
 
 interface EventRow {
@@ -47,7 +48,7 @@ const READ_HORIZON = sql`coalesce(
   pg_snapshot_xmax(pg_current_snapshot()))`;
 
 function toRecorded(row: EventRow): RecordedEvent {
-  return {
+  return upcast({
     eventId: row.event_id,
     streamId: row.stream_id,
     revision: BigInt(row.stream_revision),
@@ -57,7 +58,7 @@ function toRecorded(row: EventRow): RecordedEvent {
     metadata: row.metadata as RecordedEvent['metadata'],
     position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) },
     recordedAt: row.recorded_at,
-  };
+  });
 }
 
 /** Thrown inside the append transaction to roll it back when the expectation fails. */

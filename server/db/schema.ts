@@ -1,5 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { PaymentMethodTables } from './schema-payment-methods.js';
+import type { JournalTables } from './schema-journal.js';
+import type { MarketplaceTables } from './schema-marketplace.js';
+import type { AnnouncementTables } from './schema-announcements.js';
+import type { TicketTables } from './schema-tickets.js';
 
 /** numeric and int8 columns are read as strings (see database.ts). */
 type Numeric = ColumnType<string, string, string>;
@@ -61,12 +65,23 @@ export interface TransactionsTable {
   updated_at: Timestamp;
 }
 
-export interface DB extends AccountTables, PaymentMethodTables {
+export interface DB extends AccountTables, PaymentMethodTables, JournalTables, MarketplaceTables, AnnouncementTables, TicketTables {
   events: EventsTable;
   streams: StreamsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   balances: BalancesTable;
   transactions: TransactionsTable;
+  user_crypto_buying_links: BuyingLinksTable;
+}
+
+/** A customer's custom crypto buying link (migration 0012); the logo is a PNG in the blob store. */
+export interface BuyingLinksTable {
+  id: string;
+  user_id: string;
+  url: string;
+  name: string;
+  logo_blob_id: string;
+  created_at: Timestamp;
 }
 
 export type GeneratedId = Generated<string>;

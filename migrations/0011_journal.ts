@@ -1,0 +1,40 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * The double-entry journal (docs/finance.md): one row per posting, and what the journal
+ * keeps of each transaction between its opening and its last status change.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await sql`
+    create table journal_entries (
+      event_id uuid not null,
+      leg smallint not null,
+      commit_position bigint not null,
+      prepare_position bigint not null,
+      user_id uuid,
+      transaction_id uuid,
+      account text not null,
+      account_kind text not null,
+      asset_id text not null,
+      amount numeric(38, 18) not null,
+      recorded_at timestamptz not null,
+      primary key (event_id, leg)
+    )`.execute(db);
+  await sql`create index journal_entries_position on journal_entries (commit_position, prepare_position)`.execute(db);
+  await sql`create index journal_entries_user on journal_entries (user_id, recorded_at) where user_id is not null`.execute(db);
+  await sql`
+    create table journal_transactions (
+      transaction_id uuid primary key,
+      user_id uuid not null,
+      asset_id text not null,
+      amount numeric(38, 18) not null,
+      fee numeric(38, 18) not null,
+      kind text not null,
+      status text not null
+    )`.execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await sql`drop table journal_transactions`.execute(db);
+  await sql`drop table journal_entries`.execute(db);
+}

@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../tests/support/test-database.js';
+import { PostgresEventStore } from '../ledger/event-store/postgres.js';
+import { CommandHandler, SYSTEM_ACTOR } from '../ledger/command-handler.js';
+import { walletDecider } from '../ledger/wallet/decider.js';
+import { deposit, recorded, withdrawal } from '../ledger/wallet/wallet.arbitraries.js';
+import { foldJournal } from '../ledger/journal/fold.js';
+import { trialBalance } from '../ledger/journal/trial-balance.js';
+import { Projector } from './registry.js';
+import { replayProjection } from './replay.js';
+import { verifyReadModels } from './verify.js';
+import { journalProjection } from './journal.js';
+
+const ctx = { actor: SYSTEM_ACTOR };
+
+describe('journal projection', () => {
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    await database?.close();
+    database = undefined;
+  });
+
+  async function setup() {
+    database = await createTestDatabase();
+    const store = new PostgresEventStore(database.db);
+    const projector = new Projector(database.db, store);
+    await projector.start();
+    const handler = new CommandHandler(store);
+    return { db: database.db, store, projector, handler };
+  }
+
+  it('posts every money event in balanced entries that reconcile with the balances, and verify agrees', async () => {
+    const { db, store, projector, handler } = await setup();
+    const user = randomUUID();
+    const dep = randomUUID();
+    const wd = randomUUID();
+    await handler.handle(walletDecider, user, recorded('50', 'Complete', 'ETH'), ctx);
+    await handler.handle(walletDecider, user, deposit('10', 'ETH', dep), ctx);
+    await handler.handle(walletDecider, user, withdrawal('20', 'ETH', wd), ctx);
+    await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: dep }, ctx);
+    const last = await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: wd, reason: null }, ctx);
+    expect(await projector.waitFor(last.position!, 5_000)).toBe(true);
+
+    const unbalanced = await sql`select event_id from journal_entries group by event_id, asset_id having sum(amount) <> 0`.execute(db);
+    expect(unbalanced.rows).toEqual([]);
+    const byKind = await sql<{ account_kind: string; sum: string }>`
+      select account_kind, sum(amount)::text as sum from journal_entries where asset_id = 'ETH' group by account_kind order by account_kind`.execute(db);
+    const sums = Object.fromEntries(byKind.rows.map((r) => [r.account_kind, Number(r.sum)]));
+    // 50 credited by staff, a 10 deposit settled (9.9 net, 0.1 fee), a 20 withdrawal failed (hold returned).
+    expect(sums).toEqual({ available: 59.9, adjustments: -50, fees: 0.1, external: -10, 'in-transit': 0, 'pending-in': 0, 'pending-out': 0 });
+    const balance = await db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
+    expect(Number(balance.balance)).toBe(59.9);
+
+    const tb = trialBalance((await foldJournal(store)).entries());
+    expect(tb.lines).toEqual([expect.objectContaining({ assetId: 'ETH', customerLiabilities: '59.9', feesEarned: '0.1', externalNet: '-10', adjustments: '-50', total: '0', reconciles: true })]);
+
+    await projector.stop();
+    const report = await verifyReadModels(db, store);
+    expect(report.journal).toMatchObject({ ok: true, firstUnbalanced: null, firstUnbalancedInTable: null, customerMismatches: [] });
+    expect(report.ok).toBe(true);
+  });
+
+  it('verify names the first event whose journal rows do not balance', async () => {
+    const { db, store, projector, handler } = await setup();
+    const user = randomUUID();
+    await handler.handle(walletDecider, user, recorded('5', 'Complete', 'BTC'), ctx);
+    const second = await handler.handle(walletDecider, user, recorded('7', 'Complete', 'BTC'), ctx);
+    await projector.waitFor(second.position!, 5_000);
+    await projector.stop();
+    await sql`update journal_entries set amount = amount + 1 where event_id = ${second.eventIds[0]!} and leg = 0`.execute(db);
+
+    const report = await verifyReadModels(db, store);
+    expect(report.ok).toBe(false);
+    expect(report.journal?.firstUnbalancedInTable).toMatchObject({ eventId: second.eventIds[0], assetId: 'BTC', sum: '1' });
+    // The log itself still balances: the damage is in the table.
+    expect(report.journal?.firstUnbalanced).toBeNull();
+  });
+
+  it('replays a stored version-0 deposit request: read upcast to the current version, settled and posted with its fee', async () => {
+    const { db, store, projector, handler } = await setup();
+    const user = randomUUID();
+    const transactionId = randomUUID();
+    const old = {
+      transactionId, assetId: 'BTC', amount: '0.99', fee: '0.01', sentAt: '2025-01-01T00:00:00.000Z', note: null, senderAddress: null,
+      recipientAddress: null, txid: null, isHidden: false, requestId: null, paymentMethodId: randomUUID(),
+    };
+    await store.append(`wallet-${user}`, [{
+      eventId: randomUUID(), type: 'wallet.deposit-requested', version: 0, data: old,
+      metadata: { actorId: 'import', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: '2025-01-01T00:00:00.000Z' },
+    }], { expectedRevision: 'no_stream' });
+    const stored = await sql<{ event_version: number; data: Record<string, unknown> }>`select event_version, data from events`.execute(db);
+    expect(stored.rows[0]).toMatchObject({ event_version: 0 });
+    expect(stored.rows[0]!.data).not.toHaveProperty('requestedAmount');
+
+    const [read] = await store.readStream(`wallet-${user}`);
+    expect(read).toMatchObject({ version: 1, data: { ...old, requestedAmount: '1' } });
+
+    // The decider folds the upcast event like any other: the deposit settles.
+    const settled = await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId }, ctx);
+    await projector.waitFor(settled.position!, 5_000);
+    await projector.stop();
+    await replayProjection(db, store, journalProjection);
+    const rows = await sql<{ account_kind: string; amount: string }>`
+      select account_kind, amount::text from journal_entries where transaction_id = ${transactionId} order by commit_position, prepare_position, leg`.execute(db);
+    expect(rows.rows.map((r) => `${r.account_kind} ${Number(r.amount)}`)).toEqual([
+      'pending-in 0.99', 'in-transit -0.99', 'pending-in -0.99', 'in-transit 0.99', 'available 0.99', 'fees 0.01', 'external -1',
+    ]);
+    const tx = await db.selectFrom('transactions').select(['status', 'amount']).where('id', '=', transactionId).executeTakeFirstOrThrow();
+    expect(tx.status).toBe('Complete');
+  });
+});

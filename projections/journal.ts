@@ -1,0 +1,142 @@
+import { sql, type Kysely } from 'kysely';
+import type { Decimal } from 'decimal.js';
+import type { DB } from '../server/db/schema.js';
+import type { EventStore, Position, RecordedEvent } from '../ledger/event-store/port.js';
+import type { AssetId } from '../ledger/assets.js';
+import { formatAmount, money } from '../ledger/money.js';
+import { WALLET_STREAM_PREFIX } from '../ledger/wallet/events.js';
+import type { TransactionStatus } from '../ledger/wallet/events.js';
+import { customerAccount, parseAccount } from '../ledger/journal/accounts.js';
+import { foldJournal } from '../ledger/journal/fold.js';
+import type { BalanceRow } from './read-models.js';
+import { hasPostingRule, postingsFor, type JournalTransaction } from '../ledger/journal/postings.js';
+import { table, type Projection } from './projection.js';
+
+/** Events that change a transaction opened earlier, whose state the rule needs. */
+const CHANGES = new Set(['wallet.transaction-settled', 'wallet.transaction-failed', 'wallet.transaction-edited']);
+
+/**
+ * journal_entries: every wallet event posted as balanced entries (ledger/journal/postings.ts),
+ * and journal_transactions: what the rules need to know of a transaction when it settles.
+ * A batch reads the transactions it changes once, posts in memory and writes with unnest.
+ */
+export const journalProjection: Projection = {
+  name: 'journal',
+  tables: ['journal_entries', 'journal_transactions'],
+  handles: (type) => type.startsWith('wallet.') && hasPostingRule(type),
+
+  async apply(target, events: RecordedEvent[]) {
+    const wallet = events.filter((e) => e.streamId.startsWith(WALLET_STREAM_PREFIX) && hasPostingRule(e.type));
+    if (wallet.length === 0) return;
+    const tTx = table(target, 'journal_transactions');
+    const known = new Map<string, JournalTransaction & { userId: string }>();
+    const wanted = [...new Set(wallet.filter((e) => CHANGES.has(e.type)).map((e) => (e.data as { transactionId: string }).transactionId))];
+    if (wanted.length > 0) {
+      const { rows } = await sql<{ transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string }>`
+        select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${tTx}
+        where transaction_id = any(${wanted}::uuid[])`.execute(target.trx);
+      for (const r of rows) {
+        known.set(r.transaction_id, {
+          transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: money(r.amount), fee: money(r.fee),
+          kind: r.kind, status: r.status as TransactionStatus,
+        });
+      }
+    }
+    const dirty = new Set<string>();
+    const entries = { event: [] as string[], leg: [] as number[], commit: [] as string[], prepare: [] as string[], user: [] as string[], tx: [] as (string | null)[],
+      account: [] as string[], kind: [] as string[], asset: [] as string[], amount: [] as string[], at: [] as string[] };
+    for (const e of wallet) {
+      const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
+      const result = postingsFor(e.type, e.data, { userId, transaction: (id) => known.get(id) });
+      if (!result) continue;
+      if (result.transaction) {
+        known.set(result.transaction.transactionId, { ...result.transaction, userId });
+        dirty.add(result.transaction.transactionId);
+      }
+      const txId = (e.data as { transactionId?: string }).transactionId ?? null;
+      result.postings.forEach((p, i) => {
+        entries.event.push(e.eventId);
+        entries.leg.push(i);
+        entries.commit.push(e.position.commit.toString());
+        entries.prepare.push(e.position.prepare.toString());
+        entries.user.push(userId);
+        entries.tx.push(txId);
+        entries.account.push(p.account);
+        entries.kind.push(parseAccount(p.account).kind);
+        entries.asset.push(p.assetId);
+        entries.amount.push(formatAmount(p.amount));
+        entries.at.push(e.recordedAt.toISOString());
+      });
+    }
+    if (entries.event.length > 0) {
+      await sql`
+        insert into ${table(target, 'journal_entries')}
+          (event_id, leg, commit_position, prepare_position, user_id, transaction_id, account, account_kind, asset_id, amount, recorded_at)
+        select * from unnest(${entries.event}::uuid[], ${entries.leg}::smallint[], ${entries.commit}::bigint[], ${entries.prepare}::bigint[],
+          ${entries.user}::uuid[], ${entries.tx}::uuid[], ${entries.account}::text[], ${entries.kind}::text[], ${entries.asset}::text[],
+          ${entries.amount}::numeric[], ${entries.at}::timestamptz[])`.execute(target.trx);
+    }
+    if (dirty.size > 0) {
+      const rows = [...dirty].map((id) => known.get(id)!);
+      await sql`
+        insert into ${tTx} (transaction_id, user_id, asset_id, amount, fee, kind, status)
+        select * from unnest(${rows.map((r) => r.transactionId)}::uuid[], ${rows.map((r) => r.userId)}::uuid[], ${rows.map((r) => r.assetId)}::text[],
+          ${rows.map((r) => formatAmount(r.amount))}::numeric[], ${rows.map((r) => formatAmount(r.fee))}::numeric[],
+          ${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.status)}::text[])
+        on conflict (transaction_id) do update set kind = excluded.kind, status = excluded.status`.execute(target.trx);
+    }
+  },
+};
+
+export interface JournalCheck {
+  ok: boolean;
+  /** Wallet events the rules posted. */
+  events: number;
+  /** The first event in log order whose postings do not sum to zero per asset (or that no rule covers). */
+  firstUnbalanced: { eventId: string; type: string; position?: string; problem: string } | null;
+  /** The first event whose rows in the journal table do not sum to zero per asset. */
+  firstUnbalancedInTable: { eventId: string; assetId: string; sum: string; position: string } | null;
+  /** Wallet event types without a posting rule. */
+  typesWithoutRule: string[];
+  /** Customer accounts that differ from the wallet balances folded by the decider (at most 20). */
+  customerMismatches: { key: string; journal: string; wallet: string }[];
+}
+
+/**
+ * The journal's invariants up to `until`: every event's postings sum to zero per asset
+ * (from the rules and in the table `entriesTable`), and the customer accounts equal the
+ * decider's balances (available = balance + pending withdrawals, held = -pending
+ * withdrawals, pending-in = pending deposits).
+ */
+export async function checkJournal(
+  db: Kysely<DB>,
+  store: EventStore,
+  opts: { until: Position | null; entriesTable: string; wallet: Map<string, BalanceRow>; onProgress?: (events: number) => void },
+): Promise<JournalCheck> {
+  const book = await foldJournal(store, { until: opts.until }, { onProgress: opts.onProgress });
+  const { rows } = await sql<{ event_id: string; asset_id: string; sum: string; commit_position: string; prepare_position: string }>`
+    select event_id, asset_id, sum(amount)::text as sum, commit_position::text, prepare_position::text from ${sql.table(opts.entriesTable)}
+    group by event_id, asset_id, commit_position, prepare_position having sum(amount) <> 0
+    order by commit_position, prepare_position limit 1`.execute(db);
+  const bad = rows[0];
+  const customerMismatches: JournalCheck['customerMismatches'] = [];
+  const expect = (key: string, journal: Decimal, wallet: Decimal) => {
+    if (!journal.eq(wallet) && customerMismatches.length < 20) customerMismatches.push({ key, journal: formatAmount(journal), wallet: formatAmount(wallet) });
+  };
+  for (const [key, w] of opts.wallet) {
+    const asset = w.asset_id as AssetId;
+    expect(`${key} available`, book.balance(customerAccount(w.user_id, 'available'), asset), money(w.balance).plus(w.pending_withdrawals));
+    expect(`${key} pending-out`, book.balance(customerAccount(w.user_id, 'pending-out'), asset), money(w.pending_withdrawals).negated());
+    expect(`${key} pending-in`, book.balance(customerAccount(w.user_id, 'pending-in'), asset), money(w.pending_deposits));
+  }
+  const check: JournalCheck = {
+    ok: false,
+    events: book.events,
+    firstUnbalanced: book.firstProblem,
+    firstUnbalancedInTable: bad ? { eventId: bad.event_id, assetId: bad.asset_id, sum: formatAmount(money(bad.sum)), position: `${bad.commit_position}/${bad.prepare_position}` } : null,
+    typesWithoutRule: [...book.unruledTypes],
+    customerMismatches,
+  };
+  check.ok = !check.firstUnbalanced && !check.firstUnbalancedInTable && customerMismatches.length === 0;
+  return check;
+}

@@ -1,0 +1,29 @@
+import type { ColumnType } from 'kysely';
+
+type Numeric = ColumnType<string, string, string>;
+
+/** The double-entry journal's read tables (migrations/0011_journal.ts). */
+export interface JournalTables {
+  journal_entries: {
+    event_id: string;
+    leg: number;
+    commit_position: string;
+    prepare_position: string;
+    user_id: string | null;
+    transaction_id: string | null;
+    account: string;
+    account_kind: string;
+    asset_id: string;
+    amount: Numeric;
+    recorded_at: ColumnType<Date, Date | string, Date | string>;
+  };
+  journal_transactions: {
+    transaction_id: string;
+    user_id: string;
+    asset_id: string;
+    amount: Numeric;
+    fee: Numeric;
+    kind: string;
+    status: string;
+  };
+}
