@@ -41,6 +41,8 @@ export class ProjectionRunner extends EventEmitter {
     private readonly options: RunnerOptions = {},
   ) {
     super();
+    // Every command waiting for read-your-writes listens for progress.
+    this.setMaxListeners(0);
     this.checkpointName = options.checkpointName ?? projection.name;
     this.schema = options.schema ?? 'public';
   }

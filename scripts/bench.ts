@@ -37,15 +37,16 @@ import { decide, FEE_RATE, initialState, WalletError } from '../ledger/wallet/wa
 import { recorded, withdrawal } from '../ledger/wallet/wallet.arbitraries.js';
 import { formatAmount, money, Money } from '../ledger/money.js';
 import { PROJECTIONS } from '../projections/registry.js';
-import { replayProjection, type ReplayResult } from '../projections/replay.js';
+import { replayProjection, resetReadModels, type ReplayResult } from '../projections/replay.js';
 import { foldWalletBalances } from '../projections/read-models.js';
 import { seedLedger } from './seed.js';
+import { BenchServer, ROUTES, type LoadResult } from './bench-http.js';
 
 // ------------------------------------------------------------------------------ sizes
 
 export type BenchSize = 'full' | 'quick' | 'tiny';
-export type Phase = 'appends' | 'replay' | 'contention';
-export const PHASES: Phase[] = ['appends', 'replay', 'contention'];
+export type Phase = 'appends' | 'replay' | 'contention' | 'http';
+export const PHASES: Phase[] = ['appends', 'replay', 'contention', 'http'];
 
 export interface BenchSizes {
   /** Events written one per append (and as many plain insert transactions). */
@@ -63,15 +64,20 @@ export interface BenchSizes {
   contentionHandlers: number;
   /** Alternating rounds per append figure. */
   rounds: number;
+  /** HTTP phase: autocannon connections, customers created, seconds per timed run and per warm-up. */
+  httpConnections: number;
+  httpUsers: number;
+  httpSeconds: number;
+  httpWarmSeconds: number;
 }
 
-const COMMON = { singleWriters: 32, batchSize: 100, batchWriters: 8, contentionClients: 64, contentionHandlers: 4 };
+const COMMON = { singleWriters: 32, batchSize: 100, batchWriters: 8, contentionClients: 64, contentionHandlers: 4, httpConnections: 64, httpUsers: 64 };
 
 export const SIZES: Record<BenchSize, BenchSizes> = {
-  full: { ...COMMON, singleEvents: 48_000, batchEvents: 80_000, replayEvents: 1_000_000, contentionWithdrawals: 2_000, rounds: 8 },
-  quick: { ...COMMON, singleEvents: 16_000, batchEvents: 16_000, replayEvents: 100_000, contentionWithdrawals: 600, rounds: 4 },
+  full: { ...COMMON, singleEvents: 48_000, batchEvents: 80_000, replayEvents: 1_000_000, contentionWithdrawals: 2_000, rounds: 8, httpSeconds: 10, httpWarmSeconds: 3 },
+  quick: { ...COMMON, singleEvents: 16_000, batchEvents: 16_000, replayEvents: 100_000, contentionWithdrawals: 600, rounds: 4, httpSeconds: 3, httpWarmSeconds: 1 },
   // For the smoke test only: proves that every phase runs, measures nothing worth reading.
-  tiny: { ...COMMON, singleEvents: 320, batchEvents: 800, replayEvents: 3_000, contentionWithdrawals: 20, rounds: 2 },
+  tiny: { ...COMMON, singleEvents: 320, batchEvents: 800, replayEvents: 3_000, contentionWithdrawals: 20, rounds: 2, httpUsers: 4, httpConnections: 8, httpSeconds: 1, httpWarmSeconds: 1 },
 };
 
 /** The issue's targets. */
@@ -80,13 +86,18 @@ export const TARGETS = {
   singleVsPlainTransactions: 0.7,
   replayEventsPerSecond: 75_000,
   replayVsReadAndFold: 0.3,
+  commandsPerSecond: 2_000,
+  commandP99Ms: 50,
+  commandsVsInsertRoute: 0.4,
+  readsVsSelectRoute: 0.5,
+  serverRssMB: 250,
 };
 
 // ---------------------------------------------------------------------------- results
 
 export interface Figure {
   id: string;
-  group: 'appends' | 'replay' | 'contention' | 'process';
+  group: 'appends' | 'replay' | 'contention' | 'http' | 'process';
   name: string;
   unit: string;
   value: number;
@@ -131,11 +142,7 @@ export interface BenchResults {
   proofs: string[];
 }
 
-const NOT_MEASURED: NotMeasured[] = [
-  { id: 'http.commands', name: 'Commands through Fastify (autocannon)', reason: 'not measured yet (needs the HTTP command endpoints)' },
-  { id: 'http.reads', name: 'Reads through Fastify (autocannon)', reason: 'not measured yet (needs the HTTP command endpoints)' },
-  { id: 'http.serverRss', name: 'Server RSS under load', reason: 'not measured yet (needs the HTTP command endpoints)' },
-];
+const NOT_MEASURED: NotMeasured[] = [];
 
 // ---------------------------------------------------------------------------- helpers
 
@@ -262,6 +269,8 @@ class ConflictCountingStore implements EventStore {
 // ----------------------------------------------------------------------------- phases
 
 interface Ctx {
+  /** The scratch database's URL (the HTTP phase's server connects to it). */
+  databaseUrl: string;
   database: Database;
   pool: pg.Pool;
   store: PostgresEventStore;
@@ -610,6 +619,144 @@ async function contentionPhase(ctx: Ctx): Promise<void> {
   }
 }
 
+/**
+ * The app through HTTP, driven by autocannon from this process, next to baseline routes on
+ * the same Fastify instance and pool (scripts/bench-server.ts). Each pair warms up both
+ * sides, then times them in two rounds in A B / B A order; the ratio is the mean of the
+ * two rounds' ratios.
+ */
+async function httpPhase(ctx: Ctx): Promise<void> {
+  const { pool, sizes, log } = ctx;
+  await pool.query('truncate events, streams');
+  await resetReadModels(ctx.database.db, PROJECTIONS);
+  const server = await BenchServer.start(ctx.databaseUrl, log);
+  try {
+    log(`http: creating ${sizes.httpUsers} customers with a card and 12 transactions each`);
+    const users = await server.setup(sizes.httpUsers);
+    const idle = await server.rss();
+    const c = sizes.httpConnections;
+    const runs: Record<string, { subject: LoadResult[]; baseline: LoadResult[] }> = {};
+    const pair = async (id: string, subject: keyof typeof ROUTES, baseline: keyof typeof ROUTES, during?: () => void) => {
+      log(`http: ${subject} against ${baseline}, ${c} connections, 2 rounds of ${sizes.httpSeconds} s each (after ${sizes.httpWarmSeconds} s warm-up each)`);
+      await server.load(ROUTES[subject], users, c, sizes.httpWarmSeconds);
+      await server.load(ROUTES[baseline], users, c, sizes.httpWarmSeconds);
+      const r = { subject: [] as LoadResult[], baseline: [] as LoadResult[] };
+      for (let round = 0; round < 2; round++) {
+        const order = round === 0 ? (['subject', 'baseline'] as const) : (['baseline', 'subject'] as const);
+        for (const side of order) {
+          during?.();
+          r[side].push(await server.load(ROUTES[side === 'subject' ? subject : baseline], users, c, sizes.httpSeconds));
+        }
+      }
+      runs[id] = r;
+      return r;
+    };
+
+    // Commands, with the server's RSS sampled every 250 ms while they run.
+    let peakUnderLoad = 0;
+    let sampling = false;
+    const sampler = setInterval(() => {
+      if (!sampling) return;
+      server.rss().then((m) => (peakUnderLoad = Math.max(peakUnderLoad, m.rssMB)), () => {});
+    }, 250);
+    let commands;
+    try {
+      commands = await pair('commands', 'command', 'insert', () => (sampling = true));
+    } finally {
+      sampling = false;
+      clearInterval(sampler);
+    }
+    const profile = await pair('profile', 'profile', 'select');
+    const transactions = await pair('transactions', 'transactions', 'select');
+    const staticRoute = await pair('static', 'static', 'select');
+
+    const sum = (xs: LoadResult[]) => ({
+      rps: xs.reduce((a, x) => a + x.rps, 0) / xs.length,
+      p50: Math.max(...xs.map((x) => x.p50)),
+      p99: Math.max(...xs.map((x) => x.p99)),
+      requests: xs.reduce((a, x) => a + x.requests, 0),
+      non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
+      errors: xs.reduce((a, x) => a + x.errors, 0),
+    });
+    const figure = (
+      id: string,
+      name: string,
+      unit: string,
+      r: { subject: LoadResult[]; baseline: LoadResult[] },
+      baselineName: string,
+      target: ((value: number, ratio: number) => { text: string; pass: boolean }) | null,
+    ): Figure => {
+      const s = sum(r.subject);
+      const b = sum(r.baseline);
+      const roundRatios = r.subject.map((x, i) => x.rps / r.baseline[i]!.rps);
+      const ratio = roundRatios.reduce((a, x) => a + x, 0) / roundRatios.length;
+      const failed = s.non2xx + s.errors + b.non2xx + b.errors;
+      const t = target?.(s.rps, ratio) ?? null;
+      return {
+        id,
+        group: 'http',
+        name,
+        unit,
+        value: round(s.rps),
+        baseline: { name: baselineName, value: round(b.rps) },
+        ratio: round(ratio, 3),
+        target: t && { text: t.text, pass: t.pass && failed === 0 },
+        details: {
+          connections: c,
+          seconds: sizes.httpSeconds,
+          subject: { p50Ms: s.p50, p99Ms: s.p99, requests: s.requests, non2xx: s.non2xx, errors: s.errors },
+          baseline: { p50Ms: b.p50, p99Ms: b.p99, requests: b.requests, non2xx: b.non2xx, errors: b.errors },
+          roundRatios: roundRatios.map((x) => round(x, 3)),
+          ratioOfTotals: round(s.rps / b.rps, 3),
+          rounds: r,
+        },
+      };
+    };
+    const cmd = figure('http.commands', `Commands: create-deposit-request, ${c} connections`, 'commands/s', commands, 'BEGIN; INSERT; COMMIT route', (v, ratio) => ({
+      text: `>= ${TARGETS.commandsPerSecond.toLocaleString('en-US')}/s and >= ${TARGETS.commandsVsInsertRoute.toFixed(2)}x`,
+      pass: v >= TARGETS.commandsPerSecond && ratio >= TARGETS.commandsVsInsertRoute,
+    }));
+    const cs = sum(commands.subject);
+    const cb = sum(commands.baseline);
+    ctx.figures.push(
+      cmd,
+      {
+        id: 'http.commands.p99',
+        group: 'http',
+        name: `Commands: p99 latency (p50 ${cs.p50} ms)`,
+        unit: 'ms',
+        value: cs.p99,
+        baseline: { name: `INSERT route p99 (p50 ${cb.p50} ms)`, value: cb.p99 },
+        ratio: round(cs.p99 / Math.max(cb.p99, 1), 3),
+        target: { text: `< ${TARGETS.commandP99Ms} ms`, pass: cs.p99 < TARGETS.commandP99Ms },
+      },
+      figure('http.reads.profile', `Reads: get-user-profile-details, ${c} connections`, 'req/s', profile, 'SELECT-by-key route', (_v, ratio) => ({
+        text: `>= ${TARGETS.readsVsSelectRoute.toFixed(2)}x`,
+        pass: ratio >= TARGETS.readsVsSelectRoute,
+      })),
+      figure('http.reads.transactions', `Reads: transactions page, ${c} connections`, 'req/s', transactions, 'SELECT-by-key route', (_v, ratio) => ({
+        text: `>= ${TARGETS.readsVsSelectRoute.toFixed(2)}x`,
+        pass: ratio >= TARGETS.readsVsSelectRoute,
+      })),
+      figure('http.static', `Static route (ceiling of the setup), ${c} connections`, 'req/s', staticRoute, 'SELECT-by-key route', null),
+    );
+    const rss = await server.rss();
+    ctx.figures.push({
+      id: 'http.serverRss',
+      group: 'http',
+      name: 'Server RSS under the command load',
+      unit: 'MB',
+      value: round(peakUnderLoad, 1),
+      baseline: { name: 'server RSS idle, after setup', value: round(idle.rssMB, 1) },
+      ratio: round(peakUnderLoad / idle.rssMB, 3),
+      target: { text: `< ${TARGETS.serverRssMB} MB`, pass: peakUnderLoad > 0 && peakUnderLoad < TARGETS.serverRssMB },
+      details: { peakRssMBWholeRun: round(rss.peakRssMB, 1), rssMBAtEnd: round(rss.rssMB, 1) },
+    });
+  } finally {
+    await server.stop();
+  }
+}
+
 // ------------------------------------------------------------------------------- run
 
 export interface BenchOptions {
@@ -688,7 +835,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     await migrateToLatest(database.db);
     const pool = database.pool!;
     const store = new PostgresEventStore(database.db);
-    const ctx: Ctx = { database, pool, store, sizes, log, figures: [], proofs: [], setup: { database: name } };
+    const ctx: Ctx = { databaseUrl: url.toString(), database, pool, store, sizes, log, figures: [], proofs: [], setup: { database: name } };
     const machine = await machineInfo(pool);
     let maxLoad = machine.loadAverage.start;
     sampler = setInterval(() => (maxLoad = Math.max(maxLoad, os.loadavg()[0]!)), 5000);
@@ -696,7 +843,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     // Contention runs before the replay's seed so that its proof folds a short log.
     const peakRssMB: Record<string, number> = {};
     ctx.setup.peakRssMBAfterPhase = peakRssMB;
-    for (const [phase, run] of [['appends', appendsPhase], ['contention', contentionPhase], ['replay', replayPhase]] as const) {
+    for (const [phase, run] of [['appends', appendsPhase], ['contention', contentionPhase], ['http', httpPhase], ['replay', replayPhase]] as const) {
       if (!phases.includes(phase)) continue;
       await run(ctx);
       peakRssMB[phase] = round(process.resourceUsage().maxRSS / 1024, 1);
@@ -780,9 +927,9 @@ export function formatTable(results: BenchResults): string {
 
 // ------------------------------------------------------------------------------- cli
 
-const HELP = `Usage: npm run bench [-- --quick] [--only appends,replay,contention] [--out FILE]
+const HELP = `Usage: npm run bench [-- --quick] [--only appends,replay,contention,http] [--out FILE]
 
-Measures appends, replay and contention against the PostgreSQL in DATABASE_URL, each
+Measures appends, replay, contention and the HTTP API (autocannon) against the PostgreSQL in DATABASE_URL, each
 next to a baseline measured in the same run. Creates and drops a scratch database
 (bench_<random>) on that server. Writes bench/results.json and prints a table.
 
