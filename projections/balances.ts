@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Decimal } from 'decimal.js';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
 import { formatAmount, money, ZERO } from '../ledger/money.js';
-import { isWalletEventType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
+import { isWalletEventType, openedStatus, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { table, type Projection } from './projection.js';
 
 interface Delta {
@@ -34,6 +34,9 @@ export const balancesProjection: Projection = {
     type === 'wallet.withdrawal-requested' ||
     type === 'wallet.send-requested' ||
     type === 'wallet.transaction-recorded' ||
+    type === 'wallet.swap-requested' ||
+    type === 'wallet.stake-opened' ||
+    type === 'wallet.stake-paid-out' ||
     type === 'wallet.transaction-settled' ||
     type === 'wallet.transaction-failed',
 
@@ -63,6 +66,12 @@ export const balancesProjection: Projection = {
           break;
         case 'wallet.transaction-recorded':
           move(recorded, e.data.assetId, money(e.data.amount), e.data.status, 1);
+          break;
+        case 'wallet.swap-requested':
+        case 'wallet.stake-opened':
+        case 'wallet.stake-paid-out':
+          // A swap leg waits as Pending; a stake locks (and its payout returns) at once, Complete.
+          move(recorded, e.data.assetId, money(e.data.amount), openedStatus(e)!, 1);
           break;
         case 'wallet.transaction-settled':
         case 'wallet.transaction-failed': {

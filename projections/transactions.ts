@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
-import { isWalletEventType, openedType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
+import { isWalletEventType, openedStatus, openedType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { table, type Projection } from './projection.js';
 
 interface Row {
@@ -53,7 +53,8 @@ export const transactionsProjection: Projection = {
       const e = { type: recorded.type, data: recorded.data } as WalletEvent;
       const at = recorded.recordedAt.toISOString();
       const type = openedType(e);
-      if (type && (e.type === 'wallet.deposit-requested' || e.type === 'wallet.withdrawal-requested' || e.type === 'wallet.send-requested' || e.type === 'wallet.transaction-recorded')) {
+      const opened = openedStatus(e);
+      if (type && opened && 'transactionId' in e.data && 'assetId' in e.data && 'sentAt' in e.data) {
         const d = e.data;
         inserts.set(d.transactionId, {
           id: d.transactionId,
@@ -62,7 +63,7 @@ export const transactionsProjection: Projection = {
           amount: d.amount,
           fee: d.fee,
           type,
-          status: e.type === 'wallet.transaction-recorded' ? e.data.status : 'Pending',
+          status: opened,
           sent_at: d.sentAt,
           created_at: at,
           sender_address: d.senderAddress,

@@ -11,6 +11,9 @@ export type TransactionStatus = z.infer<typeof TransactionStatus>;
 /** The spec's editable type values; `send` is a withdrawal to an external address. */
 export const TransactionType = z.enum(['deposit', 'withdrawal', 'send', 'adjustment', 'swap']);
 export type TransactionType = z.infer<typeof TransactionType>;
+/** Every type a transaction row can have: the editable ones and the stake's own two, which only the ledger writes. */
+export const RowType = z.enum([...TransactionType.options, 'stake', 'stake_payout']);
+export type RowType = z.infer<typeof RowType>;
 
 /** Everything a new transaction row holds. `amount` is signed: its effect on the wallet, fee included. */
 const OpenedTransaction = z.object({
@@ -36,6 +39,39 @@ const StatusChange = z.object({
   kind: z.enum(['deposit', 'withdrawal', 'send', 'adjustment', 'swap']).optional(),
 });
 
+/** One leg of a swap; both legs are appended together and share `requestId`. */
+const SwapLeg = OpenedTransaction.extend({
+  requestId: z.uuid(),
+  leg: z.enum(['from', 'to']),
+  linkedTransactionId: z.uuid(),
+  fromAssetId: z.enum(ASSET_IDS),
+  toAssetId: z.enum(ASSET_IDS),
+  fromAmount: decimalString,
+  netReceived: decimalString,
+  /** The quote the server made from its own price feed (USD per unit). */
+  fromPrice: decimalString,
+  toPrice: decimalString,
+  rate: decimalString,
+  feeUsd: decimalString,
+});
+
+/** A fixed-term stake: the principal leaves the balance now (amount = -principal, Complete). */
+const StakeOpened = OpenedTransaction.extend({
+  stakeId: z.uuid(),
+  principal: decimalString,
+  durationDays: z.number().int().positive(),
+  rate: decimalString,
+  maturesAt: z.iso.datetime({ offset: true }),
+  estimatedEarnings: decimalString,
+});
+
+/** At maturity the principal and the earnings come back (amount = principal + earnings, Complete). */
+const StakePaidOut = OpenedTransaction.extend({
+  stakeId: z.uuid(),
+  principal: decimalString,
+  earnings: decimalString,
+});
+
 /** Event schemas by type; `version` is the schema version written with each event. */
 export const walletEventSchemas = {
   'wallet.deposit-requested': { version: 1, schema: OpenedTransaction.extend({ requestedAmount: decimalString }) },
@@ -48,6 +84,9 @@ export const walletEventSchemas = {
   },
   'wallet.transaction-settled': { version: 1, schema: StatusChange },
   'wallet.transaction-failed': { version: 1, schema: StatusChange.extend({ reason: z.string().nullable() }) },
+  'wallet.swap-requested': { version: 1, schema: SwapLeg },
+  'wallet.stake-opened': { version: 1, schema: StakeOpened },
+  'wallet.stake-paid-out': { version: 1, schema: StakePaidOut },
   'wallet.transaction-edited': {
     version: 1,
     schema: z.object({ transactionId: z.uuid(), type: TransactionType.optional(), note: z.string().nullable().optional() }),
@@ -60,12 +99,30 @@ export type WalletEventData<T extends WalletEventType> = z.infer<Schemas[T]['sch
 /** A wallet event as a decider sees it: the fact, without envelope. */
 export type WalletEvent = { [T in WalletEventType]: { type: T; data: WalletEventData<T> } }[WalletEventType];
 
+/** The events that open a transaction row, with its status at opening. */
+export function openedStatus(event: WalletEvent): TransactionStatus | null {
+  switch (event.type) {
+    case 'wallet.deposit-requested':
+    case 'wallet.withdrawal-requested':
+    case 'wallet.send-requested':
+    case 'wallet.swap-requested':
+      return 'Pending';
+    case 'wallet.transaction-recorded':
+      return event.data.status;
+    case 'wallet.stake-opened':
+    case 'wallet.stake-paid-out':
+      return 'Complete';
+    default:
+      return null;
+  }
+}
+
 export function isWalletEventType(type: string): type is WalletEventType {
   return Object.prototype.hasOwnProperty.call(walletEventSchemas, type);
 }
 
 /** The type a transaction row shows for the event that opened it. */
-export function openedType(event: WalletEvent): TransactionType | null {
+export function openedType(event: WalletEvent): RowType | null {
   switch (event.type) {
     case 'wallet.deposit-requested':
       return 'deposit';
@@ -75,6 +132,12 @@ export function openedType(event: WalletEvent): TransactionType | null {
       return 'send';
     case 'wallet.transaction-recorded':
       return event.data.type;
+    case 'wallet.swap-requested':
+      return 'swap';
+    case 'wallet.stake-opened':
+      return 'stake';
+    case 'wallet.stake-paid-out':
+      return 'stake_payout';
     default:
       return null;
   }

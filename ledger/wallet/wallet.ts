@@ -1,7 +1,9 @@
-import type { Decimal } from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
 import { formatAmount, money, roundFeeUp, ZERO } from '../money.js';
-import { openedType, type TransactionStatus, type TransactionType, type WalletEvent } from './events.js';
+import { openedStatus, openedType, type RowType, type TransactionStatus, type TransactionType, type WalletEvent } from './events.js';
+import { checkStakeAmount, estimatedEarnings, findStakePlan, STAKE_MESSAGES } from '../staking/plans.js';
+import { quoteSwap, swapNote } from '../swap/quote.js';
 
 /** Fee on deposits and withdrawals: 1% of the requested amount (spec 001 section 9). */
 export const FEE_RATE = money('0.01');
@@ -19,16 +21,29 @@ interface TransactionState {
   assetId: AssetId;
   amount: Decimal;
   status: TransactionStatus;
-  type: TransactionType;
+  type: RowType;
+  /** The other leg of a swap: the two change status together. */
+  linkedTransactionId?: string;
+}
+
+export interface StakeState {
+  assetId: AssetId;
+  principal: Decimal;
+  earnings: Decimal;
+  durationDays: number;
+  rate: string;
+  maturesAt: string;
+  paid: boolean;
 }
 
 export interface WalletState {
   transactions: Map<string, TransactionState>;
   assets: Map<AssetId, AssetBalance>;
+  stakes: Map<string, StakeState>;
 }
 
 export function initialState(): WalletState {
-  return { transactions: new Map(), assets: new Map() };
+  return { transactions: new Map(), assets: new Map(), stakes: new Map() };
 }
 
 export function assetBalance(state: WalletState, assetId: AssetId): AssetBalance {
@@ -69,13 +84,33 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
     case 'wallet.deposit-requested':
     case 'wallet.withdrawal-requested':
     case 'wallet.send-requested':
-    case 'wallet.transaction-recorded': {
+    case 'wallet.transaction-recorded':
+    case 'wallet.swap-requested':
+    case 'wallet.stake-opened':
+    case 'wallet.stake-paid-out': {
       const d = event.data;
-      const status: TransactionStatus = event.type === 'wallet.transaction-recorded' ? event.data.status : 'Pending';
-      const type: TransactionType = openedType(event)!;
+      const status = openedStatus(event)!;
+      const type = openedType(event)!;
       const amount = money(d.amount);
-      state.transactions.set(d.transactionId, { assetId: d.assetId, amount, status, type });
+      const tx: TransactionState = { assetId: d.assetId, amount, status, type };
+      if (event.type === 'wallet.swap-requested') tx.linkedTransactionId = event.data.linkedTransactionId;
+      state.transactions.set(d.transactionId, tx);
       state.assets.set(d.assetId, applyAmount(assetBalance(state, d.assetId), amount, status, 1));
+      if (event.type === 'wallet.stake-opened') {
+        const e = event.data;
+        state.stakes.set(e.stakeId, {
+          assetId: e.assetId,
+          principal: money(e.principal),
+          earnings: money(e.estimatedEarnings),
+          durationDays: e.durationDays,
+          rate: e.rate,
+          maturesAt: e.maturesAt,
+          paid: false,
+        });
+      } else if (event.type === 'wallet.stake-paid-out') {
+        const stake = state.stakes.get(event.data.stakeId);
+        if (stake) state.stakes.set(event.data.stakeId, { ...stake, paid: true });
+      }
       return state;
     }
     case 'wallet.transaction-settled':
@@ -126,11 +161,34 @@ export type WalletCommand =
       isHidden: boolean;
       reason: string | null;
     } & NewTransactionFields)
+  | {
+      type: 'RequestSwap';
+      requestId: string;
+      fromTransactionId: string;
+      toTransactionId: string;
+      fromAssetId: AssetId;
+      toAssetId: AssetId;
+      fromAmount: Decimal;
+      /** USD prices from the server's own feed, never from the client. */
+      fromPrice: Decimal;
+      toPrice: Decimal;
+      sentAt: string;
+    }
+  | { type: 'OpenStake'; stakeId: string; assetId: AssetId; amount: Decimal; durationDays: number; rate: Decimal; sentAt: string }
+  | { type: 'PayOutStake'; stakeId: string; transactionId: string; now: string }
   | { type: 'SettleTransaction'; transactionId: string }
   | { type: 'FailTransaction'; transactionId: string; reason: string | null }
   | { type: 'EditTransaction'; transactionId: string; txType?: TransactionType; note?: string | null };
 
 export type WalletErrorCode = 'insufficient_balance' | 'invalid_amount' | 'not_found' | 'invalid_state' | 'duplicate';
+
+export const SWAP_MESSAGES = {
+  sameToken: 'From and to tokens must differ.',
+  insufficient: 'Insufficient balance',
+  invalidAmount: 'Please ensure you have entered a valid amount and have sufficient balance.',
+} as const;
+
+const DAY_MS = 86_400_000;
 
 /** A refusal the caller can show: `message` is written for the person who asked. */
 export class WalletError extends Error {
@@ -261,6 +319,35 @@ export function decide(command: WalletCommand, state: WalletState): WalletEvent[
         },
       ];
     }
+    case 'RequestSwap':
+      return decideSwap(command, state);
+    case 'OpenStake':
+      return decideStake(command, state);
+    case 'PayOutStake': {
+      const stake = state.stakes.get(command.stakeId);
+      if (!stake) throw new WalletError('not_found', 'Stake not found.');
+      if (stake.paid) return []; // paid once already: a second run of the schedule records nothing
+      if (Date.parse(command.now) < Date.parse(stake.maturesAt)) throw new WalletError('invalid_state', 'This stake has not matured yet.');
+      requireNew(state, command.transactionId);
+      return [
+        {
+          type: 'wallet.stake-paid-out',
+          data: {
+            ...none,
+            transactionId: command.transactionId,
+            assetId: stake.assetId,
+            amount: formatAmount(stake.principal.plus(stake.earnings)),
+            fee: '0',
+            sentAt: stake.maturesAt,
+            note: `Stake payout: ${stake.durationDays} days at ${stake.rate}% APY`,
+            paymentMethodId: null,
+            stakeId: command.stakeId,
+            principal: formatAmount(stake.principal),
+            earnings: formatAmount(stake.earnings),
+          },
+        },
+      ];
+    }
     case 'SettleTransaction':
     case 'FailTransaction': {
       const tx = state.transactions.get(command.transactionId);
@@ -270,10 +357,17 @@ export function decide(command: WalletCommand, state: WalletState): WalletEvent[
       if (tx.status !== 'Pending') {
         throw new WalletError('invalid_state', `A ${tx.status} transaction cannot change status; record a correcting transaction instead.`);
       }
-      const base = { transactionId: command.transactionId, assetId: tx.assetId, amount: formatAmount(tx.amount), kind: tx.type };
-      return command.type === 'SettleTransaction'
-        ? [{ type: 'wallet.transaction-settled', data: base }]
-        : [{ type: 'wallet.transaction-failed', data: { ...base, reason: command.reason } }];
+      // A swap's legs move together: settling or failing one records both, in one append.
+      const ids = [command.transactionId];
+      const linked = tx.linkedTransactionId ? state.transactions.get(tx.linkedTransactionId) : undefined;
+      if (tx.linkedTransactionId && linked && linked.status === 'Pending') ids.push(tx.linkedTransactionId);
+      return ids.map((transactionId): WalletEvent => {
+        const row = state.transactions.get(transactionId)!;
+        const base = { transactionId, assetId: row.assetId, amount: formatAmount(row.amount), kind: statusKind(row.type) };
+        return command.type === 'SettleTransaction'
+          ? { type: 'wallet.transaction-settled', data: base }
+          : { type: 'wallet.transaction-failed', data: { ...base, reason: command.reason } };
+      });
     }
     case 'EditTransaction': {
       if (!state.transactions.has(command.transactionId)) throw new WalletError('not_found', 'Transaction not found.');
@@ -281,4 +375,101 @@ export function decide(command: WalletCommand, state: WalletState): WalletEvent[
       return [{ type: 'wallet.transaction-edited', data: { transactionId: command.transactionId, type: command.txType, note: command.note } }];
     }
   }
+}
+
+/** The kind a status event carries; stake rows never change status, so they have none. */
+function statusKind(type: RowType): TransactionType | undefined {
+  return type === 'stake' || type === 'stake_payout' ? undefined : type;
+}
+
+function decideSwap(command: Extract<WalletCommand, { type: 'RequestSwap' }>, state: WalletState): WalletEvent[] {
+  if (command.fromAssetId === command.toAssetId) throw new WalletError('invalid_amount', SWAP_MESSAGES.sameToken);
+  if (!command.fromAmount.isFinite() || command.fromAmount.lte(0) || command.fromAmount.decimalPlaces() > 18) {
+    throw new WalletError('invalid_amount', SWAP_MESSAGES.invalidAmount);
+  }
+  requireNew(state, command.fromTransactionId);
+  requireNew(state, command.toTransactionId);
+  // Available for a swap = max(0, balance + pending withdrawals).
+  const available = Decimal.max(ZERO, availableBalance(state, command.fromAssetId));
+  if (command.fromAmount.gt(available)) throw new WalletError('insufficient_balance', SWAP_MESSAGES.insufficient);
+  const quote = quoteSwap(command.fromAmount, command.fromPrice, command.toPrice);
+  if (money(quote.netReceived).lte(0)) throw new WalletError('invalid_amount', SWAP_MESSAGES.invalidAmount);
+  const shared = {
+    ...none,
+    sentAt: command.sentAt,
+    note: swapNote(command.fromAssetId, command.toAssetId, command.requestId),
+    requestId: command.requestId,
+    paymentMethodId: null,
+    fromAssetId: command.fromAssetId,
+    toAssetId: command.toAssetId,
+    fromAmount: quote.fromAmount,
+    netReceived: quote.netReceived,
+    fromPrice: quote.fromPrice,
+    toPrice: quote.toPrice,
+    rate: quote.rate,
+    feeUsd: quote.feeUsd,
+  };
+  return [
+    {
+      type: 'wallet.swap-requested',
+      data: {
+        ...shared,
+        transactionId: command.fromTransactionId,
+        assetId: command.fromAssetId,
+        amount: formatAmount(command.fromAmount.negated()),
+        fee: quote.fee,
+        leg: 'from',
+        linkedTransactionId: command.toTransactionId,
+      },
+    },
+    {
+      type: 'wallet.swap-requested',
+      data: {
+        ...shared,
+        transactionId: command.toTransactionId,
+        assetId: command.toAssetId,
+        amount: quote.netReceived,
+        fee: '0',
+        leg: 'to',
+        linkedTransactionId: command.fromTransactionId,
+      },
+    },
+  ];
+}
+
+function decideStake(command: Extract<WalletCommand, { type: 'OpenStake' }>, state: WalletState): WalletEvent[] {
+  const plan = findStakePlan(command.assetId, command.durationDays);
+  if (!plan) throw new WalletError('invalid_amount', STAKE_MESSAGES.missing);
+  // The rate comes from the catalogue; a client that sent another one is refused, not corrected.
+  if (!command.rate.isFinite() || !command.rate.eq(plan.rate)) throw new WalletError('invalid_amount', STAKE_MESSAGES.missing);
+  if (command.amount.isFinite() && command.amount.decimalPlaces() > 18) throw new WalletError('invalid_amount', 'Amounts can have at most 18 decimal places.');
+  requireNew(state, command.stakeId);
+  const available = Decimal.max(ZERO, availableBalance(state, command.assetId));
+  const check = checkStakeAmount(plan, command.assetId, command.amount, available);
+  if (!check.ok) {
+    const code = check.message.startsWith('Insufficient') ? 'insufficient_balance' : 'invalid_amount';
+    throw new WalletError(code, check.message);
+  }
+  const maturesAt = new Date(Date.parse(command.sentAt) + command.durationDays * DAY_MS).toISOString();
+  return [
+    {
+      type: 'wallet.stake-opened',
+      data: {
+        ...none,
+        transactionId: command.stakeId,
+        assetId: command.assetId,
+        amount: formatAmount(command.amount.negated()),
+        fee: '0',
+        sentAt: command.sentAt,
+        note: `Stake: ${plan.days} days at ${plan.rate}% APY`,
+        paymentMethodId: null,
+        stakeId: command.stakeId,
+        principal: formatAmount(command.amount),
+        durationDays: plan.days,
+        rate: plan.rate,
+        maturesAt,
+        estimatedEarnings: estimatedEarnings(command.amount, plan.rate, plan.days),
+      },
+    },
+  ];
 }
