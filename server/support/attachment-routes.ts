@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import fastifyMultipart, { type Multipart } from '@fastify/multipart';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { checkUpload } from '../blobs/sniff.js';
+import { badRequest, HttpError, notFound } from '../errors.js';
+import { TICKET_TEXT } from '../../ledger/tickets/ticket.js';
+import { attachmentJson, type SupportTickets } from './tickets.js';
+
+/** Spec 001 section 5, "Attachments". */
+export const ATTACHMENT_EXTENSIONS = ['jpeg', 'jpg', 'png', 'gif', 'webp', 'pdf', 'txt', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'zip'] as const;
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const ATTACHMENT_TEXT = {
+  tooLarge: (name: string) => `File "${name}" is too large. Maximum size is 10MB.`,
+  format: (ext: string) =>
+    `Format not supported: .${ext.toUpperCase() || '?'}. Supported formats: JPEG, JPG, PNG, GIF, WebP, PDF, TXT, CSV, DOC, DOCX, XLS, XLSX, ZIP.`,
+  content: (name: string, ext: string) => `File "${name}" is not a valid .${ext.toUpperCase()} file.`,
+  missingFile: 'No file was sent.',
+  missingTicket: 'ticketId is required.',
+  unreadable: 'Upload failed',
+  empty: (name: string) => `File "${name}" is empty.`,
+} as const;
+
+/** Shown in the browser itself; anything else is only ever downloaded. */
+const INLINE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'application/pdf']);
+
+interface Upload {
+  fields: Record<string, string>;
+  file: { name: string; data: Buffer } | null;
+}
+
+/** Reads ticketId, optional responseId and one file; the parser stops a file at 10 MB (413). */
+async function readUpload(request: FastifyRequest): Promise<Upload> {
+  const upload: Upload = { fields: {}, file: null };
+  let current = '';
+  try {
+    for await (const part of request.parts() as AsyncIterableIterator<Multipart>) {
+      if (part.type === 'field') {
+        upload.fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      current = part.filename;
+      if (part.fieldname !== 'file' || upload.file) {
+        part.file.resume();
+        continue;
+      }
+      upload.file = { name: part.filename, data: await part.toBuffer() };
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, ATTACHMENT_TEXT.tooLarge(current));
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new HttpError(413, 'Send one file per upload.');
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw badRequest('Send the file as multipart/form-data.');
+    throw badRequest(ATTACHMENT_TEXT.unreadable);
+  }
+  return upload;
+}
+
+/**
+ * Attachments (spec 001/002): upload by content type, stream only to the ticket's two
+ * sides, remove a pending upload (blob and row), link an upload to the reply it belongs to.
+ */
+export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, blobs: BlobStore): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+  const guard = auth.guard.requireAuth();
+  const db = tickets.db;
+
+  const functions: FastifyPluginAsyncZod = async (app) => {
+    // Scoped to these routes (the KYC routes register their own with their limits).
+    if (!app.hasRequestDecorator('parts')) {
+      await app.register(fastifyMultipart, { limits: { fileSize: ATTACHMENT_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024, parts: 5 } });
+    }
+
+    app.post(
+      '/upload-ticket-attachment',
+      { preHandler: guard, config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags: ['functions'], consumes: ['multipart/form-data'] } },
+      async (request) => {
+        const caller = authOf(request);
+        const upload = await readUpload(request);
+        const ticketId = upload.fields['ticketId'];
+        if (!ticketId || !z.uuid().safeParse(ticketId).success) throw badRequest(ATTACHMENT_TEXT.missingTicket);
+        const responseId = upload.fields['responseId'] || null;
+        if (responseId && !z.uuid().safeParse(responseId).success) throw badRequest('responseId must be an id.');
+        if (!upload.file) throw badRequest(ATTACHMENT_TEXT.missingFile);
+        const { side } = await tickets.forParticipant(ticketId, caller);
+        const { name, data } = upload.file;
+        if (data.byteLength === 0) throw badRequest(ATTACHMENT_TEXT.empty(name));
+        const checked = await checkUpload(name, data, ATTACHMENT_EXTENSIONS);
+        if (!checked.ok) throw badRequest(checked.reason === 'extension' ? ATTACHMENT_TEXT.format(checked.ext) : ATTACHMENT_TEXT.content(name, checked.ext));
+        const blob = await blobs.put(data, checked.mime);
+        const attachmentId = randomUUID();
+        try {
+          await tickets.run(
+            ticketId,
+            {
+              type: 'AddAttachment',
+              attachment: {
+                attachmentId,
+                uploadedBy: caller.userId,
+                fromWorker: side === 'worker',
+                responseId,
+                fileName: name.slice(0, 255),
+                fileType: checked.mime,
+                fileSize: blob.size,
+                blobId: blob.blobId,
+                sha256: blob.sha256,
+              },
+            },
+            caller,
+          );
+        } catch (error) {
+          await blobs.delete(blob.blobId);
+          throw error;
+        }
+        const row = await db.selectFrom('ticket_attachments').selectAll().where('id', '=', attachmentId).executeTakeFirstOrThrow();
+        return attachmentJson(row);
+      },
+    );
+
+    app.get(
+      '/get-ticket-attachment',
+      { preHandler: guard, schema: { tags: ['functions'], querystring: z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() }) } },
+      async (request, reply) => {
+        const caller = authOf(request);
+        const row = await db.selectFrom('ticket_attachments').selectAll().where('id', '=', request.query.id).executeTakeFirst();
+        if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);
+        try {
+          await tickets.forParticipant(row.ticket_id, caller);
+        } catch {
+          throw notFound(TICKET_TEXT.attachmentNotFound);
+        }
+        const blob = await blobs.get(row.storage_path);
+        if (!blob) throw notFound(TICKET_TEXT.attachmentNotFound);
+        const inline = !request.query.download && INLINE.has(row.file_type);
+        const fileName = encodeURIComponent(row.file_name);
+        return reply
+          .header('content-type', row.file_type)
+          .header('content-length', blob.data.byteLength)
+          .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${fileName}`)
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, no-store')
+          .send(blob.data);
+      },
+    );
+  };
+
+  const api: FastifyPluginAsyncZod = async (app) => {
+    app.get('/ticket-attachments', { preHandler: guard, schema: { tags: ['api'], querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
+      await tickets.forParticipant(request.query.ticket_id, authOf(request));
+      return (await tickets.conversation(request.query.ticket_id)).attachments;
+    });
+
+    app.patch(
+      '/ticket-attachments/:id',
+      { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }), body: z.object({ response_id: z.uuid() }) } },
+      async (request) => {
+        const caller = authOf(request);
+        const row = await db.selectFrom('ticket_attachments').select(['ticket_id']).where('id', '=', request.params.id).executeTakeFirst();
+        if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);
+        await tickets.forParticipant(row.ticket_id, caller);
+        await tickets.run(row.ticket_id, { type: 'LinkAttachment', attachmentId: request.params.id, responseId: request.body.response_id, by: caller.userId }, caller);
+        return attachmentJson(await db.selectFrom('ticket_attachments').selectAll().where('id', '=', request.params.id).executeTakeFirstOrThrow());
+      },
+    );
+
+    app.delete('/ticket-attachments/:id', { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } }, async (request) => {
+      const caller = authOf(request);
+      const row = await db.selectFrom('ticket_attachments').select(['ticket_id', 'storage_path']).where('id', '=', request.params.id).executeTakeFirst();
+      if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);
+      await tickets.forParticipant(row.ticket_id, caller);
+      await tickets.run(row.ticket_id, { type: 'RemoveAttachment', attachmentId: request.params.id, by: caller.userId }, caller);
+      // The event says it was removed; the bytes go with it.
+      await blobs.delete(row.storage_path);
+      return { success: true };
+    });
+  };
+
+  return { functions, api };
+}

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import { forbidden, HttpError } from '../errors.js';
+import type { RealtimeHub } from '../realtime/hub.js';
+import { assertManagesWorker, ownershipOf } from '../staff/access.js';
+import { MESSAGE_MAX, SUBJECT_MAX, TicketStatus, Urgency } from '../../ledger/tickets/ticket.js';
+import { attachmentRoutes } from './attachment-routes.js';
+import { responseJson, SupportTickets, ticketJson } from './tickets.js';
+
+/** Spec 001 section 9 and spec 002 section 9: both lists show 5 tickets per page. */
+export const TICKETS_PER_PAGE = 5;
+
+const paging = { page: z.coerce.number().int().min(1).max(100_000).default(1), perPage: z.coerce.number().int().min(1).max(50).default(TICKETS_PER_PAGE) };
+
+/**
+ * Support tickets (spec 001 "Support Tickets", spec 002 "Support Tickets (worker view)"):
+ * a customer opens and follows their own tickets; the worker who owns the customer answers
+ * and sets the status; tickets of customers no worker owns wait in a queue managers assign from.
+ */
+export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: RealtimeHub, blobs: BlobStore): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+  const tickets = new SupportTickets(ledger, hub);
+  const db = tickets.db;
+  const guard = auth.guard.requireAuth();
+  const attachments = attachmentRoutes(auth, tickets, blobs);
+
+  const functions: FastifyPluginAsyncZod = async (app) => {
+    await app.register(attachments.functions);
+
+    app.post(
+      '/create-support-ticket',
+      {
+        preHandler: guard,
+        config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+        schema: {
+          tags: ['functions'],
+          body: z.object({
+            subject: z.string().max(SUBJECT_MAX).default(''),
+            message: z.string().max(MESSAGE_MAX).default(''),
+            urgency: Urgency.default('medium'),
+            userId: z.uuid().optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const caller = authOf(request);
+        if (caller.role !== 'USER') throw forbidden('Only customers open support tickets.');
+        if (request.body.userId && request.body.userId !== caller.userId) throw forbidden('You can only open tickets for yourself.');
+        const owner = await ownershipOf(db, caller.userId);
+        const ticketId = randomUUID();
+        const { subject, message, urgency } = request.body;
+        await tickets.run(ticketId, { type: 'Open', customerId: caller.userId, subject, message, urgency, assignedWorkerId: owner?.workerId ?? null }, caller);
+        return ticketJson((await tickets.find(ticketId))!);
+      },
+    );
+
+    app.post(
+      '/get-worker-tickets',
+      {
+        preHandler: guard,
+        schema: { tags: ['functions'], body: z.object({ workerId: z.uuid(), status: TicketStatus.optional(), ...paging }) },
+      },
+      async (request) => {
+        const caller = authOf(request);
+        const { workerId, status, page, perPage } = request.body;
+        if (caller.role === 'WORKER') {
+          if (workerId !== caller.userId) throw forbidden('Access Denied: You can only see your own tickets.');
+        } else {
+          await assertManagesWorker(db, caller, workerId);
+        }
+        let query = db.selectFrom('support_tickets').where('assigned_worker_id', '=', workerId);
+        if (status) query = query.where('status', '=', status);
+        const { count } = await query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+        const rows = await query.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(perPage).offset((page - 1) * perPage).execute();
+        return { tickets: rows.map(ticketJson), userEmails: await tickets.emails(rows.map((r) => r.user_id)), totalCount: Number(count) };
+      },
+    );
+
+    app.post(
+      '/update-ticket-status',
+      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ ticketId: z.uuid(), status: TicketStatus, userId: z.uuid().optional() }) } },
+      async (request) => {
+        const caller = authOf(request);
+        const { ticket, side } = await tickets.forParticipant(request.body.ticketId, caller);
+        if (side !== 'worker') throw forbidden('Only the assigned worker can change the status of a ticket.');
+        await tickets.run(ticket.id, { type: 'ChangeStatus', to: request.body.status }, caller);
+        return { success: true, ticket: ticketJson((await tickets.find(ticket.id))!) };
+      },
+    );
+
+    /** The queue: a manager (or admin) gives a ticket of an unowned customer to one of their workers. */
+    app.post(
+      '/assign-ticket',
+      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ ticketId: z.uuid(), workerId: z.uuid() }) } },
+      async (request) => {
+        const caller = authOf(request);
+        if (caller.role !== 'MANAGER' && caller.role !== 'ADMIN') throw forbidden('Access Denied: Only managers can assign tickets.');
+        await assertManagesWorker(db, caller, request.body.workerId);
+        const ticket = await tickets.find(request.body.ticketId);
+        if (!ticket) throw new HttpError(404, 'Ticket not found.');
+        if (ticket.assigned_worker_id && ticket.assigned_worker_id !== request.body.workerId) {
+          throw new HttpError(409, 'This ticket is already assigned to a worker.');
+        }
+        await tickets.run(ticket.id, { type: 'Assign', workerId: request.body.workerId }, caller);
+        return { success: true, ticket: ticketJson((await tickets.find(ticket.id))!) };
+      },
+    );
+  };
+
+  const api: FastifyPluginAsyncZod = async (app) => {
+    await app.register(attachments.api);
+
+    /** The customer's own tickets, newest first. */
+    app.get('/support-tickets', { preHandler: guard, schema: { tags: ['api'], querystring: z.object(paging) } }, async (request) => {
+      const caller = authOf(request);
+      const { page, perPage } = request.query;
+      const mine = db.selectFrom('support_tickets').where('user_id', '=', caller.userId);
+      const { count } = await mine.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+      const rows = await mine.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(perPage).offset((page - 1) * perPage).execute();
+      return { tickets: rows.map(ticketJson), totalCount: Number(count) };
+    });
+
+    /** Tickets no worker has yet, for managers and admins to assign. */
+    app.get('/support-tickets/unassigned', { preHandler: guard, schema: { tags: ['api'], querystring: z.object(paging) } }, async (request) => {
+      const caller = authOf(request);
+      if (caller.role !== 'MANAGER' && caller.role !== 'ADMIN') throw forbidden('Access Denied: Only managers can see the ticket queue.');
+      const { page, perPage } = request.query;
+      const queue = db.selectFrom('support_tickets').where('assigned_worker_id', 'is', null);
+      const { count } = await queue.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+      const rows = await queue.selectAll().orderBy('created_at', 'asc').orderBy('id').limit(perPage).offset((page - 1) * perPage).execute();
+      return { tickets: rows.map(ticketJson), userEmails: await tickets.emails(rows.map((r) => r.user_id)), totalCount: Number(count) };
+    });
+
+    /** One ticket with its conversation, for its customer or its worker. */
+    app.get('/support-tickets/:id', { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } }, async (request) => {
+      const { ticket } = await tickets.forParticipant(request.params.id, authOf(request));
+      const emails = await tickets.emails([ticket.user_id]);
+      return { ticket: { ...ticketJson(ticket), user_email: emails[ticket.user_id] ?? null }, ...(await tickets.conversation(ticket.id)) };
+    });
+
+    app.get('/ticket-responses', { preHandler: guard, schema: { tags: ['api'], querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
+      await tickets.forParticipant(request.query.ticket_id, authOf(request));
+      return (await tickets.conversation(request.query.ticket_id)).responses;
+    });
+
+    /** A reply; the customer's only when support spoke last (spec 001 section 4). */
+    app.post(
+      '/ticket-responses',
+      {
+        preHandler: guard,
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+        schema: { tags: ['api'], body: z.object({ ticket_id: z.uuid(), message: z.string().max(MESSAGE_MAX).default('') }) },
+      },
+      async (request) => {
+        const caller = authOf(request);
+        const { ticket, side } = await tickets.forParticipant(request.body.ticket_id, caller);
+        const responseId = randomUUID();
+        await tickets.run(ticket.id, { type: 'PostResponse', responseId, authorId: caller.userId, fromWorker: side === 'worker', message: request.body.message }, caller);
+        const row = await db.selectFrom('ticket_responses').selectAll().where('id', '=', responseId).executeTakeFirstOrThrow();
+        return { response: responseJson(row), ticket: ticketJson((await tickets.find(ticket.id))!) };
+      },
+    );
+  };
+
+  return { functions, api };
+}
