@@ -7,12 +7,19 @@ import type { Database } from './db/database.js';
 import { createLedgerContext, type LedgerContext } from './context.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
+import { registerSecurity } from './plugins/security.js';
 import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
 import { AuthError } from './auth/errors.js';
 import { staffAccountRoutes } from './staff/routes.js';
-import { staffTransactionRoutes } from './staff/transaction-routes.js';
+import { staffTransactionListRoutes, staffTransactionRoutes } from './staff/transaction-routes.js';
+import { staffProfileRoutes } from './staff/profile-routes.js';
+import { buyingLinkRoutes } from './staff/buying-links.js';
+import { eventTrailRoutes } from './staff/event-trail.js';
+import { staffOwnershipRoutes } from './staff/ownership-routes.js';
+import { staffManagerRoutes, workerInfoRpc } from './staff/manager-routes.js';
+import { AnnouncementFeed, announcementRoutes } from './staff/announcements.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
@@ -23,6 +30,9 @@ import { RealtimeHub } from './realtime/hub.js';
 import { registerRealtime } from './realtime/routes.js';
 import { LiveFeed } from './realtime/live-feed.js';
 import { BlobStore } from './blobs/blob-store.js';
+import { supportRoutes } from './support/routes.js';
+import { kycRoutes } from './kyc/routes.js';
+import { balanceHistoryRoutes } from './wallet/balance-history.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +69,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  await registerSecurity(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -89,6 +100,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('authServices', auth);
   await app.register(staffAccountRoutes(auth), { prefix: '/functions/v1' });
   await app.register(staffTransactionRoutes(auth, ledger), { prefix: '/functions/v1' });
+  await app.register(staffTransactionListRoutes(auth, ledger), { prefix: '/api/v1' });
+  const profile = staffProfileRoutes(auth, ledger);
+  await app.register(profile.functions, { prefix: '/functions/v1' });
+  await app.register(profile.api, { prefix: '/api/v1' });
+  await app.register(buyingLinkRoutes(auth, ledger, app.blobs), { prefix: '/api/v1' });
+  await app.register(eventTrailRoutes(auth, ledger), { prefix: '/api/v1' });
   const pm = paymentMethodRoutes(auth, ledger);
   await app.register(pm.functions, { prefix: '/functions/v1' });
   await app.register(pm.api, { prefix: '/api/v1' });
@@ -104,10 +121,26 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const live = new LiveFeed(ledger.store, ledger.projector, hub, config.PROJECTION_WAIT_MS);
   await live.start();
   app.addHook('onClose', () => live.stop());
+  // Staff dashboards: ownership, workers, announcements (docs/api-staff.md).
+  await app.register(staffOwnershipRoutes(auth), { prefix: '/functions/v1' });
+  await app.register(staffManagerRoutes(auth), { prefix: '/functions/v1' });
+  await app.register(workerInfoRpc(auth), { prefix: '/api/v1' });
+  await app.register(announcementRoutes(auth, ledger), { prefix: '/api/v1' });
+  const announcementFeed = new AnnouncementFeed(ledger, hub);
+  await announcementFeed.start();
+  app.addHook('onClose', () => announcementFeed.stop());
   await app.register(notificationRoutes(auth, ledger), { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });
+  const kyc = kycRoutes(auth, app.blobs);
+  await app.register(kyc.functions, { prefix: '/functions/v1' });
+  await app.register(kyc.api, { prefix: '/api/v1' });
+  await app.register(balanceHistoryRoutes(auth, ledger), { prefix: '/api/v1' });
+
+  const support = supportRoutes(auth, ledger, hub, app.blobs);
+  await app.register(support.functions, { prefix: '/functions/v1' });
+  await app.register(support.api, { prefix: '/api/v1' });
 
   await registerClient(app, opts.clientDir);
   return app;

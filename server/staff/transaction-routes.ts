@@ -6,6 +6,7 @@ import type { LedgerContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { TransactionStatus, TransactionType } from '../../ledger/wallet/events.js';
+import { formatAmount, money } from '../../ledger/money.js';
 import { assertCanManageUser } from './access.js';
 
 /**
@@ -47,6 +48,55 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
         }
         const updated = await db.selectFrom('transactions').select(['id', 'status', 'type', 'note']).where('id', '=', transactionId).executeTakeFirstOrThrow();
         return { success: true, transaction: updated };
+      },
+    );
+  };
+}
+
+/** The most rows the staff history answers with; a customer's full history fits well below it. */
+const STAFF_HISTORY_LIMIT = 2000;
+
+/**
+ * The staff's Transactions tab (spec 002: every row of the user, hidden ones included,
+ * newest first). Swap legs carry their request id; the screen pairs them.
+ */
+export function staffTransactionListRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
+  const db = ledger.database.db;
+  return async (app) => {
+    app.get(
+      '/users/:userId/transactions',
+      { preHandler: auth.guard.requireAuth(), schema: { tags: ['api'], params: z.object({ userId: z.uuid() }) } },
+      async (request) => {
+        const staff = authOf(request);
+        await assertCanManageUser(db, staff, request.params.userId);
+        const rows = await db
+          .selectFrom('transactions')
+          .selectAll()
+          .where('user_id', '=', request.params.userId)
+          .orderBy('sent_at', 'desc')
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .limit(STAFF_HISTORY_LIMIT)
+          .execute();
+        return {
+          transactions: rows.map((r) => ({
+            id: r.id,
+            user_id: r.user_id,
+            asset_id: r.asset_id,
+            amount: formatAmount(money(r.amount)),
+            fee: formatAmount(money(r.fee)),
+            type: r.type,
+            status: r.status,
+            sent_at: new Date(r.sent_at).toISOString(),
+            created_at: new Date(r.created_at).toISOString(),
+            sender_address: r.sender_address,
+            recipient_address: r.recipient_address,
+            txid: r.txid,
+            note: r.note,
+            is_hidden: r.is_hidden,
+            request_id: r.request_id,
+          })),
+        };
       },
     );
   };

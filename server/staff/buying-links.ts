@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Selectable } from 'kysely';
+import type { AuthServices } from '../auth/index.js';
+import { authOf, type AuthInfo } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import type { BlobStore } from '../blobs/blob-store.js';
+import type { BuyingLinksTable } from '../db/schema.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { checkUpload } from '../blobs/sniff.js';
+import {
+  BUYING_LINK_NOT_FOUND,
+  BuyingLinkError,
+  buyingLinksDecider,
+  checkLinkFields,
+  DEFAULT_BUYING_SERVICES,
+  type BuyingLinksCommand,
+} from '../../ledger/buying-links/buying-links.js';
+import { assertCanManageUser } from './access.js';
+
+/** Logo limit (spec 002 section 9): PNG only, under 512000 bytes. */
+export const LOGO_MAX_BYTES = 512_000;
+export const LINK_MESSAGES = {
+  logoRequired: 'Please upload a logo image',
+  logoNotPng: 'Please upload a PNG file only',
+  logoTooLarge: 'File size should be less than 500KB',
+} as const;
+
+const logoUrl = (linkId: string) => `/api/v1/buying-links/${linkId}/logo`;
+
+function linkView(row: Selectable<BuyingLinksTable>) {
+  return { id: row.id, user_id: row.user_id, url: row.url, name: row.name, logo_url: logoUrl(row.id), created_at: new Date(row.created_at).toISOString() };
+}
+
+/**
+ * Crypto buying links (spec 001 Payments, spec 002 Payment Management): the three default
+ * services and the customer's custom links. A customer reads their own; staff read, add and
+ * remove a reachable customer's. The logo's bytes are checked by content and kept in the blob store.
+ */
+export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blobs: BlobStore): FastifyPluginAsyncZod {
+  const db = ledger.database.db;
+  const guard = auth.guard.requireAuth();
+
+  /** Whose links: a customer's own; staff name the user and pass the access rule. */
+  async function subjectOf(caller: AuthInfo, userId: string | undefined): Promise<string> {
+    if (caller.role === 'USER') {
+      if (userId && userId !== caller.userId) throw forbidden('You can only view your own account.');
+      return caller.userId;
+    }
+    if (!userId) throw badRequest('User ID is missing.');
+    await assertCanManageUser(db, caller, userId);
+    return userId;
+  }
+
+  async function record(caller: AuthInfo, userId: string, command: BuyingLinksCommand) {
+    try {
+      return await ledger.execute(buyingLinksDecider, userId, command, { actor: { id: caller.userId, role: caller.role } });
+    } catch (err) {
+      if (err instanceof BuyingLinkError) throw err.code === 'not_found' ? notFound(err.message) : badRequest(err.message);
+      throw err;
+    }
+  }
+
+  return async (app) => {
+    app.get(
+      '/buying-links',
+      { preHandler: guard, schema: { tags: ['api'], querystring: z.object({ userId: z.uuid().optional() }) } },
+      async (request) => {
+        const userId = await subjectOf(authOf(request), request.query.userId);
+        const rows = await db.selectFrom('user_crypto_buying_links').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').execute();
+        return { defaults: DEFAULT_BUYING_SERVICES, links: rows.map(linkView) };
+      },
+    );
+
+    app.post(
+      '/buying-links',
+      {
+        preHandler: guard,
+        // A PNG of up to 500 KB, base64-encoded, with room to answer a larger one with the spec's text.
+        bodyLimit: 1_600_000,
+        schema: {
+          tags: ['api'],
+          body: z.object({
+            userId: z.uuid(),
+            url: z.string().max(4000).nullish(),
+            name: z.string().max(1000).nullish(),
+            logo: z.object({ fileName: z.string().max(255), contentType: z.string().max(100).nullish(), data: z.string().max(1_500_000) }).nullish(),
+          }),
+        },
+      },
+      async (request) => {
+        const caller = authOf(request);
+        const { userId, logo } = request.body;
+        await assertCanManageUser(db, caller, userId);
+        const url = (request.body.url ?? '').trim();
+        const name = (request.body.name ?? '').trim();
+        const fieldError = checkLinkFields(url, name);
+        if (fieldError) throw badRequest(fieldError);
+        if (!logo || !logo.data) throw badRequest(LINK_MESSAGES.logoRequired);
+        if (!/^[A-Za-z0-9+/]*={0,2}$/.test(logo.data)) throw badRequest(LINK_MESSAGES.logoNotPng);
+        const bytes = Buffer.from(logo.data, 'base64');
+        const checked = await checkUpload(logo.fileName, bytes, ['png']);
+        if (!checked.ok || (logo.contentType && logo.contentType !== 'image/png')) throw badRequest(LINK_MESSAGES.logoNotPng);
+        if (bytes.byteLength >= LOGO_MAX_BYTES) throw badRequest(LINK_MESSAGES.logoTooLarge);
+
+        const stored = await blobs.put(bytes, 'image/png');
+        const linkId = randomUUID();
+        const fileName = `${Date.now()}_${logo.fileName.replace(/\s+/g, '_')}`.slice(0, 255);
+        try {
+          await record(caller, userId, { type: 'AddLink', linkId, name, url, logo: { blobId: stored.blobId, fileName, contentType: 'image/png', size: stored.size, sha256: stored.sha256 } });
+        } catch (err) {
+          await blobs.delete(stored.blobId);
+          throw err;
+        }
+        const row = await db.selectFrom('user_crypto_buying_links').selectAll().where('id', '=', linkId).executeTakeFirst();
+        return { link: row ? linkView(row) : { id: linkId, user_id: userId, url, name, logo_url: logoUrl(linkId), created_at: new Date().toISOString() } };
+      },
+    );
+
+    app.delete(
+      '/buying-links/:id',
+      { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.string().max(100) }), querystring: z.object({ userId: z.uuid() }) } },
+      async (request) => {
+        const caller = authOf(request);
+        const { userId } = request.query;
+        await assertCanManageUser(db, caller, userId);
+        const id = z.uuid().safeParse(request.params.id);
+        if (!id.success) throw notFound(BUYING_LINK_NOT_FOUND);
+        await record(caller, userId, { type: 'RemoveLink', linkId: id.data });
+        return { success: true };
+      },
+    );
+
+    // The logo's public address (spec: the bucket's public URL); images load without a token.
+    app.get(
+      '/buying-links/:id/logo',
+      { schema: { tags: ['api'], params: z.object({ id: z.string().max(100) }) } },
+      async (request, reply) => {
+        const id = z.uuid().safeParse(request.params.id);
+        const row = id.success ? await db.selectFrom('user_crypto_buying_links').select('logo_blob_id').where('id', '=', id.data).executeTakeFirst() : undefined;
+        const blob = row ? await blobs.get(row.logo_blob_id) : null;
+        if (!blob) throw notFound('Logo not found.');
+        return reply
+          .header('content-type', 'image/png')
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "default-src 'none'")
+          .header('cache-control', 'public, max-age=86400, immutable')
+          .send(blob.data);
+      },
+    );
+  };
+}

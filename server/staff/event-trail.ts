@@ -1,0 +1,212 @@
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import type { DB } from '../db/schema.js';
+import { comparePositions, formatPosition, type EventStore, type RecordedEvent } from '../../ledger/event-store/port.js';
+import { assertCanManageUser } from './access.js';
+
+/** The kinds the trail can be filtered by (the Event trail tab's filter). */
+export const TRAIL_KINDS = ['money', 'kyc', 'access', 'permissions', 'support'] as const;
+export type TrailKind = (typeof TRAIL_KINDS)[number];
+export const TRAIL_PAGE_SIZE = 25;
+
+/**
+ * Field names that never leave the server in the trail, whatever a future event carries:
+ * passwords, secrets, codes, tokens, hashes, card numbers, CVVs, session ids and retry keys.
+ * The log should hold none of them; this is the second lock on the door.
+ */
+const SECRET_FIELD = /pass(word)?|secret|code|token|hash|cvv|cvc|otp|pin$|session|card_?number|account_?number|idempotency/i;
+
+/** A copy of `value` without any field whose name looks secret, at any depth. */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (!SECRET_FIELD.test(k)) out[k] = withoutSecrets(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+export function kindOf(type: string): TrailKind {
+  if (type.startsWith('wallet.') || type.startsWith('payment-method.') || type.startsWith('buying-link.') || type === 'user.wallet-address-set') return 'money';
+  if (type.startsWith('user.kyc-')) return 'kyc';
+  if (type === 'user.permissions-updated') return 'permissions';
+  if (type.startsWith('ticket.') || type.startsWith('notification.') || type === 'user.dashboard-note-set') return 'support';
+  return 'access';
+}
+
+type Data = Record<string, unknown>;
+const s = (v: unknown) => (v === null || v === undefined || v === '' ? '-' : String(v));
+const signed = (v: unknown) => (typeof v === 'string' && !v.startsWith('-') ? `+${v}` : s(v));
+
+/** One readable line for an event; the data itself is shown beside it. */
+export function summaryOf(type: string, d: Data): string {
+  switch (type) {
+    case 'wallet.deposit-requested':
+      return `Deposit requested: ${signed(d.amount)} ${s(d.assetId)} (fee ${s(d.fee)})`;
+    case 'wallet.withdrawal-requested':
+      return `Withdrawal requested: ${s(d.amount)} ${s(d.assetId)} (fee ${s(d.fee)})`;
+    case 'wallet.send-requested':
+      return `Send requested: ${s(d.amount)} ${s(d.assetId)} to ${s(d.recipientAddress)}`;
+    case 'wallet.transaction-recorded':
+      return `Transaction added by staff: ${signed(d.amount)} ${s(d.assetId)}, ${s(d.type)}, ${s(d.status)}${d.note ? ` — ${s(d.note)}` : ''}`;
+    case 'wallet.transaction-settled':
+      return `Transaction marked Complete: ${signed(d.amount)} ${s(d.assetId)}`;
+    case 'wallet.transaction-failed':
+      return `Transaction marked Failed: ${signed(d.amount)} ${s(d.assetId)}${d.reason ? ` (${s(d.reason)})` : ''}`;
+    case 'wallet.transaction-edited':
+      return `Transaction edited:${d.type !== undefined ? ` type ${s(d.type)}` : ''}${d.note !== undefined ? ` note "${s(d.note)}"` : ''}`;
+    case 'wallet.swap-requested':
+      return `Swap ${s(d.fromAssetId)} → ${s(d.toAssetId)} (${s(d.leg)} leg): ${signed(d.amount)} ${s(d.assetId)}`;
+    case 'wallet.stake-opened':
+      return `Stake opened: ${s(d.principal)} ${s(d.assetId)} for ${s(d.durationDays)} days`;
+    case 'wallet.stake-paid-out':
+      return `Stake paid out: ${s(d.amount)} ${s(d.assetId)}`;
+    case 'payment-method.card-added':
+      return `Card added: ${s(d.cardBrand)} •••• ${s(d.last4)}, expires ${s(d.expiryDate)}`;
+    case 'payment-method.bank-account-added':
+      return `Bank account added: ${s(d.bankName)} •••• ${s(d.bankLast4)}`;
+    case 'payment-method.removed':
+      return 'Payment method removed';
+    case 'buying-link.added':
+      return `Buying link added: ${s(d.name)} (${s(d.url)})`;
+    case 'buying-link.removed':
+      return 'Buying link removed';
+    case 'user.registered':
+      return `Account registered (${s(d.role)}, ${s(d.source)})`;
+    case 'user.profile-created':
+      return 'Customer profile created';
+    case 'user.email-confirmed':
+      return 'E-mail address confirmed';
+    case 'user.signed-in':
+      return `Signed in from ${s(d.ipAddress)}`;
+    case 'user.password-changed':
+      return d.method === 'staff-reset' ? 'Password reset by staff' : `Password changed (${s(d.method)})`;
+    case 'user.password-change-required':
+      return d.required ? 'New password required at next sign-in' : 'Password change requirement cleared';
+    case 'user.banned':
+      return `Banned until ${s(d.until)}`;
+    case 'user.unbanned':
+      return 'Unbanned';
+    case 'user.claimed':
+      return 'Claimed by a worker';
+    case 'user.permissions-updated': {
+      const names = [['canSend', 'send'], ['canSwap', 'swap'], ['canBuy', 'buy'], ['canSell', 'sell'], ['canStake', 'stake']] as const;
+      return `Permissions: ${names.map(([k, n]) => `${n} ${d[k] ? 'on' : 'off'}`).join(', ')}`;
+    }
+    case 'user.wallet-address-set':
+      return `${s(d.assetId)} address set to ${s(d.address)}`;
+    case 'user.dashboard-note-set':
+      return d.note ? `Dashboard note set: "${s(d.note)}"` : 'Dashboard note cleared';
+    case 'user.kyc-submitted':
+      return 'KYC submitted';
+    case 'user.kyc-approved':
+      return 'KYC approved';
+    case 'user.kyc-rejected':
+      return `KYC rejected${d.reason ? `: ${s(d.reason)}` : ''}`;
+    case 'user.kyc-document-viewed':
+      return `KYC ${s(d.document)} document opened`;
+    case 'notification.marked-read':
+      return 'Notifications marked read';
+    case 'notification.all-marked-read':
+      return 'All notifications marked read';
+    case 'ticket.opened':
+      return `Ticket opened: ${s(d.subject)}`;
+    case 'ticket.response-posted':
+      return d.fromWorker ? 'Support replied' : 'Customer replied';
+    case 'ticket.status-changed':
+      return `Ticket status ${s(d.from)} → ${s(d.to)}`;
+    default:
+      return type;
+  }
+}
+
+/** The streams that hold facts about this user: their own, and their tickets'. */
+async function streamsOf(db: Kysely<DB>, userId: string): Promise<string[]> {
+  const own = ['user', 'wallet', 'payment-methods', 'notifications', 'buying-links'].map((c) => `${c}-${userId}`);
+  let tickets: string[] = [];
+  try {
+    const { rows } = await sql<{ id: string }>`select id from support_tickets where user_id = ${userId}`.execute(db);
+    tickets = rows.map((r) => `ticket-${r.id}`);
+  } catch {
+    tickets = []; // no tickets table on this database yet
+  }
+  return [...own, ...tickets];
+}
+
+/** Every event behind the user, newest first (by position in the global log). */
+export async function userTrail(store: EventStore, db: Kysely<DB>, userId: string): Promise<RecordedEvent[]> {
+  const streams = await streamsOf(db, userId);
+  const all: RecordedEvent[] = [];
+  for (const stream of streams) all.push(...(await store.readStream(stream)));
+  return all.sort((a, b) => comparePositions(b.position, a.position));
+}
+
+const METADATA_SHOWN = ['reason', 'ip', 'correlationId', 'causationId'] as const;
+
+/** The Event trail tab: GET /api/v1/users/:userId/event-trail. */
+export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
+  const db = ledger.database.db;
+  return async (app) => {
+    app.get(
+      '/users/:userId/event-trail',
+      {
+        preHandler: auth.guard.requireAuth(),
+        schema: {
+          tags: ['api'],
+          params: z.object({ userId: z.uuid() }),
+          querystring: z.object({
+            kind: z.enum(['all', ...TRAIL_KINDS]).default('all'),
+            page: z.coerce.number().int().min(1).max(100_000).default(1),
+            pageSize: z.coerce.number().int().min(1).max(200).default(TRAIL_PAGE_SIZE),
+          }),
+        },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        const { userId } = request.params;
+        const { kind, page, pageSize } = request.query;
+        await assertCanManageUser(db, staff, userId);
+        const trail = (await userTrail(ledger.store, db, userId)).filter((e) => kind === 'all' || kindOf(e.type) === kind);
+        const slice = trail.slice((page - 1) * pageSize, page * pageSize);
+        const actorIds = [...new Set(slice.map((e) => e.metadata.actorId).filter((id) => z.uuid().safeParse(id).success))];
+        const actors = actorIds.length
+          ? await db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', actorIds).execute()
+          : [];
+        const nameOf = new Map(actors.map((a) => [a.id, a.full_name || a.email]));
+        return {
+          events: slice.map((e) => {
+            const data = withoutSecrets(e.data) as Data;
+            const meta = e.metadata as Record<string, unknown>;
+            return {
+              id: e.eventId,
+              stream: e.streamId,
+              revision: e.revision.toString(),
+              position: formatPosition(e.position),
+              type: e.type,
+              kind: kindOf(e.type),
+              occurred_at: e.metadata.occurredAt ?? e.recordedAt.toISOString(),
+              actor: {
+                id: e.metadata.actorId,
+                role: e.metadata.actorRole,
+                name: nameOf.get(e.metadata.actorId) ?? (e.metadata.actorRole === 'SYSTEM' ? 'System' : 'Unknown'),
+              },
+              summary: summaryOf(e.type, data),
+              data,
+              metadata: withoutSecrets(Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]]))),
+            };
+          }),
+          total: trail.length,
+          page,
+          pageSize,
+        };
+      },
+    );
+  };
+}

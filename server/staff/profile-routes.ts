@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthServices } from '../auth/index.js';
+import { authOf, type AuthInfo } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import { walletDecider } from '../../ledger/wallet/decider.js';
+import { TransactionStatus } from '../../ledger/wallet/events.js';
+import { isAssetId } from '../../ledger/assets.js';
+import { ADDRESS_SHAPES, isValidAddress } from '../../ledger/addresses.js';
+import { requestAmount } from '../wallet/amounts.js';
+import { assertCanManageUser } from './access.js';
+
+/** An admin's reset of a customer's password: at least this long (spec 002 section 9). */
+export const MIN_STAFF_RESET_PASSWORD = 6;
+export const LOGIN_HISTORY_PAGE_SIZE = 5;
+const NOTE_MAX = 2000;
+const REASON_MAX = 500;
+
+export const PROFILE_MESSAGES = {
+  emptyPassword: 'New password cannot be empty.',
+  shortPassword: 'Password must be at least 6 characters long.',
+  missingAddress: 'Missing required information or address is empty.',
+  missingTxFields: 'Please fill in all required fields (*).',
+} as const;
+
+const actorOf = (staff: AuthInfo) => ({ id: staff.userId, role: staff.role });
+
+/**
+ * The staff's actions on the General and Wallets tabs of a user profile (spec 002 section 7):
+ * dashboard note, password reset, permissions, login history, wallet address, manual
+ * transactions; and the masked read of the user's payment methods. Every call passes the
+ * one access rule first and is recorded with the staff member as actor.
+ */
+export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+  const db = ledger.database.db;
+  const { accounts } = auth;
+  const guard = auth.guard.requireAuth();
+
+  async function reachableUser(staff: AuthInfo, userId: string) {
+    await assertCanManageUser(db, staff, userId);
+    const user = await accounts.findById(userId);
+    if (!user) throw notFound('User not found.');
+    // An admin reaches every account, but these actions are for customers; staff accounts have their own.
+    if (user.role !== 'USER') throw forbidden('Access Denied: This action applies to customer accounts only.');
+    return user;
+  }
+
+  const functions: FastifyPluginAsyncZod = async (app) => {
+    app.post(
+      '/set-dashboard-note',
+      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() }) } },
+      async (request) => {
+        const staff = authOf(request);
+        await reachableUser(staff, request.body.userId);
+        const note = request.body.noteContent?.trim() || null; // empty text clears the note
+        await accounts.record(request.body.userId, { type: 'SetDashboardNote', note }, actorOf(staff));
+        return { success: true, dashboard_note: note };
+      },
+    );
+
+    app.post(
+      '/reset-user-password',
+      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) }) } },
+      async (request) => {
+        const staff = authOf(request);
+        const { targetUserId, newPassword } = request.body;
+        await reachableUser(staff, targetUserId);
+        if (!newPassword) throw badRequest(PROFILE_MESSAGES.emptyPassword);
+        if (newPassword.length < MIN_STAFF_RESET_PASSWORD) throw badRequest(PROFILE_MESSAGES.shortPassword);
+        // The flag first, so that no moment exists with the new password and no forced change;
+        // changePassword then records the reset (never the password) and ends every session.
+        await accounts.record(targetUserId, { type: 'RequirePasswordChange' }, actorOf(staff));
+        await accounts.changePassword(targetUserId, newPassword, { sessionId: null, method: 'staff-reset', actor: actorOf(staff) });
+        return { success: true };
+      },
+    );
+
+    app.post(
+      '/update-all-user-permissions',
+      {
+        preHandler: guard,
+        schema: {
+          tags: ['functions'],
+          body: z.object({
+            targetUserId: z.uuid(),
+            permissions: z.object({ can_send: z.boolean(), can_swap: z.boolean(), can_buy: z.boolean(), can_sell: z.boolean(), can_stake: z.boolean() }),
+            sendDisabledNote: z.string().max(REASON_MAX).nullable().optional(),
+            swapDisabledNote: z.string().max(REASON_MAX).nullable().optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        const { targetUserId, permissions: p, sendDisabledNote, swapDisabledNote } = request.body;
+        await reachableUser(staff, targetUserId);
+        const current = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', targetUserId).executeTakeFirst();
+        if (!current) throw badRequest('Permissions apply to customer accounts only.');
+        // A reason is kept only while its permission is off; switching it back on clears it.
+        const noteFor = (allowed: boolean, note: string | null | undefined) => (allowed ? null : note?.trim() || null);
+        await accounts.record(
+          targetUserId,
+          {
+            type: 'UpdatePermissions',
+            permissions: {
+              canBuy: p.can_buy,
+              canSell: p.can_sell,
+              canSwap: p.can_swap,
+              canStake: p.can_stake,
+              canSend: p.can_send,
+              sendDisabledNote: noteFor(p.can_send, sendDisabledNote),
+              swapDisabledNote: noteFor(p.can_swap, swapDisabledNote),
+              buyDisabledNote: noteFor(p.can_buy, current.buy_disabled_note),
+              sellDisabledNote: noteFor(p.can_sell, current.sell_disabled_note),
+              stakeDisabledNote: noteFor(p.can_stake, current.stake_disabled_note),
+            },
+          },
+          actorOf(staff),
+        );
+        return { success: true };
+      },
+    );
+
+    app.get(
+      '/get-login-history',
+      {
+        preHandler: guard,
+        schema: {
+          tags: ['functions'],
+          querystring: z.object({
+            targetUserId: z.uuid(),
+            page: z.coerce.number().int().min(1).max(100_000).default(1),
+            pageSize: z.coerce.number().int().min(1).max(50).default(LOGIN_HISTORY_PAGE_SIZE),
+          }),
+        },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        const { targetUserId, page, pageSize } = request.query;
+        await reachableUser(staff, targetUserId);
+        const rows = await db
+          .selectFrom('login_history')
+          .selectAll()
+          .where('user_id', '=', targetUserId)
+          .orderBy('timestamp', 'desc')
+          .orderBy('id', 'desc')
+          .limit(pageSize)
+          .offset((page - 1) * pageSize)
+          .execute();
+        return rows.map((r) => ({ id: r.id, timestamp: new Date(r.timestamp).toISOString(), ip_address: r.ip_address, user_agent: r.user_agent }));
+      },
+    );
+
+    app.post(
+      '/set-user-wallet-address',
+      {
+        preHandler: guard,
+        schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), assetId: z.string().max(10).nullish(), newAddress: z.string().max(200).nullish() }) },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        const { targetUserId, assetId } = request.body;
+        await reachableUser(staff, targetUserId);
+        const address = request.body.newAddress?.trim() ?? '';
+        if (!address || !isAssetId(assetId)) throw badRequest(PROFILE_MESSAGES.missingAddress);
+        if (!isValidAddress(assetId, address)) throw badRequest(`This is not a valid ${ADDRESS_SHAPES[assetId].network} address for ${assetId}.`);
+        await accounts.record(targetUserId, { type: 'SetWalletAddress', assetId, address }, actorOf(staff));
+        return { message: 'Address updated successfully!', address };
+      },
+    );
+
+    app.post(
+      '/add-transaction',
+      {
+        preHandler: guard,
+        schema: {
+          tags: ['functions'],
+          body: z.object({
+            targetUserId: z.uuid(),
+            assetId: z.string().max(10).nullish(),
+            sentAt: z.string().max(64).nullish(),
+            amount: z.union([z.string().max(64), z.number()]).nullish(),
+            status: z.string().max(20).nullish(),
+            txid: z.string().max(200).nullish(),
+            senderAddress: z.string().max(200).nullish(),
+            note: z.string().max(NOTE_MAX).nullish(),
+            isHidden: z.boolean().optional(),
+          }),
+        },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        const b = request.body;
+        await reachableUser(staff, b.targetUserId);
+        const sentAt = b.sentAt ? new Date(b.sentAt) : null;
+        const senderAddress = b.senderAddress?.trim() ?? '';
+        const status = TransactionStatus.safeParse(b.status);
+        if (!isAssetId(b.assetId) || !sentAt || Number.isNaN(sentAt.getTime()) || b.amount === null || b.amount === undefined || b.amount === '' || !senderAddress || !status.success) {
+          throw badRequest(PROFILE_MESSAGES.missingTxFields);
+        }
+        const amount = requestAmount(b.amount);
+        if (amount.lte(0)) throw badRequest('Please enter a valid amount');
+        const note = b.note?.trim() || null;
+        const transactionId = randomUUID();
+        await ledger.execute(
+          walletDecider,
+          b.targetUserId,
+          {
+            type: 'RecordTransaction',
+            transactionId,
+            assetId: b.assetId,
+            sentAt: sentAt.toISOString(),
+            amount,
+            status: status.data,
+            txType: 'deposit',
+            note,
+            senderAddress,
+            txid: b.txid?.trim() || null,
+            isHidden: b.isHidden ?? false,
+            reason: note,
+          },
+          { actor: actorOf(staff), extra: { reason: 'staff manual transaction', ip: request.ip ?? null } },
+        );
+        return { message: 'Transaction added successfully!', transactionId };
+      },
+    );
+  };
+
+  const api: FastifyPluginAsyncZod = async (app) => {
+    // Only what may be shown: brand, last four and expiry of a card; bank name and last four.
+    const columns = ['id', 'user_id', 'type', 'card_brand', 'last4', 'expiry_date', 'bank_name', 'bank_last4', 'created_at'] as const;
+    const view = <T extends { created_at: Date | string }>(row: T) => ({ ...row, created_at: new Date(row.created_at).toISOString() });
+
+    app.get(
+      '/users/:userId/payment-methods',
+      { preHandler: guard, schema: { tags: ['api'], params: z.object({ userId: z.uuid() }) } },
+      async (request) => {
+        const staff = authOf(request);
+        await assertCanManageUser(db, staff, request.params.userId);
+        const rows = await db
+          .selectFrom('user_payment_methods_raw')
+          .select(columns)
+          .where('user_id', '=', request.params.userId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute();
+        return { paymentMethods: rows.map(view) };
+      },
+    );
+
+    app.get(
+      '/users/:userId/payment-methods/:id',
+      { preHandler: guard, schema: { tags: ['api'], params: z.object({ userId: z.uuid(), id: z.string().max(100) }) } },
+      async (request) => {
+        const staff = authOf(request);
+        await assertCanManageUser(db, staff, request.params.userId);
+        const id = z.uuid().safeParse(request.params.id);
+        const row = id.success
+          ? await db.selectFrom('user_payment_methods_raw').select(columns).where('user_id', '=', request.params.userId).where('id', '=', id.data).executeTakeFirst()
+          : undefined;
+        if (!row) throw notFound('Payment method not found.');
+        return { paymentMethod: view(row) };
+      },
+    );
+  };
+
+  return { functions, api };
+}
+
