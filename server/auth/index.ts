@@ -14,6 +14,7 @@ import { SessionService } from './sessions.js';
 import { createGuard, type Guard } from './guard.js';
 import { authRoutes } from './routes.js';
 import { accountFunctionRoutes } from './functions.js';
+import { loginHistoryRoutes } from './login-history.js';
 
 export interface AuthServices {
   accounts: Accounts;
@@ -42,6 +43,7 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   const guard = createGuard(accounts, sessions, mfa);
 
   await app.register(authRoutes({ accounts, sessions, mfa, guard }), { prefix: '/auth/v1' });
+  await app.register(loginHistoryRoutes({ db, guard }), { prefix: '/api/v1' });
   await app.register(
     async (functions) => {
       await functions.register(captchaRoutes(captcha));

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import fastifyMultipart from '@fastify/multipart';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import type { BlobStore, StoredBlob } from '../blobs/blob-store.js';
+import { forbidden, notFound, HttpError } from '../errors.js';
+import { assertCanManageUser } from '../staff/access.js';
+import type { DocumentRef } from '../../ledger/user/events.js';
+import type { DocumentRefRow } from '../db/schema.js';
+import { DocumentLinks, type KycDocument } from './document-links.js';
+import { KYC_MAX_FILE_BYTES, readSubmission, type UploadedFile } from './submission.js';
+
+/** The document route, under /api/v1; signed links point here. */
+export const KYC_DOCUMENT_PATH = '/kyc-documents';
+
+/**
+ * KYC (spec 001 "KYC", spec 002 "Verification & Docs"): the customer submits details and two
+ * documents; staff who may manage the customer read them through short-lived signed links
+ * (each opening recorded) and approve. Every change is a user event naming its actor.
+ */
+export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+  const { accounts, guard } = auth;
+  const db = accounts.db;
+  const links = new DocumentLinks(auth.dataKey);
+  const target = z.object({ targetUserId: z.uuid() });
+
+  async function store(file: UploadedFile): Promise<{ ref: DocumentRef; blob: StoredBlob }> {
+    const blob = await blobs.put(file.data, file.contentType);
+    return { blob, ref: { blobId: blob.blobId, fileName: file.fileName.slice(0, 255), contentType: blob.contentType, size: blob.size, sha256: blob.sha256 } };
+  }
+
+  const functions: FastifyPluginAsyncZod = async (app) => {
+    // Scoped to these routes, so that another area may register the parser with its own limits.
+    if (!app.hasRequestDecorator('parts')) {
+      await app.register(fastifyMultipart, { limits: { fileSize: KYC_MAX_FILE_BYTES, files: 2, fields: 1, fieldSize: 16 * 1024, parts: 3 } });
+    }
+
+    app.post(
+      '/submit-kyc-data',
+      {
+        // Per account (the bearer), so customers behind one address do not share a budget.
+        config: { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.headers.authorization ?? req.ip ?? 'unknown' } },
+        preHandler: guard.requireAuth(),
+        schema: { tags: ['functions'], consumes: ['multipart/form-data'] },
+      },
+      async (request) => {
+        const caller = authOf(request);
+        if (caller.role !== 'USER') throw forbidden('Only customers submit identity verification.');
+        const profile = await db.selectFrom('user_profiles').select('kyc_status').where('user_id', '=', caller.userId).executeTakeFirst();
+        if (profile?.kyc_status === 'pending') throw new HttpError(409, 'Your verification is already under review.');
+        if (profile?.kyc_status === 'verified') throw new HttpError(409, 'Your identity is already verified.');
+        const submission = await readSubmission(request);
+        const identity = await store(submission.identityDoc);
+        const residence = await store(submission.residenceDoc);
+        try {
+          await accounts.record(
+            caller.userId,
+            { type: 'SubmitKyc', details: submission.details, identityDoc: identity.ref, residenceDoc: residence.ref },
+            { id: caller.userId, role: caller.role },
+            { ip: request.ip ?? null },
+          );
+        } catch (error) {
+          // Refused (e.g. a second submission raced this one): keep no orphaned files.
+          await blobs.delete(identity.blob.blobId);
+          await blobs.delete(residence.blob.blobId);
+          throw error;
+        }
+        return { success: true, kyc_status: 'pending' };
+      },
+    );
+
+    app.post('/approve-kyc', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
+      const staff = authOf(request);
+      const { targetUserId } = request.body;
+      await assertCanManageUser(db, staff, targetUserId);
+      const user = await accounts.findById(targetUserId);
+      if (!user || user.role !== 'USER') throw notFound('User not found.');
+      await accounts.record(targetUserId, { type: 'ApproveKyc' }, { id: staff.userId, role: staff.role });
+      return { success: true, kyc_status: 'verified' };
+    });
+
+    app.post('/get-kyc-details', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
+      const staff = authOf(request);
+      const { targetUserId } = request.body;
+      await assertCanManageUser(db, staff, targetUserId);
+      const user = await accounts.findById(targetUserId);
+      if (!user || user.role !== 'USER') throw notFound('User not found.');
+      const p = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', targetUserId).executeTakeFirst();
+      const linkTo = (document: KycDocument, ref: DocumentRefRow | null | undefined) =>
+        ref ? `/api/v1${KYC_DOCUMENT_PATH}?token=${links.token({ userId: targetUserId, document, blobId: ref.blobId, actorId: staff.userId, actorRole: staff.role })}` : null;
+      return {
+        kyc_status: p?.kyc_status ?? 'not_started',
+        first_name: p?.first_name ?? null,
+        last_name: p?.last_name ?? null,
+        dob: p?.dob ?? null,
+        country: p?.country ?? null,
+        city: p?.city ?? null,
+        postal_code: p?.postal_code ?? null,
+        full_address: p?.full_address ?? null,
+        kyc_submitted_at: p?.kyc_submitted_at ? new Date(p.kyc_submitted_at).toISOString() : null,
+        identity_doc_path: p?.identity_doc?.fileName ?? null,
+        residence_doc_path: p?.residence_doc?.fileName ?? null,
+        identityDocSignedUrl: linkTo('identity', p?.identity_doc),
+        residenceDocSignedUrl: linkTo('residence', p?.residence_doc),
+      };
+    });
+  };
+
+  const api: FastifyPluginAsyncZod = async (app) => {
+    // Opened in a new tab, so the link itself is the credential; each opening is recorded.
+    app.get(
+      KYC_DOCUMENT_PATH,
+      { config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags: ['api'], querystring: z.object({ token: z.string().max(2000) }) } },
+      async (request, reply) => {
+        const grant = links.open(request.query.token);
+        if (!grant) throw forbidden('This document link is invalid or has expired.');
+        // Access may have been withdrawn since the link was made: check it again with today's role.
+        const actor = await accounts.findById(grant.actorId);
+        if (!actor) throw forbidden('This document link is invalid or has expired.');
+        await assertCanManageUser(db, { userId: actor.id, role: actor.role }, grant.userId);
+        const blob = await blobs.get(grant.blobId);
+        if (!blob) throw notFound('Document not found.');
+        await accounts.record(grant.userId, { type: 'RecordKycDocumentView', document: grant.document, blobId: grant.blobId }, { id: actor.id, role: actor.role }, { ip: request.ip ?? null });
+        return reply
+          .header('content-type', blob.contentType)
+          .header('content-length', blob.size)
+          .header('content-disposition', `inline; filename="${grant.document}-document.${extensionOf(blob.contentType)}"`)
+          .header('cache-control', 'private, no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(blob.data);
+      },
+    );
+  };
+
+  return { functions, api };
+}
+
+function extensionOf(contentType: string): string {
+  return contentType === 'application/pdf' ? 'pdf' : contentType === 'image/png' ? 'png' : 'jpg';
+}
