@@ -24,6 +24,10 @@ function customerScreen(path: string, pick: (m: Awaited<ReturnType<typeof custom
   return { path, lazy: async () => ({ Component: pick(await customer()) }) };
 }
 
+function staffScreen(path: string, pick: (m: Awaited<ReturnType<typeof staff>>) => ComponentType): RouteObject {
+  return { path, lazy: async () => ({ Component: pick(await staff()) }) };
+}
+
 function emptyTabs(paths: string[]): RouteObject[] {
   return paths.map((path) => ({ path, lazy: async () => ({ Component: (await staff()).EmptyTab }) }));
 }
@@ -44,7 +48,10 @@ const dashboardRoutes: RouteObject[] = [
     lazy: async () => ({ Component: (await staff()).WorkerDashboardPage }),
     children: [
       { index: true, element: <Navigate to="search-user" replace /> },
-      ...emptyTabs(['search-user', 'my-users', 'support-tickets', 'stake']),
+      staffScreen('search-user', (m) => m.SearchUserTab),
+      staffScreen('my-users', (m) => m.MyUsersTab),
+      { path: 'support-tickets', lazy: async () => ({ Component: (await import('../features/staff/tickets/worker-tickets-tab.js')).WorkerTicketsTab }) },
+      staffScreen('stake', (m) => m.StakeManagementTab),
     ],
   },
   {
@@ -52,7 +59,10 @@ const dashboardRoutes: RouteObject[] = [
     lazy: async () => ({ Component: (await staff()).ManagerDashboardPage }),
     children: [
       { index: true, element: <Navigate to="my-workers" replace /> },
-      ...emptyTabs(['my-workers', 'create-worker', 'actions', 'all-users']),
+      staffScreen('my-workers', (m) => m.MyWorkersTab),
+      staffScreen('create-worker', (m) => m.CreateWorkerTab),
+      staffScreen('actions', (m) => m.ActionsTab),
+      staffScreen('all-users', (m) => m.AllUsersTab),
     ],
   },
   { path: 'admin', lazy: async () => ({ Component: (await staff()).AdminDashboardPage }) },

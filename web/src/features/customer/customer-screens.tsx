@@ -12,9 +12,7 @@ export { TransactionsPage } from './transactions/transactions-page.js';
 export { PaymentsPage } from './payments/payments-page.js';
 export { SettingsPage } from './settings/settings-page.js';
 
-export function SupportPage() {
-  return <ScreenTitle>Support Tickets</ScreenTitle>;
-}
+export { SupportPage } from './support/support-page.js';
 
 export function SwapPage() {
   return <ScreenTitle>Swap Tokens</ScreenTitle>;

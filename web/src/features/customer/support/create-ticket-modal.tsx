@@ -1,0 +1,143 @@
+import { useState } from 'react';
+import { Button } from '../../../components/button.js';
+import { Field } from '../../../components/field.js';
+import { Modal } from '../../../components/modal.js';
+import { useSession } from '../../../lib/session.js';
+import { createTicket, uploadAttachment, type Ticket, type Urgency } from '../../tickets/api.js';
+import { ATTACHMENT_RULES, TEXT, fileProblem } from '../../tickets/rules.js';
+
+type Errors = { subject?: string; message?: string; form?: string; files?: string };
+
+/** 'Create Ticket': subject, message, urgency (default medium) and optional files. */
+export function CreateTicketModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (ticket: Ticket) => void }) {
+  const userId = useSession((s) => s.session?.user.id ?? null);
+  const [subject, setSubject] = useState('');
+  const [message, setMessage] = useState('');
+  const [urgency, setUrgency] = useState<Urgency>('medium');
+  const [files, setFiles] = useState<File[]>([]);
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const reset = () => {
+    setSubject('');
+    setMessage('');
+    setUrgency('medium');
+    setFiles([]);
+    setErrors({});
+  };
+
+  const submit = async () => {
+    const next: Errors = {};
+    if (!subject.trim()) next.subject = TEXT.subjectRequired;
+    if (!message.trim()) next.message = TEXT.messageRequired;
+    setErrors(next);
+    if (next.subject || next.message) return;
+    if (!userId) {
+      setErrors({ form: 'You must be logged in to create a ticket' });
+      return;
+    }
+    setBusy(true);
+    let ticket: Ticket;
+    try {
+      ticket = await createTicket({ subject: subject.trim(), message: message.trim(), urgency, userId });
+    } catch {
+      setErrors({ form: 'Failed to create ticket. Please try again.' });
+      setBusy(false);
+      return;
+    }
+    const failed: string[] = [];
+    for (const file of files) {
+      try {
+        await uploadAttachment(ticket.id, file);
+      } catch (e) {
+        failed.push(TEXT.uploadFailed(file.name, e instanceof Error && e.message ? e.message : 'Upload failed'));
+      }
+    }
+    setBusy(false);
+    onCreated(ticket);
+    if (failed.length > 0) {
+      window.alert(failed.join('\n'));
+    }
+    reset();
+  };
+
+  return (
+    <Modal
+      open={open}
+      onClose={() => {
+        if (!busy) {
+          reset();
+          onClose();
+        }
+      }}
+      title="Create Support Ticket"
+      footer={
+        <>
+          <Button variant="secondary" disabled={busy} onClick={() => { reset(); onClose(); }}>
+            Cancel
+          </Button>
+          <Button type="submit" form="create-ticket-form" loading={busy} loadingText="Creating...">
+            Create Ticket
+          </Button>
+        </>
+      }
+    >
+      <form
+        id="create-ticket-form"
+        className="ticket-form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        {errors.form && <p className="banner banner--error" role="alert">{errors.form}</p>}
+        <Field label="Subject" value={subject} maxLength={200} onChange={(e) => setSubject(e.target.value)} error={errors.subject} />
+        <div className="field">
+          <label className="field__label" htmlFor="ticket-message">
+            Message
+          </label>
+          <textarea
+            id="ticket-message"
+            className="field__input"
+            rows={5}
+            maxLength={5000}
+            value={message}
+            aria-invalid={errors.message ? true : undefined}
+            onChange={(e) => setMessage(e.target.value)}
+          />
+          {errors.message && <p className="field__error">{errors.message}</p>}
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="ticket-urgency">
+            Urgency
+          </label>
+          <select id="ticket-urgency" className="field__input" value={urgency} onChange={(e) => setUrgency(e.target.value as Urgency)}>
+            <option value="low">Low</option>
+            <option value="medium">Medium</option>
+            <option value="high">High</option>
+          </select>
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor="ticket-files">
+            Attachments (optional)
+          </label>
+          <input
+            id="ticket-files"
+            type="file"
+            multiple
+            accept={ATTACHMENT_RULES.accept}
+            onChange={(e) => {
+              const picked = [...(e.target.files ?? [])];
+              const problems = picked.map(fileProblem).filter(Boolean);
+              setErrors((x) => ({ ...x, files: problems[0] ?? undefined }));
+              setFiles(picked.filter((f) => !fileProblem(f)));
+            }}
+          />
+          <p className="field__hint">Up to 10MB each: JPEG, PNG, GIF, WebP, PDF, TXT, CSV, Word, Excel, ZIP.</p>
+          {errors.files && <p className="field__error">{errors.files}</p>}
+        </div>
+      </form>
+    </Modal>
+  );
+}
