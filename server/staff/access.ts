@@ -55,3 +55,8 @@ export async function assertManagesWorker(db: Kysely<DB>, staff: Pick<AuthInfo, 
   if (!worker || worker.role !== 'WORKER') throw new HttpError(404, 'Worker not found.');
   if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId) throw new HttpError(403, 'Access Denied: This worker does not report to you.');
 }
+
+/** Throws 403 with `message` unless the caller has one of `roles` (role-only screens: claiming, managing workers). */
+export function assertRole(staff: Pick<AuthInfo, 'role'>, roles: readonly StaffRole[], message: string): void {
+  if (!(roles as readonly string[]).includes(staff.role)) throw new HttpError(403, message);
+}

@@ -1,28 +1,20 @@
 import { Outlet } from 'react-router-dom';
 import { ScreenTitle } from '../../components/screen-title.js';
+import './worker/staff-dashboard.css';
 
 /*
  * The staff screens (spec 002). Each shows its title until its own issue fills it in;
  * the tabs of the worker, manager and user-profile screens are routes already.
  */
 
-export function WorkerDashboardPage() {
-  return (
-    <>
-      <ScreenTitle>Worker Dashboard</ScreenTitle>
-      <Outlet />
-    </>
-  );
-}
-
-export function ManagerDashboardPage() {
-  return (
-    <>
-      <ScreenTitle>Manager Dashboard</ScreenTitle>
-      <Outlet />
-    </>
-  );
-}
+export { WorkerDashboard as WorkerDashboardPage, StakeManagementTab } from './worker/worker-dashboard.js';
+export { SearchUserTab } from './worker/search-user-tab.js';
+export { MyUsersTab } from './worker/my-users-tab.js';
+export { ManagerDashboard as ManagerDashboardPage } from './manager/manager-dashboard.js';
+export { MyWorkersTab } from './manager/my-workers-tab.js';
+export { CreateWorkerTab } from './manager/create-worker-tab.js';
+export { ActionsTab } from './manager/actions-tab.js';
+export { AllUsersTab } from './manager/all-users-tab.js';
 
 export function AdminDashboardPage() {
   return <ScreenTitle subtitle="Welcome to the admin dashboard.">Admin Dashboard</ScreenTitle>;

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
+import type { RealtimeHub } from '../realtime/hub.js';
+import type { EventStore, Position, Subscription } from '../../ledger/event-store/port.js';
+import type { Projector } from '../../projections/registry.js';
+import { ANNOUNCEMENTS_STREAM_PREFIX, AnnouncementError, announcementsDecider } from '../../ledger/announcements/announcements.js';
+import { assertRole } from './access.js';
+
+/** The worker's banner shows this many (spec 002 section 9). */
+export const LATEST_ANNOUNCEMENTS = 5;
+
+/**
+ * Announcements (spec 002): a manager posts to all their workers (`create_announcement`),
+ * a worker finds their manager (`get_worker_manager`) and reads the latest posts.
+ */
+export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
+  const { guard } = auth;
+  const db = ledger.database.db;
+  return async (app) => {
+    app.post(
+      '/rpc/create_announcement',
+      { preHandler: guard.requireAuth(), schema: { tags: ['api'], body: z.object({ p_manager_id: z.uuid(), p_message: z.string().max(10_000) }) } },
+      async (request, reply) => {
+        const manager = authOf(request);
+        assertRole(manager, ['MANAGER'], 'Access Denied: Only managers can send announcements.');
+        if (request.body.p_manager_id !== manager.userId) throw forbidden('Access Denied: You can only announce to your own workers.');
+        const announcementId = randomUUID();
+        try {
+          await ledger.execute(announcementsDecider, manager.userId, { type: 'PostAnnouncement', announcementId, message: request.body.p_message }, {
+            actor: { id: manager.userId, role: manager.role },
+          });
+        } catch (err) {
+          if (err instanceof AnnouncementError) throw badRequest(err.message);
+          throw err;
+        }
+        const announcement = await db.selectFrom('announcements').selectAll().where('id', '=', announcementId).executeTakeFirst();
+        reply.status(201);
+        return { success: true, announcement: announcement ? { ...announcement, created_at: new Date(announcement.created_at).toISOString() } : null };
+      },
+    );
+
+    app.post(
+      '/rpc/get_worker_manager',
+      { preHandler: guard.requireAuth(), schema: { tags: ['api'], body: z.object({ p_worker_id: z.uuid() }) } },
+      async (request) => {
+        const staff = authOf(request);
+        assertRole(staff, ['WORKER', 'MANAGER', 'ADMIN'], 'Access Denied: Your role cannot view workers.');
+        const workerId = request.body.p_worker_id;
+        if (staff.role === 'WORKER' && workerId !== staff.userId) throw forbidden('Access Denied: You can only look up your own manager.');
+        const worker = await db.selectFrom('users').select(['role', 'manager_id']).where('id', '=', workerId).executeTakeFirst();
+        if (!worker || worker.role !== 'WORKER') throw notFound('Worker not found.');
+        if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId) throw forbidden('Access Denied: This worker does not report to you.');
+        return { managerId: worker.manager_id };
+      },
+    );
+
+    // The spec's direct read: announcements by manager_id, newest first, at most 5.
+    app.get(
+      '/announcements',
+      {
+        preHandler: guard.requireAuth(),
+        schema: {
+          tags: ['api'],
+          querystring: z.object({ manager_id: z.uuid(), limit: z.coerce.number().int().min(1).max(LATEST_ANNOUNCEMENTS).default(LATEST_ANNOUNCEMENTS) }),
+        },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        const managerId = request.query.manager_id;
+        const allowed =
+          staff.role === 'ADMIN' ||
+          (staff.role === 'MANAGER' && staff.userId === managerId) ||
+          (staff.role === 'WORKER' && staff.user.manager_id === managerId);
+        if (!allowed) throw forbidden('Access Denied: These announcements are not for you.');
+        const rows = await db
+          .selectFrom('announcements')
+          .selectAll()
+          .where('manager_id', '=', managerId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(request.query.limit)
+          .execute();
+        return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+      },
+    );
+  };
+}
+
+/**
+ * Follows the log and tells a manager's workers (and the manager's own open tabs) that a new
+ * announcement is readable, once the announcements table shows it. A hint, not the data: the
+ * client reads through the authorised GET.
+ */
+export class AnnouncementFeed {
+  private subscription: Subscription | null = null;
+  private loop: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly ledger: LedgerContext,
+    private readonly hub: RealtimeHub,
+  ) {}
+
+  private get store(): EventStore {
+    return this.ledger.store;
+  }
+
+  private get projector(): Projector {
+    return this.ledger.projector;
+  }
+
+  async start(): Promise<void> {
+    const head = await this.store.headPosition();
+    this.subscription = this.store.subscribeAll({ after: head ?? undefined });
+    this.loop = this.run();
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped && this.subscription) {
+      try {
+        const batch = await this.subscription.nextBatch(500);
+        const managers = new Set<string>();
+        for (const e of batch) if (e.type === 'announcement.posted') managers.add(e.streamId.slice(ANNOUNCEMENTS_STREAM_PREFIX.length));
+        if (managers.size === 0) continue;
+        const last: Position = batch[batch.length - 1]!.position;
+        await this.projector.waitFor(last, this.ledger.config.PROJECTION_WAIT_MS);
+        const workers = await this.ledger.database.db
+          .selectFrom('users')
+          .select(['id', 'manager_id'])
+          .where('role', '=', 'WORKER')
+          .where('manager_id', 'in', [...managers])
+          .execute();
+        for (const w of workers) this.hub.publish(w.id, 'announcements', { changed: true, managerId: w.manager_id });
+        for (const m of managers) this.hub.publish(m, 'announcements', { changed: true, managerId: m });
+      } catch {
+        if (this.stopped) return;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.subscription?.close();
+    await this.loop;
+  }
+}

@@ -1,0 +1,24 @@
+import { NavLink } from 'react-router-dom';
+
+export type RouteTab = { to: string; label: string };
+
+/** Tabs that are routes (the dashboards' children): a tab is a link, the selected one is the current page. */
+export function RouteTabs({ label, tabs }: { label: string; tabs: RouteTab[] }) {
+  return (
+    <nav className="tabs__list route-tabs" aria-label={label}>
+      {tabs.map((tab) => (
+        <NavLink key={tab.to} to={tab.to} className="tabs__tab route-tabs__tab">
+          {tab.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}
+
+/** The spec's list date: dd MMM yyyy (e.g. 05 Mar 2025); 'N/A' when missing. */
+export function formatListDate(value: string | null | undefined): string {
+  if (!value) return 'N/A';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return 'N/A';
+  return new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' }).format(date).replace(/Sept/, 'Sep');
+}
