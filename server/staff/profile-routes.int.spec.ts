@@ -28,7 +28,7 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
     customer = await registeredCustomer(t, 'dana@example.com', 'dana-pass-12');
     stranger = await registeredCustomer(t, 'stranger@example.com', 'stranger-pass-1');
     await t.app.authServices.accounts.record(customer.user.id, { type: 'Claim', workerId: worker.userId }, { id: worker.userId, role: 'WORKER' });
-  });
+  }, 180_000);
   afterAll(async () => {
     await t.close();
   });
