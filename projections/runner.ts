@@ -125,6 +125,8 @@ export class ProjectionRunner extends EventEmitter {
     });
     if (outcome.moved) {
       this.position = outcome.moved;
+      // Another process applied these: a command waiting here for them may answer now.
+      this.emit('progress', this.position);
       return true;
     }
     this.position = last;
