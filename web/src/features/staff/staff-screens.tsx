@@ -1,4 +1,3 @@
-import { Outlet } from 'react-router-dom';
 import { ScreenTitle } from '../../components/screen-title.js';
 import './worker/staff-dashboard.css';
 
@@ -20,14 +19,7 @@ export function AdminDashboardPage() {
   return <ScreenTitle subtitle="Welcome to the admin dashboard.">Admin Dashboard</ScreenTitle>;
 }
 
-export function UserProfilePage() {
-  return (
-    <>
-      <ScreenTitle>User Profile</ScreenTitle>
-      <Outlet />
-    </>
-  );
-}
+export { UserProfilePage } from './profile/profile-page.js';
 
 /** A tab whose content is still to come. */
 export function EmptyTab() {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
@@ -12,6 +13,10 @@ import { KycStatusCard } from './components/kyc-status-card.js';
 import { PriceCard } from './components/price-card.js';
 import { RecentTransactionsCard } from './components/recent-transactions-card.js';
 import { useRecentTransactions } from './hooks/use-recent-transactions.js';
+import { KycInfoModal } from '../kyc/kyc-info-modal.js';
+import { KycVerificationModal } from '../kyc/kyc-verification-modal.js';
+import { BalanceChart } from './components/balance-chart.js';
+import { useBalanceHistory } from './hooks/use-balance-history.js';
 
 const PRICED = ['BTC', 'ETH'] as const;
 const DETAILS = [
@@ -27,11 +32,14 @@ export function OverviewPage() {
   const { prices, loading: pricesLoading, error: pricesError } = usePrices();
   const { profile, loading: profileLoading, error: profileError, reload: reloadProfile } = useProfileDetails();
   const { reload: reloadRecent, ...recent } = useRecentTransactions();
+  const [kycModal, setKycModal] = useState<'info' | 'verify' | null>(null);
+  const { reload: reloadHistory, ...history } = useBalanceHistory();
 
   // A deposit settled, a withdrawal failed, a new transaction: balances and the list are read again.
   useRealtime('transactions', () => {
     reloadProfile();
     reloadRecent();
+    reloadHistory();
   });
 
   const balanceOf = (asset: (typeof ASSET_IDS)[number]) => (profile ? effectiveBalance(profile, asset) : null);
@@ -58,9 +66,15 @@ export function OverviewPage() {
         {PRICED.map((asset) => (
           <PriceCard key={asset} asset={asset} price={prices?.[asset] ?? null} pricesLoading={pricesLoading} balance={balanceOf(asset)} />
         ))}
-        <KycStatusCard status={profile?.kyc_status} loading={profileLoading && !profile} />
+        <KycStatusCard
+          status={profile?.kyc_status}
+          loading={profileLoading && !profile}
+          onVerify={() => setKycModal('verify')}
+          onLearnMore={() => setKycModal('info')}
+        />
         <CurrentBalanceCard total={total} loading={profileLoading || pricesLoading} details={details} />
         <RecentTransactionsCard {...recent} />
+        <BalanceChart days={history.days} prices={prices} loading={history.loading || pricesLoading} error={history.error} />
       </div>
     </div>
   );

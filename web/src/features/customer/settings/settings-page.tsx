@@ -5,6 +5,8 @@ import { ScreenTitle } from '../../../components/screen-title.js';
 import { Tabs } from '../../../components/tabs.js';
 import { GeneralTab } from './components/general-tab.js';
 import { PaymentMethodsTab } from './components/payment-methods-tab.js';
+import { SecurityTab } from './components/security-tab.js';
+import { VerificationTab } from './components/verification-tab.js';
 
 const TABS = [
   { key: 'general', label: 'General' },
@@ -41,9 +43,9 @@ export function SettingsPage() {
         <Tabs label="Account settings" tabs={[...TABS]} selected={tab} onSelect={setTab}>
           {tab === 'general' && <GeneralTab />}
           {tab === 'notifications' && <Heading>Notifications</Heading>}
-          {tab === 'verification' && <Heading>Identity Verification</Heading>}
+          {tab === 'verification' && <VerificationTab />}
           {tab === 'paymentMethods' && <PaymentMethodsTab />}
-          {tab === 'security' && <Heading>Security</Heading>}
+          {tab === 'security' && <SecurityTab />}
         </Tabs>
       </Card>
     </div>

@@ -123,7 +123,7 @@ export function WorkerTicketsTab() {
             side="worker"
             header={(ticket, reload) => (
               <StatusControl
-                key={`${ticket.id}-${ticket.status}`}
+                key={ticket.id}
                 ticket={ticket}
                 workerId={workerId}
                 onSaved={(status) => {
@@ -146,6 +146,8 @@ function StatusControl({ ticket, workerId, onSaved }: { ticket: Ticket; workerId
   const [error, setError] = useState<string | null>(null);
   const timer = useRef<number | undefined>(undefined);
   useEffect(() => () => window.clearTimeout(timer.current), []);
+  // A change made elsewhere (a reply that re-opened the ticket) shows in the dropdown.
+  useEffect(() => setStatus(ticket.status), [ticket.status]);
 
   const save = async () => {
     setSaving(true);
@@ -165,7 +167,7 @@ function StatusControl({ ticket, workerId, onSaved }: { ticket: Ticket; workerId
 
   return (
     <div className="ticket-status-bar">
-      <span className="muted">
+      <span className="muted ticket-status-bar__info">
         {ticket.user_email ?? ''} · Urgency {URGENCY_LABEL[ticket.urgency]}
       </span>
       <label htmlFor={`status-${ticket.id}`} className="field__label">

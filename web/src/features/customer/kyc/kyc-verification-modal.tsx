@@ -1,0 +1,187 @@
+import { useState, type ChangeEvent } from 'react';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { Field } from '../../../components/field.js';
+import { Modal } from '../../../components/modal.js';
+import { KYC_ACCEPT, KYC_MESSAGES, submissionMessage, submitKyc, type BasicDetails } from './kyc-api.js';
+import './kyc.css';
+
+const EMPTY: BasicDetails = { firstName: '', lastName: '', dob: '', country: '', city: '', postalCode: '', fullAddress: '' };
+const FIELDS: { key: keyof BasicDetails; label: string; type?: string; autoComplete?: string }[] = [
+  { key: 'firstName', label: 'First Name', autoComplete: 'given-name' },
+  { key: 'lastName', label: 'Last Name', autoComplete: 'family-name' },
+  { key: 'dob', label: 'Date of Birth', type: 'date', autoComplete: 'bday' },
+  { key: 'country', label: 'Country', autoComplete: 'country-name' },
+  { key: 'city', label: 'City', autoComplete: 'address-level2' },
+  { key: 'postalCode', label: 'Postal Code', autoComplete: 'postal-code' },
+  { key: 'fullAddress', label: 'Full Address', autoComplete: 'street-address' },
+];
+
+type DetailErrors = Partial<Record<keyof BasicDetails, string>>;
+type DocErrors = { identityDoc?: string; residenceDoc?: string };
+
+function validateDetails(details: BasicDetails): DetailErrors {
+  const errors: DetailErrors = {};
+  for (const { key } of FIELDS) if (!details[key].trim()) errors[key] = KYC_MESSAGES.required;
+  return errors;
+}
+
+type KycVerificationModalProps = {
+  open: boolean;
+  onClose: () => void;
+  /** After the server accepted the submission (the status is now pending). */
+  onSubmitted: () => void;
+};
+
+/** The two-step verification modal of spec 001 ("KYC modals"). */
+export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerificationModalProps) {
+  const [step, setStep] = useState<1 | 2>(1);
+  const [details, setDetails] = useState<BasicDetails>(EMPTY);
+  const [errors, setErrors] = useState<DetailErrors>({});
+  const [identityDoc, setIdentityDoc] = useState<File | null>(null);
+  const [residenceDoc, setResidenceDoc] = useState<File | null>(null);
+  const [docErrors, setDocErrors] = useState<DocErrors>({});
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const reset = () => {
+    setStep(1);
+    setDetails(EMPTY);
+    setErrors({});
+    setIdentityDoc(null);
+    setResidenceDoc(null);
+    setDocErrors({});
+    setError(null);
+  };
+  const close = () => {
+    if (submitting) return;
+    reset();
+    onClose();
+  };
+
+  const edit = (key: keyof BasicDetails) => (event: ChangeEvent<HTMLInputElement>) => {
+    const value = event.target.value;
+    setDetails((d) => ({ ...d, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  const pick = (which: keyof DocErrors) => (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0] ?? null;
+    (which === 'identityDoc' ? setIdentityDoc : setResidenceDoc)(file);
+    setDocErrors((e) => ({ ...e, [which]: undefined }));
+    setError(null);
+  };
+
+  const next = () => {
+    const found = validateDetails(details);
+    setErrors(found);
+    if (Object.keys(found).length === 0) setStep(2);
+  };
+
+  const submit = async () => {
+    setError(null);
+    const found = validateDetails(details);
+    if (Object.keys(found).length > 0) {
+      setErrors(found);
+      setStep(1);
+      return;
+    }
+    if (!identityDoc || !residenceDoc) {
+      setDocErrors({
+        identityDoc: identityDoc ? undefined : KYC_MESSAGES.identityRequired,
+        residenceDoc: residenceDoc ? undefined : KYC_MESSAGES.residenceRequired,
+      });
+      setError(KYC_MESSAGES.documentsMissing);
+      return;
+    }
+    setSubmitting(true);
+    try {
+      const trimmed = Object.fromEntries(Object.entries(details).map(([k, v]) => [k, v.trim()])) as BasicDetails;
+      await submitKyc(trimmed, identityDoc, residenceDoc);
+      reset();
+      onSubmitted();
+      onClose();
+    } catch (e) {
+      setError(submissionMessage(e));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const footer = (
+    <>
+      <Button variant="secondary" onClick={close} disabled={submitting}>
+        Cancel
+      </Button>
+      {step === 2 && (
+        <Button variant="secondary" onClick={() => setStep(1)} disabled={submitting}>
+          Previous
+        </Button>
+      )}
+      {step === 1 ? (
+        <Button onClick={next}>Next</Button>
+      ) : (
+        <Button onClick={() => void submit()} loading={submitting} loadingText="Submitting...">
+          Submit KYC
+        </Button>
+      )}
+    </>
+  );
+
+  return (
+    <Modal open={open} onClose={close} title="Identity Verification (KYC)" footer={footer} size="large">
+      <ol className="kyc-steps" aria-label="Steps">
+        <li className={step === 1 ? 'kyc-steps__item kyc-steps__item--current' : 'kyc-steps__item kyc-steps__item--done'} aria-current={step === 1 ? 'step' : undefined}>
+          Step 1: Basic Details
+        </li>
+        <li className={step === 2 ? 'kyc-steps__item kyc-steps__item--current' : 'kyc-steps__item'} aria-current={step === 2 ? 'step' : undefined}>
+          Step 2: Document Upload
+        </li>
+      </ol>
+      {error && <Banner variant="error">{error}</Banner>}
+      {step === 1 ? (
+        <div className="kyc-form">
+          <h3 className="kyc-form__title">Step 1: Basic Details</h3>
+          <div className="kyc-form__grid">
+            {FIELDS.map((f) => (
+              <Field
+                key={f.key}
+                className={f.key === 'fullAddress' ? 'kyc-form__wide' : undefined}
+                label={f.label}
+                name={f.key}
+                type={f.type ?? 'text'}
+                autoComplete={f.autoComplete}
+                value={details[f.key]}
+                onChange={edit(f.key)}
+                error={errors[f.key]}
+                maxLength={f.key === 'fullAddress' ? 500 : 100}
+              />
+            ))}
+          </div>
+        </div>
+      ) : (
+        <div className="kyc-form">
+          <h3 className="kyc-form__title">Step 2: Document Upload</h3>
+          <Field
+            label="Identity Document (passport, ID card or driving licence)"
+            name="identityDoc"
+            type="file"
+            accept={KYC_ACCEPT}
+            onChange={pick('identityDoc')}
+            hint={identityDoc ? `Selected: ${identityDoc.name}` : 'PDF, JPEG, JPG or PNG, up to 10MB'}
+            error={docErrors.identityDoc}
+          />
+          <Field
+            label="Proof of Residence (utility bill or bank statement)"
+            name="residenceDoc"
+            type="file"
+            accept={KYC_ACCEPT}
+            onChange={pick('residenceDoc')}
+            hint={residenceDoc ? `Selected: ${residenceDoc.name}` : 'PDF, JPEG, JPG or PNG, up to 10MB'}
+            error={docErrors.residenceDoc}
+          />
+        </div>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,54 @@
+import { deleteJson, getJson, postJson, putJson, requestWithStatus } from '../../../../lib/api-client.js';
+import type { Session, User } from '../../../../lib/auth-types.js';
+
+/** The Security tab's calls (docs/api-auth.md). */
+
+export type TotpEnrolment = { id: string; type: 'totp'; totp: { qr_code: string; secret: string; uri: string } };
+
+export function enrolTotp(): Promise<TotpEnrolment> {
+  return postJson<TotpEnrolment>('auth/v1/factors', { factor_type: 'totp', friendly_name: 'Authenticator App' });
+}
+
+export function unenrolFactor(factorId: string): Promise<{ id: string }> {
+  return deleteJson(`auth/v1/factors/${encodeURIComponent(factorId)}`);
+}
+
+/** Challenge and verify in one go; the answer is the session upgraded to aal2. */
+export async function verifyTotp(factorId: string, code: string): Promise<Session> {
+  const challenge = await postJson<{ id: string }>(`auth/v1/factors/${encodeURIComponent(factorId)}/challenge`);
+  return postJson<Session>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, { challenge_id: challenge.id, code });
+}
+
+export function setActiveMfaMethod(method: 'totp' | 'email' | null): Promise<User> {
+  return putJson<User>('auth/v1/user', { data: { active_mfa_method: method } });
+}
+
+export function sendEmailCode(email: string): Promise<unknown> {
+  return postJson('auth/v1/otp', { email, create_user: false });
+}
+
+export function verifyEmailCode(email: string, token: string): Promise<Session> {
+  return postJson<Session>('auth/v1/verify', { type: 'email', email, token });
+}
+
+export type PasswordResult = { success: boolean; error?: string };
+
+/**
+ * verify-and-update-password. With `verifyOnly` (the same password in both fields) it only
+ * confirms the password, which the server then accepts for removing a second factor.
+ */
+export async function verifyAndUpdatePassword(oldPassword: string, newPassword: string, verifyOnly = false): Promise<PasswordResult & { status: number }> {
+  const res = await requestWithStatus<PasswordResult | { error?: string }>('post', 'functions/v1/verify-and-update-password', {
+    json: { oldPassword, newPassword, ...(verifyOnly ? { verifyOnly: true } : {}) },
+  });
+  const body = res.body && typeof res.body === 'object' ? res.body : {};
+  return { status: res.status, success: res.ok && (body as PasswordResult).success === true, error: (body as { error?: string }).error };
+}
+
+export type LoginHistoryEntry = { id: string; timestamp: string; ip_address: string | null; user_agent: string | null };
+
+export const LOGIN_HISTORY_PAGE_SIZE = 5;
+
+export function fetchLoginHistory(page: number, signal?: AbortSignal): Promise<LoginHistoryEntry[]> {
+  return getJson<LoginHistoryEntry[]>(`api/v1/login-history?page=${page}&pageSize=${LOGIN_HISTORY_PAGE_SIZE}`, { signal });
+}

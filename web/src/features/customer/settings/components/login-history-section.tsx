@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'react';
+import { Banner } from '../../../../components/banner.js';
+import { SkeletonRows } from '../../../../components/skeleton-rows.js';
+import { fetchLoginHistory, LOGIN_HISTORY_PAGE_SIZE, type LoginHistoryEntry } from '../api/security.js';
+
+const LOAD_FAILED = 'Failed to load login history.';
+
+function when(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** Settings > Security > Login History, five entries a page; Next stops when a page comes back short. */
+export function LoginHistorySection() {
+  const [page, setPage] = useState(1);
+  const [rows, setRows] = useState<LoginHistoryEntry[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setLoading(true);
+    fetchLoginHistory(page, controller.signal)
+      .then((entries) => {
+        setRows(Array.isArray(entries) ? entries : []);
+        setError(null);
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setError(LOAD_FAILED);
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [page]);
+
+  return (
+    <section className="security-section" aria-labelledby="login-history-title">
+      <h3 id="login-history-title" className="security-section__title">
+        Login History
+      </h3>
+      {error ? (
+        <Banner variant="error">{error}</Banner>
+      ) : loading && rows.length === 0 ? (
+        <SkeletonRows rows={3} label="Loading login history..." />
+      ) : rows.length === 0 ? (
+        <p className="empty-text">No login history found.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="history-table">
+            <thead>
+              <tr>
+                <th scope="col">Date &amp; Time</th>
+                <th scope="col">IP Address</th>
+                <th scope="col">Client</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <td>{when(r.timestamp)}</td>
+                  <td className="mono">{r.ip_address ?? 'Unknown'}</td>
+                  <td className="history-table__client">{r.user_agent ?? 'Unknown'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pager" aria-label="Login history pages">
+        <button type="button" className="button button--secondary pager__button" disabled={loading || page <= 1} onClick={() => setPage((p) => p - 1)}>
+          Previous
+        </button>
+        <span className="pager__label">Page {page}</span>
+        <button
+          type="button"
+          className="button button--secondary pager__button"
+          disabled={loading || Boolean(error) || rows.length < LOGIN_HISTORY_PAGE_SIZE}
+          onClick={() => setPage((p) => p + 1)}
+        >
+          Next
+        </button>
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,367 @@
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../../components/banner.js';
+import { Button } from '../../../../components/button.js';
+import { Field } from '../../../../components/field.js';
+import { ApiError } from '../../../../lib/api-client.js';
+import { verifiedTotpFactor } from '../../../../lib/auth-types.js';
+import { fetchCurrentUser, setSession, updateUser, useSession } from '../../../../lib/session.js';
+import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
+import {
+  enrolTotp,
+  sendEmailCode,
+  setActiveMfaMethod,
+  unenrolFactor,
+  verifyAndUpdatePassword,
+  verifyEmailCode,
+  verifyTotp,
+  type TotpEnrolment,
+} from '../api/security.js';
+
+/** Spec 001 section 4, "MFA setup flow": 0 list, 1 starting, 2 scan QR, 3 code, 4 remove app, 5 e-mail code, 6 remove e-mail. */
+type Step = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+
+export const MFA_MESSAGES = {
+  startFailed: 'Could not start authenticator setup.',
+  noEnrolmentData: 'Failed to get enrollment data',
+  noFactor: 'No authenticator app factor found to unenroll.',
+  removeFailed: 'Could not remove Authenticator App.',
+  sendFailed: 'Failed to send verification email.',
+  invalidOrExpired: 'Invalid or expired verification code. Please try again.',
+  invalid: 'Invalid verification code. Please try again.',
+  verifyFailed: 'Could not verify code.',
+  disableEmailFailed: 'Could not disable Email authentication.',
+  passwordRequired: 'Please enter your password to continue.',
+  passwordFailed: 'Password verification failed. Please check your password and try again.',
+  emailCodeShape: 'Please enter a valid verification code.',
+  totpCodeShape: 'Please enter a valid 6-digit verification code.',
+} as const;
+
+/** A successful message lasts this long (spec 001 section 9). */
+const SUCCESS_MS = 4000;
+const SIX_DIGITS = /^\d{6}$/;
+const digitsOnly = (value: string) => value.replace(/\D/g, '').slice(0, 6);
+
+function codeErrorOf(error: unknown): string {
+  const message = error instanceof Error ? error.message.toLowerCase() : '';
+  if (message.includes('expired') || message.includes('invalid')) return MFA_MESSAGES.invalidOrExpired;
+  return MFA_MESSAGES.verifyFailed;
+}
+
+/** Settings > Security > Multi-Factor Authentication: one active method at a time. */
+export function MfaSection() {
+  const user = useSession((s) => s.user);
+  const email = user?.email ?? '';
+  const totpFactor = verifiedTotpFactor(user);
+  const emailOn = user?.user_metadata?.active_mfa_method === 'email';
+  const totpOn = Boolean(totpFactor);
+
+  const [step, setStep] = useState<Step>(0);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [success, showSuccess] = useTimedMessage(SUCCESS_MS);
+  const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState('');
+
+  const backToList = () => {
+    setStep(0);
+    setCode('');
+    setPassword('');
+    setEnrolment(null);
+  };
+
+  const startAuthenticator = async () => {
+    setError(null);
+    setStep(1);
+    try {
+      const answer = await enrolTotp();
+      if (!answer?.id || !answer.totp?.qr_code) throw new Error(MFA_MESSAGES.noEnrolmentData);
+      setEnrolment(answer);
+      setStep(2);
+    } catch (e) {
+      setError(e instanceof Error && e.message === MFA_MESSAGES.noEnrolmentData ? e.message : MFA_MESSAGES.startFailed);
+      setStep(0);
+    }
+  };
+
+  /** Cancelling an unfinished enrolment removes the unverified factor. */
+  const cancelAuthenticator = async () => {
+    const pending = enrolment;
+    backToList();
+    setError(null);
+    if (pending) await unenrolFactor(pending.id).catch(() => undefined);
+    await fetchCurrentUser().catch(() => undefined);
+  };
+
+  const confirmAuthenticator = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!enrolment) return;
+    if (!SIX_DIGITS.test(code)) {
+      setError(MFA_MESSAGES.totpCodeShape);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      setSession(await verifyTotp(enrolment.id, code));
+    } catch (e) {
+      setError(e instanceof ApiError && e.status === 400 ? MFA_MESSAGES.invalid : MFA_MESSAGES.verifyFailed);
+      setBusy(false);
+      return;
+    }
+    try {
+      updateUser(await setActiveMfaMethod('totp'));
+      backToList();
+      showSuccess('Authenticator App has been enabled successfully.');
+    } catch {
+      setError(MFA_MESSAGES.verifyFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** Steps 4 and 6: the password first (the server insists), then the change. */
+  const confirmPassword = async (): Promise<boolean> => {
+    if (!password) {
+      setError(MFA_MESSAGES.passwordRequired);
+      return false;
+    }
+    const result = await verifyAndUpdatePassword(password, password, true);
+    if (!result.success) {
+      setError(result.error ?? MFA_MESSAGES.passwordFailed);
+      return false;
+    }
+    return true;
+  };
+
+  const removeAuthenticator = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (!(await confirmPassword())) return;
+      const factor = verifiedTotpFactor(await fetchCurrentUser());
+      if (!factor) {
+        setError(MFA_MESSAGES.noFactor);
+        return;
+      }
+      await unenrolFactor(factor.id);
+      updateUser(await setActiveMfaMethod(null));
+      backToList();
+      showSuccess('Authenticator App has been removed.');
+    } catch {
+      setError(MFA_MESSAGES.removeFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const startEmail = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await sendEmailCode(email);
+      setCode('');
+      setStep(5);
+    } catch {
+      setError(MFA_MESSAGES.sendFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const confirmEmail = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!SIX_DIGITS.test(code)) {
+      setError(MFA_MESSAGES.emailCodeShape);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      setSession(await verifyEmailCode(email, code));
+    } catch (e) {
+      setError(codeErrorOf(e));
+      setBusy(false);
+      return;
+    }
+    try {
+      updateUser(await setActiveMfaMethod('email'));
+      backToList();
+      showSuccess('Email authentication has been enabled successfully.');
+    } catch {
+      setError(MFA_MESSAGES.verifyFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const disableEmail = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (!(await confirmPassword())) return;
+      updateUser(await setActiveMfaMethod(null));
+      backToList();
+      showSuccess('Email authentication has been disabled.');
+    } catch {
+      setError(MFA_MESSAGES.disableEmailFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const cancel = () => {
+    setError(null);
+    backToList();
+  };
+
+  return (
+    <section className="security-section" aria-labelledby="mfa-title">
+      <h3 id="mfa-title" className="security-section__title">
+        Multi-Factor Authentication
+      </h3>
+      <p className="muted">Add a second step to your sign-in. Only one method can be active at a time.</p>
+      {success && <Banner variant="success">{success}</Banner>}
+      {error && <Banner variant="error">{error}</Banner>}
+
+      {step === 0 && (
+        <ul className="mfa-methods">
+          <li className="mfa-method">
+            <div className="mfa-method__main">
+              <p className="mfa-method__name">
+                Authenticator App <span className={`badge ${totpOn ? 'badge--verified' : 'badge--muted'}`}>{totpOn ? 'Enabled' : 'Not enabled'}</span>
+              </p>
+              <p className="muted">Use an authenticator app to generate a 6-digit code that changes every 30 seconds.</p>
+              {emailOn && <p className="muted mfa-method__note">Disable Email authentication first to use an authenticator app.</p>}
+            </div>
+            {totpOn ? (
+              <Button variant="danger" onClick={() => (setError(null), setStep(4))}>
+                Remove
+              </Button>
+            ) : (
+              <Button onClick={() => void startAuthenticator()} disabled={emailOn || busy}>
+                Set Up
+              </Button>
+            )}
+          </li>
+          <li className="mfa-method">
+            <div className="mfa-method__main">
+              <p className="mfa-method__name">
+                Email Authentication <span className={`badge ${emailOn ? 'badge--verified' : 'badge--muted'}`}>{emailOn ? 'Enabled' : 'Not enabled'}</span>
+              </p>
+              <p className="muted">Receive a 6-digit code at {email || 'your e-mail address'} each time you sign in.</p>
+              {totpOn && <p className="muted mfa-method__note">Remove the authenticator app first to use Email authentication.</p>}
+            </div>
+            {emailOn ? (
+              <Button variant="danger" onClick={() => (setError(null), setStep(6))}>
+                Disable
+              </Button>
+            ) : (
+              <Button onClick={() => void startEmail()} disabled={totpOn || busy} loading={busy} loadingText="Sending...">
+                Enable
+              </Button>
+            )}
+          </li>
+        </ul>
+      )}
+
+      {step === 1 && (
+        <p className="muted" role="status">
+          Starting authenticator setup...
+        </p>
+      )}
+
+      {step === 2 && enrolment && (
+        <div className="mfa-panel">
+          <p>Scan this QR code with your authenticator app (Google Authenticator, Authy, 1Password...).</p>
+          <img className="mfa-panel__qr" src={enrolment.totp.qr_code} alt="QR code for your authenticator app" width={180} height={180} />
+          <p className="muted">
+            Or enter this key by hand: <code className="mono mfa-panel__secret">{enrolment.totp.secret}</code>
+          </p>
+          <div className="mfa-panel__actions">
+            <Button variant="secondary" onClick={() => void cancelAuthenticator()}>
+              Cancel
+            </Button>
+            <Button onClick={() => (setError(null), setStep(3))}>Next</Button>
+          </div>
+        </div>
+      )}
+
+      {step === 3 && (
+        <form className="mfa-panel" onSubmit={(e) => void confirmAuthenticator(e)} noValidate>
+          <Field
+            label="Enter the 6-digit code from your authenticator app"
+            name="totp-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(digitsOnly(e.target.value))}
+            autoFocus
+          />
+          <div className="mfa-panel__actions">
+            <Button variant="secondary" onClick={() => void cancelAuthenticator()} disabled={busy}>
+              Cancel
+            </Button>
+            <Button variant="secondary" onClick={() => setStep(2)} disabled={busy}>
+              Back
+            </Button>
+            <Button type="submit" loading={busy} loadingText="Verifying...">
+              Verify and Enable
+            </Button>
+          </div>
+        </form>
+      )}
+
+      {step === 5 && (
+        <form className="mfa-panel" onSubmit={(e) => void confirmEmail(e)} noValidate>
+          <p>We sent a 6-digit code to {email}.</p>
+          <Field
+            label="Verification code"
+            name="email-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onChange={(e) => setCode(digitsOnly(e.target.value))}
+            autoFocus
+          />
+          <div className="mfa-panel__actions">
+            <Button variant="secondary" onClick={cancel} disabled={busy}>
+              Cancel
+            </Button>
+            <Button variant="secondary" onClick={() => void startEmail()} disabled={busy}>
+              Resend Code
+            </Button>
+            <Button type="submit" loading={busy} loadingText="Verifying...">
+              Verify and Enable
+            </Button>
+          </div>
+        </form>
+      )}
+
+      {(step === 4 || step === 6) && (
+        <form className="mfa-panel" onSubmit={(e) => void (step === 4 ? removeAuthenticator(e) : disableEmail(e))} noValidate>
+          <p>{step === 4 ? 'To remove the authenticator app, confirm your password.' : 'To disable Email authentication, confirm your password.'}</p>
+          <Field
+            label="Password"
+            name="confirm-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoFocus
+          />
+          <div className="mfa-panel__actions">
+            <Button variant="secondary" onClick={cancel} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" loading={busy} loadingText="Removing...">
+              {step === 4 ? 'Remove Authenticator App' : 'Disable Email Authentication'}
+            </Button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,135 @@
+import { anonymous, deleteJson, getJson, postJson } from '../../../lib/api-client.js';
+
+/** The staff's calls behind the User Profile tabs (spec 002 section 7; docs/api-staff.md). */
+
+export const ASSET_LIST = [
+  ['BTC', 'Bitcoin'],
+  ['ETH', 'Ethereum'],
+  ['USDT', 'Tether USDT'],
+  ['BNB', 'BNB'],
+  ['SOL', 'Solana'],
+  ['XRP', 'XRP'],
+  ['ADA', 'Cardano'],
+  ['DOGE', 'Dogecoin'],
+  ['DOT', 'Polkadot'],
+  ['LTC', 'Litecoin'],
+] as const;
+export type AssetSymbol = (typeof ASSET_LIST)[number][0];
+
+export type ProfileDetails = {
+  user_id: string;
+  email: string;
+  created_at: string;
+  banned_until: string | null;
+  kyc_status: 'not_started' | 'pending' | 'verified' | 'rejected' | null;
+  dashboard_note: string | null;
+  can_send: boolean;
+  can_swap: boolean;
+  can_buy: boolean;
+  can_sell: boolean;
+  can_stake: boolean;
+  send_disabled_note: string | null;
+  swap_disabled_note: string | null;
+  balances: Record<string, string>;
+  pendingDeposits: Record<string, string>;
+  pendingWithdrawals: Record<string, string>;
+  addresses: Record<string, string>;
+};
+
+export type LoginEntry = { id: string; timestamp: string; ip_address: string | null; user_agent: string | null };
+
+export type StaffTransaction = {
+  id: string;
+  user_id: string;
+  asset_id: string;
+  amount: string;
+  fee: string;
+  type: string;
+  status: 'Pending' | 'Complete' | 'Failed';
+  sent_at: string;
+  created_at: string;
+  sender_address: string | null;
+  recipient_address: string | null;
+  txid: string | null;
+  note: string | null;
+  is_hidden: boolean;
+  request_id: string | null;
+};
+
+export type PaymentMethodRaw = {
+  id: string;
+  user_id: string;
+  type: 'credit_card' | 'bank_account';
+  card_brand: string | null;
+  last4: string | null;
+  expiry_date: string | null;
+  bank_name: string | null;
+  bank_last4: string | null;
+  created_at: string;
+};
+
+export type DefaultService = { id: string; name: string; url: string; description: string };
+export type BuyingLink = { id: string; user_id: string; url: string; name: string; logo_url: string; created_at: string };
+
+export type TrailKind = 'money' | 'kyc' | 'access' | 'permissions' | 'support';
+export type TrailEvent = {
+  id: string;
+  stream: string;
+  revision: string;
+  position: string;
+  type: string;
+  kind: TrailKind;
+  occurred_at: string;
+  actor: { id: string; role: string; name: string };
+  summary: string;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  balance_at?: Record<string, string> | null;
+};
+export type TrailPage = { events: TrailEvent[]; total: number; page: number; pageSize: number };
+
+export type PermissionFlags = { can_send: boolean; can_swap: boolean; can_buy: boolean; can_sell: boolean; can_stake: boolean };
+
+const fn = (name: string) => `functions/v1/${name}`;
+
+export const profileApi = {
+  details: (targetUserId: string) => postJson<ProfileDetails>(fn('get-user-profile-details'), { targetUserId }),
+  ban: (targetUserId: string) => postJson(fn('ban-user'), { targetUserId }),
+  unban: (targetUserId: string) => postJson(fn('unban-user'), { targetUserId }),
+  approveKyc: (targetUserId: string) => postJson(fn('approve-kyc'), { targetUserId }),
+  setNote: (userId: string, noteContent: string | null) => postJson(fn('set-dashboard-note'), { userId, noteContent }),
+  resetPassword: (targetUserId: string, newPassword: string) => postJson(fn('reset-user-password'), { targetUserId, newPassword }),
+  updatePermissions: (targetUserId: string, permissions: PermissionFlags, sendDisabledNote: string | null, swapDisabledNote: string | null) =>
+    postJson(fn('update-all-user-permissions'), { targetUserId, permissions, sendDisabledNote, swapDisabledNote }),
+  loginHistory: (targetUserId: string, page: number, pageSize: number) =>
+    getJson<LoginEntry[]>(fn('get-login-history'), { searchParams: { targetUserId, page, pageSize } }),
+  prices: () => getJson<Record<string, { price: number }>>(fn('crypto-prices'), anonymous()),
+  setAddress: (targetUserId: string, assetId: string, newAddress: string) => postJson<{ message: string }>(fn('set-user-wallet-address'), { targetUserId, assetId, newAddress }),
+  addTransaction: (body: {
+    targetUserId: string;
+    assetId: string;
+    sentAt: string;
+    amount: number | string;
+    status: string;
+    txid: string | null;
+    senderAddress: string;
+    note: string | null;
+    isHidden: boolean;
+  }) => postJson<{ message: string }>(fn('add-transaction'), body),
+  transactions: (userId: string) => getJson<{ transactions: StaffTransaction[] }>(`api/v1/users/${userId}/transactions`),
+  updateTransaction: (body: { targetUserId: string; transactionId: string; status?: string; type?: string; note?: string | null }) =>
+    postJson<{ success: boolean }>(fn('update-transaction'), body),
+  paymentMethods: (userId: string) => getJson<{ paymentMethods: PaymentMethodRaw[] }>(`api/v1/users/${userId}/payment-methods`),
+  paymentMethod: (userId: string, id: string) => getJson<{ paymentMethod: PaymentMethodRaw }>(`api/v1/users/${userId}/payment-methods/${id}`),
+  buyingLinks: (userId: string) => getJson<{ defaults: DefaultService[]; links: BuyingLink[] }>('api/v1/buying-links', { searchParams: { userId } }),
+  addBuyingLink: (body: { userId: string; url: string; name: string; logo: { fileName: string; contentType: string; data: string } | null }) =>
+    postJson<{ link: BuyingLink }>('api/v1/buying-links', body),
+  deleteBuyingLink: (userId: string, id: string) => deleteJson(`api/v1/buying-links/${id}`, { searchParams: { userId } }),
+  eventTrail: (userId: string, kind: TrailKind | 'all', page: number, pageSize: number) =>
+    getJson<TrailPage>(`api/v1/users/${userId}/event-trail`, { searchParams: { kind, page, pageSize } }),
+};
+
+/** The server's words for a failure, or the screen's default. */
+export function errorText(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}

@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'react';
+import { Banner } from '../../../components/banner.js';
+import { Pager } from '../../../components/pager.js';
+import { errorText, profileApi, type TrailKind, type TrailPage } from './api.js';
+import { useProfile } from './profile-context.js';
+import { dateTime } from './use-flash.js';
+
+const PAGE_SIZE = 25;
+const KINDS: { value: TrailKind | 'all'; label: string }[] = [
+  { value: 'all', label: 'All' },
+  { value: 'money', label: 'Money' },
+  { value: 'kyc', label: 'KYC' },
+  { value: 'access', label: 'Access' },
+  { value: 'permissions', label: 'Permissions' },
+  { value: 'support', label: 'Support' },
+];
+
+/** A value as a short readable text: objects become "key: value" lines. */
+function readable(value: unknown, indent = ''): string {
+  if (value === null || value === undefined) return '-';
+  if (typeof value !== 'object') return String(value);
+  if (Array.isArray(value)) return value.map((v) => readable(v, indent)).join(', ');
+  return Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? `${indent}${k}:\n${readable(v, `${indent}  `)}` : `${indent}${k}: ${readable(v)}`))
+    .join('\n');
+}
+
+/**
+ * Event trail: every event behind this user across their streams, newest first, with who did
+ * it and when. Read from the log itself, so it shows what happened, not what a table says now.
+ */
+export function EventTrailTab() {
+  const { userId } = useProfile();
+  const [kind, setKind] = useState<TrailKind | 'all'>('all');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<TrailPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    setError(null);
+    profileApi
+      .eventTrail(userId, kind, page, PAGE_SIZE)
+      .then((d) => !cancelled && setData(d))
+      .catch((e) => !cancelled && setError(errorText(e, 'Failed to load the event trail.')));
+    return () => {
+      cancelled = true;
+    };
+  }, [userId, kind, page]);
+
+  const showBalance = data?.events.some((e) => e.balance_at !== undefined) ?? false;
+  return (
+    <section className="card profile-card" aria-labelledby="trail-title">
+      <div className="profile-card__head">
+        <div>
+          <h2 id="trail-title" className="card__title">
+            Event trail
+          </h2>
+          <p className="muted">Every recorded event behind this user, newest first.</p>
+        </div>
+        <div className="field trail-filter">
+          <label className="field__label" htmlFor="trail-kind">
+            Kind
+          </label>
+          <select
+            id="trail-kind"
+            className="field__input"
+            value={kind}
+            onChange={(e) => {
+              setKind(e.target.value as TrailKind | 'all');
+              setPage(1);
+            }}
+          >
+            {KINDS.map((k) => (
+              <option key={k.value} value={k.value}>
+                {k.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {error && <Banner variant="error">{error}</Banner>}
+      {!data && !error && <p className="page-status">Loading...</p>}
+      {data && data.events.length === 0 && <p className="empty-text">No events of this kind.</p>}
+      {data && data.events.length > 0 && (
+        <div className="profile-table-wrap">
+          <table className="profile-table trail-table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Event</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Details</th>
+                {showBalance && <th scope="col">Balance at this event</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {data.events.map((e) => (
+                <tr key={e.id} data-event-type={e.type}>
+                  <td className="nowrap">{dateTime(e.occurred_at)}</td>
+                  <td>
+                    <span className={`pill pill--kind-${e.kind}`}>{e.kind}</span>
+                    <div className="mono small">{e.type}</div>
+                  </td>
+                  <td>
+                    <strong>{e.actor.name}</strong>
+                    <div className="muted small">{e.actor.role}</div>
+                  </td>
+                  <td>
+                    <div>{e.summary}</div>
+                    <details className="trail-data">
+                      <summary>Data</summary>
+                      <pre>{readable({ ...e.data, ...(Object.keys(e.metadata).length ? { metadata: e.metadata } : {}) })}</pre>
+                    </details>
+                  </td>
+                  {showBalance && <td className="mono small">{e.balance_at ? readable(e.balance_at) : '-'}</td>}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {data && <Pager page={page} pageCount={Math.ceil(data.total / PAGE_SIZE)} total={data.total} onPageChange={setPage} />}
+    </section>
+  );
+}

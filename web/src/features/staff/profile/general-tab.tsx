@@ -1,0 +1,355 @@
+import { useEffect, useState } from 'react';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { Field } from '../../../components/field.js';
+import { Modal } from '../../../components/modal.js';
+import { errorText, profileApi, type LoginEntry, type PermissionFlags, type ProfileDetails } from './api.js';
+import { useProfile } from './profile-context.js';
+import { dateTime, useFlash } from './use-flash.js';
+
+const LOGIN_PAGE_SIZE = 5;
+const MIN_PASSWORD = 6;
+
+export function kycLabel(status: ProfileDetails['kyc_status'] | undefined): { text: string; tone: string } {
+  switch (status) {
+    case 'verified':
+      return { text: 'Verified', tone: 'green' };
+    case 'pending':
+      return { text: 'Pending Review', tone: 'yellow' };
+    case 'rejected':
+      return { text: 'Rejected', tone: 'red' };
+    default:
+      return { text: 'Not Started', tone: 'grey' };
+  }
+}
+
+const isBanned = (d: ProfileDetails) => Boolean(d.banned_until && new Date(d.banned_until) > new Date());
+
+/** General tab (spec 002): details, ban/unban, Approve KYC, note, password reset, permissions, login history. */
+export function GeneralTab() {
+  const { userId, details, reload } = useProfile();
+  if (!details) return <p className="page-status">Loading...</p>;
+  return (
+    <div className="profile-stack">
+      <DetailsCard details={details} reload={reload} userId={userId} />
+      <div className="profile-grid">
+        <NoteCard userId={userId} details={details} reload={reload} />
+        <PasswordCard userId={userId} />
+      </div>
+      <PermissionsCard userId={userId} details={details} reload={reload} />
+      <LoginHistoryCard userId={userId} />
+    </div>
+  );
+}
+
+function DetailsCard({ details, userId, reload }: { details: ProfileDetails; userId: string; reload: () => Promise<void> }) {
+  const [confirm, setConfirm] = useState<'ban' | 'unban' | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [success, setSuccess] = useFlash(3000);
+  const [error, setError] = useState<string | null>(null);
+  const banned = isBanned(details);
+  const kyc = kycLabel(details.kyc_status);
+
+  const run = async (what: 'ban' | 'unban' | 'kyc') => {
+    setBusy(what);
+    setError(null);
+    try {
+      if (what === 'ban') await profileApi.ban(userId);
+      else if (what === 'unban') await profileApi.unban(userId);
+      else await profileApi.approveKyc(userId);
+      setSuccess(what === 'ban' ? 'User has been banned successfully!' : what === 'unban' ? 'User has been unbanned successfully!' : 'KYC approved successfully!');
+      await reload();
+    } catch (e) {
+      setError(errorText(e, what === 'ban' ? 'Failed to ban user.' : what === 'unban' ? 'Failed to unban user.' : 'Failed to approve KYC.'));
+    } finally {
+      setBusy(null);
+      setConfirm(null);
+    }
+  };
+
+  return (
+    <section className="card profile-card" aria-labelledby="details-title">
+      <h2 id="details-title" className="card__title">
+        User Details
+      </h2>
+      {success && <Banner variant="success">{success}</Banner>}
+      {error && <Banner variant="error">{error}</Banner>}
+      <dl className="profile-details">
+        <dt>User ID</dt>
+        <dd className="mono">{details.user_id}</dd>
+        <dt>Email</dt>
+        <dd>{details.email}</dd>
+        <dt>Profile Created</dt>
+        <dd>{dateTime(details.created_at)}</dd>
+        <dt>Ban Status</dt>
+        <dd>
+          {banned ? <span className="pill pill--red">Banned until {dateTime(details.banned_until)}</span> : <span className="pill pill--green">Not Banned</span>}
+        </dd>
+        <dt>KYC Status</dt>
+        <dd>
+          <span className={`pill pill--${kyc.tone}`}>{kyc.text}</span>
+        </dd>
+      </dl>
+      <div className="actions profile-actions">
+        {banned ? (
+          <Button variant="secondary" onClick={() => setConfirm('unban')}>
+            Unban User
+          </Button>
+        ) : (
+          <Button variant="danger" onClick={() => setConfirm('ban')}>
+            Ban User
+          </Button>
+        )}
+        <Button onClick={() => void run('kyc')} loading={busy === 'kyc'} loadingText="Approving...">
+          Approve KYC
+        </Button>
+      </div>
+      <Modal
+        open={confirm !== null}
+        onClose={() => setConfirm(null)}
+        title={confirm === 'ban' ? 'Ban User' : 'Unban User'}
+        size="small"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirm(null)}>
+              Cancel
+            </Button>
+            <Button variant={confirm === 'ban' ? 'danger' : 'primary'} loading={busy === confirm} onClick={() => confirm && void run(confirm)}>
+              {confirm === 'ban' ? 'Confirm Ban' : 'Confirm Unban'}
+            </Button>
+          </>
+        }
+      >
+        <p>
+          {confirm === 'ban'
+            ? `Ban ${details.email}? They are signed out at once and cannot sign in until unbanned.`
+            : `Unban ${details.email}? They can sign in again.`}
+        </p>
+      </Modal>
+    </section>
+  );
+}
+
+function NoteCard({ userId, details, reload }: { userId: string; details: ProfileDetails; reload: () => Promise<void> }) {
+  const [note, setNote] = useState(details.dashboard_note ?? '');
+  const [busy, setBusy] = useState(false);
+  const [success, setSuccess] = useFlash(3000);
+  const [error, setError] = useState<string | null>(null);
+  const send = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await profileApi.setNote(userId, note.trim() ? note : null);
+      setSuccess('Dashboard note updated successfully!');
+      await reload();
+    } catch (e) {
+      setError(errorText(e, 'Failed to send dashboard note.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card profile-card" aria-labelledby="note-title">
+      <h2 id="note-title" className="card__title">
+        Dashboard Note
+      </h2>
+      {success && <Banner variant="success">{success}</Banner>}
+      {error && <Banner variant="error">{error}</Banner>}
+      <div className="field">
+        <label className="field__label" htmlFor="dashboard-note">
+          Note shown on the user's dashboard (empty clears it)
+        </label>
+        <textarea id="dashboard-note" className="field__input profile-textarea" rows={3} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+      </div>
+      <div className="actions">
+        <Button onClick={() => void send()} loading={busy} loadingText="Sending...">
+          Send Note
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function PasswordCard({ userId }: { userId: string }) {
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [success, setSuccess] = useFlash(4000);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async () => {
+    setError(null);
+    if (!password) return setError('New password cannot be empty.');
+    if (password.length < MIN_PASSWORD) return setError('Password must be at least 6 characters long.');
+    setBusy(true);
+    try {
+      await profileApi.resetPassword(userId, password);
+      setPassword('');
+      setSuccess('Password reset successfully!');
+    } catch (e) {
+      setError(errorText(e, 'Failed to reset password.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card profile-card" aria-labelledby="password-title">
+      <h2 id="password-title" className="card__title">
+        Reset User Password
+      </h2>
+      {success && <Banner variant="success">{success}</Banner>}
+      {error && <Banner variant="error">{error}</Banner>}
+      <Field
+        label="New Password"
+        type="password"
+        autoComplete="new-password"
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        hint="At least 6 characters. The user must choose a new password at next sign-in; their sessions end now."
+      />
+      <div className="actions">
+        <Button onClick={() => void submit()} disabled={password.length < MIN_PASSWORD} loading={busy} loadingText="Updating...">
+          Update Password
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+const TOGGLES: { key: keyof PermissionFlags; label: string }[] = [
+  { key: 'can_send', label: 'Can Send' },
+  { key: 'can_swap', label: 'Can Swap' },
+  { key: 'can_buy', label: 'Can Buy (deposits)' },
+  { key: 'can_sell', label: 'Can Sell (withdrawals)' },
+  { key: 'can_stake', label: 'Can Stake' },
+];
+
+function flagsOf(d: ProfileDetails): PermissionFlags {
+  return { can_send: d.can_send, can_swap: d.can_swap, can_buy: d.can_buy, can_sell: d.can_sell, can_stake: d.can_stake };
+}
+
+function PermissionsCard({ userId, details, reload }: { userId: string; details: ProfileDetails; reload: () => Promise<void> }) {
+  const [flags, setFlags] = useState<PermissionFlags>(() => flagsOf(details));
+  const [sendNote, setSendNote] = useState(details.send_disabled_note ?? '');
+  const [swapNote, setSwapNote] = useState(details.swap_disabled_note ?? '');
+  const [unsaved, setUnsaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [success, setSuccess] = useFlash(3000);
+  const [error, setError] = useState<string | null>(null);
+
+  const toggle = (key: keyof PermissionFlags) => {
+    setFlags((f) => {
+      const next = { ...f, [key]: !f[key] };
+      // Turning send or swap back on clears its reason.
+      if (key === 'can_send' && next.can_send) setSendNote('');
+      if (key === 'can_swap' && next.can_swap) setSwapNote('');
+      return next;
+    });
+    setUnsaved(true);
+  };
+
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await profileApi.updatePermissions(userId, flags, flags.can_send ? null : sendNote.trim() || null, flags.can_swap ? null : swapNote.trim() || null);
+      setUnsaved(false);
+      setSuccess('Permissions updated successfully!');
+      await reload();
+    } catch (e) {
+      // The toggles stay as the staff member set them.
+      setError(errorText(e, 'Failed to update permissions.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="card profile-card" aria-labelledby="permissions-title">
+      <h2 id="permissions-title" className="card__title">
+        Permission Settings {unsaved && <span className="pill pill--yellow">Unsaved changes</span>}
+      </h2>
+      {success && <Banner variant="success">{success}</Banner>}
+      {error && <Banner variant="error">{error}</Banner>}
+      <ul className="profile-toggles">
+        {TOGGLES.map((t) => (
+          <li key={t.key}>
+            <label className="profile-toggle">
+              <input type="checkbox" role="switch" checked={flags[t.key]} onChange={() => toggle(t.key)} />
+              <span>{t.label}</span>
+              <span className={flags[t.key] ? 'pill pill--green' : 'pill pill--red'}>{flags[t.key] ? 'On' : 'Off'}</span>
+            </label>
+            {t.key === 'can_send' && !flags.can_send && (
+              <Field label="Send disabled note (shown to the user)" value={sendNote} maxLength={500} onChange={(e) => { setSendNote(e.target.value); setUnsaved(true); }} />
+            )}
+            {t.key === 'can_swap' && !flags.can_swap && (
+              <Field label="Swap disabled note (shown to the user)" value={swapNote} maxLength={500} onChange={(e) => { setSwapNote(e.target.value); setUnsaved(true); }} />
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="actions">
+        <Button onClick={() => void save()} loading={busy} loadingText="Saving...">
+          Save Permissions
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+function LoginHistoryCard({ userId }: { userId: string }) {
+  const [page, setPage] = useState(1);
+  const [rows, setRows] = useState<LoginEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    setRows(null);
+    setError(null);
+    profileApi
+      .loginHistory(userId, page, LOGIN_PAGE_SIZE)
+      .then((r) => !cancelled && setRows(r))
+      .catch((e) => !cancelled && setError(errorText(e, 'Failed to fetch login history')));
+    return () => {
+      cancelled = true;
+    };
+  }, [userId, page]);
+  return (
+    <section className="card profile-card" aria-labelledby="logins-title">
+      <h2 id="logins-title" className="card__title">
+        Login History
+      </h2>
+      {error && <Banner variant="error">{error}</Banner>}
+      {!rows && !error && <p className="page-status">Loading...</p>}
+      {rows && rows.length === 0 && page === 1 && <p className="empty-text">No login history found.</p>}
+      {rows && (rows.length > 0 || page > 1) && (
+        <div className="profile-table-wrap">
+          <table className="profile-table">
+            <thead>
+              <tr>
+                <th scope="col">Date &amp; Time</th>
+                <th scope="col">IP Address</th>
+                <th scope="col">Client</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <td>{dateTime(r.timestamp)}</td>
+                  <td className="mono">{r.ip_address ?? 'Unknown'}</td>
+                  <td className="profile-table__client">{r.user_agent || 'Unknown'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <nav className="pager" aria-label="Login history pages">
+        <button type="button" className="button button--secondary pager__button" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+          Previous
+        </button>
+        <span className="pager__label">Page {page}</span>
+        <button type="button" className="button button--secondary pager__button" disabled={!rows || rows.length < LOGIN_PAGE_SIZE} onClick={() => setPage((p) => p + 1)}>
+          Next
+        </button>
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { ApiError, postJson } from '../../../lib/api-client.js';
+
+/** get-kyc-details (docs/api-kyc.md); the document links are short-lived and each opening is recorded. */
+type KycDetails = {
+  kyc_status: 'not_started' | 'pending' | 'verified' | 'rejected' | string | null;
+  first_name: string | null;
+  last_name: string | null;
+  dob: string | null;
+  country: string | null;
+  city: string | null;
+  postal_code: string | null;
+  full_address: string | null;
+  identity_doc_path: string | null;
+  residence_doc_path: string | null;
+  identityDocSignedUrl: string | null;
+  residenceDocSignedUrl: string | null;
+};
+
+const STATUS: Record<string, { label: string; tone: string }> = {
+  pending: { label: 'Pending Review', tone: 'yellow' },
+  verified: { label: 'Verified', tone: 'green' },
+  rejected: { label: 'Rejected', tone: 'red' },
+};
+
+function errorOf(e: unknown): string {
+  if (e instanceof ApiError && e.status !== null && e.body && typeof e.body === 'object' && typeof (e.body as { error?: unknown }).error === 'string') {
+    return (e.body as { error: string }).error;
+  }
+  return e instanceof Error && e.message ? e.message : 'Failed to fetch KYC details.';
+}
+
+function DocumentLink({ path, url }: { path: string | null; url: string | null }) {
+  if (!path) return <span className="muted">Not uploaded</span>;
+  if (!url) return <span className="field__error">Failed to generate view link (check function logs)</span>;
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer" title={path}>
+      View/Download
+    </a>
+  );
+}
+
+/** User profile > Verification & Docs (spec 002). */
+export function VerificationTab() {
+  const { userId } = useParams();
+  const [details, setDetails] = useState<KycDetails | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!userId) return;
+    const controller = new AbortController();
+    setLoading(true);
+    setError(null);
+    postJson<KycDetails | null>('functions/v1/get-kyc-details', { targetUserId: userId }, { signal: controller.signal })
+      .then((answer) => {
+        if (!answer || typeof answer !== 'object') throw new Error('No KYC details returned from function.');
+        setDetails(answer);
+      })
+      .catch((e: unknown) => {
+        if (!controller.signal.aborted) setError(errorOf(e));
+      })
+      .finally(() => {
+        if (!controller.signal.aborted) setLoading(false);
+      });
+    return () => controller.abort();
+  }, [userId]);
+
+  if (!userId) return <p className="page-status">User ID parameter is missing from the URL.</p>;
+  if (loading) return <p className="page-status">Loading KYC details...</p>;
+  if (error) return <p className="field__error">Error loading details: {error}</p>;
+  if (!details || !details.kyc_status || details.kyc_status === 'not_started') {
+    return (
+      <section className="card profile-card">
+        <p className="empty-text">KYC verification has not been started by this user.</p>
+      </section>
+    );
+  }
+
+  const status = STATUS[details.kyc_status] ?? { label: 'Not Started', tone: 'grey' };
+  const basics: [string, string | null][] = [
+    ['First Name', details.first_name],
+    ['Last Name', details.last_name],
+    ['Date of Birth', details.dob],
+    ['Country', details.country],
+    ['City', details.city],
+    ['Postal Code', details.postal_code],
+    ['Full Address', details.full_address],
+  ];
+
+  return (
+    <div className="profile-stack">
+      <section className="card profile-card" aria-labelledby="kyc-status-title">
+        <h2 id="kyc-status-title" className="card__title">
+          Verification Status
+        </h2>
+        <p>
+          <span className={`pill pill--${status.tone}`}>{status.label}</span>
+        </p>
+      </section>
+      <section className="card profile-card" aria-labelledby="kyc-basics-title">
+        <h2 id="kyc-basics-title" className="card__title">
+          Submitted Basic Details
+        </h2>
+        <dl className="profile-details">
+          {basics.map(([label, value]) => (
+            <div key={label} style={{ display: 'contents' }}>
+              <dt>{label}</dt>
+              <dd>{value || '-'}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section className="card profile-card" aria-labelledby="kyc-docs-title">
+        <h2 id="kyc-docs-title" className="card__title">
+          Submitted Documents
+        </h2>
+        <p className="muted">Links work for a few minutes; every opening is recorded with your name.</p>
+        <dl className="profile-details">
+          <dt>Identity Document</dt>
+          <dd>
+            <DocumentLink path={details.identity_doc_path} url={details.identityDocSignedUrl} />
+          </dd>
+          <dt>Proof of Residence</dt>
+          <dd>
+            <DocumentLink path={details.residence_doc_path} url={details.residenceDocSignedUrl} />
+          </dd>
+        </dl>
+      </section>
+    </div>
+  );
+}
