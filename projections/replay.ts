@@ -49,7 +49,7 @@ export async function catchUpTogether(
 ): Promise<{ events: number; until: Position | null }> {
   const batchSize = opts.batchSize ?? 5000;
   const runners = projections.map((p) => new ProjectionRunner(db, store, p, { batchSize, schema: opts.schema }));
-  for (const r of runners) r.position = await r.loadCheckpoint();
+  for (const r of runners) r.resetTo(await r.loadCheckpoint());
   const until = opts.until === undefined ? await store.headPosition() : opts.until;
   if (!until || runners.length === 0) return { events: 0, until };
 

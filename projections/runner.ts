@@ -18,6 +18,8 @@ export interface RunnerOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long catch-up waits for the read horizon to pass its target before giving up. */
 const HORIZON_WAIT_MS = 60_000;
+/** The live loop writes the checkpoint at least every this many log events. */
+const SKIP_LIMIT = 1000;
 
 /**
  * Feeds one projection from the log. Each batch is one transaction: lock the checkpoint
@@ -28,6 +30,10 @@ const HORIZON_WAIT_MS = 60_000;
 export class ProjectionRunner extends EventEmitter {
   position: Position = START;
   eventsApplied = 0;
+  /** Where the stored checkpoint is as far as this runner knows (behind `position` after skipped batches). */
+  private persisted: Position = START;
+  /** Log events passed since the checkpoint was last written, none of them this projection's. */
+  private unpersisted = 0;
   private subscription: Subscription | null = null;
   private stopped = false;
   private loop: Promise<void> | null = null;
@@ -59,9 +65,16 @@ export class ProjectionRunner extends EventEmitter {
     return { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) };
   }
 
+  /** Continues from the stored checkpoint `at`. */
+  resetTo(at: Position): void {
+    this.position = at;
+    this.persisted = at;
+    this.unpersisted = 0;
+  }
+
   /** Starts following the log from the stored checkpoint. */
   async start(): Promise<void> {
-    this.position = await this.loadCheckpoint();
+    this.resetTo(await this.loadCheckpoint());
     this.stopped = false;
     this.loop = this.run();
   }
@@ -73,7 +86,7 @@ export class ProjectionRunner extends EventEmitter {
         this.subscription ??= this.store.subscribeAll({ after: this.position });
         const events = await this.subscription.nextBatch(batchSize);
         if (this.stopped || events.length === 0) continue;
-        const moved = await this.applyBatch(events);
+        const moved = await this.applyBatch(events, { skipIrrelevant: true });
         if (moved) {
           // Someone else moved the checkpoint: continue from where they left it.
           await this.subscription.close();
@@ -84,7 +97,7 @@ export class ProjectionRunner extends EventEmitter {
         this.emit('error-in-batch', err);
         await this.subscription?.close();
         this.subscription = null;
-        this.position = await this.loadCheckpoint().catch(() => this.position);
+        this.resetTo(await this.loadCheckpoint().catch(() => this.persisted));
         await sleep(500);
       }
     }
@@ -94,10 +107,21 @@ export class ProjectionRunner extends EventEmitter {
    * Applies one page of the log (in order, starting right after this runner's position)
    * in one transaction with the checkpoint. Returns true when the stored checkpoint was
    * not where this runner thought it was (nothing applied; the runner follows it).
+   *
+   * With `skipIrrelevant` (the live loop), a batch with none of this projection's events
+   * only moves the position in memory, without a transaction; the checkpoint is written
+   * with the next batch that has some, or after SKIP_LIMIT events. A crash in between
+   * re-reads those events and again finds nothing to do.
    */
-  async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>): Promise<boolean> {
+  async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>, opts: { skipIrrelevant?: boolean } = {}): Promise<boolean> {
     const last = events[events.length - 1]!.position;
     const relevant = events.filter((e) => this.projection.handles(e.type));
+    if (opts.skipIrrelevant && relevant.length === 0 && this.unpersisted + events.length < SKIP_LIMIT) {
+      this.unpersisted += events.length;
+      this.position = last;
+      this.emit('progress', this.position);
+      return false;
+    }
     const outcome = await this.db.transaction().execute(async (trx) => {
       const cp = await trx
         .withSchema(this.schema)
@@ -107,7 +131,7 @@ export class ProjectionRunner extends EventEmitter {
         .forUpdate()
         .executeTakeFirst();
       const stored = cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START;
-      if (comparePositions(stored, this.position) !== 0) return { moved: stored };
+      if (comparePositions(stored, this.persisted) !== 0) return { moved: stored };
       if (relevant.length > 0) await this.projection.apply({ trx, schema: this.schema }, relevant);
       await this.options.beforeCheckpoint?.(relevant.length);
       await trx
@@ -124,12 +148,12 @@ export class ProjectionRunner extends EventEmitter {
       return { moved: null };
     });
     if (outcome.moved) {
-      this.position = outcome.moved;
+      this.resetTo(outcome.moved);
       // Another process applied these: a command waiting here for them may answer now.
       this.emit('progress', this.position);
       return true;
     }
-    this.position = last;
+    this.resetTo(last);
     this.eventsApplied += relevant.length;
     this.emit('progress', this.position);
     return false;
@@ -140,7 +164,7 @@ export class ProjectionRunner extends EventEmitter {
    * replay and verify; does not need `start()`.
    */
   async catchUp(opts: { until?: Position | null; onBatch?: (applied: number, at: Position) => void } = {}): Promise<number> {
-    this.position = await this.loadCheckpoint();
+    this.resetTo(await this.loadCheckpoint());
     const until = opts.until === undefined ? await this.store.headPosition() : opts.until;
     const batchSize = this.options.batchSize ?? 2000;
     let total = 0;

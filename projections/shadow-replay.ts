@@ -1,0 +1,151 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../server/db/schema.js';
+import { comparePositions, formatPosition, START, type EventStore, type Position } from '../ledger/event-store/port.js';
+import { PostgresEventStore, readAllFrom } from '../ledger/event-store/postgres.js';
+import type { Projection } from './projection.js';
+import { PROJECTIONS } from './registry.js';
+import { catchUpTogether } from './replay.js';
+
+export const SHADOW_SCHEMA = 'ledger_shadow';
+
+export interface ShadowReplayResult {
+  /** Events read from the log while rebuilding (all catch-up passes). */
+  events: number;
+  /** Events applied inside the swap transaction to reach the live position. */
+  eventsAtSwap: number;
+  seconds: number;
+  /** How long the swap transaction held the live read models' checkpoints. */
+  swapMs: number;
+  projections: { name: string; position: string; rows: Record<string, number> }[];
+}
+
+export interface ShadowReplayOptions {
+  projections?: Projection[];
+  batchSize?: number;
+  onProgress?: (phase: 'rebuild' | 'catch-up' | 'swap', events: number) => void;
+  /** Test hook: runs inside the swap transaction, after the live checkpoints are locked. */
+  duringSwap?: () => Promise<void> | void;
+}
+
+/** Catch-up passes before the swap stop once a pass finds fewer new events than this. */
+const SMALL_LAG = 2000;
+const MAX_PASSES = 10;
+
+/**
+ * Rebuilds read models while the app keeps serving: the log is replayed into copies of
+ * their tables in a scratch schema, caught up to the live position in passes, and then
+ * swapped in by one transaction that
+ *
+ * 1. locks the live checkpoint rows (the live runners wait at their next batch; readers do not),
+ * 2. applies to the copies the few events that the live tables show and the copies do not yet,
+ * 3. replaces the live tables' rows by the copies' rows and sets the live checkpoints to the
+ *    copies' positions (readers see the old rows until the commit, then the new ones).
+ *
+ * The live runners then carry on from the same positions.
+ */
+export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: ShadowReplayOptions = {}): Promise<ShadowReplayResult> {
+  const projections = opts.projections ?? PROJECTIONS;
+  const batchSize = opts.batchSize ?? 5000;
+  const t0 = performance.now();
+  await sql`drop schema if exists ${sql.id(SHADOW_SCHEMA)} cascade`.execute(db);
+  await sql`create schema ${sql.id(SHADOW_SCHEMA)}`.execute(db);
+  try {
+    await sql`create table ${sql.table(`${SHADOW_SCHEMA}.projection_checkpoints`)} (like public.projection_checkpoints including all)`.execute(db);
+    for (const p of projections) {
+      for (const t of p.tables) {
+        await sql`create table ${sql.table(`${SHADOW_SCHEMA}.${t}`)} (like ${sql.table(`public.${t}`)} including all)`.execute(db);
+      }
+    }
+
+    // Rebuild, then catch up in passes while the live app keeps appending.
+    let events = 0;
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const phase = pass === 0 ? 'rebuild' : 'catch-up';
+      const { events: n } = await catchUpTogether(db, store, projections, {
+        schema: SHADOW_SCHEMA,
+        batchSize,
+        onProgress: (done) => opts.onProgress?.(phase, events + done),
+      });
+      events += n;
+      if (pass > 0 && n < SMALL_LAG) break;
+    }
+
+    // Live checkpoint rows exist for every read model, so that they can be locked.
+    for (const p of projections) {
+      await sql`insert into projection_checkpoints (name) values (${p.name}) on conflict (name) do nothing`.execute(db);
+    }
+    const swapStart = performance.now();
+    let eventsAtSwap = 0;
+    const positions = await db.transaction().execute(async (trx) => {
+      const live = await trx
+        .selectFrom('projection_checkpoints')
+        .select(['name', 'commit_position', 'prepare_position'])
+        .where('name', 'in', projections.map((p) => p.name))
+        .orderBy('name')
+        .forUpdate()
+        .execute();
+      await opts.duringSwap?.();
+      const out: { name: string; position: Position; rows: Record<string, number> }[] = [];
+      for (const p of projections) {
+        const row = live.find((r) => r.name === p.name);
+        const livePosition = row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } : START;
+        const { position, applied } = await catchUpInside(trx, store, p, livePosition, batchSize);
+        eventsAtSwap += applied;
+        const rows: Record<string, number> = {};
+        for (const t of p.tables) {
+          // delete + insert rather than truncate: readers keep seeing the old rows until the commit.
+          await sql`delete from ${sql.table(`public.${t}`)}`.execute(trx);
+          const inserted = await sql`insert into ${sql.table(`public.${t}`)} overriding system value
+            select * from ${sql.table(`${SHADOW_SCHEMA}.${t}`)}`.execute(trx);
+          rows[t] = Number(inserted.numAffectedRows ?? 0);
+        }
+        await trx
+          .updateTable('projection_checkpoints')
+          .set({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: new Date() })
+          .where('name', '=', p.name)
+          .execute();
+        out.push({ name: p.name, position, rows });
+      }
+      return out;
+    });
+    const swapMs = performance.now() - swapStart;
+    opts.onProgress?.('swap', events + eventsAtSwap);
+    return {
+      events,
+      eventsAtSwap,
+      seconds: (performance.now() - t0) / 1000,
+      swapMs,
+      projections: positions.map((p) => ({ name: p.name, position: formatPosition(p.position), rows: p.rows })),
+    };
+  } finally {
+    await sql`drop schema if exists ${sql.id(SHADOW_SCHEMA)} cascade`.execute(db);
+  }
+}
+
+/**
+ * Inside the swap transaction: applies to the copy the events after its checkpoint up to the
+ * live position (all committed already: the live runner has read them). A copy that is
+ * ahead of the live tables stays where it is; the live runner will follow it.
+ */
+async function catchUpInside(trx: Transaction<DB>, store: EventStore, projection: Projection, livePosition: Position, batchSize: number) {
+  // The log in PostgreSQL is read through the transaction itself (PGlite is one session).
+  const read = (after: Position) =>
+    store instanceof PostgresEventStore ? readAllFrom(trx, after, batchSize) : store.readAll({ after, maxCount: batchSize });
+  const cp = await trx
+    .withSchema(SHADOW_SCHEMA)
+    .selectFrom('projection_checkpoints')
+    .select(['commit_position', 'prepare_position'])
+    .where('name', '=', projection.name)
+    .executeTakeFirst();
+  let position: Position = cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START;
+  let applied = 0;
+  while (comparePositions(position, livePosition) < 0) {
+    const page = (await read(position)).filter((e) => comparePositions(e.position, livePosition) <= 0);
+    if (page.length === 0) break;
+    const relevant = page.filter((e) => projection.handles(e.type));
+    if (relevant.length > 0) await projection.apply({ trx, schema: SHADOW_SCHEMA }, relevant);
+    applied += page.length;
+    position = page[page.length - 1]!.position;
+  }
+  return { position, applied };
+}
