@@ -28,6 +28,11 @@ function staffScreen(path: string, pick: (m: Awaited<ReturnType<typeof staff>>) 
   return { path, lazy: async () => ({ Component: pick(await staff()) }) };
 }
 
+const profile = () => import('../features/staff/profile/profile-tabs.js');
+function profileTab(path: string, pick: (m: Awaited<ReturnType<typeof profile>>) => ComponentType): RouteObject {
+  return { path, lazy: async () => ({ Component: pick(await profile()) }) };
+}
+
 function emptyTabs(paths: string[]): RouteObject[] {
   return paths.map((path) => ({ path, lazy: async () => ({ Component: (await staff()).EmptyTab }) }));
 }
@@ -71,7 +76,12 @@ const dashboardRoutes: RouteObject[] = [
     lazy: async () => ({ Component: (await staff()).UserProfilePage }),
     children: [
       { index: true, element: <Navigate to="general" replace /> },
-      ...emptyTabs(['general', 'wallets', 'transactions', 'verification', 'payment-management']),
+      profileTab('general', (m) => m.GeneralTab),
+      profileTab('wallets', (m) => m.WalletsTab),
+      profileTab('transactions', (m) => m.TransactionsTab),
+      { path: 'verification', lazy: async () => ({ Component: (await import('../features/staff/profile/verification-tab.js')).VerificationTab }) },
+      profileTab('payment-management', (m) => m.PaymentManagementTab),
+      profileTab('events', (m) => m.EventTrailTab),
     ],
   },
   { path: '*', element: <Navigate to="/dashboard/overview" replace /> },
