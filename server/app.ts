@@ -22,7 +22,10 @@ import { staffManagerRoutes, workerInfoRpc } from './staff/manager-routes.js';
 import { AnnouncementFeed, announcementRoutes } from './staff/announcements.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
+import { marketplaceRoutes } from './marketplace/routes.js';
+import { PayoutScheduler } from './marketplace/payout-scheduler.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { financeRoutes } from './finance/routes.js';
 import { PriceCache } from './prices/price-cache.js';
 import { createPriceFeed } from './prices/price-feed.js';
 import { priceRoutes } from './routes/prices.js';
@@ -40,6 +43,8 @@ declare module 'fastify' {
     authServices: AuthServices;
     prices: PriceCache;
     realtime: RealtimeHub;
+    /** Pays matured stakes (server/marketplace/payout-scheduler.ts). */
+    payouts: PayoutScheduler;
     /** Uploaded files (KYC documents, attachments, logos). */
     blobs: BlobStore;
   }
@@ -130,9 +135,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await announcementFeed.start();
   app.addHook('onClose', () => announcementFeed.stop());
   await app.register(notificationRoutes(auth, ledger), { prefix: '/api/v1' });
+  await app.register(financeRoutes(auth, ledger), { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });
+  const marketplace = marketplaceRoutes(auth, ledger, prices);
+  await app.register(marketplace.functions, { prefix: '/functions/v1' });
+  await app.register(marketplace.api, { prefix: '/api/v1' });
+  const payouts = new PayoutScheduler(ledger, { log: app.log });
+  app.decorate('payouts', payouts);
+  app.addHook('onClose', () => payouts.stop());
+  await payouts.start();
   const kyc = kycRoutes(auth, app.blobs);
   await app.register(kyc.functions, { prefix: '/functions/v1' });
   await app.register(kyc.api, { prefix: '/api/v1' });

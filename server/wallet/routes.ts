@@ -15,6 +15,7 @@ import { formatAmount, money } from '../../ledger/money.js';
 import { assertCanManageUser } from '../staff/access.js';
 import { profileDetails } from './profile.js';
 import { requestAmount, requestAsset } from './amounts.js';
+import { entryView, transactionEntries, transactionEntry } from '../marketplace/swap-merge.js';
 
 const amountInput = z.union([z.string().max(64), z.number()]);
 const idempotencyKey = (request: FastifyRequest) => {
@@ -148,12 +149,9 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       async (request) => {
         const caller = authOf(request);
         const { page, pageSize } = request.query;
-        const base = db.selectFrom('transactions').where('user_id', '=', caller.userId).where('is_hidden', '=', false);
-        const [rows, count] = await Promise.all([
-          base.selectAll().orderBy('sent_at', 'desc').orderBy('created_at', 'desc').orderBy('id').limit(pageSize).offset((page - 1) * pageSize).execute(),
-          base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
-        ]);
-        return { transactions: rows.map(transactionView), count: Number(count.n), page, pageSize };
+        // A swap's two legs are one entry (server/marketplace/swap-merge.ts).
+        const { entries, count } = await transactionEntries(db, caller.userId, page, pageSize);
+        return { transactions: entries.map((e) => entryView(e, transactionView)), count, page, pageSize };
       },
     );
 
@@ -162,9 +160,9 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
-        const row = await db.selectFrom('transactions').selectAll().where('id', '=', request.params.id).where('user_id', '=', caller.userId).where('is_hidden', '=', false).executeTakeFirst();
-        if (!row) throw notFound('Transaction not found.');
-        return transactionView(row);
+        const entry = await transactionEntry(db, caller.userId, request.params.id);
+        if (!entry) throw notFound('Transaction not found.');
+        return entryView(entry, transactionView);
       },
     );
   };

@@ -1,0 +1,100 @@
+import { schedule, type ScheduledTask } from 'node-cron';
+import type { LedgerContext } from '../context.js';
+import { deterministicUuid, SYSTEM_ACTOR } from '../../ledger/command-handler.js';
+import { walletDecider } from '../../ledger/wallet/decider.js';
+import { WalletError } from '../../ledger/wallet/wallet.js';
+
+export interface PayoutSchedulerOptions {
+  /** The clock; tests pass one they control. */
+  now?: () => Date;
+  /** How often due payouts are looked for (node-cron, seconds field first). Default every 30 s. */
+  cron?: string;
+  log?: { info: (obj: unknown, msg?: string) => void; warn: (obj: unknown, msg?: string) => void };
+}
+
+/** The payout's transaction id follows from the stake's, so every run names the same payout. */
+export const payoutTransactionId = (stakeId: string) => deterministicUuid('stake-payout', stakeId);
+
+/**
+ * Pays matured stakes: principal plus earnings back to the wallet as one Complete transaction.
+ *
+ * The schedule is the scheduled_transactions read model, which is projected from the log:
+ * on start the scheduler waits for the read models to reach the head of the log and pays
+ * what fell due while the app was down; then node-cron looks again every tick. A payout is
+ * a command on the customer's wallet whose decider records it at most once, so two runs,
+ * two processes or a restart mid-run never pay a stake twice.
+ */
+export class PayoutScheduler {
+  private task: ScheduledTask | null = null;
+  private running: Promise<number> | null = null;
+  private stopped = false;
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly ledger: LedgerContext,
+    private readonly options: PayoutSchedulerOptions = {},
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async start(): Promise<void> {
+    if (this.task || this.stopped) return;
+    const head = await this.ledger.store.headPosition();
+    if (head) await this.ledger.projector.waitFor(head, this.ledger.config.PROJECTION_WAIT_MS);
+    await this.runDue();
+    if (this.stopped) return;
+    this.task = schedule(this.options.cron ?? '*/30 * * * * *', () => void this.runDue(), { noOverlap: true, name: 'stake-payouts' });
+  }
+
+  /** Pays every stake due at the clock's now; answers how many it paid. Runs never overlap. */
+  runDue(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
+    this.running ??= this.payDue().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    const task = this.task;
+    this.task = null;
+    if (task) {
+      await task.stop();
+      await task.destroy();
+    }
+    await this.running?.catch(() => {});
+  }
+
+  private async payDue(): Promise<number> {
+    const now = this.now();
+    const due = await this.ledger.database.db
+      .selectFrom('scheduled_transactions')
+      .select(['id', 'user_id'])
+      .where('status', '=', 'pending')
+      .where('type', '=', 'stake_payout')
+      .where('scheduled_at', '<=', now)
+      .orderBy('scheduled_at')
+      .limit(500)
+      .execute();
+    let paid = 0;
+    for (const stake of due) {
+      if (this.stopped) break;
+      try {
+        const result = await this.ledger.execute(
+          walletDecider,
+          stake.user_id,
+          { type: 'PayOutStake', stakeId: stake.id, transactionId: payoutTransactionId(stake.id), now: now.toISOString() },
+          { actor: SYSTEM_ACTOR, idempotencyKey: `stake-payout:${stake.id}`, extra: { reason: 'stake matured' } },
+        );
+        if (result.events.length > 0 && !result.replayed) paid++;
+      } catch (err) {
+        // One stake that cannot be paid must not hold up the others; it is tried again next tick.
+        if (err instanceof WalletError) this.options.log?.warn({ err, stakeId: stake.id }, 'stake payout refused');
+        else this.options.log?.warn({ err, stakeId: stake.id }, 'stake payout failed');
+      }
+    }
+    if (paid > 0) this.options.log?.info({ paid }, 'stake payouts recorded');
+    return paid;
+  }
+}
