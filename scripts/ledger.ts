@@ -11,6 +11,7 @@ import { findProjection, PROJECTIONS } from '../projections/registry.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { replayProjections, type ReplayResult } from '../projections/replay.js';
 import type { Projection } from '../projections/projection.js';
+import { shadowReplay } from '../projections/shadow-replay.js';
 import { verifyReadModels, type VerifyReport } from '../projections/verify.js';
 import { seedLedger } from './seed.js';
 import { progressBar } from './progress.js';
@@ -37,10 +38,13 @@ Every command takes --help and --json (machine-readable output on stdout).`,
 Appends about N wallet events (default 100000) over N/100 new wallets. Every event is
 decided by the wallet's own rules, so no available balance goes negative. The read
 tables are brought up to date afterwards.`,
-  replay: `Usage: npm run ledger -- replay [name|all] [--json]
+  replay: `Usage: npm run ledger -- replay [name|all] [--shadow] [--json]
 
 Empties the named read model (${PROJECTIONS.map((p) => p.name).join(', ')}) or all of them and
-rebuilds from the event log, printing events/s.`,
+rebuilds from the event log in one pass, printing events/s.
+
+--shadow  rebuild while the app keeps serving: into copies of the tables, caught up to the
+          live position, then swapped in by one transaction (PostgreSQL).`,
   verify: `Usage: npm run ledger -- verify [--json]
 
 Rebuilds every read model into scratch tables up to the position the live tables show,
@@ -122,6 +126,7 @@ export async function runCli(argv: string[]): Promise<number> {
       role: { type: 'string' },
       email: { type: 'string' },
       name: { type: 'string' },
+      shadow: { type: 'boolean' },
     },
   });
   const [command = '', ...rest] = positionals;
@@ -162,6 +167,16 @@ export async function runCli(argv: string[]): Promise<number> {
       const name = rest[0] ?? 'all';
       const targets = name === 'all' ? PROJECTIONS : [findProjection(name)];
       if (targets.some((t) => !t)) throw new UsageError(`Unknown read model "${name}". Known: ${PROJECTIONS.map((p) => p.name).join(', ')}, all.`);
+      if (values.shadow) {
+        return withLedger(config, async (database, store) => {
+          const bar = progressBar('rebuilding in shadow tables', await countAfter(database, store, START), { quiet });
+          const r = await shadowReplay(database.db, store, { projections: targets as Projection[], onProgress: (_phase, n) => bar.update(n) });
+          bar.finish(r.events);
+          if (values.json) console.log(json(r));
+          else console.log(`${r.projections.map((p) => p.name).join(', ')}: rebuilt from ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s and swapped in at ${r.projections.map((p) => p.position).join(', ')} (swap ${r.swapMs.toFixed(0)} ms, ${r.eventsAtSwap} events applied during it)`);
+          return 0;
+        });
+      }
       return withLedger(config, async (database, store) => {
         const head = await store.headPosition();
         const total = head ? await countAfter(database, store, START) : 0;
