@@ -16,7 +16,8 @@ export async function registerClient(app: FastifyInstance, distDir = CLIENT_DIST
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: distDir,
-      wildcard: false,
+      // Files are looked up per request, so a client rebuilt while the server runs is served at once.
+      wildcard: true,
       index: ['index.html'],
       setHeaders(res, filePath) {
         // Hashed assets never change; index.html must be re-read to pick up new builds.
