@@ -15,6 +15,7 @@ import { shadowReplay } from '../projections/shadow-replay.js';
 import { verifyReadModels, type VerifyReport } from '../projections/verify.js';
 import { seedLedger } from './seed.js';
 import { progressBar } from './progress.js';
+import { FINANCE_HELP, FINANCE_OPTIONS, printJournalCheck, runFinanceCommand } from './ledger-finance.js';
 
 const HELP: Record<string, string> = {
   '': `Usage: npm run ledger -- <command> [options]
@@ -30,6 +31,9 @@ Commands:
   verify                rebuild into scratch tables, compare with the live ones, check invariants
   stats                 events, streams, last position, lag per projection
   create-staff          create a WORKER, MANAGER or ADMIN account with a one-time password
+  trial-balance         per asset: owed to customers, pending, fees, external flows; must sum to zero
+  balance               a customer's balances at any moment (--user, --at)
+  statement             a customer's statement for a period (--user, --from, --to, --csv)
 
 Every command takes --help and --json (machine-readable output on stdout).`,
   migrate: `Usage: npm run ledger -- migrate [--json]\n\nApplies pending migrations (also done by every command and on app start).`,
@@ -49,12 +53,15 @@ rebuilds from the event log in one pass, printing events/s.
 
 Rebuilds every read model into scratch tables up to the position the live tables show,
 compares them row by row, checks that no available balance is negative and that the
-balances equal the fold of the events. Exits 1 with the differences when they differ.`,
+balances equal the fold of the events, that every event's journal postings sum to zero
+(naming the first event that breaks it) and that the journal's customer accounts equal the
+wallet balances. Exits 1 with the differences when they differ.`,
   stats: `Usage: npm run ledger -- stats [--json]\n\nEvents, streams, last position and the lag of each projection.`,
   'create-staff': `Usage: npm run ledger -- create-staff --role WORKER|MANAGER|ADMIN --email E --name "Full Name" [--json]
 
 Creates a confirmed staff account and prints a one-time password, shown only this once.
 The password must be changed at the first sign-in.`,
+  ...FINANCE_HELP,
 };
 
 class UsageError extends Error {}
@@ -109,6 +116,7 @@ function printVerify(report: VerifyReport): void {
   for (const r of report.negativeAvailable) console.log(`     negative: ${r.user_id} ${r.asset_id} balance ${r.balance} pending withdrawals ${r.pending_withdrawals}`);
   console.log(`${report.foldMismatches.length ? 'FAIL' : 'ok  '} balances equal the fold of the events`);
   for (const m of report.foldMismatches) console.log(`     ${m.key}: table ${JSON.stringify(m.table)} fold ${JSON.stringify(m.fold)}`);
+  printJournalCheck(report.journal);
   console.log(report.ok ? 'verify: the read tables match the event log.' : 'verify: FAILED');
 }
 
@@ -127,6 +135,7 @@ export async function runCli(argv: string[]): Promise<number> {
       email: { type: 'string' },
       name: { type: 'string' },
       shadow: { type: 'boolean' },
+      ...FINANCE_OPTIONS,
     },
   });
   const [command = '', ...rest] = positionals;
@@ -137,6 +146,8 @@ export async function runCli(argv: string[]): Promise<number> {
   if (!(command in HELP)) throw new UsageError(`Unknown command "${command}". Run \`npm run ledger -- --help\`.`);
   const config = loadConfig();
   const quiet = Boolean(values.json);
+  const finance = runFinanceCommand(command, config, values);
+  if (finance) return finance;
 
   switch (command) {
     case 'migrate': {
@@ -245,7 +256,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      if (err instanceof UsageError || err instanceof ConfigError || err instanceof DataDirLockedError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') || (err as { name?: string }).name === 'AuthError') {
+      if (err instanceof UsageError || (err as Error).name === 'UsageError' || err instanceof ConfigError || err instanceof DataDirLockedError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') || (err as { name?: string }).name === 'AuthError') {
         console.error(err.message);
         process.exit(2);
       }

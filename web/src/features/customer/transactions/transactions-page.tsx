@@ -10,6 +10,7 @@ import { assetName } from '../shared/assets.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
 import { StatusBadge } from '../shared/components/status-badge.js';
 import { TransactionDetailModal } from './components/transaction-detail-modal.js';
+import { StatementDownload } from './statement-download.js';
 import { typeLabel } from './components/transaction-labels.js';
 import { PAGE_SIZE, useTransactionPage } from './hooks/use-transaction-page.js';
 
@@ -79,6 +80,7 @@ export function TransactionsPage() {
         )}
         <Pager page={page} pageCount={pageCount} onPageChange={setPage} total={count} disabled={loading} />
       </Card>
+      <StatementDownload />
       <TransactionDetailModal transaction={selected} onClose={() => setSelected(null)} />
     </div>
   );

@@ -1,0 +1,266 @@
+import { sql } from 'kysely';
+import type { Config } from '../server/config.js';
+import { openDatabase, type Database } from '../server/db/database.js';
+import { migrateToLatest } from '../migrations/index.js';
+import { openEventStore } from '../server/context.js';
+import { formatPosition, type EventStore } from '../ledger/event-store/port.js';
+import { ASSET_IDS, isAssetId, type AssetId } from '../ledger/assets.js';
+import { formatAmount, money } from '../ledger/money.js';
+import { walletStream } from '../ledger/wallet/events.js';
+import { foldJournal } from '../ledger/journal/fold.js';
+import { trialBalance, type TrialBalance, type TrialBalanceLine } from '../ledger/journal/trial-balance.js';
+import { balanceAt } from '../ledger/journal/time-travel.js';
+import { buildStatement, statementCsv } from '../ledger/journal/statement.js';
+import type { JournalCheck } from '../projections/journal.js';
+import { progressBar } from './progress.js';
+
+/** The finance commands of `npm run ledger` (trial-balance, balance, statement). */
+export const FINANCE_HELP: Record<string, string> = {
+  'trial-balance': `Usage: npm run ledger -- trial-balance [--at <time>] [--json]
+
+Runs the event log through the journal's posting rules (up to --at, default now) and
+prints per asset: what customers are owed (available + held for pending withdrawals),
+pending deposits, staked, fees earned, adjustments, swap conversion, staking rewards,
+the net flow with the outside world and deposits in transit. Every asset's accounts
+must sum to zero. Without --at it also reconciles with the balances and journal read
+tables. Exits 1 when anything does not reconcile.
+<time> is an ISO time (2026-03-01T12:00:00Z) or a date (2026-03-01 = the end of that day, UTC).`,
+  balance: `Usage: npm run ledger -- balance --user <email|id> [--asset X] [--at <time>] [--json]
+
+A customer's balances as they stood at <time> (default now): the wallet's events recorded
+up to then, folded by the ledger's own rules. Shows balance, pending deposits, pending
+withdrawals and available per asset.`,
+  statement: `Usage: npm run ledger -- statement --user <email|id> --from <time> --to <time> [--asset X] [--csv] [--json]
+
+Opening balance, every change to the balance with the balance after it, and closing
+balance per asset for the period. --csv prints the CSV customers download.
+A date for --from means the start of that day, for --to the end of it (UTC).`,
+};
+
+export const FINANCE_OPTIONS = {
+  user: { type: 'string' },
+  asset: { type: 'string' },
+  at: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  csv: { type: 'boolean' },
+} as const;
+
+export interface FinanceValues {
+  json?: boolean;
+  user?: string;
+  asset?: string;
+  at?: string;
+  from?: string;
+  to?: string;
+  csv?: boolean;
+}
+
+/** A mistake in the command line: printed without a stack, exit code 2. */
+export class FinanceUsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** An ISO time, or a date meaning the start (or end) of that day in UTC. */
+export function parseMoment(text: string, option: string, endOfDay: boolean): Date {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text;
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(date) ? Date.parse(date) : Number.NaN;
+  if (Number.isNaN(ms)) throw new FinanceUsageError(`--${option} must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.`);
+  return new Date(ms);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function resolveUser(database: Database, user: string | undefined): Promise<string> {
+  if (!user) throw new FinanceUsageError('--user is required (an e-mail address or a user id).');
+  if (UUID.test(user)) return user.toLowerCase();
+  const row = await database.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', user.toLowerCase()).executeTakeFirst();
+  if (!row) throw new FinanceUsageError(`No user with the e-mail address ${user}.`);
+  return row.id;
+}
+
+function assetOption(asset: string | undefined): AssetId | undefined {
+  if (asset === undefined) return undefined;
+  const upper = asset.toUpperCase();
+  if (!isAssetId(upper)) throw new FinanceUsageError(`--asset must be one of ${ASSET_IDS.join(', ')}.`);
+  return upper;
+}
+
+async function withLedger<T>(config: Config, fn: (database: Database, store: EventStore) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const store = openEventStore(config, database);
+  try {
+    await migrateToLatest(database.db);
+    return await fn(database, store);
+  } finally {
+    await store.close();
+    await database.close();
+  }
+}
+
+const json = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);
+
+function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+interface ReadModelCheck {
+  table: string;
+  /** False when the read model is not at the log's head (the app is writing): not compared. */
+  checked: boolean;
+  differences: string[];
+}
+
+/** Compares the trial balance with the balances and journal tables, when they are at `position`. */
+async function reconcileReadModels(database: Database, tb: TrialBalance, position: string): Promise<ReadModelCheck[]> {
+  const cps = await database.db.selectFrom('projection_checkpoints').selectAll().where('name', 'in', ['balances', 'journal']).execute();
+  const at = (name: string) => cps.find((c) => c.name === name && `${c.commit_position}/${c.prepare_position}` === position) !== undefined;
+  const line = (a: string): TrialBalanceLine | undefined => tb.lines.find((l) => l.assetId === a);
+  const out: ReadModelCheck[] = [];
+
+  const balances: ReadModelCheck = { table: 'balances', checked: at('balances'), differences: [] };
+  if (balances.checked) {
+    const { rows } = await sql<{ asset_id: string; balance: string; pd: string; pw: string }>`
+      select asset_id, sum(balance)::text as balance, sum(pending_deposits)::text as pd, sum(pending_withdrawals)::text as pw
+      from balances group by asset_id`.execute(database.db);
+    for (const r of rows) {
+      const l = line(r.asset_id);
+      const pairs: [string, string, string][] = [
+        ['customer liabilities', l?.customerLiabilities ?? '0', r.balance],
+        ['pending deposits', l?.pendingDeposits ?? '0', r.pd],
+        ['pending withdrawals', l?.pendingWithdrawals ?? '0', formatAmount(money(r.pw).negated())],
+      ];
+      for (const [what, journal, table] of pairs) {
+        if (!money(journal).eq(table)) balances.differences.push(`${r.asset_id} ${what}: journal ${journal}, balances table ${formatAmount(money(table))}`);
+      }
+    }
+  }
+  out.push(balances);
+
+  const journal: ReadModelCheck = { table: 'journal_entries', checked: at('journal'), differences: [] };
+  if (journal.checked) {
+    const { rows } = await sql<{ asset_id: string; account_kind: string; sum: string }>`
+      select asset_id, account_kind, sum(amount)::text as sum from journal_entries group by asset_id, account_kind`.execute(database.db);
+    const field: Record<string, keyof TrialBalanceLine> = {
+      available: 'customerAvailable', 'pending-out': 'pendingWithdrawals', 'pending-in': 'pendingDeposits', staked: 'staked', fees: 'feesEarned',
+      adjustments: 'adjustments', 'swap-conversion': 'swapConversion', 'staking-rewards': 'stakingRewards', external: 'externalNet', 'in-transit': 'inTransit',
+    };
+    for (const r of rows) {
+      const expected = String(line(r.asset_id)?.[field[r.account_kind]!] ?? '0');
+      if (!money(expected).eq(r.sum)) journal.differences.push(`${r.asset_id} ${r.account_kind}: log ${expected}, journal table ${formatAmount(money(r.sum))}`);
+    }
+  }
+  out.push(journal);
+  return out;
+}
+
+async function trialBalanceCommand(config: Config, values: FinanceValues): Promise<number> {
+  const at = values.at ? parseMoment(values.at, 'at', true) : undefined;
+  const quiet = Boolean(values.json);
+  return withLedger(config, async (database, store) => {
+    const head = await store.headPosition();
+    const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(database.db)).rows[0]!.n);
+    const bar = progressBar('posting the log', total, { quiet });
+    let last: string | null = null;
+    const book = await foldJournal(store, { until: head, at }, { onProgress: (n) => bar.update(n), onEvent: (e) => (last = formatPosition(e.position)) });
+    bar.finish(book.events);
+    const tb = trialBalance(book.entries());
+    const position = last ?? (head ? formatPosition(head) : null);
+    const readModels = !at && head ? await reconcileReadModels(database, tb, formatPosition(head)) : [];
+    const ok = tb.reconciles && !book.firstProblem && readModels.every((c) => c.differences.length === 0);
+    if (values.json) {
+      console.log(json({ at: at?.toISOString() ?? null, position, walletEvents: book.events, ...tb, firstProblem: book.firstProblem, readModels, ok }));
+      return ok ? 0 : 1;
+    }
+    console.log(`Trial balance ${at ? `at ${at.toISOString()}` : 'now'} (${book.events.toLocaleString('en-US')} wallet events, up to position ${position ?? '(empty log)'})\n`);
+    const cols: [string, keyof TrialBalanceLine][] = [
+      ['owed to customers', 'customerLiabilities'], ['available', 'customerAvailable'], ['held (pend. out)', 'pendingWithdrawals'],
+      ['pending in', 'pendingDeposits'], ['staked', 'staked'], ['fees earned', 'feesEarned'], ['adjustments', 'adjustments'],
+      ['swap conversion', 'swapConversion'], ['staking rewards', 'stakingRewards'], ['external net', 'externalNet'], ['in transit', 'inTransit'], ['sum', 'total'],
+    ];
+    console.log(table(['asset', ...cols.map((c) => c[0]), ''], tb.lines.map((l) => [l.assetId, ...cols.map((c) => String(l[c[1]])), l.reconciles ? 'ok' : 'FAIL'])));
+    console.log('\nPer asset: owed to customers + staked + fees + adjustments + swap conversion + staking rewards + external net = 0, and pending in + in transit = 0.');
+    if (book.firstProblem) console.log(`FAIL first event that breaks the books: ${book.firstProblem.eventId} (${book.firstProblem.type} at ${book.firstProblem.position}): ${book.firstProblem.problem}`);
+    for (const c of readModels) {
+      if (!c.checked) console.log(`skip ${c.table}: the read table is not at the log's head (the app is writing); run again or use verify`);
+      else console.log(`${c.differences.length ? 'FAIL' : 'ok  '} ${c.table} read table agrees with the journal`);
+      for (const d of c.differences) console.log(`     ${d}`);
+    }
+    console.log(ok ? 'trial balance: the books balance.' : 'trial balance: FAILED');
+    return ok ? 0 : 1;
+  });
+}
+
+async function balanceCommand(config: Config, values: FinanceValues): Promise<number> {
+  const at = values.at ? parseMoment(values.at, 'at', true) : new Date();
+  const asset = assetOption(values.asset);
+  return withLedger(config, async (database, store) => {
+    const userId = await resolveUser(database, values.user);
+    const result = await balanceAt(store, userId, { at }, asset);
+    if (values.json) console.log(json(result));
+    else {
+      console.log(`Balances of ${values.user} (${userId}) at ${result.at}${result.lastEvent ? `, after event ${result.lastEvent.eventId} (${result.lastEvent.type})` : ': no events yet'}\n`);
+      console.log(table(['asset', 'balance', 'pending deposits', 'pending withdrawals', 'available'], result.assets.map((a) => [a.assetId, a.balance, a.pendingDeposits, a.pendingWithdrawals, a.available])));
+    }
+    return 0;
+  });
+}
+
+async function statementCommand(config: Config, values: FinanceValues): Promise<number> {
+  if (!values.from || !values.to) throw new FinanceUsageError('--from and --to are required.');
+  const from = parseMoment(values.from, 'from', false);
+  const to = parseMoment(values.to, 'to', true);
+  if (from > to) throw new FinanceUsageError('--from must not be after --to.');
+  const asset = assetOption(values.asset);
+  return withLedger(config, async (database, store) => {
+    const userId = await resolveUser(database, values.user);
+    const statement = buildStatement(userId, await store.readStream(walletStream(userId)), from, to);
+    if (asset) {
+      statement.assets = statement.assets.filter((a) => a.assetId === asset);
+      statement.lines = statement.lines.filter((l) => l.assetId === asset);
+    }
+    if (values.csv) process.stdout.write(statementCsv(statement));
+    else if (values.json) console.log(json(statement));
+    else {
+      console.log(`Statement of ${values.user} (${userId}) from ${statement.from} to ${statement.to}\n`);
+      for (const a of statement.assets) {
+        console.log(`${a.assetId}: opening ${a.opening}, credits ${a.credits}, debits ${a.debits}, closing ${a.closing} (pending: deposits ${a.pendingDeposits}, withdrawals ${a.pendingWithdrawals})`);
+        const lines = statement.lines.filter((l) => l.assetId === a.assetId);
+        if (lines.length) console.log(table(['date', 'type', 'description', 'amount', 'fee', 'balance after'], lines.map((l) => [l.at, l.type, l.description, l.amount, l.fee, l.balanceAfter])));
+        console.log('');
+      }
+      if (statement.assets.length === 0) console.log('No balance and no movements in this period.');
+    }
+    return 0;
+  });
+}
+
+/** Runs a finance command; null when `command` is not one of them. */
+export function runFinanceCommand(command: string, config: Config, values: FinanceValues): Promise<number> | null {
+  switch (command) {
+    case 'trial-balance':
+      return trialBalanceCommand(config, values);
+    case 'balance':
+      return balanceCommand(config, values);
+    case 'statement':
+      return statementCommand(config, values);
+    default:
+      return null;
+  }
+}
+
+/** The journal lines of `ledger verify`'s report. */
+export function printJournalCheck(check: JournalCheck | undefined): void {
+  if (!check) return;
+  console.log(`${check.firstUnbalanced ? 'FAIL' : 'ok  '} journal: every event's postings sum to zero per asset (${check.events.toLocaleString('en-US')} wallet events)`);
+  if (check.firstUnbalanced) console.log(`     first event that breaks it: ${check.firstUnbalanced.eventId} (${check.firstUnbalanced.type} at ${check.firstUnbalanced.position}): ${check.firstUnbalanced.problem}`);
+  console.log(`${check.firstUnbalancedInTable ? 'FAIL' : 'ok  '} journal table: every event's rows sum to zero per asset`);
+  if (check.firstUnbalancedInTable) {
+    const b = check.firstUnbalancedInTable;
+    console.log(`     first event that breaks it: ${b.eventId} at ${b.position}: ${b.assetId} rows sum to ${b.sum}`);
+  }
+  console.log(`${check.customerMismatches.length ? 'FAIL' : 'ok  '} journal customer accounts equal the wallet balances`);
+  for (const m of check.customerMismatches) console.log(`     ${m.key}: journal ${m.journal}, wallet ${m.wallet}`);
+}

@@ -1,0 +1,61 @@
+import { useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { Card } from '../../../components/card.js';
+import { Field } from '../../../components/field.js';
+import { http, toApiError } from '../../../lib/api-client.js';
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The name the server gave the file, or a plain one. */
+function fileNameOf(disposition: string | null, from: string, to: string): string {
+  return /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? `statement-${from}-to-${to}.csv`;
+}
+
+/**
+ * "Download statement (CSV)": the customer's own statement for a period, built by the
+ * server from the ledger (opening balance, every settled movement, closing balance).
+ */
+export function StatementDownload() {
+  const today = new Date();
+  const [from, setFrom] = useState(isoDay(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))));
+  const [to, setTo] = useState(isoDay(today));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function download(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!from || !to) return setError('Please choose both dates.');
+    if (from > to) return setError('The start date must be on or before the end date.');
+    setBusy(true);
+    try {
+      const response = await http.get('api/v1/statement', { searchParams: { from, to } });
+      const url = URL.createObjectURL(await response.blob());
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = fileNameOf(response.headers.get('content-disposition'), from, to);
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (err) {
+      setError((await toApiError(err)).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card className="overview-card statement-download" aria-label="Statement">
+      <form className="statement-download__form" onSubmit={download} style={{ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'flex-end' }}>
+        <Field label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} required />
+        <Field label="To" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} required />
+        <Button type="submit" variant="secondary" loading={busy} loadingText="Preparing...">
+          Download statement (CSV)
+        </Button>
+      </form>
+      {error && <Banner variant="error">{error}</Banner>}
+    </Card>
+  );
+}
