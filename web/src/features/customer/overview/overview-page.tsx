@@ -76,6 +76,8 @@ export function OverviewPage() {
         <RecentTransactionsCard {...recent} />
         <BalanceChart days={history.days} prices={prices} loading={history.loading || pricesLoading} error={history.error} />
       </div>
+      <KycInfoModal open={kycModal === 'info'} onClose={() => setKycModal(null)} />
+      <KycVerificationModal open={kycModal === 'verify'} onClose={() => setKycModal(null)} onSubmitted={reloadProfile} />
     </div>
   );
 }
