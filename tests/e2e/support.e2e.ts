@@ -70,7 +70,7 @@ async function openAs(browser: Browser, session: ApiSession, url: string): Promi
 }
 
 test('a customer opens a ticket with a PDF; the worker answers with an image; the reply arrives live and the customer can answer', async ({ page, request, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const customer = await signInNewCustomer(page, request, 'support', 'Sam Support');
   const worker = await demoWorkerSession(request);

@@ -92,7 +92,10 @@ export function CreateTicketModal({ open, onClose, onCreated }: { open: boolean;
         }}
       >
         {errors.form && <p className="banner banner--error" role="alert">{errors.form}</p>}
-        <Field label="Subject" value={subject} maxLength={200} onChange={(e) => setSubject(e.target.value)} error={errors.subject} />
+        <Field label="Subject" value={subject} maxLength={200} onChange={(e) => {
+            setSubject(e.target.value);
+            setErrors((x) => ({ ...x, subject: undefined }));
+          }} error={errors.subject} />
         <div className="field">
           <label className="field__label" htmlFor="ticket-message">
             Message
@@ -104,7 +107,10 @@ export function CreateTicketModal({ open, onClose, onCreated }: { open: boolean;
             maxLength={5000}
             value={message}
             aria-invalid={errors.message ? true : undefined}
-            onChange={(e) => setMessage(e.target.value)}
+            onChange={(e) => {
+              setMessage(e.target.value);
+              setErrors((x) => ({ ...x, message: undefined }));
+            }}
           />
           {errors.message && <p className="field__error">{errors.message}</p>}
         </div>
