@@ -12,7 +12,8 @@ process.env.E2E_DATA_DIR ??= `tmp/e2e-data-${runStamp}`;
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.e2e.ts',
-  outputDir: 'tmp/e2e-results',
+  // One folder per server port, so runs side by side do not clear each other's artifacts.
+  outputDir: process.env.E2E_PORT ? `tmp/e2e-results-${PORT}` : 'tmp/e2e-results',
   fullyParallel: false,
   workers: 1,
   retries: 0,
