@@ -82,7 +82,7 @@ test.describe('staff dashboards', () => {
       await expect(page.getByText('Announcement sent successfully!')).toBeHidden({ timeout: 5_000 });
     });
 
-    const workerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const workerContext = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1280, height: 900 } });
     const workerPage = await workerContext.newPage();
     await test.step('the worker signs in with the given password and must choose a new one', async () => {
       const first = await passwordSession(request, workerEmail, 'Given-by-manager-1');
@@ -183,7 +183,7 @@ test.describe('staff dashboards', () => {
     await test.step('the admin dashboard is a welcome placeholder', async () => {
       const admin = await demoAdminSession(request);
       // A context of its own: the worker's tab, whose sessions the reset ended, signs out its context.
-      const adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const adminContext = await browser.newContext({ baseURL: test.info().project.use.baseURL, viewport: { width: 1280, height: 900 } });
       const adminPage = await adminContext.newPage();
       await openAs(adminPage, admin, '/dashboard/admin');
       await expect(adminPage.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
