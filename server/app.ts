@@ -7,7 +7,7 @@ import type { Database } from './db/database.js';
 import { createLedgerContext, type LedgerContext } from './context.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
-import { registerSecurity } from './plugins/security.js';
+import { registerSecurity, requestForLog } from './plugins/security.js';
 import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
@@ -55,6 +55,8 @@ export interface BuildOptions {
   database?: Database;
   /** Directory of the built client; default web/dist. */
   clientDir?: string;
+  /** Where the log goes instead of stdout (tests scan it for secrets). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The whole HTTP application; `inject` it in tests, `listen` in main.ts. */
@@ -64,7 +66,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
-        : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'] },
+        : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'], serializers: { req: requestForLog }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     trustProxy: false,
     bodyLimit: 1024 * 1024,
   });

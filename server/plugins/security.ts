@@ -1,5 +1,51 @@
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fastifyHelmet from '@fastify/helmet';
+import { HttpError } from '../errors.js';
+
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Query parameters that carry a secret: sign-up links and the realtime socket put tokens in the URL. */
+const SECRET_PARAMS = /^(token|access_token|refresh_token|code|password|secret|key|signature)$/i;
+
+/** A request URL fit for the log: the values of secret-bearing query parameters replaced. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // a malformed escape: judge the raw name
+      }
+      return eq >= 0 && SECRET_PARAMS.test(decoded) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+/** Fastify's request log line, with the URL's secrets left out. */
+export function requestForLog(request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
+/** True when a string anywhere in a parsed body holds a character PostgreSQL cannot store. */
+export function hasUnstorableText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  for (const [k, v] of Object.entries(value)) if (UNSTORABLE.test(k) || hasUnstorableText(v, depth + 1)) return true;
+  return false;
+}
 
 /**
  * The content security policy the built client runs under. Scripts only from our own
@@ -64,6 +110,13 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     frameguard: { action: 'deny' },
+  });
+  // PostgreSQL cannot store a NUL character or a lone UTF-16 surrogate (text and jsonb refuse
+  // them): such a request would fail halfway with a 500. Refuse it before any handler runs.
+  app.addHook('preValidation', async (request) => {
+    if (hasUnstorableText(request.body) || hasUnstorableText(request.query) || hasUnstorableText(request.params)) {
+      throw new HttpError(400, 'The request contains characters that are not allowed.');
+    }
   });
   // A preflight from a foreign origin finds no route and no Access-Control-Allow-* header.
 }
