@@ -1,4 +1,3 @@
-import { ScreenTitle } from '../../components/screen-title.js';
 import './customer.css';
 
 /*
@@ -14,14 +13,6 @@ export { SettingsPage } from './settings/settings-page.js';
 
 export { SupportPage } from './support/support-page.js';
 
-export function SwapPage() {
-  return <ScreenTitle>Swap Tokens</ScreenTitle>;
-}
-
-export function StakePlansPage() {
-  return <ScreenTitle>Stake Plans</ScreenTitle>;
-}
-
-export function ManageStakesPage() {
-  return <ScreenTitle>Manage Stakes</ScreenTitle>;
-}
+export { SwapPage } from './swap/swap-page.js';
+export { StakePlansPage } from './stake/stake-plans-page.js';
+export { ManageStakesPage } from './stake/manage-stakes-page.js';

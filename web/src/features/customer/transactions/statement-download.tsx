@@ -49,8 +49,8 @@ export function StatementDownload() {
   return (
     <Card className="overview-card statement-download" aria-label="Statement">
       <form className="statement-download__form" onSubmit={download} style={{ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'flex-end' }}>
-        <Field label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} required />
-        <Field label="To" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} required />
+        <Field label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} required />
+        <Field label="To" type="date" value={to} onChange={(e) => setTo(e.target.value)} required />
         <Button type="submit" variant="secondary" loading={busy} loadingText="Preparing...">
           Download statement (CSV)
         </Button>

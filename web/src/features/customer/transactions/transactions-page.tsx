@@ -5,20 +5,21 @@ import { ScreenTitle } from '../../../components/screen-title.js';
 import { SkeletonRows } from '../../../components/skeleton-rows.js';
 import { formatListDateTime, formatSigned, toDecimal } from '../../../lib/money.js';
 import { REALTIME_ERROR, useRealtimeTrouble } from '../../../lib/realtime.js';
-import type { Transaction } from '../shared/api/transactions.js';
 import { assetName } from '../shared/assets.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
 import { StatusBadge } from '../shared/components/status-badge.js';
 import { TransactionDetailModal } from './components/transaction-detail-modal.js';
 import { StatementDownload } from './statement-download.js';
 import { typeLabel } from './components/transaction-labels.js';
+import { swapPair, type TransactionEntry } from './components/swap-entry.js';
 import { PAGE_SIZE, useTransactionPage } from './hooks/use-transaction-page.js';
+import './transactions.css';
 
 /** /dashboard/transactions (spec 001 section 2, "Transactions"). */
 export function TransactionsPage() {
   const [page, setPage] = useState(1);
   const { transactions, count, loading, error } = useTransactionPage(page);
-  const [selected, setSelected] = useState<Transaction | null>(null);
+  const [selected, setSelected] = useState<TransactionEntry | null>(null);
   const realtimeDown = useRealtimeTrouble();
   const pageCount = Math.max(1, Math.ceil(count / PAGE_SIZE));
 
@@ -52,8 +53,37 @@ export function TransactionsPage() {
               <span className="tx-row__status">Status</span>
             </div>
             <ul className="tx-list" aria-busy={loading || undefined}>
-              {transactions.map((t) => {
+              {(transactions as TransactionEntry[]).map((t) => {
                 const negative = toDecimal(t.amount).isNegative();
+                const swap = swapPair(t);
+                if (swap) {
+                  // One row for both legs (spec 001 section 4): spent and received side by side.
+                  return (
+                    <li key={t.id}>
+                      <button type="button" className="tx-row tx-row--swap" onClick={() => setSelected(t)} aria-haspopup="dialog">
+                        <span className="tx-row__date">{formatListDateTime(t.sent_at)}</span>
+                        <span className="tx-row__asset">
+                          <AssetIcon asset={swap.spent.asset_id} size="small" />
+                          <span>
+                            {swap.spent.asset_id} → {swap.received.asset_id}
+                          </span>
+                        </span>
+                        <span className="tx-row__type">{typeLabel('swap')}</span>
+                        <span className="tx-row__amount mono tx-row__swap-amounts">
+                          <span className="amount--negative">
+                            {formatSigned(swap.spent.amount, 8)} {swap.spent.asset_id}
+                          </span>
+                          <span className="amount--positive">
+                            {formatSigned(swap.received.amount, 8)} {swap.received.asset_id}
+                          </span>
+                        </span>
+                        <span className="tx-row__status">
+                          <StatusBadge status={t.status} />
+                        </span>
+                      </button>
+                    </li>
+                  );
+                }
                 return (
                   <li key={t.id}>
                     <button type="button" className="tx-row" onClick={() => setSelected(t)} aria-haspopup="dialog">

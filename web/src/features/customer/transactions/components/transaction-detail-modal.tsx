@@ -7,6 +7,7 @@ import { assetName } from '../../shared/assets.js';
 import { AssetIcon } from '../../shared/components/asset-icon.js';
 import { StatusBadge } from '../../shared/components/status-badge.js';
 import { typeLabel } from './transaction-labels.js';
+import { swapPair, type SwapPair, type TransactionEntry } from './swap-entry.js';
 
 function Item({ label, children, mono }: { label: string; children: ReactNode; mono?: boolean }) {
   const empty = children === null || children === undefined || children === '';
@@ -19,8 +20,9 @@ function Item({ label, children, mono }: { label: string; children: ReactNode; m
 }
 
 /** Every field of one transaction; dates as 'dd MMM yyyy, HH:mm:ss'. */
-export function TransactionDetailModal({ transaction, onClose }: { transaction: Transaction | null; onClose: () => void }) {
+export function TransactionDetailModal({ transaction, onClose }: { transaction: TransactionEntry | null; onClose: () => void }) {
   const t = transaction;
+  const swap = swapPair(t);
   const negative = t ? toDecimal(t.amount).isNegative() : false;
   return (
     <Modal
@@ -33,7 +35,8 @@ export function TransactionDetailModal({ transaction, onClose }: { transaction: 
         </Button>
       }
     >
-      {t && (
+      {t && swap && <SwapDetail swap={swap} />}
+      {t && !swap && (
         <>
           <div className="detail-head">
             <AssetIcon asset={t.asset_id} size="large" />
@@ -83,5 +86,55 @@ export function TransactionDetailModal({ transaction, onClose }: { transaction: 
         </>
       )}
     </Modal>
+  );
+}
+
+/** A swap: both legs in one view, sharing their request id (spec 001 section 4). */
+function SwapDetail({ swap }: { swap: SwapPair }) {
+  const { spent, received } = swap;
+  return (
+    <>
+      <div className="detail-head detail-head--swap">
+        <AssetIcon asset={spent.asset_id} size="large" />
+        <div>
+          <p className="detail-head__amount mono amount--negative">
+            {formatSigned(spent.amount, 8)} {spent.asset_id}
+          </p>
+          <p className="detail-head__amount mono amount--positive">
+            {formatSigned(received.amount, 8)} {received.asset_id}
+          </p>
+          <p className="muted">
+            Swap: {spent.asset_id} → {received.asset_id}
+          </p>
+        </div>
+        <StatusBadge status={spent.status} />
+      </div>
+      <dl className="detail-list">
+        <Item label="Type">{typeLabel('swap')}</Item>
+        <Item label="Status">
+          <StatusBadge status={spent.status} />
+        </Item>
+        <Item label="Sent">
+          <span className="mono">{formatSigned(spent.amount, 8)}</span> {spent.asset_id} ({assetName(spent.asset_id)})
+        </Item>
+        <Item label="Received">
+          <span className="mono">{formatSigned(received.amount, 8)}</span> {received.asset_id} ({assetName(received.asset_id)})
+        </Item>
+        <Item label="Fee">
+          <span className="mono">{formatCrypto(spent.fee ?? '0')}</span> {spent.asset_id}
+        </Item>
+        <Item label="Date">{formatFullDateTime(spent.sent_at)}</Item>
+        <Item label="Request ID" mono>
+          {spent.request_id || null}
+        </Item>
+        <Item label="Sent transaction ID" mono>
+          {spent.id}
+        </Item>
+        <Item label="Received transaction ID" mono>
+          {received.id}
+        </Item>
+        <Item label="Note">{spent.note || null}</Item>
+      </dl>
+    </>
   );
 }

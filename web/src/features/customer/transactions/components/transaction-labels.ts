@@ -4,6 +4,8 @@ const TYPE_LABELS: Record<string, string> = {
   send: 'Send',
   adjustment: 'Adjustment',
   swap: 'Swap',
+  stake: 'Stake',
+  stake_payout: 'Stake Payout',
 };
 
 export function typeLabel(type: string | null | undefined): string {

@@ -1,0 +1,252 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { Card } from '../../../components/card.js';
+import { Modal } from '../../../components/modal.js';
+import { ScreenTitle } from '../../../components/screen-title.js';
+import { ApiError } from '../../../lib/api-client.js';
+import { useRealtime } from '../../../lib/realtime.js';
+import { cleanAmountInput, formatCrypto, formatUsd, parseAmountInput, toDecimal } from '../../../lib/money.js';
+import { quoteSwap, type SwapQuote } from '../../../../../ledger/swap/quote.js';
+import { ASSET_IDS, ASSETS, type AssetId } from '../shared/assets.js';
+import { availableBalance, priceOf } from '../shared/balances.js';
+import { AssetIcon } from '../shared/components/asset-icon.js';
+import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
+import { usePrices } from '../shared/hooks/use-prices.js';
+import { createSwapRequest, SWAP_TEXT as T } from './api/swap.js';
+import './swap.css';
+
+function TokenPicker({ id, label, value, onChange, disabled }: { id: string; label: string; value: AssetId; onChange: (a: AssetId) => void; disabled?: boolean }) {
+  return (
+    <div className="swap-picker">
+      <AssetIcon asset={value} />
+      <label className="visually-hidden" htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className="field__input field__select" value={value} onChange={(e) => onChange(e.target.value as AssetId)} disabled={disabled}>
+        {ASSET_IDS.map((a) => (
+          <option key={a} value={a}>
+            {a} · {ASSETS[a].name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** /dashboard/marketplace/swap (spec 001 sections 2, 4, 5, 9: Swap Tokens). */
+export function SwapPage() {
+  const { profile, error: profileError, reload } = useProfileDetails();
+  useRealtime('transactions', reload);
+  const { prices, error: pricesError } = usePrices();
+  const [from, setFrom] = useState<AssetId>('BTC');
+  const [to, setTo] = useState<AssetId>('ETH');
+  const [amount, setAmount] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState(false);
+
+  const permitted = profile?.can_swap !== false;
+  const value = parseAmountInput(amount);
+  const available = availableBalance(profile, from);
+  const exceeds = value !== null && value.greaterThan(available);
+  const valid = value !== null && value.greaterThan(0) && !exceeds;
+  const fromPrice = priceOf(prices, from);
+  const toPrice = priceOf(prices, to);
+  let quote: SwapQuote | null = null;
+  let rate: string | null = null;
+  if (fromPrice && toPrice && fromPrice.greaterThan(0) && toPrice.greaterThan(0)) {
+    rate = fromPrice.dividedBy(toPrice).toFixed();
+    if (value && value.greaterThan(0)) quote = quoteSwap(value.toFixed(), fromPrice.toFixed(), toPrice.toFixed());
+  }
+
+  const touched = () => {
+    setError(null);
+    setSuccess(false);
+  };
+  // Choosing on one side the token already on the other side exchanges the two.
+  const pickFrom = (asset: AssetId) => {
+    if (asset === to) setTo(from);
+    setFrom(asset);
+    touched();
+  };
+  const pickTo = (asset: AssetId) => {
+    if (asset === from) setFrom(to);
+    setTo(asset);
+    touched();
+  };
+  const flip = () => {
+    setFrom(to);
+    setTo(from);
+    touched();
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!permitted || busy) return;
+    if (!valid || !quote) {
+      setError(T.invalidSubmit);
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const confirm = async () => {
+    if (!value) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await createSwapRequest({ fromTokenId: from, toTokenId: to, fromAmount: value.toFixed() });
+      setConfirming(false);
+      setAmount('');
+      setSuccess(true);
+      reload();
+    } catch (e) {
+      setConfirming(false);
+      setError(e instanceof ApiError && e.status !== null && e.message ? T.failedWith(e.message) : T.failed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="customer-screen swap">
+      <ScreenTitle>Swap Tokens</ScreenTitle>
+      {profileError && <Banner variant="error">{profileError}</Banner>}
+      {pricesError && <Banner variant="error">{pricesError}</Banner>}
+      <Card className="overview-card swap-card">
+        <form className="swap-form" onSubmit={submit} noValidate>
+          {!permitted && <Banner variant="info">{profile?.swap_disabled_note || T.disabled}</Banner>}
+          <div className="swap-side">
+            <div className="swap-side__head">
+              <span className="field__label">From</span>
+              <span className="muted">
+                Available: <span className="mono">{formatCrypto(available)}</span> {from}
+              </span>
+            </div>
+            <div className="swap-side__row">
+              <TokenPicker id="swap-from" label="From token" value={from} onChange={pickFrom} disabled={!permitted} />
+              <label className="visually-hidden" htmlFor="swap-amount">
+                Amount
+              </label>
+              <input
+                id="swap-amount"
+                className="field__input swap-amount mono"
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="0.00"
+                value={amount}
+                onChange={(e) => {
+                  setAmount(cleanAmountInput(e.target.value));
+                  touched();
+                }}
+                aria-invalid={exceeds || undefined}
+                disabled={!permitted}
+              />
+            </div>
+            {exceeds && <p className="field__error">{T.insufficientInline}</p>}
+          </div>
+
+          <div className="swap-flip">
+            <button type="button" className="icon-button" onClick={flip} aria-label="Exchange the tokens" disabled={!permitted}>
+              ⇅
+            </button>
+          </div>
+
+          <div className="swap-side">
+            <div className="swap-side__head">
+              <span className="field__label">To</span>
+            </div>
+            <div className="swap-side__row">
+              <TokenPicker id="swap-to" label="To token" value={to} onChange={pickTo} disabled={!permitted} />
+              <output className="swap-amount swap-amount--out mono" htmlFor="swap-amount" aria-label="You receive">
+                {quote ? formatCrypto(quote.netReceived) : '0.00000000'}
+              </output>
+            </div>
+          </div>
+
+          <dl className="fee-lines">
+            <div>
+              <dt>Rate</dt>
+              <dd className="mono" data-testid="swap-rate">
+                {rate ? `1 ${from} ≈ ${formatCrypto(rate)} ${to}` : '—'}
+              </dd>
+            </div>
+            <div>
+              <dt>Fee (1%)</dt>
+              <dd className="mono">
+                {quote ? `${formatCrypto(quote.fee)} ${from} (${formatUsd(quote.feeUsd)})` : `0.00000000 ${from}`}
+              </dd>
+            </div>
+            <div className="fee-lines__total">
+              <dt>Net received</dt>
+              <dd className="mono">
+                {quote ? formatCrypto(quote.netReceived) : '0.00000000'} {to}
+              </dd>
+            </div>
+          </dl>
+
+          {error && <Banner variant="error">{error}</Banner>}
+          {success && (
+            <Banner variant="success">
+              {T.success} <Link to="/dashboard/transactions">View transactions</Link>
+            </Banner>
+          )}
+
+          <Button type="submit" className="button--block" disabled={!permitted || !valid || !quote}>
+            {!permitted ? 'Not Permitted' : valid ? 'Swap' : T.insufficientButton}
+          </Button>
+        </form>
+      </Card>
+
+      <Modal
+        open={confirming}
+        onClose={() => !busy && setConfirming(false)}
+        title="Confirm Swap"
+        size="small"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setConfirming(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button onClick={() => void confirm()} loading={busy} loadingText="Swapping...">
+              Confirm Swap
+            </Button>
+          </>
+        }
+      >
+        {quote && (
+          <dl className="detail-list">
+            <div className="detail-list__item">
+              <dt>You pay</dt>
+              <dd className="mono">
+                {toDecimal(quote.fromAmount).toFixed(8)} {from}
+              </dd>
+            </div>
+            <div className="detail-list__item">
+              <dt>You receive</dt>
+              <dd className="mono">
+                {toDecimal(quote.netReceived).toFixed(8)} {to}
+              </dd>
+            </div>
+            <div className="detail-list__item">
+              <dt>Rate</dt>
+              <dd className="mono">
+                1 {from} ≈ {toDecimal(quote.rate).toFixed(8)} {to}
+              </dd>
+            </div>
+            <div className="detail-list__item">
+              <dt>Fee (1%)</dt>
+              <dd className="mono">
+                {toDecimal(quote.fee).toFixed(8)} {from}
+              </dd>
+            </div>
+          </dl>
+        )}
+        <p className="muted">The final amount is quoted from the prices at the moment the swap is recorded.</p>
+      </Modal>
+    </div>
+  );
+}
