@@ -68,7 +68,8 @@ export function isTicketEventType(type: string): type is TicketEvent['type'] {
 
 export type TicketCommand =
   | { type: 'Open'; customerId: string; subject: string; message: string; urgency: Urgency; assignedWorkerId: string | null }
-  | { type: 'Assign'; workerId: string }
+  /** `queuedOnly`: a no-op when someone already has the ticket (the claim policy). */
+  | { type: 'Assign'; workerId: string; queuedOnly?: boolean }
   | { type: 'PostResponse'; responseId: string; authorId: string; fromWorker: boolean; message: string }
   | { type: 'AddAttachment'; attachment: Omit<AttachmentAdded, 'opening'> }
   | { type: 'RemoveAttachment'; attachmentId: string; by: string }
@@ -169,7 +170,9 @@ export function decideTicket(command: TicketCommand, state: TicketState): Ticket
   if (!state.opened) throw new TicketError('not_found', TICKET_TEXT.notFound);
   switch (command.type) {
     case 'Assign':
-      return state.assignedWorkerId === command.workerId ? [] : [{ type: 'ticket.assigned', data: { workerId: command.workerId } }];
+      if (state.assignedWorkerId === command.workerId) return [];
+      if (command.queuedOnly && state.assignedWorkerId !== null) return [];
+      return [{ type: 'ticket.assigned', data: { workerId: command.workerId } }];
     case 'PostResponse': {
       const message = command.message.trim();
       const pending = [...state.attachments.values()].some((a) => a.uploadedBy === command.authorId && a.responseId === null && !a.opening);

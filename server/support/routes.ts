@@ -10,6 +10,7 @@ import type { RealtimeHub } from '../realtime/hub.js';
 import { assertManagesWorker, ownershipOf } from '../staff/access.js';
 import { MESSAGE_MAX, SUBJECT_MAX, TicketStatus, Urgency } from '../../ledger/tickets/ticket.js';
 import { attachmentRoutes } from './attachment-routes.js';
+import { TicketClaimPolicy } from './claim-policy.js';
 import { responseJson, SupportTickets, ticketJson } from './tickets.js';
 
 /** Spec 001 section 9 and spec 002 section 9: both lists show 5 tickets per page. */
@@ -30,6 +31,9 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     await app.register(attachments.functions);
+    const policy = new TicketClaimPolicy(ledger, tickets);
+    await policy.start();
+    app.addHook('onClose', () => policy.stop());
 
     app.post(
       '/create-support-ticket',

@@ -172,5 +172,17 @@ describe('support tickets', () => {
     const assigned = await inject({ method: 'POST', url: '/functions/v1/assign-ticket', headers: bearer(manager.access_token), payload: { ticketId: ticket.id, workerId: worker.userId } });
     expect(assigned.json()).toMatchObject({ success: true, ticket: { assigned_worker_id: worker.userId } });
     expect((await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(worker.access_token) })).statusCode).toBe(200);
+
+    // A queued ticket follows a later claim of its customer; an assigned one stays where it is.
+    const dave = await registeredCustomer(t, 'dave@example.com', 'dave-pass-12');
+    const queued = (await open(dave.access_token, 'Queued', 'Waiting for an owner')).json();
+    await claim(dave.user.id, otherWorker.userId);
+    await expect.poll(async () => (await t.database.db.selectFrom('support_tickets').select('assigned_worker_id').where('id', '=', queued.id).executeTakeFirstOrThrow()).assigned_worker_id).toBe(otherWorker.userId);
+    await claim(carol.user.id, otherWorker.userId);
+    await new Promise((r) => setTimeout(r, 300));
+    const carolTicket = await t.database.db.selectFrom('support_tickets').select('assigned_worker_id').where('id', '=', ticket.id).executeTakeFirstOrThrow();
+    expect(carolTicket.assigned_worker_id).toBe(worker.userId);
+    const assignedEvent = (await t.app.ledger.store.readStream(`ticket-${queued.id}`)).find((e) => e.type === 'ticket.assigned');
+    expect(assignedEvent?.metadata.actorRole).toBe('SYSTEM');
   });
 });

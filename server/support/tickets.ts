@@ -8,7 +8,7 @@ import type { RealtimeHub } from '../realtime/hub.js';
 import { ticketDecider, TicketError, TICKET_TEXT, type TicketCommand } from '../../ledger/tickets/ticket.js';
 
 export type TicketRow = Selectable<TicketTables['support_tickets']>;
-export type Caller = Pick<AuthInfo, 'userId' | 'role'>;
+export type Caller = { userId: string; role: AuthInfo['role'] | 'SYSTEM' };
 
 /** How a caller takes part in a ticket: its customer, or the worker it is assigned to. */
 export type Side = 'customer' | 'worker';
