@@ -25,13 +25,14 @@ interface EventRow {
   event_type: string;
   event_version: number;
   data: unknown;
-  metadata: unknown;
+  /** As text: parsed on first use (no projection reads it, so replay skips that work). */
+  metadata: string;
   tx: string;
   recorded_at: Date;
 }
 
 const COLUMNS = sql`global_position, event_id, stream_id, stream_revision, event_type, event_version,
-  data, metadata, tx_id::text as tx, recorded_at`;
+  data, metadata::text as metadata, tx_id::text as tx, recorded_at`;
 
 /**
  * The oldest transaction that may still write to this database's log: the oldest one still
@@ -48,6 +49,7 @@ const READ_HORIZON = sql`coalesce(
   pg_snapshot_xmax(pg_current_snapshot()))`;
 
 function toRecorded(row: EventRow): RecordedEvent {
+  let metadata: RecordedEvent['metadata'] | undefined;
   return upcast({
     eventId: row.event_id,
     streamId: row.stream_id,
@@ -55,7 +57,12 @@ function toRecorded(row: EventRow): RecordedEvent {
     type: row.event_type,
     version: row.event_version,
     data: row.data,
-    metadata: row.metadata as RecordedEvent['metadata'],
+    get metadata(): RecordedEvent['metadata'] {
+      return (metadata ??= JSON.parse(row.metadata) as RecordedEvent['metadata']);
+    },
+    set metadata(value: RecordedEvent['metadata']) {
+      metadata = value;
+    },
     position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) },
     recordedAt: row.recorded_at,
   });
