@@ -91,6 +91,11 @@ test.describe('live updates', () => {
       await expect(recentRow.locator('.tx-icon--pending')).toHaveCount(0);
       await expect(page.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'US Dollars' })).toContainText('99.00000000 USDT');
       await expect(page.getByTestId('notification-count')).toHaveText('1');
+      // The chart of settled holdings now ends at today's value of the 99 USDT.
+      const chart = page.getByRole('region', { name: 'Balance over time' });
+      await expect(chart.getByRole('img', { name: /Balance over the last 30 days, from \$0\.00 to \$9\d\.\d{2}/ })).toBeVisible();
+      await chart.scrollIntoViewIfNeeded();
+      await chart.screenshot({ path: `${screens}/overview-balance-chart.png` });
       await expectNoReload(page);
     });
 

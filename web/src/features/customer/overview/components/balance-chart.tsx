@@ -80,6 +80,7 @@ export function BalanceChart({ days, prices, loading, error }: BalanceChartProps
         <svg
           className="balance-chart__svg"
           viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          preserveAspectRatio="none"
           role="img"
           aria-label={`Balance over the last ${points.length} days, from ${formatUsd(points[0]!.value)} to ${formatUsd(points.at(-1)!.value)}`}
           onMouseLeave={() => setHover(null)}
@@ -91,14 +92,23 @@ export function BalanceChart({ days, prices, loading, error }: BalanceChartProps
         >
           <defs>
             <linearGradient id="balance-chart-fill" x1="0" y1="0" x2="0" y2="1">
-              <stop offset="0%" stopColor="currentColor" stopOpacity="0.35" />
+              <stop offset="0%" stopColor="currentColor" stopOpacity="0.45" />
               <stop offset="100%" stopColor="currentColor" stopOpacity="0" />
             </linearGradient>
           </defs>
           <path d={geometry.area} fill="url(#balance-chart-fill)" />
           <path d={geometry.line} fill="none" stroke="currentColor" strokeWidth="2" vectorEffect="non-scaling-stroke" />
           {hover !== null && (
-            <circle cx={geometry.x(hover)} cy={geometry.y(geometry.values[hover]!)} r="4" fill="currentColor" />
+            <line
+              x1={geometry.x(hover)}
+              x2={geometry.x(hover)}
+              y1={PAD_Y}
+              y2={HEIGHT - PAD_Y}
+              stroke="currentColor"
+              strokeOpacity="0.5"
+              strokeDasharray="4 4"
+              vectorEffect="non-scaling-stroke"
+            />
           )}
         </svg>
       )}
