@@ -79,6 +79,8 @@ async function resolveUser(database: Database, user: string | undefined): Promis
   return row.id;
 }
 
+const who = (given: string, userId: string) => (given.toLowerCase() === userId ? userId : `${given} (${userId})`);
+
 function assetOption(asset: string | undefined): AssetId | undefined {
   if (asset === undefined) return undefined;
   const upper = asset.toUpperCase();
@@ -201,7 +203,7 @@ async function balanceCommand(config: Config, values: FinanceValues): Promise<nu
     const result = await balanceAt(store, userId, { at }, asset);
     if (values.json) console.log(json(result));
     else {
-      console.log(`Balances of ${values.user} (${userId}) at ${result.at}${result.lastEvent ? `, after event ${result.lastEvent.eventId} (${result.lastEvent.type})` : ': no events yet'}\n`);
+      console.log(`Balances of ${who(values.user!, userId)} at ${result.at}${result.lastEvent ? `, after event ${result.lastEvent.eventId} (${result.lastEvent.type})` : ': no events yet'}\n`);
       console.log(table(['asset', 'balance', 'pending deposits', 'pending withdrawals', 'available'], result.assets.map((a) => [a.assetId, a.balance, a.pendingDeposits, a.pendingWithdrawals, a.available])));
     }
     return 0;
@@ -224,7 +226,7 @@ async function statementCommand(config: Config, values: FinanceValues): Promise<
     if (values.csv) process.stdout.write(statementCsv(statement));
     else if (values.json) console.log(json(statement));
     else {
-      console.log(`Statement of ${values.user} (${userId}) from ${statement.from} to ${statement.to}\n`);
+      console.log(`Statement of ${who(values.user!, userId)} from ${statement.from} to ${statement.to}\n`);
       for (const a of statement.assets) {
         console.log(`${a.assetId}: opening ${a.opening}, credits ${a.credits}, debits ${a.debits}, closing ${a.closing} (pending: deposits ${a.pendingDeposits}, withdrawals ${a.pendingWithdrawals})`);
         const lines = statement.lines.filter((l) => l.assetId === a.assetId);
