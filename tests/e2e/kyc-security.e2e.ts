@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { bearer, demoAdminSession, screens, signInNewCustomer } from './helpers.js';
+import { bearer, codeIn, demoAdminSession, mailIds, screens, signInNewCustomer, waitForMail } from './helpers.js';
 
 /*
  * Spec 001: the KYC card, its two modals and the Verification tab; the Security tab's
@@ -139,6 +139,28 @@ test.describe('KYC and account security', () => {
       const token = await page.evaluate(() => JSON.parse(window.localStorage.getItem('wallet-ledger.session')!).access_token as string);
       const me = (await (await request.get('/auth/v1/user', { headers: { Authorization: `Bearer ${token}` } })).json()) as { factors: unknown[]; user_metadata: { active_mfa_method: string | null } };
       expect([me.factors, me.user_metadata.active_mfa_method]).toEqual([[], null]);
+    });
+
+    await test.step('e-mail codes: enable with a mailed code (the authenticator is then locked), disable with the password', async () => {
+      const seen = await mailIds(request, user.email);
+      await mfa.getByRole('button', { name: 'Enable' }).click();
+      await expect(mfa.getByText(`We sent a 6-digit code to ${user.email}.`)).toBeVisible();
+      await mfa.getByLabel('Verification code').fill('123');
+      await mfa.getByRole('button', { name: 'Verify and Enable' }).click();
+      await expect(mfa.getByText('Please enter a valid verification code.')).toBeVisible();
+      const mail = await waitForMail(request, user.email, 'Your verification code', seen);
+      await mfa.getByLabel('Verification code').fill(codeIn(mail));
+      await mfa.getByRole('button', { name: 'Verify and Enable' }).click();
+      await expect(mfa.getByText('Email authentication has been enabled successfully.')).toBeVisible();
+      await expect(mfa.getByRole('button', { name: 'Set Up' })).toBeDisabled();
+      await expect(mfa.getByText('Disable Email authentication first to use an authenticator app.')).toBeVisible();
+      await page.screenshot({ path: `${screens}/settings-mfa-email-enabled.png` });
+
+      await mfa.getByRole('button', { name: 'Disable' }).click();
+      await mfa.getByLabel('Password').fill(user.password);
+      await mfa.getByRole('button', { name: 'Disable Email Authentication' }).click();
+      await expect(mfa.getByText('Email authentication has been disabled.')).toBeVisible();
+      await expect(mfa.getByRole('button', { name: 'Set Up' })).toBeEnabled();
     });
 
     await test.step('change password: submit waits for all three fields, then the rules', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { useParams } from 'react-router-dom';
 import { ApiError, postJson } from '../../../lib/api-client.js';
 
@@ -31,11 +31,25 @@ function errorOf(e: unknown): string {
   return e instanceof Error && e.message ? e.message : 'Failed to fetch KYC details.';
 }
 
-function DocumentLink({ path, url }: { path: string | null; url: string | null }) {
+/** Links are valid for 5 minutes on the server; one older than this is fetched again before opening. */
+const LINK_FRESH_MS = 4 * 60_000;
+
+function DocumentLink({ path, url, loadedAt, refresh }: { path: string | null; url: string | null; loadedAt: number; refresh: () => Promise<string | null> }) {
   if (!path) return <span className="muted">Not uploaded</span>;
   if (!url) return <span className="field__error">Failed to generate view link (check function logs)</span>;
+  const open = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (Date.now() - loadedAt < LINK_FRESH_MS) return;
+    event.preventDefault();
+    // Opened at once (still inside the click), then pointed at a fresh link.
+    const tab = window.open('about:blank', '_blank');
+    if (tab) tab.opener = null;
+    void refresh().then((fresh) => {
+      if (tab && fresh) tab.location.href = fresh;
+      else tab?.close();
+    });
+  };
   return (
-    <a href={url} target="_blank" rel="noopener noreferrer" title={path}>
+    <a href={url} target="_blank" rel="noopener noreferrer" title={path} onClick={open}>
       View/Download
     </a>
   );
@@ -47,17 +61,25 @@ export function VerificationTab() {
   const [details, setDetails] = useState<KycDetails | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [loadedAt, setLoadedAt] = useState(0);
+
+  const load = useCallback(
+    async (signal?: AbortSignal) => {
+      const answer = await postJson<KycDetails | null>('functions/v1/get-kyc-details', { targetUserId: userId }, { signal });
+      if (!answer || typeof answer !== 'object') throw new Error('No KYC details returned from function.');
+      setDetails(answer);
+      setLoadedAt(Date.now());
+      return answer;
+    },
+    [userId],
+  );
 
   useEffect(() => {
     if (!userId) return;
     const controller = new AbortController();
     setLoading(true);
     setError(null);
-    postJson<KycDetails | null>('functions/v1/get-kyc-details', { targetUserId: userId }, { signal: controller.signal })
-      .then((answer) => {
-        if (!answer || typeof answer !== 'object') throw new Error('No KYC details returned from function.');
-        setDetails(answer);
-      })
+    load(controller.signal)
       .catch((e: unknown) => {
         if (!controller.signal.aborted) setError(errorOf(e));
       })
@@ -65,7 +87,12 @@ export function VerificationTab() {
         if (!controller.signal.aborted) setLoading(false);
       });
     return () => controller.abort();
-  }, [userId]);
+  }, [userId, load]);
+
+  const refreshed = (key: 'identityDocSignedUrl' | 'residenceDocSignedUrl') => () =>
+    load()
+      .then((d) => d[key])
+      .catch(() => null);
 
   if (!userId) return <p className="page-status">User ID parameter is missing from the URL.</p>;
   if (loading) return <p className="page-status">Loading KYC details...</p>;
@@ -120,11 +147,11 @@ export function VerificationTab() {
         <dl className="profile-details">
           <dt>Identity Document</dt>
           <dd>
-            <DocumentLink path={details.identity_doc_path} url={details.identityDocSignedUrl} />
+            <DocumentLink path={details.identity_doc_path} url={details.identityDocSignedUrl} loadedAt={loadedAt} refresh={refreshed('identityDocSignedUrl')} />
           </dd>
           <dt>Proof of Residence</dt>
           <dd>
-            <DocumentLink path={details.residence_doc_path} url={details.residenceDocSignedUrl} />
+            <DocumentLink path={details.residence_doc_path} url={details.residenceDocSignedUrl} loadedAt={loadedAt} refresh={refreshed('residenceDocSignedUrl')} />
           </dd>
         </dl>
       </section>
