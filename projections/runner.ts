@@ -10,7 +10,7 @@ export interface RunnerOptions {
   schema?: string;
   /** Checkpoint row name; default the projection's name (a scratch run uses its own). */
   checkpointName?: string;
-  /** Test hook: called inside the transaction after the rows are written, before the checkpoint. */
+  /** Test hook: called inside the transaction after the rows are written, before the commit. */
   beforeCheckpoint?: (events: number) => Promise<void> | void;
   onError?: (err: unknown) => void;
 }
@@ -22,10 +22,10 @@ const HORIZON_WAIT_MS = 60_000;
 const SKIP_LIMIT = 1000;
 
 /**
- * Feeds one projection from the log. Each batch is one transaction: lock the checkpoint
- * row, write the rows, move the checkpoint. A crash anywhere rolls back both, so an event
- * is never applied twice nor lost; another process (an operator's replay) that moved the
- * checkpoint is noticed under the lock and followed.
+ * Feeds one projection from the log. Each batch is one transaction: move the checkpoint
+ * (locking its row, and only if it is where this runner left it), write the rows. A crash
+ * anywhere rolls back both, so an event is never applied twice nor lost; another process
+ * (an operator's replay) that moved the checkpoint is noticed under the lock and followed.
  */
 export class ProjectionRunner extends EventEmitter {
   position: Position = START;
@@ -123,18 +123,10 @@ export class ProjectionRunner extends EventEmitter {
       return false;
     }
     const outcome = await this.db.transaction().execute(async (trx) => {
-      const cp = await trx
-        .withSchema(this.schema)
-        .selectFrom('projection_checkpoints')
-        .select(['commit_position', 'prepare_position'])
-        .where('name', '=', this.checkpointName)
-        .forUpdate()
-        .executeTakeFirst();
-      const stored = cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START;
-      if (comparePositions(stored, this.persisted) !== 0) return { moved: stored };
-      if (relevant.length > 0) await this.projection.apply({ trx, schema: this.schema }, relevant);
-      await this.options.beforeCheckpoint?.(relevant.length);
-      await trx
+      // The checkpoint moves first, and only from where this runner left it: its row lock
+      // makes another process wait, and no row back means someone else moved it (then
+      // nothing is applied). One statement where a read and a write were two.
+      const claimed = await trx
         .withSchema(this.schema)
         .updateTable('projection_checkpoints')
         .set({
@@ -144,7 +136,20 @@ export class ProjectionRunner extends EventEmitter {
           updated_at: new Date(),
         })
         .where('name', '=', this.checkpointName)
-        .execute();
+        .where('commit_position', '=', this.persisted.commit.toString())
+        .where('prepare_position', '=', this.persisted.prepare.toString())
+        .executeTakeFirst();
+      if (Number(claimed.numUpdatedRows) === 0) {
+        const cp = await trx
+          .withSchema(this.schema)
+          .selectFrom('projection_checkpoints')
+          .select(['commit_position', 'prepare_position'])
+          .where('name', '=', this.checkpointName)
+          .executeTakeFirst();
+        return { moved: cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START };
+      }
+      if (relevant.length > 0) await this.projection.apply({ trx, schema: this.schema }, relevant);
+      await this.options.beforeCheckpoint?.(relevant.length);
       return { moved: null };
     });
     if (outcome.moved) {
