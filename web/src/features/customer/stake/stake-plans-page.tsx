@@ -42,8 +42,8 @@ export function StakePlansPage() {
                 <li key={p.days}>
                   <span className="stake-card__days">{p.days} Days</span>
                   <span className="stake-card__rate">{p.rate}% APY</span>
-                  <span className="muted stake-card__min">
-                    Min {p.minValue} {a}
+                  <span className="muted stake-card__min mono">
+                    Min {p.minValue} {a} · Max {p.maxValue} {a}
                   </span>
                 </li>
               ))}
