@@ -128,6 +128,8 @@ test.describe('marketplace', () => {
         await expectNoHorizontalOverflow(page);
       }
       await page.goto('/dashboard/marketplace/swap');
+      await expect(page.getByRole('heading', { level: 1, name: 'Swap Tokens' })).toBeVisible();
+      await expect(page.getByTestId('swap-rate')).toHaveText(/^1 BTC ≈/);
       await page.screenshot({ path: `${screens}/swap-mobile.png`, fullPage: true });
     });
   });
