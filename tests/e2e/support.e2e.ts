@@ -89,7 +89,9 @@ test('a customer opens a ticket with a PDF; the worker answers with an image; th
     await dialog.getByRole('button', { name: 'Create Ticket' }).click();
     await expect(dialog.getByText('Please enter a subject for your ticket')).toBeVisible();
     await expect(dialog.getByText('Please provide a message describing your issue')).toBeVisible();
+    await page.screenshot({ path: `${screens}/support-create-errors.png` });
     await dialog.getByLabel('Subject').fill('Withdrawal not received');
+    await expect(dialog.getByText('Please enter a subject for your ticket')).toBeHidden();
     await dialog.getByLabel('Message').fill('My withdrawal of 0.5 ETH has been pending for two days.');
     await expect(dialog.getByLabel('Urgency')).toHaveValue('medium');
     await dialog.getByLabel('Urgency').selectOption('high');
