@@ -37,11 +37,14 @@ export interface Statement {
   lines: StatementLine[];
 }
 
-const DESCRIPTIONS: Record<string, string> = {
+const VERBS: Record<string, string> = {
   'wallet.transaction-settled': 'settled',
   'wallet.transaction-recorded': 'recorded',
-  'wallet.stake-opened': 'staked',
-  'wallet.stake-paid-out': 'paid out',
+};
+/** Events whose description does not depend on the transaction's type. */
+const FIXED: Record<string, string> = {
+  'wallet.stake-opened': 'Stake opened',
+  'wallet.stake-paid-out': 'Stake paid out',
 };
 
 const label = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replace('_', ' ');
@@ -92,7 +95,7 @@ export function buildStatement(userId: string, events: RecordedEvent[], from: Da
         assetId: a,
         transactionId: data.transactionId ?? null,
         type,
-        description: `${label(type)} ${DESCRIPTIONS[e.type] ?? 'changed'}`,
+        description: FIXED[e.type] ?? `${label(type)} ${VERBS[e.type] ?? 'changed'}`,
         amount: formatAmount(change),
         fee: fees.get(data.transactionId ?? '') ?? '0',
         balanceAfter: formatAmount(after),
