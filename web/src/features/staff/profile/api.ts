@@ -84,7 +84,12 @@ export type TrailEvent = {
   summary: string;
   data: Record<string, unknown>;
   metadata: Record<string, unknown>;
-  balance_at?: Record<string, string> | null;
+};
+
+export type BalanceAt = {
+  userId: string;
+  at: string;
+  assets: { assetId: string; balance: string; pendingDeposits: string; pendingWithdrawals: string; available: string }[];
 };
 export type TrailPage = { events: TrailEvent[]; total: number; page: number; pageSize: number };
 
@@ -125,6 +130,9 @@ export const profileApi = {
   addBuyingLink: (body: { userId: string; url: string; name: string; logo: { fileName: string; contentType: string; data: string } | null }) =>
     postJson<{ link: BuyingLink }>('api/v1/buying-links', body),
   deleteBuyingLink: (userId: string, id: string) => deleteJson(`api/v1/buying-links/${id}`, { searchParams: { userId } }),
+  /** ADMIN only (finance API): the wallet just after one of its events. */
+  balanceAt: (userId: string, eventId: string, asset?: string) =>
+    getJson<BalanceAt>('api/v1/admin/balance-at', { searchParams: { userId, eventId, ...(asset ? { asset } : {}) } }),
   eventTrail: (userId: string, kind: TrailKind | 'all', page: number, pageSize: number) =>
     getJson<TrailPage>(`api/v1/users/${userId}/event-trail`, { searchParams: { kind, page, pageSize } }),
 };

@@ -1,7 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../components/banner.js';
 import { Pager } from '../../../components/pager.js';
-import { errorText, profileApi, type TrailKind, type TrailPage } from './api.js';
+import { useSession } from '../../../lib/session.js';
+import { Button } from '../../../components/button.js';
+import { formatCrypto } from '../../../lib/money.js';
+import { errorText, profileApi, type BalanceAt, type TrailEvent, type TrailKind, type TrailPage } from './api.js';
 import { useProfile } from './profile-context.js';
 import { dateTime } from './use-flash.js';
 
@@ -48,7 +51,8 @@ export function EventTrailTab() {
     };
   }, [userId, kind, page]);
 
-  const showBalance = data?.events.some((e) => e.balance_at !== undefined) ?? false;
+  // Balances at a past moment expose a customer's whole history: the finance API answers admins only.
+  const showBalance = useSession((st) => st.role) === 'ADMIN';
   return (
     <section className="card profile-card" aria-labelledby="trail-title">
       <div className="profile-card__head">
@@ -113,7 +117,11 @@ export function EventTrailTab() {
                       <pre>{readable({ ...e.data, ...(Object.keys(e.metadata).length ? { metadata: e.metadata } : {}) })}</pre>
                     </details>
                   </td>
-                  {showBalance && <td className="mono small">{e.balance_at ? readable(e.balance_at) : '-'}</td>}
+                  {showBalance && (
+                    <td className="small">
+                      <BalanceAtCell userId={userId} event={e} />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -122,5 +130,44 @@ export function EventTrailTab() {
       )}
       {data && <Pager page={page} pageCount={Math.ceil(data.total / PAGE_SIZE)} total={data.total} onPageChange={setPage} />}
     </section>
+  );
+}
+
+/** The wallet's balance just after a wallet event, fetched when asked for (one fold of the stream each). */
+function BalanceAtCell({ userId, event }: { userId: string; event: TrailEvent }) {
+  const [state, setState] = useState<{ busy: boolean; value: BalanceAt | null; error: string | null }>({ busy: false, value: null, error: null });
+  if (!event.stream.startsWith('wallet-')) return <span className="muted">-</span>;
+  const asset = typeof event.data['assetId'] === 'string' ? (event.data['assetId'] as string) : undefined;
+  if (state.value) {
+    const rows = state.value.assets.filter((a) => !asset || a.assetId === asset);
+    return (
+      <span className="mono">
+        {rows.map((a) => (
+          <span key={a.assetId} className="balance-at">
+            {formatCrypto(a.balance)} {a.assetId}
+            <span className="muted"> (available {formatCrypto(a.available)})</span>
+          </span>
+        ))}
+      </span>
+    );
+  }
+  return (
+    <>
+      <Button
+        variant="secondary"
+        className="balance-at__button"
+        loading={state.busy}
+        onClick={() => {
+          setState({ busy: true, value: null, error: null });
+          profileApi
+            .balanceAt(userId, event.id, asset)
+            .then((value) => setState({ busy: false, value, error: null }))
+            .catch((e) => setState({ busy: false, value: null, error: errorText(e, 'Failed to load the balance.') }));
+        }}
+      >
+        Show
+      </Button>
+      {state.error && <div className="field__error">{state.error}</div>}
+    </>
   );
 }

@@ -37,7 +37,6 @@ export function WalletsTab() {
                 <th scope="col">Price</th>
                 <th scope="col">Balance</th>
                 <th scope="col">USD Value</th>
-                <th scope="col">Address</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -52,15 +51,18 @@ export function WalletsTab() {
                   <tr key={symbol} data-asset={symbol}>
                     <th scope="row">
                       <span className="asset-symbol">{symbol}</span> <span className="muted">{name}</span>
+                      <div className="mono small address-cell" title={details.addresses?.[symbol] ?? undefined}>
+                        {details.addresses?.[symbol] ?? <span className="muted">No address set</span>}
+                      </div>
                     </th>
                     <td>{price === undefined ? '--.--' : formatUsd(price)}</td>
-                    <td className="mono">
+                    <td className="mono balance-cell">
                       {formatCrypto(balance)}
                       {!pending.isZero() && <div className="muted small">+{formatCrypto(pending)} pending</div>}
                     </td>
                     <td>{price === undefined ? '--.--' : formatUsd(toDecimal(balance).times(price))}</td>
-                    <td className="mono small address-cell">{details.addresses?.[symbol] ?? <span className="muted">Not set</span>}</td>
-                    <td className="profile-table__actions">
+                    
+                    <td className="profile-table__actions wallet-actions">
                       <Button variant="secondary" onClick={() => setDialog({ kind: 'address', asset: symbol })} aria-label={`Update Address ${symbol}`}>
                         Update Address
                       </Button>
