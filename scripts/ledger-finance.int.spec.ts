@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestDatabase, usingPostgres, type TestDatabase } from '../tests/support/test-database.js';
+import { runCli } from './ledger.js';
+
+/** Runs a CLI command and answers its exit code and what it printed on stdout. */
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
+  try {
+    return { code: await runCli(args), out: lines.join('\n') };
+  } finally {
+    log.mockRestore();
+    write.mockRestore();
+  }
+}
+
+describe('ledger CLI: finance commands', () => {
+  let database: TestDatabase | undefined;
+  let dataDir: string;
+  const saved = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR };
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-fin-cli-'));
+    process.env.DATA_DIR = dataDir;
+    if (usingPostgres) {
+      // A database of its own, so that seeding touches nothing else.
+      database = await createTestDatabase();
+      await database.release();
+      process.env.DATABASE_URL = database.url;
+    }
+  }, 120_000);
+  afterAll(async () => {
+    process.env.DATABASE_URL = saved.DATABASE_URL;
+    process.env.DATA_DIR = saved.DATA_DIR;
+    await database?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('after a seed the trial balance sums to zero, reconciles with the read tables, is empty before any event, and verify checks the journal', async () => {
+    expect((await cli(['seed', '--events', '400', '--json'])).code).toBe(0);
+    const tb = await cli(['trial-balance', '--json']);
+    expect(tb.code).toBe(0);
+    const report = JSON.parse(tb.out);
+    expect(report).toMatchObject({ ok: true, reconciles: true, walletEvents: 400, firstProblem: null });
+    expect(report.readModels).toEqual([
+      { table: 'balances', checked: true, differences: [] },
+      { table: 'journal_entries', checked: true, differences: [] },
+    ]);
+    for (const line of report.lines) expect(line.total).toBe('0');
+
+    const before = JSON.parse((await cli(['trial-balance', '--at', '2000-01-01', '--json'])).out);
+    expect([before.walletEvents, before.lines]).toEqual([0, []]);
+
+    const verify = await cli(['verify', '--json']);
+    expect(JSON.parse(verify.out).journal).toMatchObject({ ok: true, events: 400 });
+    expect(verify.code).toBe(0);
+  }, 300_000);
+
+  it('every finance command has --help, and bad options are refused with a clear message', async () => {
+    for (const command of ['trial-balance', 'balance', 'statement']) {
+      const help = await cli([command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.out).toContain(`Usage: npm run ledger -- ${command}`);
+    }
+    await expect(runCli(['balance', '--user', 'x', '--at', 'soon'])).rejects.toThrow('--at must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.');
+    await expect(runCli(['statement', '--user', 'x'])).rejects.toThrow('--from and --to are required.');
+  });
+});
