@@ -694,8 +694,9 @@ async function httpPhase(ctx: Ctx): Promise<void> {
     ): Figure => {
       const s = sum(r.subject);
       const b = sum(r.baseline);
-      const roundRatios = r.subject.map((x, i) => x.rps / r.baseline[i]!.rps);
-      const ratio = roundRatios.reduce((a, x) => a + x, 0) / roundRatios.length;
+      // A round where either side completed nothing (a stalled machine) has no ratio.
+      const roundRatios = r.subject.map((x, i) => x.rps / r.baseline[i]!.rps).filter((x) => Number.isFinite(x) && x > 0);
+      const ratio = roundRatios.length ? roundRatios.reduce((a, x) => a + x, 0) / roundRatios.length : s.rps / Math.max(b.rps, 1e-9);
       const failed = s.non2xx + s.errors + b.non2xx + b.errors;
       const t = target?.(s.rps, ratio) ?? null;
       return {
