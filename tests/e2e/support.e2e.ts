@@ -171,5 +171,34 @@ test('a customer opens a ticket with a PDF; the worker answers with an image; th
     await page.getByRole('dialog', { name: 'Withdrawal not received' }).getByRole('button', { name: 'Close' }).click();
     await expect(page.getByRole('button', { name: /Withdrawal not received/ })).toContainText('Resolved');
   });
+
+  await test.step("the worker's status filter is kept and follows a status change", async () => {
+    await workerPage.getByRole('dialog', { name: 'Withdrawal not received' }).getByRole('button', { name: 'Close' }).click();
+    const filter = workerPage.getByLabel('Filter by status');
+    await filter.selectOption('open');
+    await expect(workerPage.getByText('No tickets found.')).toBeVisible();
+    await filter.selectOption('resolved');
+    await workerPage.getByRole('button', { name: /Withdrawal not received/ }).click();
+    const convo = workerPage.getByRole('dialog', { name: 'Withdrawal not received' });
+    await convo.getByLabel('Status').selectOption('open');
+    await convo.getByRole('button', { name: 'Save Status' }).click();
+    await expect(convo.getByText('Saved!')).toBeVisible();
+    await convo.getByRole('button', { name: 'Close' }).click();
+    // A second later the list is read again, and the filter moves to the new status.
+    await expect(filter).toHaveValue('open');
+    await expect(workerPage.getByRole('button', { name: /Withdrawal not received/ })).toContainText('Open');
+    await workerPage.reload();
+    await expect(workerPage.getByLabel('Filter by status')).toHaveValue('open');
+  });
+
+  await test.step('on a phone the list fits the screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The sidebar becomes a drawer that slides away.
+    await expect(page.getByRole('complementary', { name: 'Main navigation' })).not.toBeInViewport();
+    await expect(page.getByRole('button', { name: /Withdrawal not received/ })).toContainText('Open');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${screens}/support-mobile.png` });
+  });
   await workerPage.context().close();
 });
