@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { bearer, codeIn, demoAdminSession, mailIds, screens, signInNewCustomer, waitForMail } from './helpers.js';
+import { bearer, codeIn, expectNoHorizontalOverflow, demoAdminSession, mailIds, screens, signInNewCustomer, waitForMail } from './helpers.js';
 
 /*
  * Spec 001: the KYC card, its two modals and the Verification tab; the Security tab's
@@ -183,6 +183,15 @@ test.describe('KYC and account security', () => {
       await form.getByLabel('Confirm New Password').fill('longenough-7');
       await submit.click();
       await expect(form.getByText('Password changed successfully!')).toBeVisible();
+    });
+
+    await test.step('on a phone the tab fits the screen', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.reload();
+      await page.getByRole('tab', { name: 'Security' }).click();
+      await expect(page.getByRole('cell', { name: 'E2E Browser' })).toBeVisible();
+      await expectNoHorizontalOverflow(page);
+      await page.screenshot({ path: `${screens}/settings-security-mobile.png`, fullPage: true });
     });
   });
 });
