@@ -142,6 +142,9 @@ describe('KYC: submission, staff review, signed document links', () => {
     expect(await status(c.user.id)).toBe('verified');
     const [approved] = (await t.app.ledger.store.readStream(`user-${c.user.id}`)).filter((e) => e.type === 'user.kyc-approved');
     expect(approved!.metadata).toMatchObject({ actorId: worker.user.id, actorRole: 'WORKER' });
+    const twice = await inject({ method: 'POST', url: '/functions/v1/approve-kyc', headers: bearer(worker.access_token), payload: { targetUserId: c.user.id } });
+    expect(twice.statusCode).toBe(200);
+    expect((await t.app.ledger.store.readStream(`user-${c.user.id}`)).filter((e) => e.type === 'user.kyc-approved')).toHaveLength(1);
     const verifiedAgain = await submit(c.access_token, standard());
     expect([verifiedAgain.statusCode, verifiedAgain.json()]).toEqual([409, { error: 'Your identity is already verified.' }]);
   });
