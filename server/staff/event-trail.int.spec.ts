@@ -60,6 +60,19 @@ describe('event trail behind a customer', () => {
     expect(secretKeys).toEqual([]);
   });
 
+  it("includes the customer's support tickets under support", async () => {
+    // After the staff reset the customer signs in with it and must choose their own password first.
+    const forced = await signIn(t, 'dana@example.com', 'secret-temp-pw');
+    expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(forced.access_token), payload: { password: 'dana-own-pass-2' } })).statusCode).toBe(200);
+    const again = await signIn(t, 'dana@example.com', 'dana-own-pass-2');
+    const ticket = await post('create-support-ticket', again.access_token, { subject: 'Where is my deposit?', message: 'It has been a day.', urgency: 'high' });
+    expect(ticket.statusCode).toBe(200);
+    const support = await trail('?kind=support');
+    const opened = support.events.find((e: { type: string }) => e.type === 'ticket.opened');
+    expect(opened).toMatchObject({ kind: 'support', summary: 'Ticket opened: Where is my deposit?', actor: { role: 'USER' } });
+    expect(opened.stream).toMatch(/^ticket-/);
+  });
+
   it('filters by kind and pages', async () => {
     const money = await trail('?kind=money');
     expect(money.events.every((e: { kind: string }) => e.kind === 'money')).toBe(true);
