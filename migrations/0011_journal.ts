@@ -20,8 +20,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       recorded_at timestamptz not null,
       primary key (event_id, leg)
     )`.execute(db);
-  await sql`create index journal_entries_position on journal_entries (commit_position, prepare_position)`.execute(db);
-  await sql`create index journal_entries_user on journal_entries (user_id, recorded_at) where user_id is not null`.execute(db);
+  // No secondary indexes: the journal is written on every money event and read whole
+  // (trial balance, verify); a customer's history is read from their own stream.
   await sql`
     create table journal_transactions (
       transaction_id uuid primary key,
