@@ -15,9 +15,12 @@ import { shadowReplay } from '../projections/shadow-replay.js';
 import { verifyReadModels, type VerifyReport } from '../projections/verify.js';
 import { seedLedger } from './seed.js';
 import { progressBar } from './progress.js';
+import { BACKUP_HELP, RESTORE_HELP, backupDataDir, restoreDataDir } from './ledger-backup.js';
 import { FINANCE_HELP, FINANCE_OPTIONS, printJournalCheck, runFinanceCommand } from './ledger-finance.js';
 
 const HELP: Record<string, string> = {
+  backup: BACKUP_HELP,
+  restore: RESTORE_HELP,
   '': `Usage: npm run ledger -- <command> [options]
 
 Operator commands for the wallet ledger. They use DATABASE_URL (PostgreSQL) when it is
@@ -31,6 +34,8 @@ Commands:
   verify                rebuild into scratch tables, compare with the live ones, check invariants
   stats                 events, streams, last position, lag per projection
   create-staff          create a WORKER, MANAGER or ADMIN account with a one-time password
+  backup                copy the embedded database to one file (--out FILE)
+  restore               restore the embedded database from a backup (--from FILE [--force])
   trial-balance         per asset: owed to customers, pending, fees, external flows; must sum to zero
   balance               a customer's balances at any moment (--user, --at)
   statement             a customer's statement for a period (--user, --from, --to, --csv)
@@ -135,6 +140,8 @@ export async function runCli(argv: string[]): Promise<number> {
       email: { type: 'string' },
       name: { type: 'string' },
       shadow: { type: 'boolean' },
+      out: { type: 'string' },
+      force: { type: 'boolean' },
       ...FINANCE_OPTIONS,
     },
   });
@@ -224,6 +231,16 @@ export async function runCli(argv: string[]): Promise<number> {
       const created = await createStaffFromCli(config, { email: values.email, fullName: values.name, role });
       if (values.json) console.log(json(created));
       else console.log(`Created ${role} ${values.email} (${created.userId}).\nOne-time password (shown only now; it must be changed at first sign-in): ${created.password}`);
+      return 0;
+    }
+    case 'backup':
+    case 'restore': {
+      if (config.DATABASE_URL) throw new UsageError('backup and restore are for the embedded database; back up PostgreSQL with pg_dump.');
+      if (command === 'restore' && !values.from) throw new UsageError('--from FILE is required.');
+      const result = command === 'backup' ? await backupDataDir(config.DATA_DIR, values.out) : await restoreDataDir(config.DATA_DIR, values.from!, { force: values.force });
+      if (values.json) console.log(json(result));
+      else if ('file' in result) console.log(`Backed up ${result.events.toLocaleString('en-US')} events to ${result.file} (${result.bytes.toLocaleString('en-US')} bytes, sha256 ${result.sha256}).`);
+      else console.log(`Restored ${result.events.toLocaleString('en-US')} events from ${result.from}${result.keptAside ? `; the previous database is kept in ${result.keptAside}` : ''}. Run \`npm run ledger -- verify\` next.`);
       return 0;
     }
     case 'stats':
