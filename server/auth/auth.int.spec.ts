@@ -164,6 +164,18 @@ describe('accounts and access (/auth/v1)', () => {
     expect((await verify(next.access_token, fresh)).json().code).toBe('otp_invalid'); // spent by the five failures
     const last = await sendCode();
     expect((await verify(next.access_token, last)).statusCode).toBe(200);
+
+    // Turning e-mail codes off needs the password again, in this very session, checked by the server.
+    const off = (token: string) => inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload: { data: { active_mfa_method: null } } });
+    const reauth = (token: string, password: string) =>
+      inject({ method: 'POST', url: '/functions/v1/verify-and-update-password', headers: bearer(token), payload: { oldPassword: password, newPassword: password, verifyOnly: true } });
+    expect((await off(next.access_token)).json().code).toBe('reauthentication_required');
+    expect((await reauth(next.access_token, 'not-the-password')).json()).toEqual({ success: false, error: 'Password verification failed. Please check your password and try again.' });
+    expect((await off(next.access_token)).json().code).toBe('reauthentication_required');
+    expect((await reauth(s.access_token, 'mailcode12')).statusCode).toBe(200);
+    expect((await off(next.access_token)).json().code).toBe('reauthentication_required');
+    expect((await reauth(next.access_token, 'mailcode12')).json()).toEqual({ success: true });
+    expect((await off(next.access_token)).json().user_metadata.active_mfa_method).toBeNull();
     expect((await inject({ method: 'POST', url: '/auth/v1/otp', payload: { email: 'nobody-here@example.com' } })).json()).toEqual({});
   });
 
