@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
+import { verifyReadModels } from '../../projections/verify.js';
+import { ticketsProjection } from '../../projections/tickets.js';
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -54,10 +56,17 @@ describe('support tickets', () => {
     bob = await registeredCustomer(t, 'bob@example.com', 'bob-pass-12');
     await claim(alice.user.id, worker.userId);
     await claim(bob.user.id, otherWorker.userId);
-  });
+  }, 180_000);
   afterAll(async () => {
+    // Rebuilt from the log, the ticket tables equal what the live projection wrote.
+    if (t) {
+      const report = await verifyReadModels(t.database.db, t.app.ledger.store, { projections: [ticketsProjection] });
+      const diffs = report.projections.flatMap((p) => p.tables).filter((x) => x.onlyLive.length || x.onlyRebuilt.length);
+      expect(diffs).toEqual([]);
+      expect(report.projections[0]!.tables.map((x) => x.liveRows).every((n) => n > 0)).toBe(true);
+    }
     await t?.close();
-  });
+  }, 120_000);
 
   it('a ticket goes to the owning worker; the conversation, status and reply rules hold on the server', async () => {
     const missing = await open(alice.access_token, '  ', 'x');
