@@ -241,6 +241,10 @@ test.describe('staff user profile', () => {
       await customerPage.goto('/dashboard/payments');
       await expect(customerPage.getByRole('link', { name: /Local Exchange/ })).toBeVisible();
       await expect(customerPage.getByRole('link', { name: /Coinbase/ })).toBeVisible();
+      const safeLinks = customerPage.getByRole('region', { name: 'Safe way to buying cryptocurrencies' });
+      await expect.poll(() => safeLinks.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(4);
+      await safeLinks.scrollIntoViewIfNeeded();
+      await safeLinks.screenshot({ path: `${screens}/customer-buying-links.png` });
     });
 
     await test.step('Event trail: each step with the worker\'s name, filterable by kind', async () => {
