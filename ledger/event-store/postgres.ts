@@ -172,10 +172,25 @@ export class PostgresEventStore implements EventStore {
     return readAllFrom(this.db, options.after ?? START, options.maxCount ?? 1000);
   }
 
+  /**
+   * Live subscribers (one per read model) mostly stand at the same position and are woken
+   * together: the same page is read once for all of them while that read is in flight.
+   */
+  private readonly inflight = new Map<string, Promise<RecordedEvent[]>>();
+  private sharedRead(after: Position, max: number): Promise<RecordedEvent[]> {
+    const key = `${after.commit}/${after.prepare}/${max}`;
+    let page = this.inflight.get(key);
+    if (!page) {
+      page = readAllFrom(this.db, after, max).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, page);
+    }
+    return page.then((events) => events.slice());
+  }
+
   subscribeAll(options: { after?: Position } = {}) {
     return pollingSubscription({
       after: options.after,
-      read: (after, max) => readAllFrom(this.db, after, max),
+      read: (after, max) => this.sharedRead(after, max),
       wake: this.wake,
       idleMs: this.options.idlePollMs,
     });
