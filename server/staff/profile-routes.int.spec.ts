@@ -113,6 +113,12 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
     const notes = (await inject({ method: 'GET', url: '/api/v1/notifications', headers: bearer(customer.access_token) })).json();
     expect(JSON.stringify(notes)).toContain('Your deposit of 0.5 BTC has been completed.');
 
+    // A final status stays final, and the refused save records nothing (not even its note).
+    const refused = await post('update-transaction', worker.access_token, { targetUserId: customer.user.id, transactionId: list[0].id, status: 'Failed', note: 'reversed' });
+    expect(refused.statusCode).toBe(409);
+    const after = (await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/transactions`, headers: bearer(worker.access_token) })).json().transactions[0];
+    expect([after.status, after.note]).toEqual(['Complete', 'Wire received from bank']);
+
     const events = await t.app.ledger.store.readStream(`wallet-${customer.user.id}`);
     expect(events.map((e) => [e.type, e.metadata.actorId])).toEqual([
       ['wallet.transaction-recorded', worker.userId],

@@ -39,11 +39,15 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
         if (!row) throw notFound('Transaction not found.');
         if (row.is_hidden) throw conflict("This transaction is hidden from the user's view and cannot be edited.");
         const ctx = { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'staff edit' } };
+        const statusChange = Boolean(status && status !== row.status);
+        // Refuse a status move before recording anything, so a refused save changes nothing.
+        if (statusChange && (status === 'Pending' || row.status !== 'Pending')) {
+          throw conflict(`A ${row.status} transaction cannot change status; record a correcting transaction instead.`);
+        }
         if (type !== undefined || note !== undefined) {
           await ledger.execute(walletDecider, targetUserId, { type: 'EditTransaction', transactionId, txType: type, note: note === undefined ? undefined : note?.trim() || null }, ctx);
         }
-        if (status && status !== row.status) {
-          if (status === 'Pending') throw conflict(`A ${row.status} transaction cannot change status; record a correcting transaction instead.`);
+        if (statusChange) {
           await ledger.execute(walletDecider, targetUserId, status === 'Complete' ? { type: 'SettleTransaction', transactionId } : { type: 'FailTransaction', transactionId, reason: null }, ctx);
         }
         const updated = await db.selectFrom('transactions').select(['id', 'status', 'type', 'note']).where('id', '=', transactionId).executeTakeFirstOrThrow();
