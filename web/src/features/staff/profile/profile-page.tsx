@@ -36,7 +36,7 @@ export function UserProfilePage() {
       setAccess({ state: 'allowed' });
     } catch (error) {
       if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
-        setAccess({ state: 'denied', reason: error.status === 404 ? 'User ID is missing.' : error.message });
+        setAccess({ state: 'denied', reason: error.message });
       } else {
         setAccess((a) => (a.state === 'allowed' ? a : { state: 'denied', reason: error instanceof Error ? error.message : 'An error occurred during verification.' }));
       }
