@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, registeredCustomer, type TestApp } from '../../tests/support/test-app.js';
+import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { createStaff } from '../auth/staff-accounts.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { userDecider, DEFAULT_PERMISSIONS } from '../../ledger/user/user.js';
 import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
@@ -75,6 +76,21 @@ describe('swap and stake', () => {
     expect([after.status, after.linkedTransaction.status]).toEqual(['Complete', 'Complete']);
     const details = await profile(carol);
     expect([details.balances.BTC, details.balances.ETH, details.pendingWithdrawals.BTC]).toEqual(['0.5', '14.122058823529411764', '0']);
+  });
+
+  it('swap: staff failing one leg through update-transaction fails both and gives the held amount back', async () => {
+    const { password } = await createStaff(t.app.authServices.accounts, { email: 'ops@example.com', fullName: 'Ops', role: 'ADMIN' });
+    const first = await signIn(t, 'ops@example.com', password);
+    await inject({ method: 'PUT', url: '/auth/v1/user', headers: as(first), payload: { password: 'ops-own-pass-1' } });
+    const admin = await signIn(t, 'ops@example.com', 'ops-own-pass-1');
+    expect((await swap(carol, { fromAmount: '0.2' })).statusCode).toBe(200);
+    const entry = (await list(carol)).transactions.find((r: { type: string; status: string }) => r.type === 'swap' && r.status === 'Pending');
+    const res = await inject({ method: 'POST', url: '/functions/v1/update-transaction', headers: as(admin), payload: { targetUserId: carol.user.id, transactionId: entry.id, status: 'Failed' } });
+    expect(res.statusCode).toBe(200);
+    const after = (await inject({ method: 'GET', url: `/api/v1/transactions/${entry.id}`, headers: as(carol) })).json();
+    expect([after.status, after.linkedTransaction.status]).toEqual(['Failed', 'Failed']);
+    const details = await profile(carol);
+    expect([details.balances.BTC, details.pendingWithdrawals.BTC, details.pendingDeposits.ETH]).toEqual(['0.5', '0', '0']);
   });
 
   it('swap: refuses equal tokens, too much, bad amounts and a disabled account, and writes nothing', async () => {
