@@ -57,13 +57,19 @@ describe('authorisation matrix: every route x every role x own/foreign target', 
   it('answers every cell as the policy table says, and a refused call writes nothing', async () => {
     const idsFor = (role: Role, target: 'own' | 'foreign', selfId: string): Ids => {
       const customer = role === 'USER' || role === 'anonymous' ? (target === 'own' ? w.self : w.other) : target === 'own' ? w.owned : w.other;
-      return { ...customer, workerId: target === 'own' ? w.worker : w.otherWorker, selfId };
+      return { ...customer, workerId: target === 'own' ? w.worker : w.otherWorker, managerId: target === 'own' ? w.manager : w.admin, spareWorkerId: target === 'own' ? w.spareWorker : w.otherWorker, selfId };
     };
     const failures: string[] = [];
     let cells = 0;
     const call = async (key: string, entry: RoutePolicy, role: Role, ids: Ids, expected: Outcome, label: string) => {
       const [method, url] = [key.slice(0, key.indexOf(' ')), key.slice(key.indexOf(' ') + 1)];
-      const headers = await w.headers(role, { fresh: entry.fresh });
+      let headers: Record<string, string>;
+      try {
+        headers = await w.headers(role, { fresh: entry.fresh });
+      } catch (err) {
+        failures.push(`${key} as ${role} (${label}): could not sign in: ${(err as Error).message}`);
+        return;
+      }
       const password = role === 'anonymous' ? 'not-signed-in' : w.passwords[role];
       const spec = entry.request?.(ids, { password }) ?? {};
       if (!spec.url && url.includes(':')) throw new Error(`${key} needs a request with a url in route-policy.ts`);

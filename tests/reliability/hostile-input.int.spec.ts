@@ -184,7 +184,7 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
       const key = `${route.method} ${route.url}`;
       const entry = ROUTE_POLICY[key];
       const role = entry && STAFF_POLICIES.has(entry.policy) ? 'ADMIN' : 'USER';
-      const ids: Ids = { ...(role === 'ADMIN' ? w.owned : w.self), workerId: w.worker, selfId: (await w.session(role))!.user.id };
+      const ids: Ids = { ...(role === 'ADMIN' ? w.owned : w.self), workerId: w.worker, managerId: w.manager, spareWorkerId: w.spareWorker, selfId: (await w.session(role))!.user.id };
       const valid = entry?.request?.(ids, { password: w.passwords[role] });
       const base = valid?.body ?? skeleton(schema);
       const url = valid?.url ?? route.url;

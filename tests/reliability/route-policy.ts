@@ -23,6 +23,8 @@ export type Policy =
   | 'manager-of-worker'
   /** managers and admins, nobody else */
   | 'manager-only'
+  /** workers only (claiming customers, their own list) */
+  | 'worker-only'
   | 'admin-only'
   /** development tools (outbox); never registered in production */
   | 'dev-only';
@@ -46,6 +48,7 @@ export const EXPECTED: Record<Policy, Record<Role, [Outcome, Outcome]>> = {
   staff: { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['allowed', '-'], MANAGER: ['allowed', '-'], ADMIN: ['allowed', '-'] },
   'manager-of-worker': { anonymous: ['401', '-'], USER: ['403', '403'], WORKER: ['403', '403'], MANAGER: ['allowed', '403'], ADMIN: ['allowed', 'allowed'] },
   'manager-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['403', '-'], MANAGER: ['allowed', '-'], ADMIN: ['allowed', '-'] },
+  'worker-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['allowed', '-'], MANAGER: ['403', '-'], ADMIN: ['403', '-'] },
   'admin-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['403', '-'], MANAGER: ['403', '-'], ADMIN: ['allowed', '-'] },
 };
 
@@ -112,7 +115,6 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
     request: (_ids, ctx) => ({ body: { oldPassword: ctx.password, newPassword: ctx.password, verifyOnly: true } }),
     expect: { 'USER/own': 'ok', 'WORKER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
   },
-  'GET /functions/v1/get-login-history': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   'GET /dev/mailbox.json': { policy: 'dev-only' },
   'GET /dev/mailbox': { policy: 'dev-only' },
   'GET /functions/v1/crypto-prices': { policy: 'public' },
@@ -160,4 +162,85 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   },
   'GET /api/v1/transactions': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   'GET /api/v1/transactions/:id': { policy: 'customer-self', request: (ids) => ({ url: `/api/v1/transactions/${ids.transactionId}` }), expect: { 'USER/own': 'ok' } },
+
+  'GET /api/v1/login-history': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
+  'GET /api/v1/balance-history': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
+  'GET /api/v1/statement': { policy: 'signed-in', request: () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }) },
+  'GET /api/v1/scheduled-transactions': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
+  'POST /functions/v1/create-swap-request': { policy: 'signed-in', request: () => ({ body: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.01' } }) },
+  'POST /functions/v1/create-stake-transaction': { policy: 'signed-in', request: () => ({ body: { assetId: 'BTC', amount: '0.01', durationDays: 30, rate: '5' } }) },
+
+  // Staff work on one customer's profile: the access rule of server/staff/access.ts.
+  'POST /functions/v1/set-dashboard-note': { policy: 'staff-owner', request: (ids) => ({ body: { userId: ids.userId, noteContent: 'Checked by staff' } }) },
+  'POST /functions/v1/reset-user-password': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId, newPassword: 'reset-by-staff-1' } }) },
+  'POST /functions/v1/update-all-user-permissions': {
+    policy: 'staff-owner',
+    request: (ids) => ({ body: { targetUserId: ids.userId, permissions: { can_send: true, can_swap: true, can_buy: true, can_sell: true, can_stake: true } } }),
+  },
+  'GET /functions/v1/get-login-history': { policy: 'staff-owner', request: (ids) => ({ query: { targetUserId: ids.userId } }) },
+  'POST /functions/v1/set-user-wallet-address': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId, assetId: 'BTC', newAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } }) },
+  'POST /functions/v1/add-transaction': {
+    policy: 'staff-owner',
+    request: (ids) => ({ body: { targetUserId: ids.userId, assetId: 'BTC', amount: '0.001', status: 'Complete', note: 'matrix' } }),
+  },
+  'GET /api/v1/users/:userId/transactions': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/transactions` }) },
+  'GET /api/v1/users/:userId/payment-methods': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/payment-methods` }) },
+  'GET /api/v1/users/:userId/payment-methods/:id': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/payment-methods/${ids.bankId}` }) },
+  'GET /api/v1/users/:userId/event-trail': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/event-trail` }) },
+  'POST /functions/v1/approve-kyc': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
+  'POST /functions/v1/get-kyc-details': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
+  'GET /api/v1/admin/balance-at': { policy: 'admin-only', request: (ids) => ({ query: { userId: ids.userId } }), expect: { 'ADMIN/foreign': 'allowed' } },
+
+  // Buying links: the customer sees their own; staff who manage the customer set them.
+  'GET /api/v1/buying-links': { policy: 'self-or-staff-owner', request: (ids) => ({ query: { userId: ids.userId } }) },
+  'POST /api/v1/buying-links': { policy: 'staff-owner', request: (ids) => ({ body: { userId: ids.userId, url: 'https://buy.example.com', name: 'Buy here' } }) },
+  'DELETE /api/v1/buying-links/:id': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/buying-links/${ids.cardId}`, query: { userId: ids.userId } }) },
+  // A logo is a public picture shown on the customer's page.
+  'GET /api/v1/buying-links/:id/logo': { policy: 'public', request: () => ({ url: `/api/v1/buying-links/${randomUUID()}/logo` }) },
+  // The signed link is the credential: a made-up one is refused with 403 whoever opens it.
+  'GET /api/v1/kyc-documents': {
+    policy: 'public',
+    request: () => ({ query: { token: 'made-up-link' } }),
+    expect: { 'anonymous/own': '403', 'USER/own': '403', 'WORKER/own': '403', 'MANAGER/own': '403', 'ADMIN/own': '403' },
+  },
+  // Multipart: identity documents are sent by the customer themself (tests/reliability/hostile-input covers the parts).
+  'POST /functions/v1/submit-kyc-data': { policy: 'signed-in', expect: { 'WORKER/own': '403', 'MANAGER/own': '403', 'ADMIN/own': '403' } },
+
+  // Claiming and the worker's own list.
+  'POST /functions/v1/search-user-by-email': { policy: 'worker-only', request: () => ({ body: { emailToSearch: 'nobody@example.com' } }) },
+  'POST /functions/v1/claim-user': { policy: 'worker-only', request: (ids) => ({ body: { userIdToClaim: ids.userId } }) },
+  'POST /functions/v1/list-my-users': { policy: 'worker-only' },
+  'POST /functions/v1/check-user-ownership': { policy: 'staff', request: (ids) => ({ body: { profileUserId: ids.userId } }) },
+  'POST /functions/v1/check-manager-user-access': { policy: 'staff', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
+
+  // Managers and their workers.
+  'POST /functions/v1/create-worker-for-manager': { policy: 'manager-only', request: () => ({ body: { fullName: 'New Worker', email: `w-${randomUUID().slice(0, 8)}@example.com`, password: 'new-worker-pass-1' } }), expect: { 'ADMIN/own': '403' } },
+  'POST /functions/v1/reset-worker-password': { policy: 'manager-of-worker', request: (ids) => ({ body: { workerId: ids.spareWorkerId } }) },
+  'POST /functions/v1/get-users-for-manager': { policy: 'manager-only', request: () => ({ body: {} }) },
+  'POST /api/v1/rpc/get_worker_info': { policy: 'manager-of-worker', request: (ids) => ({ body: { p_manager_id: ids.managerId } }) },
+  'POST /api/v1/rpc/create_announcement': {
+    policy: 'manager-of-worker',
+    request: (ids) => ({ body: { p_manager_id: ids.managerId, p_message: 'Team meeting at noon' } }),
+    why: 'only a manager announces, to their own workers; an admin has no workers of their own',
+    expect: { 'ADMIN/own': '403', 'ADMIN/foreign': '403' },
+  },
+  // A worker looks up their own manager; a manager their own workers'; an admin anyone's.
+  'POST /api/v1/rpc/get_worker_manager': { policy: 'staff-owner', request: (ids) => ({ body: { p_worker_id: ids.workerId } }) },
+  'GET /api/v1/announcements': { policy: 'staff-owner', request: (ids) => ({ query: { manager_id: ids.managerId } }) },
+
+  // Support tickets: the customer who opened one, the worker it is assigned to, their manager, an admin.
+  'POST /functions/v1/create-support-ticket': { policy: 'customer-self', request: (ids) => ({ body: { subject: 'Matrix', message: 'A question', urgency: 'low', userId: ids.userId } }), expect: { 'USER/own': 'ok' } },
+  'POST /functions/v1/get-worker-tickets': { policy: 'manager-of-worker', request: (ids) => ({ body: { workerId: ids.workerId } }), expect: { 'WORKER/own': 'allowed' } },
+  'POST /functions/v1/update-ticket-status': { policy: 'self-or-staff-owner', request: (ids) => ({ body: { ticketId: ids.ticketId, status: 'in_progress' } }) },
+  'POST /functions/v1/assign-ticket': { policy: 'manager-of-worker', request: (ids) => ({ body: { ticketId: ids.ticketId, workerId: ids.workerId } }) },
+  'GET /api/v1/support-tickets': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
+  'GET /api/v1/support-tickets/unassigned': { policy: 'manager-only' },
+  'GET /api/v1/support-tickets/:id': { policy: 'self-or-staff-owner', request: (ids) => ({ url: `/api/v1/support-tickets/${ids.ticketId}` }) },
+  'GET /api/v1/ticket-responses': { policy: 'self-or-staff-owner', request: (ids) => ({ query: { ticket_id: ids.ticketId } }) },
+  'POST /api/v1/ticket-responses': { policy: 'self-or-staff-owner', request: (ids) => ({ body: { ticket_id: ids.ticketId, message: 'A reply' } }) },
+  'POST /functions/v1/upload-ticket-attachment': { policy: 'signed-in' },
+  'GET /functions/v1/get-ticket-attachment': { policy: 'signed-in', request: () => ({ query: { id: randomUUID() } }) },
+  'GET /api/v1/ticket-attachments': { policy: 'self-or-staff-owner', request: (ids) => ({ query: { ticket_id: ids.ticketId } }) },
+  'PATCH /api/v1/ticket-attachments/:id': { policy: 'signed-in', request: () => ({ url: `/api/v1/ticket-attachments/${randomUUID()}`, body: { response_id: randomUUID() } }) },
+  'DELETE /api/v1/ticket-attachments/:id': { policy: 'signed-in', request: () => ({ url: `/api/v1/ticket-attachments/${randomUUID()}` }) },
 };

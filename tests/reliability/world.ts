@@ -18,11 +18,17 @@ export interface CustomerIds {
   factorId: string;
   /** A second bank account, for the calls that remove one. */
   spareBankId: string;
+  /** A support ticket the customer opened. */
+  ticketId: string;
 }
 
 /** The ids a request may carry: a customer's, a worker's, and the caller's own. */
 export interface Ids extends CustomerIds {
   workerId: string;
+  /** own: the manager of the world; foreign: an id that is no manager of anyone here (the admin). */
+  managerId: string;
+  /** own: a worker of the manager that only password resets touch; foreign: the worker without a manager. */
+  spareWorkerId: string;
   /** The caller's own user id (staff acting on their own account). */
   selfId: string;
 }
@@ -46,6 +52,8 @@ export interface World {
   worker: string;
   /** A worker who reports to nobody in this world. */
   otherWorker: string;
+  /** A second worker of the manager, whose password the resets may change. */
+  spareWorker: string;
   manager: string;
   admin: string;
   session(role: Role, opts?: { fresh?: boolean }): Promise<Session | null>;
@@ -74,6 +82,7 @@ async function furnish(t: TestApp, s: Session): Promise<CustomerIds> {
   const card = await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: h, payload: { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Card Holder', expiryDate: '12/39', cvv: '123' } });
   const spare = await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: h, payload: { type: 'bank_account', bank_name: 'Spare Bank', account_number: 'GB82WEST12345698765432' } });
   const factor = await t.app.inject({ method: 'POST', url: '/auth/v1/factors', headers: h, payload: { factor_type: 'totp' } });
+  const ticket = await t.app.inject({ method: 'POST', url: '/functions/v1/create-support-ticket', headers: h, payload: { subject: 'Help', message: 'Where is my money?', urgency: 'medium' } });
   const { rows } = await sql<{ id: string }>`select id from notifications where user_id = ${s.user.id} limit 1`.execute(t.database.db);
   return {
     userId: s.user.id,
@@ -83,6 +92,7 @@ async function furnish(t: TestApp, s: Session): Promise<CustomerIds> {
     notificationId: rows[0]?.id ?? randomUUID(),
     factorId: factor.json().id,
     spareBankId: spare.json().paymentMethod.id,
+    ticketId: ticket.statusCode === 200 ? ticket.json().id : randomUUID(),
   };
 }
 
@@ -102,11 +112,13 @@ export async function buildWorld(t: TestApp, prefix: string): Promise<World> {
   sessions.set('USER', selfS);
   for (const role of ['WORKER', 'MANAGER', 'ADMIN'] as const) sessions.set(role, await staffSession(t, emails[role], role, passwords[role]));
   const otherWorker = await staffSession(t, `${prefix}-worker2@example.com`, 'WORKER', 'worker2-pass-123');
+  const spareWorker = await staffSession(t, `${prefix}-worker3@example.com`, 'WORKER', 'worker3-pass-123');
   const worker = sessions.get('WORKER')!.user.id;
   const manager = sessions.get('MANAGER')!.user.id;
   const admin = sessions.get('ADMIN')!.user.id;
   const adminActor = { id: admin, role: 'ADMIN' };
   await t.app.authServices.accounts.record(worker, { type: 'AssignToManager', managerId: manager }, adminActor);
+  await t.app.authServices.accounts.record(spareWorker.user.id, { type: 'AssignToManager', managerId: manager }, adminActor);
   await t.app.authServices.accounts.record(ownedS.user.id, { type: 'Claim', workerId: worker }, { id: worker, role: 'WORKER' });
 
   const self = await furnish(t, selfS);
@@ -122,6 +134,7 @@ export async function buildWorld(t: TestApp, prefix: string): Promise<World> {
     owned,
     worker,
     otherWorker: otherWorker.user.id,
+    spareWorker: spareWorker.user.id,
     manager,
     admin,
     async session(role, opts = {}) {
