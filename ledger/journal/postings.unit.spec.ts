@@ -257,3 +257,26 @@ describe('statement', () => {
     expect(statementAddsUp(s)).toBe(true);
   });
 });
+
+describe("the customer's copy of a statement", () => {
+  it('leaves out lines of transactions hidden from the customer, while the balances stay the ledger\'s', async () => {
+    const { buildStatement, statementAddsUp } = await import('./statement.js');
+    const hidden: WalletCommand = { ...(recorded('2', 'Complete', 'ETH') as Extract<WalletCommand, { type: 'RecordTransaction' }>), isHidden: true };
+    let state: WalletState = initialState();
+    const events = [];
+    for (const c of [recorded('3', 'Complete', 'ETH'), hidden]) {
+      for (const e of decide(c, state)) {
+        state = evolve(state, e);
+        events.push({ eventId: randomUUID(), streamId: STREAM, revision: 0n, position: { commit: 0n, prepare: 0n }, version: 1, metadata: {} as never, recordedAt: new Date(Date.UTC(2026, 10, 1)), ...e });
+      }
+    }
+    const period = [new Date(Date.UTC(2026, 9, 1)), new Date(Date.UTC(2026, 11, 1))] as const;
+    const operator = buildStatement(USER, events, ...period);
+    const customer = buildStatement(USER, events, ...period, { hideHidden: true });
+    expect(operator.lines.map((l) => l.amount)).toEqual(['3', '2']);
+    expect(customer.lines.map((l) => l.amount)).toEqual(['3']);
+    expect(customer.assets).toEqual(operator.assets);
+    expect(customer.assets[0]!.closing).toBe('5');
+    expect(statementAddsUp(customer)).toBe(true);
+  });
+});
