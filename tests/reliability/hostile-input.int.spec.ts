@@ -237,4 +237,62 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
     }
     expect(failures).toEqual([]);
   }, 60_000);
+
+  it('multipart uploads: oversize, wrong magic bytes, path-traversal names, too many parts', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    type Part = { name: string; value?: string; file?: { name: string; data: Buffer; type: string } };
+    const multipart = (parts: Part[]) => {
+      const boundary = `----hostile${Math.random().toString(16).slice(2)}`;
+      const chunks: Buffer[] = [];
+      for (const p of parts) {
+        const disposition = p.file ? `form-data; name="${p.name}"; filename="${p.file.name}"` : `form-data; name="${p.name}"`;
+        chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.file ? `Content-Type: ${p.file.type}\r\n` : ''}\r\n`));
+        chunks.push(p.file ? p.file.data : Buffer.from(p.value ?? ''));
+        chunks.push(Buffer.from('\r\n'));
+      }
+      chunks.push(Buffer.from(`--${boundary}--\r\n`));
+      return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
+    };
+    const routes = t.app.routeInventory.filter((r) => JSON.stringify(r.schema?.consumes ?? []).includes('multipart/form-data'));
+    const headers = await w.headers('USER');
+    const details = JSON.stringify({ firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-01-01', phone: '+441234567890', country: 'GB', city: 'London', postalCode: 'N1 9GU', fullAddress: '1 Main Street' });
+    // The fields each upload route reads besides its files.
+    const fieldsFor = (url: string): Part[] => (url.includes('kyc') ? [{ name: 'basicDetails', value: details }] : [{ name: 'ticketId', value: w.self.ticketId }]);
+    const fileField = (url: string) => (url.includes('kyc') ? ['identityDoc', 'residenceDoc'] : ['file']);
+    const failures: string[] = [];
+    let sent = 0;
+    for (const route of routes) {
+      const names = fileField(route.url);
+      const cases: { label: string; parts: Part[] }[] = [
+        { label: 'oversize', parts: [...fieldsFor(route.url), ...names.map((n) => ({ name: n, file: { name: 'big.png', data: Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024 + 1)]), type: 'image/png' } }))] },
+        { label: 'wrong magic bytes', parts: [...fieldsFor(route.url), ...names.map((n) => ({ name: n, file: { name: 'passport.pdf', data: Buffer.from('MZ\x90\x00 this is a program, not a PDF'), type: 'application/pdf' } }))] },
+        { label: 'path traversal name', parts: [...fieldsFor(route.url), ...names.map((n) => ({ name: n, file: { name: '../../../../etc/cron.d/x.png', data: png, type: 'image/png' } }))] },
+        { label: 'too many parts', parts: [...fieldsFor(route.url), ...Array.from({ length: 8 }, () => ({ name: names[0]!, file: { name: 'a.png', data: png, type: 'image/png' } }))] },
+        { label: 'no parts', parts: [] },
+      ];
+      for (const c of cases) {
+        const before = await counts();
+        const body = multipart(c.parts);
+        const res = await t.app.inject({ method: 'POST', url: route.url, headers: { ...headers, 'content-type': body.contentType }, payload: body.payload });
+        sent++;
+        const wrote = (await counts()) !== before;
+        const message = (() => {
+          try {
+            return (res.json() as { error?: string }).error;
+          } catch {
+            return undefined;
+          }
+        })();
+        const ok = c.label === 'path traversal name'
+          ? res.statusCode < 500 && (res.statusCode < 400 || (Boolean(message) && !wrote)) && !res.body.includes('../')
+          : res.statusCode >= 400 && res.statusCode < 500 && Boolean(message) && !wrote;
+        if (!ok) failures.push(`${route.url} ${c.label}: ${res.statusCode}${wrote ? ' (wrote)' : ''} ${res.body.slice(0, 120)}`);
+      }
+      const json = await t.app.inject({ method: 'POST', url: route.url, headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
+      if (json.statusCode < 400 || json.statusCode >= 500) failures.push(`${route.url} as JSON: ${json.statusCode}`);
+    }
+    console.log(`hostile uploads: ${routes.length} multipart endpoints, ${sent} requests`);
+    expect(routes.length).toBeGreaterThanOrEqual(1);
+    expect(failures).toEqual([]);
+  }, 120_000);
 });

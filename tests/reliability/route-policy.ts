@@ -231,7 +231,8 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   // Support tickets: the customer who opened one, the worker it is assigned to, their manager, an admin.
   'POST /functions/v1/create-support-ticket': { policy: 'customer-self', request: (ids) => ({ body: { subject: 'Matrix', message: 'A question', urgency: 'low', userId: ids.userId } }), expect: { 'USER/own': 'ok' } },
   'POST /functions/v1/get-worker-tickets': { policy: 'manager-of-worker', request: (ids) => ({ body: { workerId: ids.workerId } }), expect: { 'WORKER/own': 'allowed' } },
-  'POST /functions/v1/update-ticket-status': { policy: 'self-or-staff-owner', request: (ids) => ({ body: { ticketId: ids.ticketId, status: 'in_progress' } }) },
+  // Only the staff side moves a ticket's status; the customer who opened it may not.
+  'POST /functions/v1/update-ticket-status': { policy: 'self-or-staff-owner', request: (ids) => ({ body: { ticketId: ids.ticketId, status: 'in_progress' } }), expect: { 'USER/own': '403' } },
   'POST /functions/v1/assign-ticket': { policy: 'manager-of-worker', request: (ids) => ({ body: { ticketId: ids.ticketId, workerId: ids.workerId } }) },
   'GET /api/v1/support-tickets': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
   'GET /api/v1/support-tickets/unassigned': { policy: 'manager-only' },
