@@ -130,6 +130,7 @@ test.describe('marketplace', () => {
       await page.goto('/dashboard/marketplace/swap');
       await expect(page.getByRole('heading', { level: 1, name: 'Swap Tokens' })).toBeVisible();
       await expect(page.getByTestId('swap-rate')).toHaveText(/^1 BTC ≈/);
+      await expect(page.getByText(/Available: 0\.88822302 BTC/)).toBeVisible();
       await page.screenshot({ path: `${screens}/swap-mobile.png`, fullPage: true });
     });
   });

@@ -205,7 +205,6 @@ export function SwapPage() {
         open={confirming}
         onClose={() => !busy && setConfirming(false)}
         title="Confirm Swap"
-        size="small"
         footer={
           <>
             <Button variant="secondary" onClick={() => setConfirming(false)} disabled={busy}>
@@ -245,7 +244,7 @@ export function SwapPage() {
             </div>
           </dl>
         )}
-        <p className="muted">The final amount is quoted from the prices at the moment the swap is recorded.</p>
+        <p className="muted swap-confirm-note">The final amount is quoted from the prices at the moment the swap is recorded.</p>
       </Modal>
     </div>
   );
