@@ -75,4 +75,27 @@ describe('money under contention', () => {
     const report = await verifyReadModels(t.database.db, t.app.ledger.store);
     expect(report.ok, JSON.stringify(report.negativeAvailable)).toBe(true);
   });
+
+  it(`${REQUESTS} concurrent withdrawals and swaps, half each, against a balance that covers exactly 37 of them`, async () => {
+    // A withdrawal of 0.1 BTC holds 0.101 with its fee; a swap of 0.101 BTC holds 0.101. 37 x 0.101 = 3.737.
+    await t.app.ledger.execute(walletDecider, customer.user.id, recorded('3.737', 'Complete'), { actor: { id: 'staff', role: 'ADMIN' } });
+    const { answers, lowest } = await race(REQUESTS, (i) =>
+      i % 2 === 0
+        ? t.app.inject({
+            method: 'POST',
+            url: '/functions/v1/create-withdrawal-request',
+            headers: bearer(customer.access_token),
+            payload: { tokenId: 'BTC', amount: '0.1', paymentMethodId: bank, userId: customer.user.id },
+          })
+        : t.app.inject({ method: 'POST', url: '/functions/v1/create-swap-request', headers: bearer(customer.access_token), payload: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.101' } }),
+    );
+    const ok = answers.filter((a) => a.statusCode === 200);
+    expect(ok).toHaveLength(37);
+    const refusals = new Set(answers.filter((a) => a.statusCode !== 200).map((a) => `${a.statusCode} ${a.json().error}`));
+    expect([...refusals].every((r) => r === '400 Insufficient BTC balance' || r === '400 Insufficient balance'), [...refusals].join(' | ')).toBe(true);
+    expect(lowest).toBeGreaterThanOrEqual(0);
+    expect(await available('BTC')).toMatch(/^0(\.0+)?$/);
+    const report = await verifyReadModels(t.database.db, t.app.ledger.store);
+    expect(report.ok, JSON.stringify(report.negativeAvailable)).toBe(true);
+  });
 });
