@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { screens, signInNewCustomer, solveCaptchaWidget } from './helpers';
+import { screens, signInNewCustomer, solveCaptchaWidget } from './helpers.js';
 
 /** Collects every content-security-policy violation the page reports. */
 async function watchViolations(page: Page): Promise<string[]> {
