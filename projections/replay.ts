@@ -23,6 +23,8 @@ export interface ReplayOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long a replay waits for the read horizon to pass its target before giving up. */
 const HORIZON_WAIT_MS = 60_000;
+/** Read models written concurrently for one page of the log. */
+const APPLY_CONCURRENCY = 2;
 
 /** Empties the read models' tables and checkpoints, in one transaction. */
 export async function resetReadModels(db: Kysely<DB>, projections: Projection[], schema = 'public'): Promise<void> {
@@ -80,11 +82,17 @@ export async function catchUpTogether(
     heldSince = null;
     after = page[page.length - 1]!.position;
     if (comparePositions(after, until) < 0) next = read(after);
-    const moved = await Promise.all(
-      active.map(async (r) => {
-        if (comparePositions(r.position, after) >= 0) return false;
-        const own = comparePositions(r.position, page[0]!.position) < 0 ? page : page.filter((e) => comparePositions(e.position, r.position) > 0);
-        return r.applyBatch(own);
+    // A few read models at a time: all of them at once only adds contention on a small machine.
+    const moved = active.map(() => false);
+    let nextRunner = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(APPLY_CONCURRENCY, active.length) }, async () => {
+        for (let i = nextRunner++; i < active.length; i = nextRunner++) {
+          const r = active[i]!;
+          if (comparePositions(r.position, after) >= 0) continue;
+          const own = comparePositions(r.position, page[0]!.position) < 0 ? page : page.filter((e) => comparePositions(e.position, r.position) > 0);
+          moved[i] = await r.applyBatch(own);
+        }
       }),
     );
     active = active.filter((r, i) => {
