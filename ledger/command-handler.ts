@@ -110,14 +110,20 @@ export class CommandHandler {
           });
           // Another process may have written the same ids (same idempotency key) first:
           // then the store answered for those, and the next load picks them up.
-          if (result.nextExpectedRevision === nextRevision(cached.revision, events.length)) {
+          if (!result.alreadyStored && result.nextExpectedRevision === nextRevision(cached.revision, events.length)) {
             for (const e of events) cached.state = decider.evolve(cached.state, e);
             cached.revision = result.nextExpectedRevision;
             if (ctx.idempotencyKey) {
               cached.keys.set(ctx.idempotencyKey, { events, eventIds: toAppend.map((e) => e.eventId), position: result.position });
             }
           } else {
+            // The store answered for events another process appended with the same ids: answer
+            // with what that process recorded, not with what this one decided.
             this.cache.delete(streamId);
+            if (ctx.idempotencyKey) {
+              const done = (await this.load(decider, streamId)).keys.get(ctx.idempotencyKey);
+              if (done) return { events: done.events as Event[], eventIds: done.eventIds, position: done.position, replayed: true };
+            }
           }
           return { events, eventIds: toAppend.map((e) => e.eventId), position: result.position, replayed: false };
         } catch (err) {

@@ -62,6 +62,8 @@ export interface AppendResult {
   nextExpectedRevision: bigint;
   /** Position of the last event written. */
   position: Position;
+  /** True when every event was stored already (the same ids, appended earlier or by another process). */
+  alreadyStored?: boolean;
 }
 
 export class WrongExpectedVersionError extends Error {

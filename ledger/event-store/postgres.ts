@@ -150,6 +150,7 @@ export class PostgresEventStore implements EventStore {
     return {
       nextExpectedRevision: BigInt(last.stream_revision),
       position: { commit: BigInt(last.tx), prepare: BigInt(last.global_position) },
+      alreadyStored: true,
     };
   }
 
