@@ -10,6 +10,8 @@ import type { UserPaymentMethodsRawTable } from '../db/schema-payment-methods.js
 import { badRequest, conflict, notFound } from '../errors.js';
 import { encrypt } from '../secrets.js';
 import { checkBankAccount, checkCard } from '../../ledger/payment-methods/card.js';
+import { deterministicUuid } from '../../ledger/command-handler.js';
+import type { PaymentMethodEvent } from '../../ledger/payment-methods/events.js';
 import {
   PAYMENT_METHOD_NOT_FOUND,
   PaymentMethodError,
@@ -72,6 +74,19 @@ function viewOfCommand(userId: string, command: Exclude<PaymentMethodsCommand, {
     : { ...none, ...base, type: 'bank_account', bank_name: command.bankName, bank_last4: command.bankLast4 };
 }
 
+/** The add command an add event recorded: a repeated request answers with what the first one added. */
+function commandOfEvent(event: PaymentMethodEvent | undefined): Exclude<PaymentMethodsCommand, { type: 'Remove' }> | undefined {
+  if (event?.type === 'payment-method.card-added') return { type: 'AddCard', ...event.data };
+  if (event?.type === 'payment-method.bank-account-added') return { type: 'AddBankAccount', ...event.data };
+  return undefined;
+}
+
+/** Same rule as the money commands: a retried request carries the key of its first attempt. */
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const key = request.headers['idempotency-key'];
+  return typeof key === 'string' && key.length > 0 && key.length <= 200 ? key : undefined;
+}
+
 /**
  * A customer's saved payment methods (spec 001: add-raw-payment-method, and
  * user_payment_methods_raw select and delete by user and id). The owner is always the
@@ -82,10 +97,11 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
   const db = ledger.database.db;
   const guard = auth.guard.requireAuth();
 
-  async function record(request: FastifyRequest, caller: AuthInfo, command: PaymentMethodsCommand) {
+  async function record(request: FastifyRequest, caller: AuthInfo, command: PaymentMethodsCommand, key?: string) {
     try {
       return await ledger.execute(paymentMethodsDecider, caller.userId, command, {
         actor: { id: caller.userId, role: caller.role },
+        ...(key ? { idempotencyKey: key } : {}),
         extra: { ip: request.ip ?? null },
       });
     } catch (err) {
@@ -109,7 +125,9 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
       async (request) => {
         const caller = authOf(request);
         const body = request.body;
-        const paymentMethodId = randomUUID();
+        const key = idempotencyKey(request);
+        // With a key the id is derived from it, so a repeat seals its number under the same id.
+        const paymentMethodId = key ? deterministicUuid('payment-method', caller.userId, key) : randomUUID();
         let command: Exclude<PaymentMethodsCommand, { type: 'Remove' }>;
         let accountNumber: string | null = null;
         if (body.type === 'credit_card') {
@@ -123,21 +141,32 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
           command = { type: 'AddBankAccount', paymentMethodId, bankName: bank.value.bankName, bankLast4: bank.value.bankLast4, notes: bank.value.notes };
         }
 
-        // The sealed number first: a method the log knows always has its number.
+        // The sealed number first: a method the log knows always has its number. A repeat
+        // finds the first attempt's row and leaves it as it is.
+        let sealed = false;
         if (accountNumber !== null) {
-          await db
+          const written = await db
             .insertInto('payment_method_secrets')
             .values({ payment_method_id: paymentMethodId, account_number_encrypted: encrypt(auth.dataKey, accountNumber) })
+            .onConflict((oc) => oc.column('payment_method_id').doNothing())
+            .returning('payment_method_id')
             .execute();
+          sealed = written.length > 0;
         }
+        const unseal = () => db.deleteFrom('payment_method_secrets').where('payment_method_id', '=', paymentMethodId).execute();
+        let result: Awaited<ReturnType<typeof record>>;
         try {
-          await record(request, caller, command);
+          result = await record(request, caller, command, key);
         } catch (err) {
-          if (accountNumber !== null) await db.deleteFrom('payment_method_secrets').where('payment_method_id', '=', paymentMethodId).execute();
+          if (sealed) await unseal();
           throw err;
         }
+        const added = result.replayed ? (commandOfEvent(result.events[0]) ?? command) : command;
         const row = await findOwn(caller.userId, paymentMethodId);
-        return { paymentMethod: row ? view(row) : viewOfCommand(caller.userId, command) };
+        // A repeat of an add whose method is not a saved bank account now (it was a card, or it
+        // has been removed since) keeps no number it may just have sealed.
+        if (result.replayed && sealed && result.visible && (added.type !== 'AddBankAccount' || !row)) await unseal();
+        return { paymentMethod: row ? view(row) : viewOfCommand(caller.userId, added) };
       },
     );
   };

@@ -78,6 +78,36 @@ describe('idempotency keys', () => {
     }
   });
 
+  it('add-raw-payment-method: the same key adds one method with one id, however often and wherever it is sent', async () => {
+    const owner = await registeredCustomer(t, 'retry-methods@example.com', 'retry-pass-123');
+    const add = (app: FastifyInstance, key: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/functions/v1/add-raw-payment-method',
+        headers: { ...bearer(owner.access_token), 'idempotency-key': key },
+        payload: { type: 'bank_account', bank_name: 'Retry Bank', account_number: 'GB29NWBK60161331926819' },
+      });
+    const methods = () => t.database.db.selectFrom('user_payment_methods_raw').select('id').where('user_id', '=', owner.user.id).execute();
+    const secrets = (id: string) => t.database.db.selectFrom('payment_method_secrets').select('payment_method_id').where('payment_method_id', '=', id).execute();
+
+    const first = await add(t.app, 'method-key-1');
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await add(t.app, 'method-key-1');
+    const burst = await Promise.all(Array.from({ length: 5 }, () => add(t.app, 'method-key-1')));
+    const elsewhere = await add(second, 'method-key-1');
+    for (const answer of [again, ...burst, elsewhere]) expect([answer.statusCode, answer.json()]).toEqual([200, first.json()]);
+    const id = first.json().paymentMethod.id;
+    expect(await methods()).toEqual([{ id }]);
+    expect(await secrets(id)).toHaveLength(1);
+    expect(await eventsWithKey('method-key-1')).toBe(1);
+
+    const other = await add(t.app, 'method-key-2');
+    expect(other.statusCode).toBe(200);
+    expect(other.json().paymentMethod.id).not.toBe(id);
+    expect(await methods()).toHaveLength(2);
+    expect(await secrets(other.json().paymentMethod.id)).toHaveLength(1);
+  });
+
   it('a different key is a different command; the read tables still match the log', async () => {
     const a = await send(t.app, 'create-withdrawal-request', 'distinct-1');
     const b = await send(t.app, 'create-withdrawal-request', 'distinct-2');
