@@ -68,6 +68,7 @@ const dashboardRoutes: RouteObject[] = [
       staffScreen('create-worker', (m) => m.CreateWorkerTab),
       staffScreen('actions', (m) => m.ActionsTab),
       staffScreen('all-users', (m) => m.AllUsersTab),
+      { path: 'unassigned-tickets', lazy: async () => ({ Component: (await import('../features/staff/manager/unassigned-tickets-tab.js')).UnassignedTicketsTab }) },
     ],
   },
   { path: 'admin', lazy: async () => ({ Component: (await staff()).AdminDashboardPage }) },

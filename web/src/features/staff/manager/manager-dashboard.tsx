@@ -7,6 +7,7 @@ const TABS = [
   { to: '/dashboard/manager/create-worker', label: 'Create Worker' },
   { to: '/dashboard/manager/actions', label: 'Actions' },
   { to: '/dashboard/manager/all-users', label: 'All Users' },
+  { to: '/dashboard/manager/unassigned-tickets', label: 'Unassigned Tickets' },
 ];
 
 /** /dashboard/manager (spec 002, Manager Dashboard). */
