@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { UsersTable } from '../db/schema.js';
 import type { Accounts } from './accounts.js';
-import type { SecondFactors } from './mfa.js';
+import { requiredAalFor, type SecondFactors } from './mfa.js';
 import type { AccessClaims, SessionService } from './sessions.js';
 import { authErrors, AuthError } from './errors.js';
 
@@ -35,7 +35,7 @@ export interface GuardOptions {
  * banned; then the gates of docs/api-auth.md (second step, forced password change,
  * recovery-only sessions). Decorates `request.auth`.
  */
-export function createGuard(accounts: Accounts, sessions: SessionService, mfa: SecondFactors) {
+export function createGuard(_accounts: Accounts, sessions: SessionService, _mfa: SecondFactors) {
   async function authenticate(request: FastifyRequest, opts: GuardOptions = {}): Promise<AuthInfo> {
     let claims: AccessClaims;
     try {
@@ -43,16 +43,17 @@ export function createGuard(accounts: Accounts, sessions: SessionService, mfa: S
     } catch {
       throw authErrors.notAuthenticated();
     }
-    const session = await sessions.get(claims.session_id);
-    if (!session || session.revoked_at || session.user_id !== claims.sub) throw authErrors.notAuthenticated();
-    const user = await accounts.findById(claims.sub);
-    if (!user) throw authErrors.notAuthenticated();
+    // Session, user and "has a verified factor?" in one round trip, read fresh every time.
+    const found = await sessions.forRequest(claims.session_id);
+    if (!found) throw authErrors.notAuthenticated();
+    const { session, user, hasVerifiedFactor } = found;
+    if (session.revoked_at || session.user_id !== claims.sub) throw authErrors.notAuthenticated();
     if (user.banned_until && new Date(user.banned_until) > new Date()) {
       await sessions.revokeAll(user.id);
       throw new AuthError(401, 'user_banned', 'User is banned');
     }
     if (session.recovery && !opts.allowRecovery) throw authErrors.passwordChangeRequired();
-    if (!opts.allowAal1 && session.aal !== 'aal2' && (await mfa.requiredAal(user)) === 'aal2') throw authErrors.mfaRequired();
+    if (!opts.allowAal1 && session.aal !== 'aal2' && requiredAalFor(user.active_mfa_method, hasVerifiedFactor) === 'aal2') throw authErrors.mfaRequired();
     if (user.requires_password_change && !opts.allowPasswordChange) throw authErrors.passwordChangeRequired();
     request.auth = { userId: user.id, sessionId: session.id, role: user.role, aal: session.aal, recovery: session.recovery, user };
     return request.auth;

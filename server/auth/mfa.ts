@@ -25,6 +25,12 @@ export interface SessionAuth {
   role: string;
 }
 
+/** The rule of `SecondFactors.requiredAal`, for a caller that already knows whether a verified factor exists. */
+export function requiredAalFor(activeMfaMethod: 'totp' | 'email' | null, hasVerifiedFactor: boolean): 'aal1' | 'aal2' {
+  if (activeMfaMethod === 'email') return 'aal2';
+  return hasVerifiedFactor ? 'aal2' : 'aal1';
+}
+
 /** Second factors: authenticator apps (TOTP, secrets encrypted at rest) and e-mailed codes. */
 export class SecondFactors {
   constructor(
@@ -43,7 +49,7 @@ export class SecondFactors {
   /** The level a session must reach before the rest of the API opens to it. */
   async requiredAal(user: { id: string; active_mfa_method: 'totp' | 'email' | null }): Promise<'aal1' | 'aal2'> {
     if (user.active_mfa_method === 'email') return 'aal2';
-    return (await this.hasVerifiedFactor(user.id)) ? 'aal2' : 'aal1';
+    return requiredAalFor(user.active_mfa_method, await this.hasVerifiedFactor(user.id));
   }
 
   async enrol(auth: SessionAuth & { aal: string }, email: string, friendlyName: string | undefined) {

@@ -110,6 +110,37 @@ export class SessionService {
     return this.db.selectFrom('auth_sessions').selectAll().where('id', '=', sessionId).executeTakeFirst();
   }
 
+  /**
+   * What the guard checks on every authenticated call, in one statement: the session, its
+   * user (the whole row) and whether that user has a verified second factor. Read fresh
+   * each time, never cached, so a logout or a ban counts from the next request on.
+   */
+  async forRequest(sessionId: string) {
+    const row = await this.db
+      .selectFrom('auth_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .selectAll('u')
+      .select((eb) => [
+        's.id as session_id',
+        's.user_id as session_user_id',
+        's.aal as session_aal',
+        's.recovery as session_recovery',
+        's.revoked_at as session_revoked_at',
+        eb
+          .exists(eb.selectFrom('auth_mfa_factors as f').select('f.id').whereRef('f.user_id', '=', 'u.id').where('f.status', '=', 'verified'))
+          .as('has_verified_factor'),
+      ])
+      .where('s.id', '=', sessionId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { session_id, session_user_id, session_aal, session_recovery, session_revoked_at, has_verified_factor, ...user } = row;
+    return {
+      session: { id: session_id, user_id: session_user_id, aal: session_aal, recovery: session_recovery, revoked_at: session_revoked_at },
+      user,
+      hasVerifiedFactor: Boolean(has_verified_factor),
+    };
+  }
+
   async upgrade(sessionId: string, changes: { aal?: Aal; emailOtpVerifiedAt?: Date; reauthenticatedAt?: Date }): Promise<void> {
     await this.db
       .updateTable('auth_sessions')

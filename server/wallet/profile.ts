@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../db/schema.js';
 import { ASSET_IDS } from '../../ledger/assets.js';
 import { formatAmount, money } from '../../ledger/money.js';
@@ -6,22 +7,52 @@ import { formatAmount, money } from '../../ledger/money.js';
 /**
  * The profile-details answer (spec 001 section 3, spec 002 section 3): permissions and
  * notes, KYC fields, and the per-asset maps. Amounts are decimal strings.
+ *
+ * One statement: the user, their profile row (left join; may not exist yet) and their
+ * balance rows as a JSON array. Amounts travel as text inside the JSON, never as JSON
+ * numbers, so no digit is lost.
  */
 export async function profileDetails(db: Kysely<DB>, userId: string) {
-  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-  if (!user) return null;
-  const profile = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
-  const rows = await db.selectFrom('balances').selectAll().where('user_id', '=', userId).execute();
+  const row = await db
+    .selectFrom('users as u')
+    .leftJoin('user_profiles as p', 'p.user_id', 'u.id')
+    .select([
+      'u.id', 'u.email', 'u.created_at', 'u.banned_until',
+      'p.user_id as profile_user_id',
+      'p.first_name', 'p.last_name', 'p.dob', 'p.country', 'p.city', 'p.postal_code', 'p.full_address',
+      'p.kyc_status', 'p.addresses',
+      'p.can_buy', 'p.can_sell', 'p.can_swap', 'p.can_stake', 'p.can_send',
+      'p.buy_disabled_note', 'p.sell_disabled_note', 'p.swap_disabled_note', 'p.stake_disabled_note', 'p.send_disabled_note',
+      'p.dashboard_note', 'p.assigned_worker_id',
+    ])
+    .select((eb) =>
+      jsonArrayFrom(
+        eb
+          .selectFrom('balances as b')
+          .select([
+            'b.asset_id',
+            sql<string>`b.balance::text`.as('balance'),
+            sql<string>`b.pending_deposits::text`.as('pending_deposits'),
+            sql<string>`b.pending_withdrawals::text`.as('pending_withdrawals'),
+          ])
+          .whereRef('b.user_id', '=', 'u.id'),
+      ).as('balance_rows'),
+    )
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const rows = row.balance_rows ?? [];
+  const profile = row.profile_user_id === null ? null : row;
   const map = (pick: (r: (typeof rows)[number]) => string) =>
     Object.fromEntries(ASSET_IDS.map((a) => {
-      const row = rows.find((r) => r.asset_id === a);
-      return [a, row ? formatAmount(money(pick(row))) : '0'];
+      const r = rows.find((x) => x.asset_id === a);
+      return [a, r ? formatAmount(money(pick(r))) : '0'];
     }));
   return {
-    user_id: user.id,
-    email: user.email,
-    created_at: new Date(user.created_at).toISOString(),
-    banned_until: user.banned_until ? new Date(user.banned_until).toISOString() : null,
+    user_id: row.id,
+    email: row.email,
+    created_at: new Date(row.created_at).toISOString(),
+    banned_until: row.banned_until ? new Date(row.banned_until).toISOString() : null,
     first_name: profile?.first_name ?? null,
     last_name: profile?.last_name ?? null,
     dob: profile?.dob ?? null,
