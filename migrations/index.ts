@@ -10,6 +10,7 @@ import * as m0009 from './0009_support_tickets.js';
 import * as m0010 from './0010_announcements.js';
 import * as m0011 from './0011_journal.js';
 import * as m0012 from './0012_staff_profile.js';
+import * as m0013 from './0013_stream_commit_order.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0010_announcements': m0010,
   '0011_journal': m0011,
   '0012_staff_profile': m0012,
+  '0013_stream_commit_order': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -231,18 +231,19 @@ function appendStatement(streamId: string, events: NewEvent[], expected: Expecte
   const count = events.length;
   let bump;
   if (expected === 'no_stream') {
-    bump = sql`insert into streams (stream_id, revision) values (${streamId}, ${count - 1})
-      on conflict (stream_id) do nothing returning revision`;
+    bump = sql`insert into streams (stream_id, revision, last_tx) values (${streamId}, ${count - 1}, pg_current_xact_id())
+      on conflict (stream_id) do nothing returning revision, last_tx`;
   } else if (expected === 'any') {
-    bump = sql`insert into streams (stream_id, revision) values (${streamId}, ${count - 1})
-      on conflict (stream_id) do update set revision = streams.revision + ${count}, updated_at = now()
-      returning revision`;
+    bump = sql`insert into streams (stream_id, revision, last_tx) values (${streamId}, ${count - 1}, pg_current_xact_id())
+      on conflict (stream_id) do update set revision = streams.revision + ${count}, updated_at = now(),
+        last_tx = greatest(coalesce(streams.last_tx, '0'::xid8), pg_current_xact_id())
+      returning revision, last_tx`;
   } else if (expected === 'stream_exists') {
-    bump = sql`update streams set revision = revision + ${count}, updated_at = now()
-      where stream_id = ${streamId} returning revision`;
+    bump = sql`update streams set revision = revision + ${count}, updated_at = now(), last_tx = greatest(coalesce(streams.last_tx, '0'::xid8), pg_current_xact_id())
+      where stream_id = ${streamId} returning revision, last_tx`;
   } else {
-    bump = sql`update streams set revision = revision + ${count}, updated_at = now()
-      where stream_id = ${streamId} and revision = ${expected.toString()} returning revision`;
+    bump = sql`update streams set revision = revision + ${count}, updated_at = now(), last_tx = greatest(coalesce(streams.last_tx, '0'::xid8), pg_current_xact_id())
+      where stream_id = ${streamId} and revision = ${expected.toString()} returning revision, last_tx`;
   }
   const ids = events.map((e) => e.eventId);
   const types = events.map((e) => e.type);
@@ -252,8 +253,8 @@ function appendStatement(streamId: string, events: NewEvent[], expected: Expecte
   return sql<{ tx: string | null; last_position: string; last_revision: string }>`
     with bump as (${bump}),
     inserted as (
-      insert into events (event_id, stream_id, stream_revision, event_type, event_version, data, metadata)
-      select e.event_id, ${streamId}, bump.revision - ${count} + e.ord, e.event_type, e.event_version, e.data, e.metadata
+      insert into events (event_id, stream_id, stream_revision, event_type, event_version, data, metadata, tx_id)
+      select e.event_id, ${streamId}, bump.revision - ${count} + e.ord, e.event_type, e.event_version, e.data, e.metadata, bump.last_tx
       from bump, unnest(${ids}::uuid[], ${types}::text[], ${versions}::int[], ${data}::jsonb[], ${metadata}::jsonb[])
         with ordinality as e(event_id, event_type, event_version, data, metadata, ord)
       returning tx_id, global_position, stream_revision

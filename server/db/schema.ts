@@ -26,6 +26,8 @@ export interface StreamsTable {
   stream_id: string;
   revision: ColumnType<string, string | number | bigint, string | number | bigint>;
   updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** Commit-order label of the stream's latest append (xid8 as text). */
+  last_tx: string | null;
 }
 
 export interface ProjectionCheckpointsTable {
