@@ -170,6 +170,7 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 
 /** The password the demo admin gets once its one-time password is used. */
 const ADMIN_OWN_PASSWORD = 'admin-own-pass-1';
+const MANAGER_OWN_PASSWORD = 'manager-own-pass-1';
 
 async function passwordSignIn(request: APIRequestContext, email: string, password: string) {
   // With a solved captcha: a wrong password earlier in the run makes the server ask for it.
@@ -179,23 +180,47 @@ async function passwordSignIn(request: APIRequestContext, email: string, passwor
 }
 
 /**
- * The demo ADMIN, signed in through the API. Its one-time password is traded for its own
- * first; an earlier test may already have done that.
+ * Signs in with `given`; when that works, replaces it with `own` (a first sign-in with a
+ * one-time password); then signs in with `own`. An earlier test may already have done the trade.
  */
-export async function demoAdminSession(request: APIRequestContext): Promise<ApiSession> {
-  const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
-  const [, email, oneTime] = /ADMIN\s+(\S+)\s+password: (\S+)/.exec(demo)!;
-  const first = await passwordSignIn(request, email!, oneTime!);
+export async function ownSession(request: APIRequestContext, email: string, given: string, own: string): Promise<ApiSession> {
+  const first = await passwordSignIn(request, email, given);
   if (first.ok()) {
-    const changed = await request.put('/auth/v1/user', {
-      headers: bearer((await first.json()) as ApiSession),
-      data: { password: ADMIN_OWN_PASSWORD },
-    });
+    const changed = await request.put('/auth/v1/user', { headers: bearer((await first.json()) as ApiSession), data: { password: own } });
     expect(changed.ok(), await changed.text()).toBe(true);
   } else {
     expect(((await first.json()) as { code?: string }).code).toBe('invalid_credentials');
   }
-  const own = await passwordSignIn(request, email!, ADMIN_OWN_PASSWORD);
-  expect(own.ok(), await own.text()).toBe(true);
-  return (await own.json()) as ApiSession;
+  const again = await passwordSignIn(request, email, own);
+  expect(again.ok(), await again.text()).toBe(true);
+  return (await again.json()) as ApiSession;
+}
+
+/** A demo staff member (from the server's demo-users.txt), signed in through the API with a password of their own. */
+async function demoStaffSession(request: APIRequestContext, role: 'ADMIN' | 'MANAGER', own: string): Promise<ApiSession> {
+  const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
+  const [, email, oneTime] = new RegExp(`${role}\\s+(\\S+)\\s+password: (\\S+)`).exec(demo)!;
+  return ownSession(request, email!, oneTime!, own);
+}
+
+/** The demo ADMIN, signed in through the API. */
+export function demoAdminSession(request: APIRequestContext): Promise<ApiSession> {
+  return demoStaffSession(request, 'ADMIN', ADMIN_OWN_PASSWORD);
+}
+
+/** The demo MANAGER, signed in through the API. */
+export function demoManagerSession(request: APIRequestContext): Promise<ApiSession> {
+  return demoStaffSession(request, 'MANAGER', MANAGER_OWN_PASSWORD);
+}
+
+/** A password sign-in through the API (the raw answer, for tests that expect a refusal too). */
+export function passwordSession(request: APIRequestContext, email: string, password: string) {
+  return passwordSignIn(request, email, password);
+}
+
+/** Hands a session to the app the way it keeps one, then opens `url`. */
+export async function openAs(page: Page, session: ApiSession, url: string): Promise<void> {
+  await page.goto('/login');
+  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), ['wallet-ledger.session', JSON.stringify(session)] as const);
+  await page.goto(url);
 }

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, screens, solveCaptcha, uniqueEmail, type ApiSession } from './helpers.js';
+import { bearer, createConfirmedUser, screens, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession, ownSession } from './helpers.js';
 
 /*
  * The manager's ticket queue (docs/api-support.md): a customer no worker owns opens a ticket,
@@ -10,31 +8,9 @@ import { bearer, createConfirmedUser, screens, solveCaptcha, uniqueEmail, type A
  */
 
 // The same as in staff-dashboards.e2e.ts, so that either file may trade the one-time password first.
-const MANAGER_OWN_PASSWORD = 'manager-own-pass-1';
 
-async function passwordSession(request: APIRequestContext, email: string, password: string) {
-  return request.post('/auth/v1/token?grant_type=password', {
-    data: { email, password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
-  });
-}
 
-/** Signs in with `given`; when that works, replaces it with `own`; then signs in with `own`. */
-async function ownSession(request: APIRequestContext, email: string, given: string, own: string): Promise<ApiSession> {
-  const first = await passwordSession(request, email, given);
-  if (first.ok()) {
-    const changed = await request.put('/auth/v1/user', { headers: bearer((await first.json()) as ApiSession), data: { password: own } });
-    expect(changed.ok(), await changed.text()).toBe(true);
-  }
-  const again = await passwordSession(request, email, own);
-  expect(again.ok(), await again.text()).toBe(true);
-  return (await again.json()) as ApiSession;
-}
 
-async function demoManagerSession(request: APIRequestContext): Promise<ApiSession> {
-  const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
-  const [, email, oneTime] = /MANAGER\s+(\S+)\s+password: (\S+)/.exec(demo)!;
-  return ownSession(request, email!, oneTime!, MANAGER_OWN_PASSWORD);
-}
 
 /** A worker of the manager's, signed in with the password they chose. */
 async function newWorker(request: APIRequestContext, manager: ApiSession, fullName: string) {
@@ -60,11 +36,6 @@ async function openTicket(request: APIRequestContext, customer: ApiSession, subj
   return ticket;
 }
 
-async function openAs(page: Page, session: ApiSession, url: string): Promise<void> {
-  await page.goto('/login');
-  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), ['wallet-ledger.session', JSON.stringify(session)] as const);
-  await page.goto(url);
-}
 
 function tab(page: Page, dashboard: string, name: string) {
   return page.getByRole('navigation', { name: dashboard }).getByRole('link', { name, exact: true });

@@ -1,41 +1,14 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, demoAdminSession, screens, solveCaptcha, uniqueEmail, type ApiSession } from './helpers.js';
+import { bearer, createConfirmedUser, demoAdminSession, screens, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
 
 /*
  * The staff dashboards (spec 002): a manager creates a worker and posts an announcement; the
  * worker signs in (forced password change), sees the announcement arrive live, claims a customer.
  */
 
-const MANAGER_OWN_PASSWORD = 'manager-own-pass-1';
 
-async function passwordSession(request: APIRequestContext, email: string, password: string) {
-  return request.post('/auth/v1/token?grant_type=password', {
-    data: { email, password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
-  });
-}
 
-/** The demo MANAGER through the API, its one-time password traded for its own first (once per run). */
-async function demoManagerSession(request: APIRequestContext): Promise<ApiSession> {
-  const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
-  const [, email, oneTime] = /MANAGER\s+(\S+)\s+password: (\S+)/.exec(demo)!;
-  const first = await passwordSession(request, email!, oneTime!);
-  if (first.ok()) {
-    const changed = await request.put('/auth/v1/user', { headers: bearer((await first.json()) as ApiSession), data: { password: MANAGER_OWN_PASSWORD } });
-    expect(changed.ok(), await changed.text()).toBe(true);
-  }
-  const own = await passwordSession(request, email!, MANAGER_OWN_PASSWORD);
-  expect(own.ok(), await own.text()).toBe(true);
-  return (await own.json()) as ApiSession;
-}
 
-/** Hands a session to the app the way it keeps one, then opens `url`. */
-async function openAs(page: Page, session: ApiSession, url: string): Promise<void> {
-  await page.goto('/login');
-  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), ['wallet-ledger.session', JSON.stringify(session)] as const);
-  await page.goto(url);
-}
 
 /** A dashboard tab (a link in the dashboard's own tab bar, not the sidebar). */
 function tab(page: Page, dashboard: string, name: string) {

@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, demoAdminSession, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession } from './helpers.js';
+import { bearer, createConfirmedUser, demoAdminSession, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
 
 /*
  * The staff User Profile (spec 002): a manager's worker claims a customer, sets a BTC
@@ -10,33 +8,10 @@ import { bearer, createConfirmedUser, demoAdminSession, screens, signInNewCustom
  * notification follow; the event trail shows each step with the worker's name.
  */
 
-const MANAGER_OWN_PASSWORD = 'manager-own-pass-1';
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
-async function passwordSession(request: APIRequestContext, email: string, password: string) {
-  return request.post('/auth/v1/token?grant_type=password', {
-    data: { email, password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
-  });
-}
 
-async function demoManagerSession(request: APIRequestContext): Promise<ApiSession> {
-  const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
-  const [, email, oneTime] = /MANAGER\s+(\S+)\s+password: (\S+)/.exec(demo)!;
-  const first = await passwordSession(request, email!, oneTime!);
-  if (first.ok()) {
-    const changed = await request.put('/auth/v1/user', { headers: bearer((await first.json()) as ApiSession), data: { password: MANAGER_OWN_PASSWORD } });
-    expect(changed.ok(), await changed.text()).toBe(true);
-  }
-  const own = await passwordSession(request, email!, MANAGER_OWN_PASSWORD);
-  expect(own.ok(), await own.text()).toBe(true);
-  return (await own.json()) as ApiSession;
-}
 
-async function openAs(page: Page, session: ApiSession, url: string): Promise<void> {
-  await page.goto('/login');
-  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), ['wallet-ledger.session', JSON.stringify(session)] as const);
-  await page.goto(url);
-}
 
 /** A small real PNG (a 4x4 teal square). */
 function pngLogo(): Buffer {
