@@ -1,8 +1,6 @@
-import fs from 'node:fs';
 import zlib from 'node:zlib';
-import path from 'node:path';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { bearer, screens, signInNewCustomer, solveCaptcha, type ApiSession } from './helpers.js';
+import { bearer, demoManagerSession, ownSession, screens, signInNewCustomer, uniqueEmail, type ApiSession } from './helpers.js';
 
 /*
  * Support tickets from both sides (spec 001 "Support Tickets", spec 002 "Support Tickets
@@ -42,22 +40,19 @@ function gradientPng(width: number, height: number): Buffer {
   return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-const WORKER_OWN_PASSWORD = 'worker-own-pass-1';
-
-/** The demo WORKER through the API, its one-time password traded for its own first. */
-async function demoWorkerSession(request: APIRequestContext): Promise<ApiSession> {
-  const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
-  const [, email, oneTime] = /WORKER\s+(\S+)\s+password: (\S+)/.exec(demo)!;
-  const signIn = async (password: string) =>
-    request.post('/auth/v1/token?grant_type=password', { data: { email, password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } } });
-  const first = await signIn(oneTime!);
-  if (first.ok()) {
-    const changed = await request.put('/auth/v1/user', { headers: bearer((await first.json()) as ApiSession), data: { password: WORKER_OWN_PASSWORD } });
-    expect(changed.ok(), await changed.text()).toBe(true);
-  }
-  const own = await signIn(WORKER_OWN_PASSWORD);
-  expect(own.ok(), await own.text()).toBe(true);
-  return (await own.json()) as ApiSession;
+/**
+ * A worker of the demo manager's, signed in with a password of their own. (The demo worker's
+ * one-time password is used up by the sign-in tests.)
+ */
+async function newWorkerSession(request: APIRequestContext): Promise<ApiSession> {
+  const manager = await demoManagerSession(request);
+  const email = uniqueEmail('support-worker');
+  const created = await request.post('/functions/v1/create-worker-for-manager', {
+    headers: bearer(manager),
+    data: { fullName: 'Wes Worker', email, password: 'Given-by-manager-1' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ownSession(request, email, 'Given-by-manager-1', 'Worker-own-pass-9');
 }
 
 async function openAs(browser: Browser, session: ApiSession, url: string): Promise<Page> {
@@ -73,7 +68,7 @@ test('a customer opens a ticket with a PDF; the worker answers with an image; th
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const customer = await signInNewCustomer(page, request, 'support', 'Sam Support');
-  const worker = await demoWorkerSession(request);
+  const worker = await newWorkerSession(request);
   const claimed = await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: customer.session.user.id } });
   expect(claimed.ok(), await claimed.text()).toBe(true);
 
