@@ -19,7 +19,7 @@ import { buyingLinkRoutes } from './staff/buying-links.js';
 import { eventTrailRoutes } from './staff/event-trail.js';
 import { staffOwnershipRoutes } from './staff/ownership-routes.js';
 import { staffManagerRoutes, workerInfoRpc } from './staff/manager-routes.js';
-import { AnnouncementFeed, announcementRoutes } from './staff/announcements.js';
+import { announcementHints, announcementRoutes } from './staff/announcements.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
@@ -32,6 +32,7 @@ import { priceRoutes } from './routes/prices.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { registerRealtime } from './realtime/routes.js';
 import { LiveFeed } from './realtime/live-feed.js';
+import { customerHints } from './realtime/customer-hints.js';
 import { BlobStore } from './blobs/blob-store.js';
 import { supportRoutes } from './support/routes.js';
 import { kycRoutes } from './kyc/routes.js';
@@ -125,7 +126,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('realtime', hub);
   await registerRealtime(app, auth, hub);
   prices.onUpdate((snapshot) => hub.broadcast('prices', snapshot.prices));
-  const live = new LiveFeed(ledger.store, ledger.projector, hub, config.PROJECTION_WAIT_MS);
+  // One follower of the log for every realtime hint and policy (server/realtime/live-feed.ts).
+  const live = new LiveFeed(ledger.store, ledger.projector, config.PROJECTION_WAIT_MS);
+  live.register(customerHints(hub));
   await live.start();
   app.addHook('onClose', () => live.stop());
   // Staff dashboards: ownership, workers, announcements (docs/api-staff.md).
@@ -133,9 +136,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(staffManagerRoutes(auth), { prefix: '/functions/v1' });
   await app.register(workerInfoRpc(auth), { prefix: '/api/v1' });
   await app.register(announcementRoutes(auth, ledger), { prefix: '/api/v1' });
-  const announcementFeed = new AnnouncementFeed(ledger, hub);
-  await announcementFeed.start();
-  app.addHook('onClose', () => announcementFeed.stop());
+  live.register(announcementHints(ledger, hub));
   await app.register(notificationRoutes(auth, ledger), { prefix: '/api/v1' });
   await app.register(financeRoutes(auth, ledger), { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
@@ -153,7 +154,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(kyc.api, { prefix: '/api/v1' });
   await app.register(balanceHistoryRoutes(auth, ledger), { prefix: '/api/v1' });
 
-  const support = supportRoutes(auth, ledger, hub, app.blobs);
+  const support = supportRoutes(auth, ledger, hub, app.blobs, live);
   await app.register(support.functions, { prefix: '/functions/v1' });
   await app.register(support.api, { prefix: '/api/v1' });
 

@@ -1,13 +1,22 @@
-import type { EventStore, Position, Subscription } from '../../ledger/event-store/port.js';
-import { WALLET_STREAM_PREFIX } from '../../ledger/wallet/events.js';
+import type { EventStore, RecordedEvent, Subscription } from '../../ledger/event-store/port.js';
 import type { Projector } from '../../projections/registry.js';
-import type { RealtimeHub } from './hub.js';
+
+/** One follower of the log: the events it cares about, and what it does once they are readable. */
+export interface FeedHandler {
+  /** Whether this event is of the kind the handler follows (a stream prefix, an event type). */
+  wants(event: RecordedEvent): boolean;
+  /** Runs once the read tables show the batch, with the batch's wanted events in log order. */
+  handle(events: RecordedEvent[]): Promise<void> | void;
+}
 
 /**
- * Follows the log from where it is now and tells each customer's open sockets that their
- * transactions changed, once the read tables show it (so a refetch sees the new rows).
+ * The one loop that follows the log from where it is now, waits until the read tables show a
+ * batch, and hands each handler the events it wants (so a refetch, or a query, sees the new rows).
+ * A batch nobody wants is not waited for. Each handler works through its batches in order on
+ * its own, so a slow one (a ticket sweep) never holds back another's realtime hints.
  */
 export class LiveFeed {
+  private readonly handlers = new Map<FeedHandler, Promise<void>>();
   private subscription: Subscription | null = null;
   private loop: Promise<void> | null = null;
   private stopped = false;
@@ -15,9 +24,18 @@ export class LiveFeed {
   constructor(
     private readonly store: EventStore,
     private readonly projector: Projector,
-    private readonly hub: RealtimeHub,
     private readonly waitMs: number,
   ) {}
+
+  /** Adds a handler; from the next batch on it gets what it wants. Answers its removal. */
+  register(handler: FeedHandler): () => Promise<void> {
+    this.handlers.set(handler, Promise.resolve());
+    return async () => {
+      const tail = this.handlers.get(handler);
+      this.handlers.delete(handler);
+      await tail;
+    };
+  }
 
   async start(): Promise<void> {
     const head = await this.store.headPosition();
@@ -30,20 +48,19 @@ export class LiveFeed {
       try {
         const batch = await this.subscription.nextBatch(500);
         if (batch.length === 0) continue;
-        const users = new Set<string>();
-        const readers = new Set<string>();
-        for (const e of batch) {
-          if (e.streamId.startsWith(WALLET_STREAM_PREFIX)) users.add(e.streamId.slice(WALLET_STREAM_PREFIX.length));
-          else if (e.streamId.startsWith('notifications-')) readers.add(e.streamId.slice('notifications-'.length));
+        const work: [FeedHandler, RecordedEvent[]][] = [];
+        for (const handler of this.handlers.keys()) {
+          const wanted = batch.filter((e) => handler.wants(e));
+          if (wanted.length > 0) work.push([handler, wanted]);
         }
-        if (users.size === 0 && readers.size === 0) continue;
-        const last: Position = batch[batch.length - 1]!.position;
-        await this.projector.waitFor(last, this.waitMs);
-        for (const userId of users) {
-          this.hub.publish(userId, 'transactions', { changed: true });
-          this.hub.publish(userId, 'notifications', { changed: true });
+        if (work.length === 0) continue;
+        await this.projector.waitFor(batch[batch.length - 1]!.position, this.waitMs);
+        for (const [handler, events] of work) {
+          const tail = this.handlers.get(handler);
+          if (!tail) continue; // removed while the batch was waited for
+          // A failing handler loses this batch, as a failing loop of its own did; the others carry on.
+          this.handlers.set(handler, tail.then(() => handler.handle(events)).catch(() => {}));
         }
-        for (const userId of readers) if (!users.has(userId)) this.hub.publish(userId, 'notifications', { changed: true });
       } catch {
         if (this.stopped) return;
         await new Promise((r) => setTimeout(r, 500));
@@ -55,5 +72,13 @@ export class LiveFeed {
     this.stopped = true;
     await this.subscription?.close();
     await this.loop;
+    await Promise.all(this.handlers.values());
   }
+}
+
+/** The ids of the streams the events are on, less the prefix (a user, a manager), once each. */
+export function streamIds(events: readonly RecordedEvent[], prefix: string): Set<string> {
+  const ids = new Set<string>();
+  for (const e of events) if (e.streamId.startsWith(prefix)) ids.add(e.streamId.slice(prefix.length));
+  return ids;
 }

@@ -6,8 +6,7 @@ import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import type { RealtimeHub } from '../realtime/hub.js';
-import type { EventStore, Position, Subscription } from '../../ledger/event-store/port.js';
-import type { Projector } from '../../projections/registry.js';
+import { streamIds, type FeedHandler } from '../realtime/live-feed.js';
 import { ANNOUNCEMENTS_STREAM_PREFIX, AnnouncementError, announcementsDecider } from '../../ledger/announcements/announcements.js';
 import { assertRole } from './access.js';
 
@@ -92,61 +91,23 @@ export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): F
 }
 
 /**
- * Follows the log and tells a manager's workers (and the manager's own open tabs) that a new
- * announcement is readable, once the announcements table shows it. A hint, not the data: the
- * client reads through the authorised GET.
+ * Tells a manager's workers (and the manager's own open tabs) that a new announcement is
+ * readable, once the announcements table shows it. A hint, not the data: the client reads
+ * through the authorised GET.
  */
-export class AnnouncementFeed {
-  private subscription: Subscription | null = null;
-  private loop: Promise<void> | null = null;
-  private stopped = false;
-
-  constructor(
-    private readonly ledger: LedgerContext,
-    private readonly hub: RealtimeHub,
-  ) {}
-
-  private get store(): EventStore {
-    return this.ledger.store;
-  }
-
-  private get projector(): Projector {
-    return this.ledger.projector;
-  }
-
-  async start(): Promise<void> {
-    const head = await this.store.headPosition();
-    this.subscription = this.store.subscribeAll({ after: head ?? undefined });
-    this.loop = this.run();
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopped && this.subscription) {
-      try {
-        const batch = await this.subscription.nextBatch(500);
-        const managers = new Set<string>();
-        for (const e of batch) if (e.type === 'announcement.posted') managers.add(e.streamId.slice(ANNOUNCEMENTS_STREAM_PREFIX.length));
-        if (managers.size === 0) continue;
-        const last: Position = batch[batch.length - 1]!.position;
-        await this.projector.waitFor(last, this.ledger.config.PROJECTION_WAIT_MS);
-        const workers = await this.ledger.database.db
-          .selectFrom('users')
-          .select(['id', 'manager_id'])
-          .where('role', '=', 'WORKER')
-          .where('manager_id', 'in', [...managers])
-          .execute();
-        for (const w of workers) this.hub.publish(w.id, 'announcements', { changed: true, managerId: w.manager_id });
-        for (const m of managers) this.hub.publish(m, 'announcements', { changed: true, managerId: m });
-      } catch {
-        if (this.stopped) return;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.subscription?.close();
-    await this.loop;
-  }
+export function announcementHints(ledger: LedgerContext, hub: RealtimeHub): FeedHandler {
+  return {
+    wants: (e) => e.type === 'announcement.posted',
+    async handle(events) {
+      const managers = streamIds(events, ANNOUNCEMENTS_STREAM_PREFIX);
+      const workers = await ledger.database.db
+        .selectFrom('users')
+        .select(['id', 'manager_id'])
+        .where('role', '=', 'WORKER')
+        .where('manager_id', 'in', [...managers])
+        .execute();
+      for (const w of workers) hub.publish(w.id, 'announcements', { changed: true, managerId: w.manager_id });
+      for (const m of managers) hub.publish(m, 'announcements', { changed: true, managerId: m });
+    },
+  };
 }

@@ -1,7 +1,7 @@
-import type { Subscription } from '../../ledger/event-store/port.js';
 import { SYSTEM_ACTOR } from '../../ledger/command-handler.js';
 import { USER_STREAM_PREFIX } from '../../ledger/user/events.js';
 import type { LedgerContext } from '../context.js';
+import { streamIds, type LiveFeed } from '../realtime/live-feed.js';
 import type { SupportTickets } from './tickets.js';
 
 /**
@@ -10,20 +10,21 @@ import type { SupportTickets } from './tickets.js';
  * may have missed; the Assign command leaves a ticket alone once anyone has it.
  */
 export class TicketClaimPolicy {
-  private subscription: Subscription | null = null;
-  private loop: Promise<void> | null = null;
-  private stopped = false;
+  private unregister: (() => Promise<void>) | null = null;
 
   constructor(
     private readonly ledger: LedgerContext,
     private readonly tickets: SupportTickets,
+    private readonly feed: LiveFeed,
   ) {}
 
+  /** Follows claims from now on, then sweeps, so that no claim falls between the two. */
   async start(): Promise<void> {
-    const head = await this.ledger.store.headPosition();
-    this.subscription = this.ledger.store.subscribeAll({ after: head ?? undefined });
+    this.unregister = this.feed.register({
+      wants: (e) => e.type === 'user.claimed',
+      handle: (events) => this.sweep([...streamIds(events, USER_STREAM_PREFIX)]),
+    });
     await this.sweep();
-    this.loop = this.run();
   }
 
   /** Assigns queued tickets of claimed customers (all of them, or of these customers). */
@@ -41,24 +42,8 @@ export class TicketClaimPolicy {
     }
   }
 
-  private async run(): Promise<void> {
-    while (!this.stopped && this.subscription) {
-      try {
-        const batch = await this.subscription.nextBatch(500);
-        const claimed = batch.filter((e) => e.type === 'user.claimed').map((e) => e.streamId.slice(USER_STREAM_PREFIX.length));
-        if (claimed.length === 0) continue;
-        await this.ledger.projector.waitFor(batch[batch.length - 1]!.position, this.ledger.config.PROJECTION_WAIT_MS);
-        await this.sweep([...new Set(claimed)]);
-      } catch {
-        if (this.stopped) return;
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
-  }
-
   async stop(): Promise<void> {
-    this.stopped = true;
-    await this.subscription?.close();
-    await this.loop;
+    await this.unregister?.();
+    this.unregister = null;
   }
 }

@@ -7,6 +7,7 @@ import type { LedgerContext } from '../context.js';
 import type { BlobStore } from '../blobs/blob-store.js';
 import { forbidden, HttpError } from '../errors.js';
 import type { RealtimeHub } from '../realtime/hub.js';
+import type { LiveFeed } from '../realtime/live-feed.js';
 import { assertManagesWorker, ownershipOf } from '../staff/access.js';
 import { MESSAGE_MAX, SUBJECT_MAX, TicketStatus, Urgency } from '../../ledger/tickets/ticket.js';
 import { attachmentRoutes } from './attachment-routes.js';
@@ -23,7 +24,7 @@ const paging = { page: z.coerce.number().int().min(1).max(100_000).default(1), p
  * a customer opens and follows their own tickets; the worker who owns the customer answers
  * and sets the status; tickets of customers no worker owns wait in a queue managers assign from.
  */
-export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: RealtimeHub, blobs: BlobStore): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: RealtimeHub, blobs: BlobStore, live: LiveFeed): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const tickets = new SupportTickets(ledger, hub);
   const db = tickets.db;
   const guard = auth.guard.requireAuth();
@@ -31,7 +32,7 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     await app.register(attachments.functions);
-    const policy = new TicketClaimPolicy(ledger, tickets);
+    const policy = new TicketClaimPolicy(ledger, tickets, live);
     await policy.start();
     app.addHook('onClose', () => policy.stop());
 
