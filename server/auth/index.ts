@@ -43,11 +43,11 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   const guard = createGuard(accounts, sessions, mfa);
 
   await app.register(authRoutes({ accounts, sessions, mfa, guard }), { prefix: '/auth/v1' });
-  await app.register(loginHistoryRoutes({ db, guard }), { prefix: '/api/v1' });
   await app.register(
     async (functions) => {
       await functions.register(captchaRoutes(captcha));
       await functions.register(accountFunctionRoutes({ accounts, sessions, guard }));
+      await functions.register(loginHistoryRoutes({ db, guard }));
     },
     { prefix: '/functions/v1' },
   );

@@ -2,24 +2,30 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { forbidden, notFound } from '../errors.js';
+import { assertCanManageUser } from '../staff/access.js';
 import { authOf, type Guard } from './guard.js';
 
 /** Spec 001 and 002: login history is shown five at a time. */
 export const LOGIN_HISTORY_PAGE_SIZE = 5;
 
 /**
- * GET /api/v1/login-history: the caller's own sign-ins (Settings > Security), newest first;
- * `page` starts at 1. Staff read a customer's through the get-login-history function.
+ * GET /functions/v1/get-login-history, the one call of both screens (spec 001 and 002
+ * section 7): sign-ins newest first, `page` from 1. Without `targetUserId` (the customer's
+ * Settings > Security) it reads the caller's own; with another user's id it is a staff member
+ * opening a customer's profile, allowed only by the one access rule.
  */
 export function loginHistoryRoutes(deps: { db: Kysely<DB>; guard: Guard }): FastifyPluginAsyncZod {
+  const { db } = deps;
   return async (app) => {
     app.get(
-      '/login-history',
+      '/get-login-history',
       {
         preHandler: deps.guard.requireAuth(),
         schema: {
-          tags: ['api'],
+          tags: ['functions'],
           querystring: z.object({
+            targetUserId: z.uuid().optional(),
             page: z.coerce.number().int().min(1).max(100_000).default(1),
             pageSize: z.coerce.number().int().min(1).max(50).default(LOGIN_HISTORY_PAGE_SIZE),
           }),
@@ -27,9 +33,16 @@ export function loginHistoryRoutes(deps: { db: Kysely<DB>; guard: Guard }): Fast
       },
       async (request) => {
         const caller = authOf(request);
-        const { page, pageSize } = request.query;
-        const userId = caller.userId;
-        const rows = await deps.db
+        const { targetUserId, page, pageSize } = request.query;
+        const userId = targetUserId ?? caller.userId;
+        if (userId !== caller.userId) {
+          await assertCanManageUser(db, caller, userId);
+          const user = await db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
+          if (!user) throw notFound('User not found.');
+          // An admin reaches every account, but profile actions are for customers; staff accounts have their own.
+          if (user.role !== 'USER') throw forbidden('Access Denied: This action applies to customer accounts only.');
+        }
+        const rows = await db
           .selectFrom('login_history')
           .select(['id', 'timestamp', 'ip_address', 'user_agent'])
           .where('user_id', '=', userId)

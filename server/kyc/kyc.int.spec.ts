@@ -165,7 +165,7 @@ describe('KYC: submission, staff review, signed document links', () => {
   });
 });
 
-describe('own login history (/api/v1/login-history)', () => {
+describe('login history (get-login-history, without targetUserId: the caller\'s own)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -180,16 +180,22 @@ describe('own login history (/api/v1/login-history)', () => {
       const s = await signIn(t, 'history@example.com', 'history-pass-1');
       await t.app.inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: { ...bearer(s.access_token), 'user-agent': `Browser ${i}` } });
     }
-    const page = (n: number) => t.app.inject({ method: 'GET', url: `/api/v1/login-history?page=${n}&pageSize=5`, headers: bearer(c.access_token) });
+    const page = (n: number) => t.app.inject({ method: 'GET', url: `/functions/v1/get-login-history?page=${n}&pageSize=5`, headers: bearer(c.access_token) });
     const first = (await page(1)).json() as { timestamp: string; user_agent: string; ip_address: string | null }[];
     expect(first).toHaveLength(5);
     expect(first[0]!.user_agent).toBe('Browser 5');
     expect([...first].sort((a, b) => b.timestamp.localeCompare(a.timestamp))).toEqual(first);
     expect((await page(2)).json()).toHaveLength(1);
+    // Naming oneself is the same call; the spec's defaults page five at a time.
+    const named = await t.app.inject({ method: 'GET', url: `/functions/v1/get-login-history?targetUserId=${c.user.id}`, headers: bearer(c.access_token) });
+    expect(named.json()).toEqual(first);
 
     const other = await registeredCustomer(t, 'nosy@example.com', 'nosy-pass-12');
-    const theirs = await t.app.inject({ method: 'GET', url: '/api/v1/login-history', headers: bearer(other.access_token) });
+    const theirs = await t.app.inject({ method: 'GET', url: '/functions/v1/get-login-history', headers: bearer(other.access_token) });
     expect((theirs.json() as { user_agent: string }[]).some((r) => r.user_agent?.startsWith('Browser'))).toBe(false);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/login-history' })).statusCode).toBe(401);
+    const prying = await t.app.inject({ method: 'GET', url: `/functions/v1/get-login-history?targetUserId=${c.user.id}`, headers: bearer(other.access_token) });
+    expect([prying.statusCode, prying.json()]).toEqual([403, { error: 'Access Denied: Your role cannot view user profiles.' }]);
+    expect((await t.app.inject({ method: 'GET', url: '/functions/v1/get-login-history' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/login-history', headers: bearer(c.access_token) })).statusCode).toBe(404);
   });
 });

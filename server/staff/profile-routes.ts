@@ -14,7 +14,6 @@ import { assertCanManageUser } from './access.js';
 
 /** An admin's reset of a customer's password: at least this long (spec 002 section 9). */
 export const MIN_STAFF_RESET_PASSWORD = 6;
-export const LOGIN_HISTORY_PAGE_SIZE = 5;
 const NOTE_MAX = 2000;
 const REASON_MAX = 500;
 
@@ -29,9 +28,10 @@ const actorOf = (staff: AuthInfo) => ({ id: staff.userId, role: staff.role });
 
 /**
  * The staff's actions on the General and Wallets tabs of a user profile (spec 002 section 7):
- * dashboard note, password reset, permissions, login history, wallet address, manual
- * transactions; and the masked read of the user's payment methods. Every call passes the
- * one access rule first and is recorded with the staff member as actor.
+ * dashboard note, password reset, permissions, wallet address, manual transactions; and the
+ * masked read of the user's payment methods (login history is one call for customers and staff,
+ * server/auth/login-history.ts). Every call passes the one access rule first and is recorded
+ * with the staff member as actor.
  */
 export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
@@ -119,36 +119,6 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
           actorOf(staff),
         );
         return { success: true };
-      },
-    );
-
-    app.get(
-      '/get-login-history',
-      {
-        preHandler: guard,
-        schema: {
-          tags: ['functions'],
-          querystring: z.object({
-            targetUserId: z.uuid(),
-            page: z.coerce.number().int().min(1).max(100_000).default(1),
-            pageSize: z.coerce.number().int().min(1).max(50).default(LOGIN_HISTORY_PAGE_SIZE),
-          }),
-        },
-      },
-      async (request) => {
-        const staff = authOf(request);
-        const { targetUserId, page, pageSize } = request.query;
-        await reachableUser(staff, targetUserId);
-        const rows = await db
-          .selectFrom('login_history')
-          .selectAll()
-          .where('user_id', '=', targetUserId)
-          .orderBy('timestamp', 'desc')
-          .orderBy('id', 'desc')
-          .limit(pageSize)
-          .offset((page - 1) * pageSize)
-          .execute();
-        return rows.map((r) => ({ id: r.id, timestamp: new Date(r.timestamp).toISOString(), ip_address: r.ip_address, user_agent: r.user_agent }));
       },
     );
 

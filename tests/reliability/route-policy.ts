@@ -163,7 +163,6 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'GET /api/v1/transactions': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   'GET /api/v1/transactions/:id': { policy: 'customer-self', request: (ids) => ({ url: `/api/v1/transactions/${ids.transactionId}` }), expect: { 'USER/own': 'ok' } },
 
-  'GET /api/v1/login-history': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
   'GET /api/v1/balance-history': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
   'GET /api/v1/statement': { policy: 'signed-in', request: () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }) },
   'GET /api/v1/scheduled-transactions': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
@@ -177,7 +176,8 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
     policy: 'staff-owner',
     request: (ids) => ({ body: { targetUserId: ids.userId, permissions: { can_send: true, can_swap: true, can_buy: true, can_sell: true, can_stake: true } } }),
   },
-  'GET /functions/v1/get-login-history': { policy: 'staff-owner', request: (ids) => ({ query: { targetUserId: ids.userId } }) },
+  // Without targetUserId the caller's own; with one, the customer themself or staff who manage them.
+  'GET /functions/v1/get-login-history': { policy: 'self-or-staff-owner', request: (ids) => ({ query: { targetUserId: ids.userId } }), expect: { 'USER/own': 'ok' } },
   'POST /functions/v1/set-user-wallet-address': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId, assetId: 'BTC', newAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } }) },
   'POST /functions/v1/add-transaction': {
     policy: 'staff-owner',

@@ -50,5 +50,5 @@ export type LoginHistoryEntry = { id: string; timestamp: string; ip_address: str
 export const LOGIN_HISTORY_PAGE_SIZE = 5;
 
 export function fetchLoginHistory(page: number, signal?: AbortSignal): Promise<LoginHistoryEntry[]> {
-  return getJson<LoginHistoryEntry[]>(`api/v1/login-history?page=${page}&pageSize=${LOGIN_HISTORY_PAGE_SIZE}`, { signal });
+  return getJson<LoginHistoryEntry[]>(`functions/v1/get-login-history?page=${page}&pageSize=${LOGIN_HISTORY_PAGE_SIZE}`, { signal });
 }
