@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { createTestApp, bearer, registeredCustomer, type TestApp } from '../../tests/support/test-app.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
+import type { WalletCommand } from '../../ledger/wallet/wallet.js';
 import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
 
 describe('notifications', () => {
@@ -44,5 +46,20 @@ describe('notifications', () => {
     expect((await inject({ method: 'GET', url: '/api/v1/notifications', headers: bearer(other.access_token) })).json().notifications).toEqual([]);
     const marks = (await t.app.ledger.store.readStream(`notifications-${c.user.id}`)).map((e) => [e.type, e.metadata.actorId]);
     expect(marks).toEqual([['notification.marked-read', c.user.id], ['notification.all-marked-read', c.user.id]]);
+  });
+
+  it('a credit named by a notification older than the ten shown still does not show as received', async () => {
+    const c = await registeredCustomer(t, 'bell-many@example.com', 'bell-many-pass');
+    for (let i = 1; i <= 11; i++) {
+      const transactionId = randomUUID();
+      await t.app.ledger.execute(walletDecider, c.user.id, { ...recorded(String(i), 'Pending', 'BTC', transactionId), txType: 'deposit' } as WalletCommand, staff);
+      await t.app.ledger.execute(walletDecider, c.user.id, { type: 'SettleTransaction', transactionId }, staff);
+    }
+    const list = (await inject({ method: 'GET', url: '/api/v1/notifications', headers: bearer(c.access_token) })).json();
+    // Eleven credits of the last week, each named by its settlement; only the newest ten settlements are stored items.
+    expect(list.notifications.map((n: { message: string }) => n.message)).toEqual(
+      Array.from({ length: 10 }, (_, k) => `Your deposit of ${11 - k} BTC has been completed.`),
+    );
+    expect(list.unread).toBe(10);
   });
 });

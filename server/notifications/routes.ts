@@ -15,8 +15,6 @@ export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): F
   return async (app) => {
     app.get('/notifications', { preHandler: guard, schema: { tags: ['api'] } }, async (request) => {
       const { userId } = authOf(request);
-      const stored = await db.selectFrom('notifications').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').limit(FEED_RULES.stored).execute();
-      const referenced = await db.selectFrom('notifications').select('transaction_id').where('user_id', '=', userId).where('transaction_id', 'is not', null).execute();
       const now = new Date();
       const received = await db
         .selectFrom('transactions')
@@ -28,11 +26,20 @@ export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): F
         .orderBy('created_at', 'desc')
         .limit(FEED_RULES.receivedMax)
         .execute();
+      // One read of the user's notifications: the stored page, and any notification (on the page
+      // or older) naming one of the received candidates, which is all the merge asks about them.
+      const { rows } = await sql<{ id: string; message: string; read: boolean; created_at: Date | string; transaction_id: string | null; on_page: boolean }>`
+        (select id, message, read, created_at, transaction_id, true as on_page from notifications
+          where user_id = ${userId}::uuid order by created_at desc limit ${FEED_RULES.stored})
+        union all
+        (select id, message, read, created_at, transaction_id, false as on_page from notifications
+          where user_id = ${userId}::uuid and transaction_id = any(${received.map((t) => t.id)}::uuid[]))`.execute(db);
+      const stored = rows.filter((n) => n.on_page);
       const iso = (d: Date | string) => new Date(d).toISOString();
       return mergeNotificationFeed({
         stored: stored.map((n) => ({ id: n.id, message: n.message, read: n.read, created_at: iso(n.created_at), transaction_id: n.transaction_id })),
         received: received.map((t) => ({ id: t.id, amount: String(t.amount), asset_id: t.asset_id, created_at: iso(t.created_at) })),
-        namedTransactionIds: new Set(referenced.map((r) => r.transaction_id!)),
+        namedTransactionIds: new Set(rows.flatMap((n) => (n.transaction_id ? [n.transaction_id] : []))),
         now,
       });
     });
