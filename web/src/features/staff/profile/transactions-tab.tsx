@@ -1,9 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { Modal } from '../../../components/modal.js';
+import { useCallback, useEffect, useState } from 'react';
 import { formatAmount, toDecimal } from '../../../lib/money.js';
 import { errorText, profileApi, type StaffTransaction } from './api.js';
+import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 import { historyDate } from './use-flash.js';
 
@@ -168,81 +166,33 @@ function EditDialog({ userId, tx, swap, onClose, onSaved }: { userId: string; tx
   const editableType = (TYPES.map((t) => t[0]) as readonly string[]).includes(tx.type) ? tx.type : '';
   const [type, setType] = useState(editableType);
   const [note, setNote] = useState(tx.note ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
 
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    setSuccess(null);
-    try {
-      await profileApi.updateTransaction({
-        targetUserId: userId,
-        transactionId: tx.id,
-        ...(status !== tx.status ? { status } : {}),
-        ...(type && type !== editableType ? { type } : {}),
-        ...(note !== (tx.note ?? '') ? { note: note.trim() || null } : {}),
-      });
-      setSuccess('Transaction updated successfully!');
-      await onSaved();
-      timer.current = setTimeout(onClose, 1500);
-    } catch (e) {
-      setError(errorText(e, 'Failed to update transaction.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = () =>
+    profileApi.updateTransaction({
+      targetUserId: userId,
+      transactionId: tx.id,
+      ...(status !== tx.status ? { status } : {}),
+      ...(type && type !== editableType ? { type } : {}),
+      ...(note !== (tx.note ?? '') ? { note: note.trim() || null } : {}),
+    });
 
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <FormDialog
       title="Edit Transaction"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => void save()} loading={busy} loadingText="Saving..." disabled={Boolean(success)}>
-            Save Changes
-          </Button>
-        </>
-      }
+      submitLabel="Save Changes"
+      onClose={onClose}
+      save={save}
+      onSaved={onSaved}
+      successText="Transaction updated successfully!"
+      failureText="Failed to update transaction."
     >
-      {success && <Banner variant="success">{success}</Banner>}
-      {error && <Banner variant="error">{error}</Banner>}
       <p className="muted small">
         {tx.asset_id} {signedAmount(tx.amount)} · <span className="mono">{tx.id}</span>
       </p>
       {swap && <p className="muted small">This is a swap: a status change applies to both of its legs.</p>}
       <div className="profile-form">
-        <div className="field">
-          <label className="field__label" htmlFor="edit-status">
-            Status
-          </label>
-          <select id="edit-status" className="field__input" value={status} onChange={(e) => setStatus(e.target.value as StaffTransaction['status'])}>
-            <option value="Pending">Pending</option>
-            <option value="Complete">Complete</option>
-            <option value="Failed">Failed</option>
-          </select>
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor="edit-type">
-            Type
-          </label>
-          <select id="edit-type" className="field__input" value={type} onChange={(e) => setType(e.target.value)}>
-            {TYPES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FormSelect id="edit-status" label="Status" value={status} onChange={(value) => setStatus(value as StaffTransaction['status'])} options={TX_STATUS_OPTIONS} />
+        <FormSelect id="edit-type" label="Type" value={type} onChange={setType} options={TYPES} />
         <div className="field">
           <label className="field__label" htmlFor="edit-note">
             Note
@@ -250,6 +200,6 @@ function EditDialog({ userId, tx, swap, onClose, onSaved }: { userId: string; tx
           <textarea id="edit-note" className="field__input profile-textarea" rows={3} maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} />
         </div>
       </div>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -1,13 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
-import { Banner } from '../../../components/banner.js';
+import { useEffect, useState } from 'react';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
-import { Modal } from '../../../components/modal.js';
 import { formatCrypto, formatUsd, toDecimal } from '../../../lib/money.js';
-import { ASSET_LIST, errorText, profileApi } from './api.js';
+import { ASSET_LIST, profileApi } from './api.js';
+import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
-
-const CLOSE_AFTER_MS = 1500;
 
 /** Wallets tab (spec 002): the ten assets with price, balance and USD value; Update Address and Add Tx. */
 export function WalletsTab() {
@@ -85,57 +82,21 @@ export function WalletsTab() {
   );
 }
 
-function useCloseLater(onClose: () => void) {
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
-  return () => {
-    timer.current = setTimeout(onClose, CLOSE_AFTER_MS);
-  };
-}
-
 function AddressDialog({ userId, asset, current, onClose, onDone }: { userId: string; asset: string; current: string; onClose: () => void; onDone: () => Promise<void> }) {
   const [address, setAddress] = useState(current);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const closeLater = useCloseLater(onClose);
-  const save = async () => {
-    setError(null);
-    if (!address.trim()) return setError('Missing required information or address is empty.');
-    setBusy(true);
-    try {
-      await profileApi.setAddress(userId, asset, address.trim());
-      setSuccess('Address updated successfully!');
-      await onDone();
-      closeLater();
-    } catch (e) {
-      setError(errorText(e, 'An unexpected error occurred.'));
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <FormDialog
       title={`Update ${asset} Address`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => void save()} loading={busy} loadingText="Saving..." disabled={Boolean(success)}>
-            Save Address
-          </Button>
-        </>
-      }
+      submitLabel="Save Address"
+      onClose={onClose}
+      validate={() => (address.trim() ? null : 'Missing required information or address is empty.')}
+      save={() => profileApi.setAddress(userId, asset, address.trim())}
+      onSaved={onDone}
+      successText="Address updated successfully!"
+      failureText="An unexpected error occurred."
     >
-      {success && <Banner variant="success">{success}</Banner>}
-      {error && <Banner variant="error">{error}</Banner>}
       <Field label={`${asset} deposit address *`} value={address} onChange={(e) => setAddress(e.target.value)} className="mono-input" autoComplete="off" />
-    </Modal>
+    </FormDialog>
   );
 }
 
@@ -154,79 +115,48 @@ function AddTxDialog({ userId, asset, onClose, onDone }: { userId: string; asset
   const [txid, setTxid] = useState('');
   const [note, setNote] = useState('');
   const [isHidden, setHidden] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const closeLater = useCloseLater(onClose);
 
-  const save = async () => {
-    setError(null);
+  const validate = () => {
     const value = Number(amount);
-    if (!sentAt || !amount.trim() || !Number.isFinite(value) || value <= 0 || !senderAddress.trim() || !status) {
-      return setError('Please fill in all required fields (*).');
-    }
-    setBusy(true);
-    try {
-      await profileApi.addTransaction({
-        targetUserId: userId,
-        assetId: asset,
-        sentAt: new Date(sentAt).toISOString(),
-        // The typed text goes as it is, so no digit is lost to a float.
-        amount: amount.trim(),
-        status,
-        txid: txid.trim() || null,
-        senderAddress: senderAddress.trim(),
-        note: note.trim() || null,
-        isHidden,
-      });
-      setSuccess('Transaction added successfully!');
-      await onDone();
-      closeLater();
-    } catch (e) {
-      setError(errorText(e, 'An unexpected error occurred.'));
-    } finally {
-      setBusy(false);
-    }
+    const complete = sentAt && amount.trim() && Number.isFinite(value) && value > 0 && senderAddress.trim() && status;
+    return complete ? null : 'Please fill in all required fields (*).';
   };
+  const save = () =>
+    profileApi.addTransaction({
+      targetUserId: userId,
+      assetId: asset,
+      sentAt: new Date(sentAt).toISOString(),
+      // The typed text goes as it is, so no digit is lost to a float.
+      amount: amount.trim(),
+      status,
+      txid: txid.trim() || null,
+      senderAddress: senderAddress.trim(),
+      note: note.trim() || null,
+      isHidden,
+    });
 
   return (
-    <Modal
-      open
-      onClose={onClose}
+    <FormDialog
       title={`Add ${asset} Transaction`}
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => void save()} loading={busy} loadingText="Saving..." disabled={Boolean(success)}>
-            Add Transaction
-          </Button>
-        </>
-      }
+      submitLabel="Add Transaction"
+      onClose={onClose}
+      validate={validate}
+      save={save}
+      onSaved={onDone}
+      successText="Transaction added successfully!"
+      failureText="An unexpected error occurred."
     >
-      {success && <Banner variant="success">{success}</Banner>}
-      {error && <Banner variant="error">{error}</Banner>}
       <div className="profile-form">
         <Field label="Amount *" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} autoComplete="off" />
         <Field label="Sent At *" type="datetime-local" value={sentAt} onChange={(e) => setSentAt(e.target.value)} />
         <Field label="Sender Address *" value={senderAddress} onChange={(e) => setSenderAddress(e.target.value)} autoComplete="off" />
-        <div className="field">
-          <label className="field__label" htmlFor="add-tx-status">
-            Status *
-          </label>
-          <select id="add-tx-status" className="field__input" value={status} onChange={(e) => setStatus(e.target.value)}>
-            <option value="Pending">Pending</option>
-            <option value="Complete">Complete</option>
-            <option value="Failed">Failed</option>
-          </select>
-        </div>
+        <FormSelect id="add-tx-status" label="Status *" value={status} onChange={setStatus} options={TX_STATUS_OPTIONS} />
         <Field label="TxID" value={txid} onChange={(e) => setTxid(e.target.value)} autoComplete="off" />
         <Field label="Note (your reason; recorded with your name)" value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} />
         <label className="profile-check">
           <input type="checkbox" checked={isHidden} onChange={(e) => setHidden(e.target.checked)} /> Hidden from the user
         </label>
       </div>
-    </Modal>
+    </FormDialog>
   );
 }

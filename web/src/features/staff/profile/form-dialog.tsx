@@ -1,0 +1,114 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { Modal } from '../../../components/modal.js';
+import { errorText } from './api.js';
+
+/** Spec 002 section 9: dialogs close 1.5 s after success. */
+const CLOSE_AFTER_MS = 1500;
+
+type FormDialogProps = {
+  title: string;
+  /** The confirm button's label, e.g. 'Save Address'. */
+  submitLabel: string;
+  onClose: () => void;
+  /** A message when the form cannot be sent as it is; nothing is sent then. */
+  validate?: () => string | null;
+  /** Sends the form; a throw is shown as the error. */
+  save: () => Promise<unknown>;
+  /** Refreshes what the dialog changed, once the success message shows. */
+  onSaved: () => Promise<void>;
+  successText: string;
+  /** Shown when a failure carries no message of its own. */
+  failureText: string;
+  children: ReactNode;
+};
+
+/**
+ * A staff profile dialog that sends one form (Update Address, Add Tx, Edit Transaction):
+ * error and success banners above the fields, Cancel and the confirm button below. After a
+ * success the confirm button stays disabled, the tab refreshes and the dialog closes itself.
+ */
+export function FormDialog({ title, submitLabel, onClose, validate, save, onSaved, successText, failureText, children }: FormDialogProps) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+
+  const submit = async () => {
+    setError(null);
+    setSuccess(null);
+    const invalid = validate?.() ?? null;
+    if (invalid) return setError(invalid);
+    setBusy(true);
+    try {
+      await save();
+      setSuccess(successText);
+      await onSaved();
+      timer.current = setTimeout(onClose, CLOSE_AFTER_MS);
+    } catch (e) {
+      setError(errorText(e, failureText));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      onClose={onClose}
+      title={title}
+      footer={
+        <>
+          <Button variant="secondary" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => void submit()} loading={busy} loadingText="Saving..." disabled={Boolean(success)}>
+            {submitLabel}
+          </Button>
+        </>
+      }
+    >
+      {success && <Banner variant="success">{success}</Banner>}
+      {error && <Banner variant="error">{error}</Banner>}
+      {children}
+    </Modal>
+  );
+}
+
+/** The statuses a staff member may give a transaction (spec 002). */
+export const TX_STATUS_OPTIONS = [
+  ['Pending', 'Pending'],
+  ['Complete', 'Complete'],
+  ['Failed', 'Failed'],
+] as const;
+
+type FormSelectProps = {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** [value, label] pairs. */
+  options: readonly (readonly [string, string])[];
+};
+
+/** A labelled select styled as the kit's Field, for the dialogs' forms. */
+export function FormSelect({ id, label, value, onChange, options }: FormSelectProps) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      <select id={id} className="field__input" value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
