@@ -12,6 +12,8 @@ import { verifyReadModels } from './verify.js';
 import { commandFor, deposit, recorded, stepArb, withdrawal } from '../ledger/wallet/wallet.arbitraries.js';
 import type { WalletEvent } from '../ledger/wallet/events.js';
 import { Projector } from './registry.js';
+import { ProjectionRunner } from './runner.js';
+import { START } from '../ledger/event-store/port.js';
 import { balancesProjection } from './balances.js';
 import { transactionsProjection } from './transactions.js';
 import { foldWalletBalances, readBalanceRows } from './read-models.js';
@@ -88,6 +90,33 @@ describe('projections', () => {
     await projector.stop();
     expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '30' });
     expect(await readBalanceRows(database.db)).toEqual(await foldWalletBalances(store));
+  });
+
+  it('a shared batch whose checkpoint an operator moved applies nothing, then follows the operator without doubling', async () => {
+    database = await createTestDatabase();
+    const store = new PostgresEventStore(database.db);
+    const handler = new CommandHandler(store);
+    const user = randomUUID();
+    for (let i = 0; i < 6; i++) await handler.handle(walletDecider, user, recorded(`${i + 1}`, 'Complete', 'BTC'), ctx);
+    // The live process loaded its checkpoints (the start of the log) ...
+    const live = [new ProjectionRunner(database.db, store, balancesProjection), new ProjectionRunner(database.db, store, transactionsProjection)];
+    for (const r of live) r.resetTo(await r.loadCheckpoint());
+    // ... then an operator brought balances up to the head on their own.
+    await new ProjectionRunner(database.db, store, balancesProjection).catchUp();
+    const page = await store.readAll({ maxCount: 100 });
+
+    expect(await ProjectionRunner.applyTogether(database.db, live, page)).toBe(true);
+    // Rolled back: transactions got nothing, and balances follow the operator's checkpoint.
+    expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '0' });
+    expect(live[0]!.position).toEqual(page[page.length - 1]!.position);
+    expect(live[1]!.position).toEqual(START);
+
+    expect(await ProjectionRunner.applyTogether(database.db, live, page)).toBe(false);
+    expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '6' });
+    // Balances were not applied a second time: 1 + 2 + ... + 6 = 21 BTC.
+    expect(await readBalanceRows(database.db)).toEqual(await foldWalletBalances(store));
+    const balance = await database.db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
+    expect(Number(balance.balance)).toBe(21);
   });
 
   it('replays a batch that opens thousands of transactions (past the 65,535-parameter limit of one statement)', async () => {

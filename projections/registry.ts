@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.js';
-import type { EventStore, Position } from '../ledger/event-store/port.js';
+import { EventEmitter } from 'node:events';
+import { comparePositions, START, type EventStore, type Position, type Subscription } from '../ledger/event-store/port.js';
 import { balancesProjection } from './balances.js';
 import { transactionsProjection } from './transactions.js';
 import { usersProjection } from './users.js';
@@ -14,6 +15,8 @@ import { ticketsProjection } from './tickets.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /** Every read model, in the order they are replayed. */
 export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection, notificationsProjection, scheduledTransactionsProjection, journalProjection, buyingLinksProjection, announcementsProjection, ticketsProjection];
 
@@ -21,21 +24,87 @@ export function findProjection(name: string): Projection | undefined {
   return PROJECTIONS.find((p) => p.name === name);
 }
 
-/** The live runners of a process, and read-your-writes over all of them. */
-export class Projector {
+/**
+ * The live read models of a process, fed by one loop: each page of the log is read once and
+ * applied to every read model in one transaction (`ProjectionRunner.applyTogether`), so a
+ * command's read-your-writes wait is one transaction, not one per read model. Each read
+ * model keeps its own checkpoint, so an operator can rebuild one while the app runs.
+ */
+export class Projector extends EventEmitter {
   readonly runners: ProjectionRunner[];
-  constructor(db: Kysely<DB>, store: EventStore, projections: Projection[] = PROJECTIONS, options: RunnerOptions = {}) {
+  private subscription: Subscription | null = null;
+  private stopped = true;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly store: EventStore,
+    projections: Projection[] = PROJECTIONS,
+    private readonly options: RunnerOptions = {},
+  ) {
+    super();
+    // Every command waiting for read-your-writes listens for progress.
+    this.setMaxListeners(0);
     this.runners = projections.map((p) => new ProjectionRunner(db, store, p, options));
   }
+
+  /** Where every read model has got to: the lowest position of all. */
+  get position(): Position {
+    return this.runners.reduce((min, r) => (comparePositions(r.position, min) < 0 ? r.position : min), this.runners[0]?.position ?? START);
+  }
+
   async start(): Promise<void> {
-    for (const r of this.runners) await r.start();
+    for (const r of this.runners) r.resetTo(await r.loadCheckpoint());
+    this.stopped = false;
+    this.loop = this.run();
   }
+
+  private async run(): Promise<void> {
+    const batchSize = this.options.batchSize ?? 500;
+    while (!this.stopped) {
+      try {
+        this.subscription ??= this.store.subscribeAll({ after: this.position });
+        const events = await this.subscription.nextBatch(batchSize);
+        if (this.stopped || events.length === 0) continue;
+        const moved = await ProjectionRunner.applyTogether(this.db, this.runners, events);
+        this.emit('progress');
+        if (moved) {
+          // Someone else moved a checkpoint: continue from where they left it.
+          await this.subscription.close();
+          this.subscription = null;
+        }
+      } catch (err) {
+        this.options.onError?.(err);
+        await this.subscription?.close();
+        this.subscription = null;
+        for (const r of this.runners) r.resetTo(await r.loadCheckpoint().catch(() => r.position));
+        await sleep(500);
+      }
+    }
+  }
+
   async stop(): Promise<void> {
-    await Promise.all(this.runners.map((r) => r.stop()));
+    this.stopped = true;
+    await this.subscription?.close();
+    await this.loop;
+    this.subscription = null;
+    this.loop = null;
   }
+
   /** True once every read model shows `position`; false if that took longer than `timeoutMs`. */
-  async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    const results = await Promise.all(this.runners.map((r) => r.waitFor(position, timeoutMs)));
-    return results.every(Boolean);
+  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    if (comparePositions(this.position, position) >= 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const onProgress = () => {
+        if (comparePositions(this.position, position) >= 0) finish(true);
+      };
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        this.off('progress', onProgress);
+        resolve(ok);
+      };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      this.on('progress', onProgress);
+    });
   }
 }

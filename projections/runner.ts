@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.js';
 import { comparePositions, START, type EventStore, type Position, type Subscription } from '../ledger/event-store/port.js';
@@ -15,6 +14,9 @@ export interface RunnerOptions {
   onError?: (err: unknown) => void;
 }
 
+/** Rolls back a shared batch when a checkpoint was not where its runner left it. */
+class CheckpointMoved extends Error {}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long catch-up waits for the read horizon to pass its target before giving up. */
 const HORIZON_WAIT_MS = 60_000;
@@ -27,16 +29,13 @@ const SKIP_LIMIT = 1000;
  * anywhere rolls back both, so an event is never applied twice nor lost; another process
  * (an operator's replay) that moved the checkpoint is noticed under the lock and followed.
  */
-export class ProjectionRunner extends EventEmitter {
+export class ProjectionRunner {
   position: Position = START;
   eventsApplied = 0;
   /** Where the stored checkpoint is as far as this runner knows (behind `position` after skipped batches). */
   private persisted: Position = START;
   /** Log events passed since the checkpoint was last written, none of them this projection's. */
   private unpersisted = 0;
-  private subscription: Subscription | null = null;
-  private stopped = false;
-  private loop: Promise<void> | null = null;
   private readonly checkpointName: string;
   private readonly schema: string;
 
@@ -46,9 +45,6 @@ export class ProjectionRunner extends EventEmitter {
     readonly projection: Projection,
     private readonly options: RunnerOptions = {},
   ) {
-    super();
-    // Every command waiting for read-your-writes listens for progress.
-    this.setMaxListeners(0);
     this.checkpointName = options.checkpointName ?? projection.name;
     this.schema = options.schema ?? 'public';
   }
@@ -72,37 +68,6 @@ export class ProjectionRunner extends EventEmitter {
     this.unpersisted = 0;
   }
 
-  /** Starts following the log from the stored checkpoint. */
-  async start(): Promise<void> {
-    this.resetTo(await this.loadCheckpoint());
-    this.stopped = false;
-    this.loop = this.run();
-  }
-
-  private async run(): Promise<void> {
-    const batchSize = this.options.batchSize ?? 500;
-    while (!this.stopped) {
-      try {
-        this.subscription ??= this.store.subscribeAll({ after: this.position });
-        const events = await this.subscription.nextBatch(batchSize);
-        if (this.stopped || events.length === 0) continue;
-        const moved = await this.applyBatch(events, { skipIrrelevant: true });
-        if (moved) {
-          // Someone else moved the checkpoint: continue from where they left it.
-          await this.subscription.close();
-          this.subscription = null;
-        }
-      } catch (err) {
-        this.options.onError?.(err);
-        this.emit('error-in-batch', err);
-        await this.subscription?.close();
-        this.subscription = null;
-        this.resetTo(await this.loadCheckpoint().catch(() => this.persisted));
-        await sleep(500);
-      }
-    }
-  }
-
   /**
    * Applies one page of the log (in order, starting right after this runner's position)
    * in one transaction with the checkpoint. Returns true when the stored checkpoint was
@@ -119,7 +84,6 @@ export class ProjectionRunner extends EventEmitter {
     if (opts.skipIrrelevant && relevant.length === 0 && this.unpersisted + events.length < SKIP_LIMIT) {
       this.unpersisted += events.length;
       this.position = last;
-      this.emit('progress', this.position);
       return false;
     }
     const outcome = await this.db.transaction().execute(async (trx) => {
@@ -154,14 +118,70 @@ export class ProjectionRunner extends EventEmitter {
     });
     if (outcome.moved) {
       this.resetTo(outcome.moved);
-      // Another process applied these: a command waiting here for them may answer now.
-      this.emit('progress', this.position);
       return true;
     }
     this.resetTo(last);
     this.eventsApplied += relevant.length;
-    this.emit('progress', this.position);
     return false;
+  }
+
+  /**
+   * Applies one page of the log to several read models in ONE transaction: their
+   * checkpoints move together in one statement (each only from where its runner left it)
+   * and every read model with events in the page writes its rows; a crash rolls back all
+   * of them. The live projector uses this, so that a command waits for one transaction,
+   * not one per read model. A runner ahead of part of the page gets only what follows its
+   * position; one with nothing of its own in the page moves in memory (as `applyBatch`
+   * with `skipIrrelevant`). Returns true when some stored checkpoint was not where its
+   * runner thought (nothing applied; every runner involved follows its stored checkpoint).
+   */
+  static async applyTogether(db: Kysely<DB>, runners: ProjectionRunner[], events: Awaited<ReturnType<Subscription['nextBatch']>>): Promise<boolean> {
+    const last = events[events.length - 1]!.position;
+    const writes: { runner: ProjectionRunner; relevant: typeof events }[] = [];
+    for (const r of runners) {
+      if (comparePositions(r.position, last) >= 0) continue;
+      const own = comparePositions(r.position, events[0]!.position) < 0 ? events : events.filter((e) => comparePositions(e.position, r.position) > 0);
+      const relevant = own.filter((e) => r.projection.handles(e.type));
+      if (relevant.length === 0 && r.unpersisted + own.length < SKIP_LIMIT) {
+        r.unpersisted += own.length;
+        r.position = last;
+      } else {
+        writes.push({ runner: r, relevant });
+      }
+    }
+    let moved = false;
+    if (writes.length > 0) {
+      const schema = writes[0]!.runner.schema;
+      moved = await db.transaction().execute(async (trx) => {
+        const claims = writes.map(({ runner, relevant }) => sql`(${runner.checkpointName}::text, ${runner.persisted.commit.toString()}::bigint, ${runner.persisted.prepare.toString()}::bigint, ${relevant.length}::bigint)`);
+        const { rows } = await sql<{ name: string }>`
+          update ${sql.table(`${schema}.projection_checkpoints`)} as c
+          set commit_position = ${last.commit.toString()}, prepare_position = ${last.prepare.toString()},
+              events_applied = c.events_applied + w.applied, updated_at = now()
+          from (values ${sql.join(claims)}) as w (name, commit_position, prepare_position, applied)
+          where c.name = w.name and c.commit_position = w.commit_position and c.prepare_position = w.prepare_position
+          returning c.name`.execute(trx);
+        // Someone else (an operator's replay) moved a checkpoint: roll back, apply nothing.
+        if (rows.length !== writes.length) throw new CheckpointMoved();
+        for (const { runner, relevant } of writes) {
+          if (relevant.length > 0) await runner.projection.apply({ trx, schema }, relevant);
+        }
+        for (const { runner, relevant } of writes) await runner.options.beforeCheckpoint?.(relevant.length);
+        return false;
+      }).catch((err: unknown) => {
+        if (err instanceof CheckpointMoved) return true;
+        throw err;
+      });
+      if (moved) {
+        for (const { runner } of writes) runner.resetTo(await runner.loadCheckpoint());
+      } else {
+        for (const { runner, relevant } of writes) {
+          runner.resetTo(last);
+          runner.eventsApplied += relevant.length;
+        }
+      }
+    }
+    return moved;
   }
 
   /**
@@ -194,30 +214,5 @@ export class ProjectionRunner extends EventEmitter {
       opts.onBatch?.(total, this.position);
     }
     return total;
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.subscription?.close();
-    await this.loop;
-    this.subscription = null;
-    this.loop = null;
-  }
-
-  /** Resolves once this runner has applied everything up to `position`. */
-  waitFor(position: Position, timeoutMs: number): Promise<boolean> {
-    if (comparePositions(this.position, position) >= 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const onProgress = () => {
-        if (comparePositions(this.position, position) >= 0) finish(true);
-      };
-      const finish = (ok: boolean) => {
-        clearTimeout(timer);
-        this.off('progress', onProgress);
-        resolve(ok);
-      };
-      const timer = setTimeout(() => finish(false), timeoutMs);
-      this.on('progress', onProgress);
-    });
   }
 }
