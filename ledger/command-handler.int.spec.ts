@@ -70,6 +70,22 @@ describe('command handler', () => {
     expect(availableBalance(fold(await walletEvents(user)), 'BTC').toFixed()).toBe('0');
   });
 
+  it('answers from its cached state, but re-reads the stream before refusing and when another process wrote', async () => {
+    const user = randomUUID();
+    const here = new CommandHandler(store);
+    const elsewhere = new CommandHandler(store);
+    await here.handle(walletDecider, user, recorded('1'), { actor: SYSTEM_ACTOR });
+    // Another process credits the wallet; this one's cached state still says 1.
+    await elsewhere.handle(walletDecider, user, recorded('5'), { actor: SYSTEM_ACTOR });
+    // 3 (+ fee) does not fit in the cached 1: the refusal is checked against the log first.
+    const accepted = await here.handle(walletDecider, user, withdrawal('3'), { actor: SYSTEM_ACTOR });
+    expect(accepted.events.map((e) => e.type)).toEqual(['wallet.withdrawal-requested']);
+    // And an append on a stale cache that would fit is caught by the expected revision.
+    await elsewhere.handle(walletDecider, user, withdrawal('2.5'), { actor: SYSTEM_ACTOR });
+    await expect(here.handle(walletDecider, user, withdrawal('0.5'), { actor: SYSTEM_ACTOR })).rejects.toBeInstanceOf(WalletError);
+    expect(availableBalance(fold(await walletEvents(user)), 'BTC').toString()).toBe('0.445');
+  });
+
   it('refuses to append an event its schema rejects', async () => {
     const bad = { ...walletDecider, decide: () => [{ type: 'wallet.transaction-settled' as const, data: { transactionId: 'nope', assetId: 'BTC' as const, amount: '1' } }] };
     await expect(new CommandHandler(store).handle(bad, randomUUID(), recorded('1'), { actor: SYSTEM_ACTOR })).rejects.toThrow();

@@ -96,13 +96,27 @@ export class CommandHandler {
     return this.locks.run(streamId, async () => {
       const maxRetries = this.options.maxRetries ?? 5;
       for (let attempt = 0; ; attempt++) {
-        const cached = await this.load(decider, streamId);
-        if (ctx.idempotencyKey) {
-          const done = cached.keys.get(ctx.idempotencyKey);
-          if (done) return { events: done.events as Event[], eventIds: done.eventIds, position: done.position, replayed: true };
+        // Commands on a stream queue in this process, so its cached state is current unless
+        // another process wrote: then the append's expected revision fails and the retry
+        // reads what is new. A refusal or a no-op is only answered from a fresh read.
+        let fresh = attempt > 0 || !this.cache.has(streamId);
+        let cached = await this.load(decider, streamId, fresh);
+        let events: Event[] | null = null;
+        for (;;) {
+          if (ctx.idempotencyKey) {
+            const done = cached.keys.get(ctx.idempotencyKey);
+            if (done) return { events: done.events as Event[], eventIds: done.eventIds, position: done.position, replayed: true };
+          }
+          try {
+            events = decider.decide(command, cached.state);
+          } catch (err) {
+            if (fresh) throw err;
+          }
+          if (fresh || (events !== null && events.length > 0)) break;
+          fresh = true;
+          cached = await this.load(decider, streamId, true);
         }
-        const events = decider.decide(command, cached.state);
-        if (events.length === 0) return { events, eventIds: [], position: null, replayed: false };
+        if (events === null || events.length === 0) return { events: [], eventIds: [], position: null, replayed: false };
         const toAppend = toNewEvents(decider, streamId, events, ctx);
         try {
           const result = await this.store.append(streamId, toAppend, {
@@ -134,14 +148,18 @@ export class CommandHandler {
     });
   }
 
+  /** The stream's cached state; with `catchUp`, first read what was appended since. */
   private async load<Command, Event extends DomainEvent, State>(
     decider: Decider<Command, Event, State>,
     streamId: string,
+    catchUp = true,
   ): Promise<CachedStream<State>> {
     let cached = this.cache.get(streamId) as CachedStream<State> | undefined;
     if (!cached) {
       cached = { revision: 'no_stream', state: decider.initialState(), keys: new Map() };
       this.remember(streamId, cached);
+    } else if (!catchUp) {
+      return cached;
     }
     const from = cached.revision === 'no_stream' ? 0n : cached.revision + 1n;
     const recorded = await this.store.readStream(streamId, { fromRevision: from });
