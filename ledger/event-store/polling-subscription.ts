@@ -21,14 +21,24 @@ export function pollingSubscription(opts: PollingSubscriptionOptions): Subscript
   let closed = false;
   const idleMs = opts.idleMs ?? 250;
 
+  /** Set when the last page came back short: the wake version seen before reading it. */
+  let drainedAt: number | null = null;
+
   async function nextBatch(max: number): Promise<RecordedEvent[]> {
     let backoff = 1;
+    // The last page was short and nothing was appended here since it was read: the log is
+    // drained, so wait for news (or the idle tick) instead of reading an empty page first.
+    if (drainedAt !== null && drainedAt === opts.wake.version && !(opts.wake.latest && comparePositions(opts.wake.latest, position) > 0)) {
+      await opts.wake.wait(drainedAt, idleMs);
+    }
+    drainedAt = null;
     while (!closed) {
       const seen = opts.wake.version;
       const events = await opts.read(position, max);
       if (closed) return [];
       if (events.length > 0) {
         position = events[events.length - 1]!.position;
+        if (events.length < max) drainedAt = seen;
         return events;
       }
       const latest = opts.wake.latest;
