@@ -62,9 +62,13 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       extra: { ip: request.ip ?? null },
     });
 
-  async function paymentMethodOf(userId: string, id: string) {
-    const { rows } = await sql<{ type: string }>`select type from user_payment_methods_raw where id = ${id} and user_id = ${userId}`.execute(db);
-    return rows[0] ?? null;
+  /** The caller's buy/sell permissions and the type of the payment method they chose, in one round trip. */
+  async function fiatChecks(userId: string, paymentMethodId: string | null) {
+    const { rows } = await sql<{ can_buy: boolean | null; can_sell: boolean | null; buy_disabled_note: string | null; sell_disabled_note: string | null; method_type: string | null }>`
+      select p.can_buy, p.can_sell, p.buy_disabled_note, p.sell_disabled_note,
+        (select m.type from user_payment_methods_raw m where m.id = ${paymentMethodId}::uuid and m.user_id = ${userId}) as method_type
+      from (select 1) as one left join user_profiles p on p.user_id = ${userId}`.execute(db);
+    return rows[0]!;
   }
 
   async function permissions(userId: string) {
@@ -97,12 +101,12 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
           const assetId = requestAsset(body.tokenId);
           const amount = requestAmount(body.amount);
           if (!body.paymentMethodId) throw badRequest('Please select a payment method');
-          const profile = await permissions(caller.userId);
-          if (kind === 'deposit' && profile && !profile.can_buy) throw forbidden(profile.buy_disabled_note || 'You do not have permission to make deposits.');
-          if (kind === 'withdrawal' && profile && !profile.can_sell) throw forbidden(profile.sell_disabled_note || 'You do not have permission to make withdrawals.');
-          const method = z.uuid().safeParse(body.paymentMethodId).success ? await paymentMethodOf(caller.userId, body.paymentMethodId) : null;
-          if (!method) throw badRequest('Please select a payment method');
-          if (kind === 'deposit' && method.type !== 'credit_card') throw badRequest('Deposits can only be made with a credit card.');
+          const checks = await fiatChecks(caller.userId, z.uuid().safeParse(body.paymentMethodId).success ? body.paymentMethodId : null);
+          // No profile row yet means the defaults: everything allowed.
+          if (kind === 'deposit' && checks.can_buy === false) throw forbidden(checks.buy_disabled_note || 'You do not have permission to make deposits.');
+          if (kind === 'withdrawal' && checks.can_sell === false) throw forbidden(checks.sell_disabled_note || 'You do not have permission to make withdrawals.');
+          if (!checks.method_type) throw badRequest('Please select a payment method');
+          if (kind === 'deposit' && checks.method_type !== 'credit_card') throw badRequest('Deposits can only be made with a credit card.');
           const transactionId = randomUUID();
           const command: WalletCommand =
             kind === 'deposit'
