@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import fastifyHelmet from '@fastify/helmet';
+import helmet from 'helmet';
 import { HttpError } from '../errors.js';
 
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -99,7 +99,8 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
       inventory.push({ method, url: route.url, schema: route.schema as RouteEntry['schema'], websocket: Boolean((route as { websocket?: boolean }).websocket) });
     }
   });
-  await app.register(fastifyHelmet, {
+  // The headers are worked out once here; each answer only gets them set.
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: CONTENT_SECURITY_POLICY as unknown as Record<string, string[] | null>,
@@ -110,6 +111,9 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     frameguard: { action: 'deny' },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
   });
   // PostgreSQL cannot store a NUL character or a lone UTF-16 surrogate (text and jsonb refuse
   // them): such a request would fail halfway with a 500. Refuse it before any handler runs.
