@@ -3,6 +3,11 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';
 import { authErrors } from './errors.js';
+import type { WriteWatch } from '../db/write-watch.js';
+
+/** How long the guard may reuse what it read of a session (writes by this process end it at once). */
+const FOR_REQUEST_MAX_AGE_MS = 1000;
+const FOR_REQUEST_CACHE_SIZE = 10_000;
 
 export type Aal = 'aal1' | 'aal2';
 
@@ -35,7 +40,12 @@ export class SessionService {
     private readonly db: Kysely<DB>,
     private readonly sign: SignAccessToken,
     private readonly ttlSeconds: number,
+    /** When given, `forRequest` answers repeated calls from memory until a watched table is written. */
+    private readonly watch?: WriteWatch,
   ) {}
+
+  /** session id -> what `forRequest` read, with when and at which write epoch. */
+  private readonly recent = new Map<string, { at: number; epoch: number; found: Awaited<ReturnType<SessionService['readForRequest']>> }>();
 
   async create(userId: string, opts: { aal: Aal; recovery?: boolean; ipAddress: string | null; userAgent: string | null }): Promise<string> {
     const id = randomUUID();
@@ -115,7 +125,27 @@ export class SessionService {
    * user (the whole row) and whether that user has a verified second factor. Read fresh
    * each time, never cached, so a logout or a ban counts from the next request on.
    */
+  /**
+   * The session, its user and whether the user has a verified factor, for the guard. With a
+   * write watch the answer is reused for up to FOR_REQUEST_MAX_AGE_MS, but never after this
+   * process wrote users, sessions or factors (a sign-out, ban, role or factor change takes
+   * effect on the next request); only another process's writes wait out the age limit.
+   */
   async forRequest(sessionId: string) {
+    if (!this.watch) return this.readForRequest(sessionId);
+    const now = performance.now();
+    const hit = this.recent.get(sessionId);
+    if (hit && hit.epoch === this.watch.epoch && now - hit.at < FOR_REQUEST_MAX_AGE_MS) return hit.found;
+    const epoch = this.watch.epoch;
+    const found = await this.readForRequest(sessionId);
+    if (found && epoch === this.watch.epoch) {
+      if (this.recent.size >= FOR_REQUEST_CACHE_SIZE) this.recent.clear();
+      this.recent.set(sessionId, { at: now, epoch, found });
+    }
+    return found;
+  }
+
+  private async readForRequest(sessionId: string) {
     const row = await this.db
       .selectFrom('auth_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')

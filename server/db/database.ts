@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { watchWrites, WriteWatch } from './write-watch.js';
 import type { DB } from './schema.js';
 
 // numeric and int8 come back as strings from both drivers: money never passes through a float.
@@ -18,6 +19,8 @@ export interface Database {
   kind: 'postgres' | 'pglite';
   /** Set for PostgreSQL: the pool, for the few places that want a raw client (benchmarks). */
   pool?: pg.Pool;
+  /** Moves whenever users, sessions or second factors are written (server/db/write-watch.ts). */
+  watch: WriteWatch;
   close(): Promise<void>;
 }
 
@@ -34,8 +37,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', pool, close: () => db.destroy() };
+    const watch = new WriteWatch();
+    const db = new Kysely<DB>({ dialect: watchWrites(new PostgresDialect({ pool }), watch) });
+    return { db, kind: 'postgres', pool, watch, close: () => db.destroy() };
   }
   let unlock = () => {};
   let dataDir: string | undefined;
@@ -51,10 +55,12 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
     });
     await pglite.waitReady;
-    const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+    const watch = new WriteWatch();
+    const db = new Kysely<DB>({ dialect: watchWrites(new PGliteDialect(pglite), watch) });
     return {
       db,
       kind: 'pglite',
+      watch,
       close: async () => {
         await db.destroy();
         await pglite.close();

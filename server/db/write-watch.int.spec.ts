@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../tests/support/test-database.js';
+import { writesWatchedTable } from './write-watch.js';
+
+describe('write watch', () => {
+  it('recognises writes to users, sessions and factors, from the query builder and raw SQL', () => {
+    expect(writesWatchedTable('update "users" set "banned_until" = $1 where "id" = $2')).toBe(true);
+    expect(writesWatchedTable('update "public"."auth_sessions" set "revoked_at" = $1')).toBe(true);
+    expect(writesWatchedTable('insert into auth_mfa_factors (id, user_id) values ($1, $2)')).toBe(true);
+    expect(writesWatchedTable('DELETE FROM auth_sessions WHERE user_id = $1')).toBe(true);
+    expect(writesWatchedTable('truncate table users cascade')).toBe(true);
+    expect(writesWatchedTable('select * from "users" where "id" = $1')).toBe(false);
+    expect(writesWatchedTable('insert into "user_profiles" ("user_id") values ($1)')).toBe(false);
+    expect(writesWatchedTable('update "users_archive" set x = 1')).toBe(false);
+  });
+
+  describe('on a database', () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase();
+    });
+    afterAll(async () => {
+      await database.close();
+    });
+
+    it('moves on a committed write, and again when the transaction that wrote ends', async () => {
+      const { db, watch } = database;
+      const id = randomUUID();
+      let before = watch.epoch;
+      await db.selectFrom('users').select('id').execute();
+      await sql`update projection_checkpoints set updated_at = now() where name = 'none'`.execute(db);
+      expect(watch.epoch).toBe(before);
+
+      await db.insertInto('users').values({ id, email: `${id}@watch.local`, full_name: 'W', role: 'USER', requires_password_change: false, created_at: new Date(), updated_at: new Date() }).execute();
+      expect(watch.epoch).toBeGreaterThan(before);
+
+      before = watch.epoch;
+      let inside = 0;
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ full_name: 'W2' }).where('id', '=', id).execute();
+        inside = watch.epoch;
+      });
+      expect(inside).toBeGreaterThan(before);
+      // A read that began after the write but before the commit saw the old row: the commit moves the epoch again.
+      expect(watch.epoch).toBeGreaterThan(inside);
+
+      before = watch.epoch;
+      await db.transaction().execute(async (trx) => {
+        await trx.selectFrom('users').select('id').where('id', '=', id).execute();
+      });
+      expect(watch.epoch).toBe(before);
+    });
+  });
+});
