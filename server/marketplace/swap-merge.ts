@@ -43,29 +43,57 @@ function entriesQuery(userId: string) {
 
 type EntryRow = TransactionRow & { req: string | null; is_swap: boolean };
 
-async function linkedLegs(db: Kysely<DB>, userId: string, reqs: string[]): Promise<Map<string, TransactionRow>> {
-  if (reqs.length === 0) return new Map();
-  const { rows } = await sql<TransactionRow & { req: string }>`
-    select * from (${visibleRows(userId)}) m where m.req = any(${reqs}::text[]) and m.amount > 0`.execute(db);
-  return new Map(rows.map((r) => [r.req, strip(r)]));
+/** The columns of `transactions`, for the linked leg's copy of them (prefixed `l_`). */
+const TRANSACTION_COLUMNS = [
+  'id', 'user_id', 'asset_id', 'amount', 'fee', 'type', 'status', 'sent_at', 'created_at', 'sender_address',
+  'recipient_address', 'txid', 'note', 'is_hidden', 'request_id', 'payment_method_id', 'updated_at',
+] as const satisfies readonly (keyof TransactionRow)[];
+
+const LINKED_COLUMNS = sql.raw(TRANSACTION_COLUMNS.map((c) => `l.${c} as l_${c}`).join(', '));
+
+type PageRow = EntryRow & { total_count: string | number } & { [K in (typeof TRANSACTION_COLUMNS)[number] as `l_${K}`]: TransactionRow[K] | null };
+
+function strip<T extends TransactionRow>(r: T): TransactionRow {
+  const row = {} as Record<string, unknown>;
+  for (const c of TRANSACTION_COLUMNS) row[c] = r[c];
+  return row as unknown as TransactionRow;
 }
 
-function strip<T extends TransactionRow>(r: T & { req?: unknown; is_swap?: unknown }): TransactionRow {
-  const { req: _req, is_swap: _swap, ...row } = r;
-  return row as TransactionRow;
+function linkedOf(r: PageRow): TransactionRow | null {
+  if (!r.is_swap || r.l_id === null) return null;
+  const row = {} as Record<string, unknown>;
+  for (const c of TRANSACTION_COLUMNS) row[c] = r[`l_${c}`];
+  return row as unknown as TransactionRow;
 }
 
-/** One page of the customer's list, newest sent_at first, with the exact count of entries. */
+/**
+ * One page of the customer's list, newest sent_at first, with the exact count of entries:
+ * one statement (the count is a window over the whole list, the received leg of a swap
+ * is joined to its spent one). A page past the end has no row to carry the count, so
+ * only then is it counted on its own.
+ */
 export async function transactionEntries(db: Kysely<DB>, userId: string, page: number, pageSize: number): Promise<{ entries: TransactionEntry[]; count: number }> {
-  const [list, count] = await Promise.all([
-    sql<EntryRow>`select * from (${entriesQuery(userId)}) e order by e.sent_at desc, e.created_at desc, e.id limit ${pageSize} offset ${(page - 1) * pageSize}`.execute(db),
-    sql<{ n: string | number }>`select count(*) as n from (${entriesQuery(userId)}) e`.execute(db),
-  ]);
-  const linked = await linkedLegs(db, userId, list.rows.filter((r) => r.is_swap && r.req).map((r) => r.req!));
-  return {
-    entries: list.rows.map((r) => ({ row: strip(r), linked: r.is_swap && r.req ? (linked.get(r.req) ?? null) : null })),
-    count: Number(count.rows[0]?.n ?? 0),
-  };
+  const { rows } = await sql<PageRow>`
+    with mine as (${visibleRows(userId)}),
+    pairs as (
+      select req from mine where req is not null group by req
+      having count(*) = 2 and count(*) filter (where amount < 0) = 1 and count(*) filter (where amount > 0) = 1
+    ),
+    entries as (
+      select m.*, (p.req is not null) as is_swap
+      from mine m left join pairs p on p.req = m.req
+      where not (p.req is not null and m.amount > 0)
+    )
+    select e.*, count(*) over () as total_count, ${LINKED_COLUMNS}
+    from entries e left join mine l on e.is_swap and l.req = e.req and l.amount > 0
+    order by e.sent_at desc, e.created_at desc, e.id
+    limit ${pageSize} offset ${(page - 1) * pageSize}`.execute(db);
+  let count = rows.length > 0 ? Number(rows[0]!.total_count) : 0;
+  if (rows.length === 0 && page > 1) {
+    const { rows: counted } = await sql<{ n: string | number }>`select count(*) as n from (${entriesQuery(userId)}) e`.execute(db);
+    count = Number(counted[0]?.n ?? 0);
+  }
+  return { entries: rows.map((r) => ({ row: strip(r), linked: linkedOf(r) })), count };
 }
 
 /** One entry by the id of either leg; null when the customer has no such visible transaction. */
