@@ -4,6 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { createTestApp, bearer, registeredCustomer, type TestApp } from '../../tests/support/test-app.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletCommand } from '../../ledger/wallet/wallet.js';
+import { PayoutScheduler, payoutTransactionId } from '../marketplace/payout-scheduler.js';
 import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
 
 describe('notifications', () => {
@@ -61,5 +62,23 @@ describe('notifications', () => {
       Array.from({ length: 10 }, (_, k) => `Your deposit of ${11 - k} BTC has been completed.`),
     );
     expect(list.unread).toBe(10);
+  });
+
+  it('a stake payout shows in the bell as money received, once, naming the payout', async () => {
+    const c = await registeredCustomer(t, 'bell-stake@example.com', 'bell-stake-pass');
+    const h = bearer(c.access_token);
+    await t.app.ledger.execute(walletDecider, c.user.id, recorded('1', 'Complete', 'BTC'), staff);
+    const staked = await inject({ method: 'POST', url: '/functions/v1/create-stake-transaction', headers: h, payload: { assetId: 'BTC', amount: '0.5', durationDays: 7, rate: 2.7 } });
+    expect(staked.statusCode).toBe(200);
+    const [stake] = (await inject({ method: 'GET', url: '/api/v1/scheduled-transactions', headers: h })).json().scheduledTransactions;
+    const messages = async () => (await inject({ method: 'GET', url: '/api/v1/notifications', headers: h })).json().notifications.map((n: { message: string; read: boolean; transaction_id: string }) => [n.message, n.read, n.transaction_id]);
+    const before = await messages();
+    expect(before.map(([m]: [string]) => m)).toEqual(['You received 1 BTC']);
+
+    const scheduler = new PayoutScheduler(t.app.ledger, { now: () => new Date(Date.parse(stake.scheduled_at) + 1000) });
+    expect(await scheduler.runDue()).toBe(1);
+    await scheduler.stop();
+    // 0.5 back with 0.5 × 2.7% × 7/365 earned: the spec's received item, read, naming the payout.
+    expect(await messages()).toEqual([['You received 0.500258904109589041 BTC', true, payoutTransactionId(stake.id)], ...before]);
   });
 });
