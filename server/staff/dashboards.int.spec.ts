@@ -190,4 +190,48 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     expect(events.some((e) => JSON.stringify([e.data, e.metadata]).includes(temporary))).toBe(false);
     expect(events.filter((e) => e.type === 'user.password-change-required').at(-2)?.metadata).toMatchObject({ actorId: m1.user.id });
   });
+
+  it('My Workers and My Users page on the server: page 2 holds the rest and the total counts them all', async () => {
+    const m3 = await operatorStaff('MANAGER', 'mia@example.com');
+    const w3 = await managedWorker(m3, 'wyn@example.com', 'Wyn Worker');
+    for (const [email, fullName] of [['will@example.com', 'Will Worker'], ['wade@example.com', 'Wade Worker']]) {
+      expect((await post('/functions/v1/create-worker-for-manager', m3.access_token, { fullName, email, password: 'given-by-manager' })).statusCode).toBe(201);
+    }
+    const workers = (paging: Record<string, unknown>) => post('/api/v1/rpc/get_worker_info', m3.access_token, { p_manager_id: m3.user.id, ...paging });
+    const names = (res: Awaited<ReturnType<typeof post>>) => (res.json() as { full_name: string }[]).map((w) => w.full_name);
+    const [first, second, past, whole] = await Promise.all([
+      workers({ p_page: 1, p_page_size: 2 }),
+      workers({ p_page: 2, p_page_size: 2 }),
+      workers({ p_page: 3, p_page_size: 2 }),
+      workers({}),
+    ]);
+    expect(names(first)).toEqual(['Wade Worker', 'Will Worker']);
+    expect(names(second)).toEqual(['Wyn Worker']);
+    expect(names(past)).toEqual([]);
+    expect(names(whole)).toEqual(['Wade Worker', 'Will Worker', 'Wyn Worker']);
+    expect([first, second, past, whole].map((r) => r.headers['x-total-count'])).toEqual(['3', '3', '3', '3']);
+    expect(names(await workers({ p_page: 1 }))).toEqual(['Wade Worker', 'Will Worker', 'Wyn Worker']);
+    for (const bad of [{ p_page: 0 }, { p_page_size: 0 }, { p_page_size: 101 }]) expect((await workers(bad)).statusCode).toBe(400);
+
+    for (const name of ['erin', 'finn', 'gail']) {
+      const customer = await registeredCustomer(t, `${name}@example.com`, `${name}-pass-12`, `${name} Customer`);
+      expect((await post('/functions/v1/claim-user', w3.access_token, { userIdToClaim: customer.user.id })).statusCode).toBe(200);
+    }
+    const users = async (paging: Record<string, unknown>) => {
+      const res = await post('/functions/v1/list-my-users', w3.access_token, paging);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { ownedUsers: { user_email: string }[]; totalCount: number };
+    };
+    const all = await users({});
+    expect(all.ownedUsers.map((u) => u.user_email).sort()).toEqual(['erin@example.com', 'finn@example.com', 'gail@example.com']);
+    expect(all.totalCount).toBe(3);
+    const [page1, page2] = await Promise.all([users({ page: 1, pageSize: 2 }), users({ page: 2, pageSize: 2 })]);
+    expect([page1.ownedUsers.length, page2.ownedUsers.length]).toEqual([2, 1]);
+    expect([...page1.ownedUsers, ...page2.ownedUsers]).toEqual(all.ownedUsers);
+    expect([page1.totalCount, page2.totalCount]).toEqual([3, 3]);
+    expect((await post('/functions/v1/list-my-users', w3.access_token, { pageSize: 101 })).statusCode).toBe(400);
+    // The spec's call carries no payload at all: every owned user.
+    const bare = await t.app.inject({ method: 'POST', url: '/functions/v1/list-my-users', headers: bearer(w3.access_token) });
+    expect([bare.statusCode, bare.json().totalCount]).toEqual([200, 3]);
+  });
 });

@@ -8,6 +8,7 @@ import { MIN_PASSWORD } from '../auth/accounts.js';
 import { temporaryPassword } from '../auth/staff-accounts.js';
 import { badRequest, conflict, forbidden } from '../errors.js';
 import { assertManagesWorker, assertRole } from './access.js';
+import { pageNumber, pageSize, pageWindow } from './paging.js';
 
 const ONLY_MANAGERS = 'Access Denied: Only managers can manage workers.';
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -120,25 +121,34 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
   };
 }
 
-/** The spec's procedure get_worker_info(p_manager_id): a manager's workers. */
+/**
+ * The spec's procedure get_worker_info(p_manager_id): a manager's workers, as a list. With
+ * p_page or p_page_size it answers one page, and X-Total-Count says how many there are in all.
+ */
 export function workerInfoRpc(auth: AuthServices): FastifyPluginAsyncZod {
   const { accounts, guard } = auth;
   return async (app) => {
     app.post(
       '/rpc/get_worker_info',
-      { preHandler: guard.requireAuth(), schema: { tags: ['api'], body: z.object({ p_manager_id: z.uuid() }) } },
-      async (request) => {
+      {
+        preHandler: guard.requireAuth(),
+        schema: { tags: ['api'], body: z.object({ p_manager_id: z.uuid(), p_page: pageNumber.optional(), p_page_size: pageSize.optional() }) },
+      },
+      async (request, reply) => {
         const staff = authOf(request);
         assertRole(staff, ['MANAGER', 'ADMIN'], ONLY_MANAGERS);
-        if (staff.role === 'MANAGER' && request.body.p_manager_id !== staff.userId) throw forbidden('Access Denied: You can only list your own workers.');
-        return accounts.db
-          .selectFrom('users')
-          .select(['id', 'full_name', 'email'])
-          .where('role', '=', 'WORKER')
-          .where('manager_id', '=', request.body.p_manager_id)
-          .orderBy('full_name')
-          .orderBy('id')
-          .execute();
+        const { p_manager_id: managerId, p_page: page, p_page_size: size } = request.body;
+        if (staff.role === 'MANAGER' && managerId !== staff.userId) throw forbidden('Access Denied: You can only list your own workers.');
+        const workers = accounts.db.selectFrom('users').where('role', '=', 'WORKER').where('manager_id', '=', managerId);
+        let rows = workers.select(['id', 'full_name', 'email']).orderBy('full_name').orderBy('id');
+        const window = pageWindow(page, size);
+        if (window) rows = rows.limit(window.limit).offset(window.offset);
+        const [list, count] = await Promise.all([
+          rows.execute(),
+          window ? workers.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst() : null,
+        ]);
+        reply.header('X-Total-Count', String(count ? Number(count.n) : list.length));
+        return list;
       },
     );
   };

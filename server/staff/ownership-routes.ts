@@ -7,6 +7,7 @@ import { normaliseEmail } from '../auth/accounts.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { UserError } from '../../ledger/user/user.js';
 import { assertRole, canManageUser, isStaffRole } from './access.js';
+import { pageNumber, pageSize, pageWindow } from './paging.js';
 import { HttpError } from '../errors.js';
 
 export const CLAIM_CONFLICT = 'Cannot claim user: User may already be assigned or is not claimable.';
@@ -60,19 +61,32 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
       },
     );
 
-    app.post('/list-my-users', { preHandler: guard.requireAuth(), schema: { tags: ['functions'] } }, async (request) => {
-      const staff = authOf(request);
-      assertRole(staff, ['WORKER'], 'Access Denied: Only workers own users.');
-      const ownedUsers = await db
-        .selectFrom('user_profiles as p')
-        .innerJoin('users as u', 'u.id', 'p.user_id')
-        .select(['u.email as user_email', 'p.user_id as profile_user_id', 'p.created_at as profile_created_at'])
-        .where('p.assigned_worker_id', '=', staff.userId)
-        .orderBy('p.claimed_at', 'desc')
-        .orderBy('p.user_id')
-        .execute();
-      return { ownedUsers: ownedUsers.map((u) => ({ ...u, profile_created_at: new Date(u.profile_created_at).toISOString() })) };
-    });
+    app.post(
+      '/list-my-users',
+      {
+        preHandler: guard.requireAuth(),
+        schema: { tags: ['functions'], body: z.object({ page: pageNumber.optional(), pageSize: pageSize.optional() }).nullish() },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        assertRole(staff, ['WORKER'], 'Access Denied: Only workers own users.');
+        const owned = db.selectFrom('user_profiles as p').innerJoin('users as u', 'u.id', 'p.user_id').where('p.assigned_worker_id', '=', staff.userId);
+        let rows = owned
+          .select(['u.email as user_email', 'p.user_id as profile_user_id', 'p.created_at as profile_created_at'])
+          .orderBy('p.claimed_at', 'desc')
+          .orderBy('p.user_id');
+        const window = pageWindow(request.body?.page, request.body?.pageSize);
+        if (window) rows = rows.limit(window.limit).offset(window.offset);
+        const [ownedUsers, count] = await Promise.all([
+          rows.execute(),
+          window ? owned.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst() : null,
+        ]);
+        return {
+          ownedUsers: ownedUsers.map((u) => ({ ...u, profile_created_at: new Date(u.profile_created_at).toISOString() })),
+          totalCount: count ? Number(count.n) : ownedUsers.length,
+        };
+      },
+    );
 
     // The profile shell's questions. They answer false rather than 403 (the answer reveals
     // nothing); every profile call itself refuses with 403 (access.ts).

@@ -149,13 +149,17 @@ export async function toApiError(error: unknown): Promise<ApiError> {
   return new ApiError(NO_ANSWER, null);
 }
 
-async function call<T>(path: string, options: Options): Promise<T> {
+async function send<T>(path: string, options: Options): Promise<{ body: T; headers: Headers }> {
   try {
     const response = await http(relative(path), options);
-    return (await readBody(response)) as T;
+    return { body: (await readBody(response)) as T, headers: response.headers };
   } catch (error) {
     throw await toApiError(error);
   }
+}
+
+async function call<T>(path: string, options: Options): Promise<T> {
+  return (await send<T>(path, options)).body;
 }
 
 export function getJson<T>(path: string, options: Options = {}): Promise<T> {
@@ -164,6 +168,11 @@ export function getJson<T>(path: string, options: Options = {}): Promise<T> {
 
 export function postJson<T>(path: string, json?: unknown, options: Options = {}): Promise<T> {
   return call<T>(path, { ...options, method: 'post', json });
+}
+
+/** A POST whose answer headers matter too, e.g. a list's X-Total-Count. */
+export function postJsonWithHeaders<T>(path: string, json?: unknown, options: Options = {}): Promise<{ body: T; headers: Headers }> {
+  return send<T>(path, { ...options, method: 'post', json });
 }
 
 export function putJson<T>(path: string, json?: unknown, options: Options = {}): Promise<T> {

@@ -1,4 +1,4 @@
-import { postJson } from '../../../lib/api-client.js';
+import { postJson, postJsonWithHeaders } from '../../../lib/api-client.js';
 
 export type Worker = { id: string; full_name: string; email: string };
 /** A row of All Users (spec 002: User list item). */
@@ -15,8 +15,15 @@ export function createWorker(input: { fullName: string; email: string; password:
   return postJson<{ success: boolean; message: string }>('functions/v1/create-worker-for-manager', input);
 }
 
+/** All the manager's workers, by name (e.g. to choose one to assign a ticket to). */
 export function listWorkers(managerId: string): Promise<Worker[]> {
   return postJson<Worker[]>('api/v1/rpc/get_worker_info', { p_manager_id: managerId });
+}
+
+/** One page of the manager's workers, by name, and how many there are in all. */
+export async function listWorkersPage(managerId: string, page: number, pageSize: number): Promise<{ workers: Worker[]; totalCount: number }> {
+  const { body, headers } = await postJsonWithHeaders<Worker[]>('api/v1/rpc/get_worker_info', { p_manager_id: managerId, p_page: page, p_page_size: pageSize });
+  return { workers: body, totalCount: Number(headers.get('X-Total-Count') ?? body.length) };
 }
 
 export function resetWorkerPassword(workerId: string) {

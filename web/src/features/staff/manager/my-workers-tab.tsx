@@ -1,34 +1,25 @@
-import { useEffect, useState } from 'react';
-import { Banner } from '../../../components/banner.js';
+import { useCallback, useState } from 'react';
 import { Button } from '../../../components/button.js';
 import { Modal } from '../../../components/modal.js';
-import { Pager } from '../../../components/pager.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { useSession } from '../../../lib/session.js';
-import { listWorkers, resetWorkerPassword, type Worker } from './api.js';
-
-const PAGE_SIZE = 10;
+import { PagedTable } from '../paged-table.js';
+import { listWorkersPage, resetWorkerPassword, type Worker } from './api.js';
 
 /** My Workers: 10 per page, each with a password reset that shows a temporary password once (spec 002). */
 export function MyWorkersTab() {
   const managerId = useSession((s) => s.user?.id ?? null);
-  const [workers, setWorkers] = useState<Worker[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [page, setPage] = useState(1);
   const [resetting, setResetting] = useState<string | null>(null);
   const [issued, setIssued] = useState<{ worker: Worker; password: string } | null>(null);
 
-  useEffect(() => {
-    if (!managerId) return;
-    let cancelled = false;
-    listWorkers(managerId)
-      .then((list) => !cancelled && setWorkers(list))
-      .catch((err: unknown) => !cancelled && setError(`Failed to load workers: ${err instanceof Error ? err.message : 'unknown error'}`));
-    return () => {
-      cancelled = true;
-    };
-  }, [managerId]);
+  const loadPage = useCallback(
+    async (page: number, pageSize: number) => {
+      const answer = await listWorkersPage(managerId!, page, pageSize);
+      return { rows: answer.workers, totalCount: answer.totalCount };
+    },
+    [managerId],
+  );
 
   const reset = async (worker: Worker) => {
     setError(null);
@@ -44,45 +35,29 @@ export function MyWorkersTab() {
     }
   };
 
-  const pageCount = Math.max(1, Math.ceil((workers?.length ?? 0) / PAGE_SIZE));
-  const shown = workers?.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE) ?? [];
   return (
-    <section className="card staff-card" aria-labelledby="my-workers-title">
-      <h2 id="my-workers-title" className="card__title">
-        My Workers
-      </h2>
-      {error && <Banner variant="error">{error}</Banner>}
-      {!workers && !error && <SkeletonRows rows={5} columns={3} label="Loading workers..." />}
-      {workers && workers.length === 0 && <p className="empty-text">You have no workers yet. Create one in the Create Worker tab.</p>}
-      {workers && workers.length > 0 && (
-        <div className="staff-table-wrap">
-          <table className="staff-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((w) => (
-                <tr key={w.id}>
-                  <td>{w.full_name || 'N/A'}</td>
-                  <td>{w.email}</td>
-                  <td className="staff-table__actions">
-                    <Button variant="secondary" loading={resetting === w.id} loadingText="Resetting..." onClick={() => reset(w)}>
-                      Reset Password
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <PagedTable<Worker>
+      titleId="my-workers-title"
+      title="My Workers"
+      loadPage={managerId ? loadPage : null}
+      loadFailure={(err) => `Failed to load workers: ${err instanceof Error ? err.message : 'unknown error'}`}
+      loadingLabel="Loading workers..."
+      emptyText="You have no workers yet. Create one in the Create Worker tab."
+      columns={['Name', 'Email']}
+      rowKey={(w) => w.id}
+      cells={(w) => (
+        <>
+          <td>{w.full_name || 'N/A'}</td>
+          <td>{w.email}</td>
+        </>
       )}
-      <Pager page={page} pageCount={pageCount} onPageChange={setPage} />
+      actions={(w) => (
+        <Button variant="secondary" loading={resetting === w.id} loadingText="Resetting..." onClick={() => reset(w)}>
+          Reset Password
+        </Button>
+      )}
+      actionError={error}
+    >
       <Modal
         open={issued !== null}
         onClose={() => setIssued(null)}
@@ -102,6 +77,6 @@ export function MyWorkersTab() {
           </>
         )}
       </Modal>
-    </section>
+    </PagedTable>
   );
 }

@@ -13,8 +13,9 @@ export function claimUser(userIdToClaim: string) {
   return postJson<{ success: boolean; message: string }>('functions/v1/claim-user', { userIdToClaim });
 }
 
-export async function listMyUsers(): Promise<OwnedUser[]> {
-  return (await postJson<{ ownedUsers: OwnedUser[] }>('functions/v1/list-my-users', {})).ownedUsers;
+/** One page of the customers this worker claimed, newest claim first, and how many there are in all. */
+export function listMyUsers(page: number, pageSize: number) {
+  return postJson<{ ownedUsers: OwnedUser[]; totalCount: number }>('functions/v1/list-my-users', { page, pageSize });
 }
 
 export async function getWorkerManager(workerId: string): Promise<string | null> {
