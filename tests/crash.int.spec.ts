@@ -54,7 +54,10 @@ describe('crash and restart', () => {
       for (let life = 0; life < 3; life++) {
         const run = startChild(env);
         await run.ready;
-        await sleep(400 + Math.random() * 800);
+        // Kill it mid-work: once it has acknowledged a few commands (however busy the machine
+        // is), then at a random moment within the next 0.8 s.
+        for (const until = Date.now() + 15_000; run.acked.length < 4 && Date.now() < until; ) await sleep(20);
+        await sleep(Math.random() * 800);
         run.child.kill('SIGKILL');
         await new Promise((r) => run.child.once('exit', r));
         acked.push(...run.acked);
