@@ -90,7 +90,7 @@ function assetOption(asset: string | undefined): AssetId | undefined {
 
 async function withLedger<T>(config: Config, fn: (database: Database, store: EventStore) => Promise<T>): Promise<T> {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const store = openEventStore(config, database);
+  const store = await openEventStore(config, database);
   try {
     await migrateToLatest(database.db);
     return await fn(database, store);

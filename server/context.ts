@@ -3,7 +3,6 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import type { EventStore } from '../ledger/event-store/port.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
-import { EventStoreDbEventStore } from '../ledger/event-store/eventstoredb.js';
 import { CommandHandler, type CommandContext, type CommandResult } from '../ledger/command-handler.js';
 import type { Decider, DomainEvent } from '../ledger/decider.js';
 import { Projector } from '../projections/registry.js';
@@ -25,8 +24,11 @@ export interface LedgerContext {
   close(): Promise<void>;
 }
 
-export function openEventStore(config: Pick<Config, 'EVENTSTORE_URL'>, database: Database): EventStore {
-  return config.EVENTSTORE_URL ? new EventStoreDbEventStore(config.EVENTSTORE_URL) : new PostgresEventStore(database.db);
+/** The EventStoreDB client (and its gRPC stack) is only loaded when it is configured. */
+export async function openEventStore(config: Pick<Config, 'EVENTSTORE_URL'>, database: Database): Promise<EventStore> {
+  if (!config.EVENTSTORE_URL) return new PostgresEventStore(database.db);
+  const { EventStoreDbEventStore } = await import('../ledger/event-store/eventstoredb.js');
+  return new EventStoreDbEventStore(config.EVENTSTORE_URL);
 }
 
 export async function createLedgerContext(
@@ -41,7 +43,7 @@ export async function createLedgerContext(
     if (!opts.database) await database.close();
     throw err;
   }
-  const store = openEventStore(config, database);
+  const store = await openEventStore(config, database);
   const commands = new CommandHandler(store);
   const projector = new Projector(database.db, store);
   if (opts.startProjections !== false) await projector.start();

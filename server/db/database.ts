@@ -2,7 +2,6 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import { PGliteDialect } from './pglite-dialect.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchWrites, WriteWatch } from './write-watch.js';
@@ -50,6 +49,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     fs.mkdirSync(path.dirname(dataDir), { recursive: true });
   }
   try {
+    // Loaded only for the embedded database: with DATABASE_URL the WASM build is never read.
+    const { PGlite } = await import('@electric-sql/pglite');
     const pglite = new PGlite({
       dataDir,
       parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
