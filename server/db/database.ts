@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchWrites, WriteWatch } from './write-watch.js';
+import { namingClient, StatementNames } from './statement-cache.js';
 import type { DB } from './schema.js';
 
 // numeric and int8 come back as strings from both drivers: money never passes through a float.
@@ -33,7 +34,7 @@ export interface DatabaseOptions {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, Client: namingClient(new StatementNames()) });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
     const watch = new WriteWatch();
