@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/api-client.js';
 import { updateUser, useSession } from '../../lib/session.js';
 import { Banner } from '../../components/banner.js';
 import { Button } from '../../components/button.js';
-import { Field } from '../../components/field.js';
+import { NewPasswordFields } from '../../components/new-password-fields.js';
 import { clearPasswordChangeFlag, updatePassword } from './api/password.js';
 import { AuthLayout, AuthStatus } from './components/auth-layout.js';
 import { MESSAGES } from './utils/messages.js';
@@ -83,41 +83,26 @@ export function ForcePasswordChangePage() {
       {apiError && <Banner variant="error">{apiError}</Banner>}
       {success && <Banner variant="success">{success}</Banner>}
       <form className="form" noValidate onSubmit={(e) => void submit(e)} aria-label="Set a new password">
-        <Field
+        <NewPasswordFields
           id="force-new-password"
-          label="New Password"
-          type="password"
           name="password"
-          autoComplete="new-password"
           value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
+          onChange={(value) => {
+            setPassword(value);
             setFormError(null);
           }}
-          aria-invalid={formError ? true : undefined}
-          aria-describedby={formError ? 'force-password-error' : undefined}
+          confirm={{
+            name: 'confirm',
+            value: confirm,
+            onChange: (value) => {
+              setConfirm(value);
+              setFormError(null);
+            },
+          }}
+          sharedError={{ id: 'force-password-error', message: formError }}
           disabled={done}
           autoFocus
         />
-        <Field
-          label="Confirm New Password"
-          type="password"
-          name="confirm"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => {
-            setConfirm(e.target.value);
-            setFormError(null);
-          }}
-          aria-invalid={formError ? true : undefined}
-          aria-describedby={formError ? 'force-password-error' : undefined}
-          disabled={done}
-        />
-        {formError && (
-          <p id="force-password-error" className="field__error form__error" role="alert">
-            {formError}
-          </p>
-        )}
         <Button type="submit" className="button--block" loading={busy} loadingText="Updating Password..." disabled={done}>
           Set New Password
         </Button>

@@ -5,7 +5,7 @@ import type { Session } from '../../lib/auth-types.js';
 import { useFocusFirstError } from '../../lib/use-focus-first-error.js';
 import { Banner } from '../../components/banner.js';
 import { Button } from '../../components/button.js';
-import { Field } from '../../components/field.js';
+import { NewPasswordFields } from '../../components/new-password-fields.js';
 import { endSession, updatePassword, verifyRecoveryToken } from './api/password.js';
 import { AuthLayout } from './components/auth-layout.js';
 import { MESSAGES } from './utils/messages.js';
@@ -168,32 +168,25 @@ export function UpdatePasswordPage() {
       {apiError && <Banner variant="error">{apiError}</Banner>}
       {done && <Banner variant="success">{MESSAGES.passwordUpdated}</Banner>}
       <form ref={formRef} className="form" noValidate onSubmit={(e) => void submit(e)} aria-label="Set new password">
-        <Field
-          label="New Password"
-          type="password"
+        <NewPasswordFields
           name="password"
-          autoComplete="new-password"
           value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
+          onChange={(value) => {
+            setPassword(value);
             setErrors((found) => ({ ...found, password: undefined }));
           }}
           error={errors.password}
+          confirm={{
+            name: 'confirm',
+            value: confirm,
+            onChange: (value) => {
+              setConfirm(value);
+              setErrors((found) => ({ ...found, confirm: undefined }));
+            },
+            error: errors.confirm,
+          }}
           disabled={done}
           autoFocus
-        />
-        <Field
-          label="Confirm New Password"
-          type="password"
-          name="confirm"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => {
-            setConfirm(e.target.value);
-            setErrors((found) => ({ ...found, confirm: undefined }));
-          }}
-          error={errors.confirm}
-          disabled={done}
         />
         <Button
           type="submit"

@@ -3,6 +3,7 @@ import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { Modal } from '../../../components/modal.js';
+import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { errorText, profileApi, type LoginEntry, type PermissionFlags, type ProfileDetails } from './api.js';
 import { useProfile } from './profile-context.js';
 import { dateTime, useFlash } from './use-flash.js';
@@ -197,12 +198,9 @@ function PasswordCard({ userId }: { userId: string }) {
       </h2>
       {success && <Banner variant="success">{success}</Banner>}
       {error && <Banner variant="error">{error}</Banner>}
-      <Field
-        label="New Password"
-        type="password"
-        autoComplete="new-password"
+      <NewPasswordFields
         value={password}
-        onChange={(e) => setPassword(e.target.value)}
+        onChange={setPassword}
         hint="At least 6 characters. The user must choose a new password at next sign-in; their sessions end now."
       />
       <div className="actions">

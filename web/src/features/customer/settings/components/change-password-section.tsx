@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../../components/banner.js';
 import { Button } from '../../../../components/button.js';
 import { Field } from '../../../../components/field.js';
+import { NewPasswordFields } from '../../../../components/new-password-fields.js';
 import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
 import { verifyAndUpdatePassword } from '../api/security.js';
 
@@ -64,16 +65,13 @@ export function ChangePasswordSection() {
       {error && <Banner variant="error">{error}</Banner>}
       <form className="password-form" onSubmit={(e) => void submit(e)} noValidate>
         <Field label="Current Password" name="current-password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
-        <Field
-          label="New Password"
+        <NewPasswordFields
           name="new-password"
-          type="password"
-          autoComplete="new-password"
           value={next}
-          onChange={(e) => setNext(e.target.value)}
+          onChange={setNext}
           hint="At least 8 characters, including at least one number."
+          confirm={{ name: 'confirm-new-password', value: confirm, onChange: setConfirm }}
         />
-        <Field label="Confirm New Password" name="confirm-new-password" type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         <div className="mfa-panel__actions">
           <Button type="submit" disabled={!complete} loading={busy} loadingText="Updating...">
             Change Password
