@@ -45,7 +45,7 @@ export function TransactionsPage() {
           !error && <p className="empty-text">No transactions found.</p>
         ) : (
           <>
-            <div className="tx-row tx-row--head" aria-hidden="true">
+            <div className="list-row list-row--head tx-row tx-row--head" aria-hidden="true">
               <span>Date</span>
               <span>Asset</span>
               <span>Type</span>
@@ -60,7 +60,7 @@ export function TransactionsPage() {
                   // One row for both legs (spec 001 section 4): spent and received side by side.
                   return (
                     <li key={t.id}>
-                      <button type="button" className="tx-row tx-row--swap" onClick={() => setSelected(t)} aria-haspopup="dialog">
+                      <button type="button" className="list-row tx-row tx-row--swap" onClick={() => setSelected(t)} aria-haspopup="dialog">
                         <span className="tx-row__date">{formatListDateTime(t.sent_at)}</span>
                         <span className="tx-row__asset">
                           <AssetIcon asset={swap.spent.asset_id} size="small" />
@@ -86,7 +86,7 @@ export function TransactionsPage() {
                 }
                 return (
                   <li key={t.id}>
-                    <button type="button" className="tx-row" onClick={() => setSelected(t)} aria-haspopup="dialog">
+                    <button type="button" className="list-row tx-row" onClick={() => setSelected(t)} aria-haspopup="dialog">
                       <span className="tx-row__date">{formatListDateTime(t.sent_at)}</span>
                       <span className="tx-row__asset">
                         <AssetIcon asset={t.asset_id} size="small" />

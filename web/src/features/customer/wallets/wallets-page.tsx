@@ -72,7 +72,7 @@ export function WalletsPage() {
           <p className="empty-text">No wallets to show.</p>
         ) : (
           <>
-            <div className="wallet-row wallet-row--head" aria-hidden="true">
+            <div className="list-row list-row--head wallet-row wallet-row--head" aria-hidden="true">
               <span>Asset</span>
               <span>Price</span>
               <span>Balance</span>
@@ -81,7 +81,7 @@ export function WalletsPage() {
             <ul className="wallet-list">
               {wallets.map((w) => (
                 <li key={w.id}>
-                  <button type="button" className="wallet-row" onClick={() => setOpenId(w.id)} aria-label={`${w.name} (${w.id}): ${formatCrypto(w.balance)} ${w.id}. Open send and receive`}>
+                  <button type="button" className="list-row wallet-row" onClick={() => setOpenId(w.id)} aria-label={`${w.name} (${w.id}): ${formatCrypto(w.balance)} ${w.id}. Open send and receive`}>
                     <span className="wallet-row__asset">
                       <AssetIcon asset={w.id} />
                       <span>
