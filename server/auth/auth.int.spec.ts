@@ -211,6 +211,8 @@ describe('accounts and access (/auth/v1)', () => {
 
   it('a banned user cannot sign in and loses the sessions they had', async () => {
     const s = await registeredCustomer(t, 'banned@example.com', 'banned1234');
+    // Signed in and just seen by the guard: the ban must still count from the very next request.
+    expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode).toBe(200);
     await t.app.authServices.accounts.ban(s.user.id, new Date(Date.now() + 100 * 365 * 86400_000), { id: 'admin', role: 'ADMIN' });
     expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode).toBe(401);
     const refused = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'banned@example.com', password: 'banned1234' } });
