@@ -7,6 +7,11 @@ export default defineConfig({
     exclude: ['tests/e2e/**', 'node_modules/**', 'tests/long/**'],
     pool: 'forks',
     maxWorkers: 2,
+    // Test files run one after another in two long-lived processes rather than one fresh process
+    // each: a fresh one spends seconds loading the server's modules and compiling PGlite's
+    // WebAssembly again, which was most of the suite's time. Every file builds its own app and
+    // database; one that changes process.env puts it back in afterAll.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

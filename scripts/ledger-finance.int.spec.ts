@@ -33,8 +33,11 @@ describe('ledger CLI: finance commands', () => {
     }
   }, 120_000);
   afterAll(async () => {
-    process.env.DATABASE_URL = saved.DATABASE_URL;
-    process.env.DATA_DIR = saved.DATA_DIR;
+    // Assigning undefined would leave the text "undefined" for the next test file in this process.
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     await database?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });

@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { solveChallenge } from 'altcha-lib/v1';
 import { buildApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import { OutboxMailer, type StoredMail } from '../../server/mail/mailer.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { solveAltcha } from './proof-of-work.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -36,12 +36,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
-/** Solves the app's proof-of-work challenge as the browser widget does. */
+/** Solves the app's proof-of-work challenge (see proof-of-work.ts). */
 export async function solveCaptcha(app: FastifyInstance): Promise<string> {
-  const challenge = (await app.inject({ method: 'GET', url: '/functions/v1/captcha-challenge' })).json();
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  const payload = { algorithm: challenge.algorithm, challenge: challenge.challenge, number: solution!.number, salt: challenge.salt, signature: challenge.signature };
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
+  return solveAltcha((await app.inject({ method: 'GET', url: '/functions/v1/captcha-challenge' })).json());
 }
 
 /** Waits for the newest mail to an address (mail is sent after the answer). */
