@@ -14,8 +14,11 @@ export default defineConfig({
   testMatch: '**/*.e2e.ts',
   // One folder per server port, so runs side by side do not clear each other's artifacts.
   outputDir: process.env.E2E_PORT ? `tmp/e2e-results-${PORT}` : 'tmp/e2e-results',
+  // Two files at a time; the tests of one file run in order. Every test makes its own users;
+  // the demo staff get their own passwords once, before any test, in global-setup.ts.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  globalSetup: './tests/e2e/global-setup.ts',
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: 'list',

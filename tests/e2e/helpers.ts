@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { solveChallenge } from 'altcha-lib/v1';
+import { solveAltcha, type AltchaChallenge } from '../support/proof-of-work.js';
 
 /** Shared steps of the browser tests: users, the local mailbox, the captcha, signing in. */
 
@@ -65,22 +65,15 @@ export function codeIn(mail: Mail): string {
   return code!;
 }
 
-/** Solves the server's proof-of-work challenge outside the browser (for set-up through the API). */
+/**
+ * Solves the server's proof-of-work challenge outside the browser (for set-up through the API),
+ * with the fast solver of the vitest suites; the browser's own widget is tested by the tests
+ * that click it (solveCaptchaWidget).
+ */
 export async function solveCaptcha(request: APIRequestContext): Promise<string> {
   const response = await request.get('/functions/v1/captcha-challenge');
   expect(response.ok()).toBe(true);
-  const challenge = (await response.json()) as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
-  expect(solution).toBeTruthy();
-  const payload = {
-    algorithm: challenge.algorithm,
-    challenge: challenge.challenge,
-    number: solution!.number,
-    salt: challenge.salt,
-    signature: challenge.signature,
-    took: solution!.took,
-  };
-  return Buffer.from(JSON.stringify(payload)).toString('base64');
+  return solveAltcha((await response.json()) as AltchaChallenge);
 }
 
 /** A confirmed account made through the API: sign-up, then the e-mailed confirmation link. */
@@ -129,11 +122,6 @@ export async function signInWithForm(page: Page, email: string, password: string
   if (opts.expectDashboard === false) return;
   await expect(page).toHaveURL(/\/dashboard\/overview$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
-}
-
-/** Milliseconds until the next 30-second TOTP window starts. */
-export function msToNextTotpWindow(): number {
-  return 30_000 - (Date.now() % 30_000);
 }
 
 /**
@@ -196,11 +184,29 @@ export async function ownSession(request: APIRequestContext, email: string, give
   return (await again.json()) as ApiSession;
 }
 
-/** A demo staff member (from the server's demo-users.txt), signed in through the API with a password of their own. */
-async function demoStaffSession(request: APIRequestContext, role: 'ADMIN' | 'MANAGER', own: string): Promise<ApiSession> {
+/** A demo staff member's e-mail and one-time password, from the server's demo-users.txt. */
+export function demoStaff(role: 'WORKER' | 'MANAGER' | 'ADMIN'): { email: string; oneTime: string } {
   const demo = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'demo-users.txt'), 'utf8');
   const [, email, oneTime] = new RegExp(`${role}\\s+(\\S+)\\s+password: (\\S+)`).exec(demo)!;
-  return ownSession(request, email!, oneTime!, own);
+  return { email: email!, oneTime: oneTime! };
+}
+
+/**
+ * Gives the demo ADMIN and MANAGER passwords of their own, once per run (global-setup.ts), so
+ * that the tests, two at a time, sign them in without racing each other for the one-time
+ * password, and without the wrong-password tries that would make every later sign-in from this
+ * address need the captcha (the sign-in tests want none until their last one).
+ */
+export async function tradeDemoStaffPasswords(request: APIRequestContext): Promise<void> {
+  await ownSession(request, demoStaff('ADMIN').email, demoStaff('ADMIN').oneTime, ADMIN_OWN_PASSWORD);
+  await ownSession(request, demoStaff('MANAGER').email, demoStaff('MANAGER').oneTime, MANAGER_OWN_PASSWORD);
+}
+
+/** A demo staff member, signed in through the API with the password of their own. */
+async function demoStaffSession(request: APIRequestContext, role: 'ADMIN' | 'MANAGER', own: string): Promise<ApiSession> {
+  const answer = await passwordSignIn(request, demoStaff(role).email, own);
+  expect(answer.ok(), await answer.text()).toBe(true);
+  return (await answer.json()) as ApiSession;
 }
 
 /** The demo ADMIN, signed in through the API. */
