@@ -1,22 +1,64 @@
 #!/usr/bin/env bash
 # npm test: type-check, the unit and integration suites on PGlite, again on PostgreSQL
 # when DATABASE_URL is set, then the browser tests in Chromium.
+#
+# On two cores the stages overlap where they leave a core idle: the type-check runs beside
+# the PGlite suite, and the PostgreSQL suite (which waits on the server more than it computes)
+# beside the browser tests (which wait on pages). The PGlite suite, which keeps both cores
+# busy, runs alone. A stage run in the background prints its output when it ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== type-check"
-npx tsc --noEmit -p .
+logs="$(mktemp -d)"
+# A stage still running when this script stops (a failure, Ctrl-C) is stopped with it.
+trap 'jobs -p | xargs -r kill 2>/dev/null; rm -rf "$logs"' EXIT
+failed=()
+
+# Waits for a background stage, prints its output under its title, and notes a failure.
+finish() {
+  local name=$1 pid=$2 title=$3 rc=0
+  wait "$pid" || rc=$?
+  echo "== $title"
+  cat "$logs/$name.log"
+  if [ "$rc" -ne 0 ]; then
+    echo "!! $title failed (exit $rc)" >&2
+    failed+=("$title")
+  fi
+}
+
+npx tsc --noEmit -p . >"$logs/tsc.log" 2>&1 &
+tsc_pid=$!
 
 echo "== client build"
 npx vite build --config web/vite.config.ts --logLevel warn
 
 echo "== unit and integration tests on PGlite (embedded)"
-env -u DATABASE_URL npx vitest run
+pglite_rc=0
+env -u DATABASE_URL npx vitest run || pglite_rc=$?
 
+[ "$pglite_rc" -eq 0 ] || failed+=("tests on PGlite")
+finish tsc "$tsc_pid" "type-check"
+if [ "${#failed[@]}" -ne 0 ]; then
+  echo "!! failed: ${failed[*]}; the PostgreSQL and browser tests were not run" >&2
+  exit 1
+fi
+
+pg_pid=""
 if [ -n "${DATABASE_URL:-}" ]; then
-  echo "== unit and integration tests on PostgreSQL (${DATABASE_URL%%@*}@...)"
-  npx vitest run
+  # The unit specs touch no database, and database.int.spec.ts is about PGlite's data folder:
+  # both ran above and would run the same again.
+  npx vitest run --exclude '**/*.unit.spec.ts' --exclude 'server/db/database.int.spec.ts' >"$logs/pg.log" 2>&1 &
+  pg_pid=$!
 fi
 
 echo "== browser tests (Playwright, Chromium)"
-npx playwright test
+npx playwright test || failed+=("browser tests")
+
+if [ -n "$pg_pid" ]; then
+  finish pg "$pg_pid" "unit and integration tests on PostgreSQL (${DATABASE_URL%%@*}@...), run beside the browser tests"
+fi
+
+if [ "${#failed[@]}" -ne 0 ]; then
+  echo "!! failed: ${failed[*]}" >&2
+  exit 1
+fi
