@@ -66,28 +66,62 @@ function linkedOf(r: PageRow): TransactionRow | null {
   return row as unknown as TransactionRow;
 }
 
+/** The request id a row carries: the swap's own, or one written in its note. */
+function reqOf(alias: string) {
+  return sql`coalesce(${sql.ref(`${alias}.request_id`)}::text, substring(${sql.ref(`${alias}.note`)} from ${REQ_ID_PATTERN}))`;
+}
+
+/** A cheap necessary condition for `reqOf` to be non-null, tested before the regular expression. */
+function carriesReq(alias: string) {
+  return sql`(${sql.ref(`${alias}.request_id`)} is not null or ${sql.ref(`${alias}.note`)} like '%(Req ID: %')`;
+}
+
+/** True when request id `req` names exactly two visible legs of the user, one spent and one received. */
+function isPair(userId: string, req: ReturnType<typeof reqOf>) {
+  return sql`exists (
+    select 1 from transactions u
+    where u.user_id = ${userId}::uuid and u.is_hidden = false and ${carriesReq('u')} and ${reqOf('u')} = ${req}
+    having count(*) = 2 and count(*) filter (where u.amount < 0) = 1 and count(*) filter (where u.amount > 0) = 1)`;
+}
+
 /**
- * One page of the customer's list, newest sent_at first, with the exact count of entries:
- * one statement (the count is a window over the whole list, the received leg of a swap
- * is joined to its spent one). A page past the end has no row to carry the count, so
- * only then is it counted on its own.
+ * One page of the customer's list, newest sent_at first, with the exact count of entries,
+ * in one statement whose cost follows the page, not the customer's history: the page walks
+ * the (user_id, sent_at) index and stops at the page's end; only a row that carries a
+ * request id looks for its other leg. The count is the visible rows less one per swap
+ * pair. A page past the end has no row to carry the count, so only then is it counted on
+ * its own.
  */
 export async function transactionEntries(db: Kysely<DB>, userId: string, page: number, pageSize: number): Promise<{ entries: TransactionEntry[]; count: number }> {
   const { rows } = await sql<PageRow>`
-    with mine as (${visibleRows(userId)}),
-    pairs as (
-      select req from mine where req is not null group by req
-      having count(*) = 2 and count(*) filter (where amount < 0) = 1 and count(*) filter (where amount > 0) = 1
+    with page as (
+      select t.*, ${reqOf('t')} as req
+      from transactions t
+      where t.user_id = ${userId}::uuid and t.is_hidden = false
+        -- the received leg of a swap is shown inside its spent leg's entry
+        and not (case when t.amount > 0 and ${reqOf('t')} is not null then ${isPair(userId, reqOf('t'))} else false end)
+      order by t.sent_at desc, t.created_at desc, t.id
+      limit ${pageSize} offset ${(page - 1) * pageSize}
     ),
     entries as (
-      select m.*, (p.req is not null) as is_swap
-      from mine m left join pairs p on p.req = m.req
-      where not (p.req is not null and m.amount > 0)
+      select p.*, (case when p.amount < 0 and p.req is not null then ${isPair(userId, sql`p.req`)} else false end) as is_swap
+      from page p
     )
-    select e.*, count(*) over () as total_count, ${LINKED_COLUMNS}
-    from entries e left join mine l on e.is_swap and l.req = e.req and l.amount > 0
-    order by e.sent_at desc, e.created_at desc, e.id
-    limit ${pageSize} offset ${(page - 1) * pageSize}`.execute(db);
+    select e.*, ${LINKED_COLUMNS},
+      (select count(*) from transactions c where c.user_id = ${userId}::uuid and c.is_hidden = false)
+      - (select count(*) from (
+          select 1 from transactions r
+          where r.user_id = ${userId}::uuid and r.is_hidden = false and ${carriesReq('r')} and ${reqOf('r')} is not null
+          group by ${reqOf('r')}
+          having count(*) = 2 and count(*) filter (where r.amount < 0) = 1 and count(*) filter (where r.amount > 0) = 1
+        ) pairs) as total_count
+    from entries e
+    left join lateral (
+      select * from transactions l
+      where e.is_swap and l.user_id = ${userId}::uuid and l.is_hidden = false and l.amount > 0 and ${carriesReq('l')} and ${reqOf('l')} = e.req
+      limit 1
+    ) l on true
+    order by e.sent_at desc, e.created_at desc, e.id`.execute(db);
   let count = rows.length > 0 ? Number(rows[0]!.total_count) : 0;
   if (rows.length === 0 && page > 1) {
     const { rows: counted } = await sql<{ n: string | number }>`select count(*) as n from (${entriesQuery(userId)}) e`.execute(db);
