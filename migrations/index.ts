@@ -11,6 +11,7 @@ import * as m0010 from './0010_announcements.js';
 import * as m0011 from './0011_journal.js';
 import * as m0012 from './0012_staff_profile.js';
 import * as m0013 from './0013_stream_commit_order.js';
+import * as m0014 from './0014_transaction_list_indexes.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0011_journal': m0011,
   '0012_staff_profile': m0012,
   '0013_stream_commit_order': m0013,
+  '0014_transaction_list_indexes': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -111,7 +111,8 @@ export async function transactionEntries(db: Kysely<DB>, userId: string, page: n
       (select count(*) from transactions c where c.user_id = ${userId}::uuid and c.is_hidden = false)
       - (select count(*) from (
           select 1 from transactions r
-          where r.user_id = ${userId}::uuid and r.is_hidden = false and ${carriesReq('r')} and ${reqOf('r')} is not null
+          where r.user_id = ${userId}::uuid and r.is_hidden = false and (r.request_id is not null or r.note like '%(Req ID: %')
+            and ${reqOf('r')} is not null
           group by ${reqOf('r')}
           having count(*) = 2 and count(*) filter (where r.amount < 0) = 1 and count(*) filter (where r.amount > 0) = 1
         ) pairs) as total_count
