@@ -89,7 +89,7 @@ export class BenchServer {
     return (await nextMessage(this.child, 'setup-done', 300_000)).users;
   }
 
-  async rss(): Promise<{ rssMB: number; peakRssMB: number }> {
+  async rss(): Promise<{ rssMB: number; peakRssMB: number; heapUsedMB: number; heapTotalMB: number; externalMB: number }> {
     this.child.send({ type: 'rss' });
     return nextMessage(this.child, 'rss', 10_000);
   }

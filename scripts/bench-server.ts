@@ -27,7 +27,7 @@ export interface BenchUser {
 export type ServerMessage =
   | { type: 'ready'; port: number }
   | { type: 'setup-done'; users: BenchUser[] }
-  | { type: 'rss'; rssMB: number; peakRssMB: number }
+  | { type: 'rss'; rssMB: number; peakRssMB: number; heapUsedMB: number; heapTotalMB: number; externalMB: number }
   | { type: 'error'; message: string };
 
 const send = (m: ServerMessage) => process.send?.(m);
@@ -93,7 +93,11 @@ async function start(): Promise<void> {
         (err) => send({ type: 'error', message: String((err as Error).stack ?? err) }),
       );
     } else if (m.type === 'rss') {
-      send({ type: 'rss', rssMB: process.memoryUsage().rss / 2 ** 20, peakRssMB: process.resourceUsage().maxRSS / 1024 });
+      const m = process.memoryUsage();
+      send({
+        type: 'rss', rssMB: m.rss / 2 ** 20, peakRssMB: process.resourceUsage().maxRSS / 1024,
+        heapUsedMB: m.heapUsed / 2 ** 20, heapTotalMB: m.heapTotal / 2 ** 20, externalMB: m.external / 2 ** 20,
+      });
     } else if (m.type === 'stop') {
       app.close().then(() => process.exit(0), () => process.exit(1));
     }
