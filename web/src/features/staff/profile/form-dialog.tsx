@@ -57,6 +57,32 @@ export function FormDialog({ title, submitLabel, onClose, validate, save, onSave
   };
 
   return (
+    <FormDialogFrame title={title} submitLabel={submitLabel} onClose={onClose} onSubmit={() => void submit()} busy={busy} success={success} error={error}>
+      {children}
+    </FormDialogFrame>
+  );
+}
+
+type FormDialogFrameProps = {
+  title: string;
+  submitLabel: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  /** Shows 'Saving...' on the confirm button. */
+  busy: boolean;
+  /** Once set, the confirm button stays disabled. */
+  success?: string | null;
+  error: string | null;
+  children: ReactNode;
+};
+
+/**
+ * The look of a staff profile dialog with a form: success and error banners above the fields,
+ * Cancel and the confirm button below. For a dialog that keeps its own state (Add Crypto Buying
+ * Link, whose file picker reports errors before anything is sent); the others use FormDialog.
+ */
+export function FormDialogFrame({ title, submitLabel, onClose, onSubmit, busy, success = null, error, children }: FormDialogFrameProps) {
+  return (
     <Modal
       open
       onClose={onClose}
@@ -66,7 +92,7 @@ export function FormDialog({ title, submitLabel, onClose, validate, save, onSave
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void submit()} loading={busy} loadingText="Saving..." disabled={Boolean(success)}>
+          <Button onClick={onSubmit} loading={busy} loadingText="Saving..." disabled={Boolean(success)}>
             {submitLabel}
           </Button>
         </>

@@ -5,6 +5,7 @@ import { Field } from '../../../components/field.js';
 import { Modal } from '../../../components/modal.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { errorText, profileApi, type BuyingLink, type DefaultService, type PaymentMethodRaw } from './api.js';
+import { FormDialogFrame } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 
 const LOGO_MAX_BYTES = 512_000;
@@ -250,22 +251,7 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
   };
 
   return (
-    <Modal
-      open
-      onClose={onClose}
-      title="Add Crypto Buying Link"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => void save()} loading={busy} loadingText="Saving...">
-            Save Link
-          </Button>
-        </>
-      }
-    >
-      {error && <Banner variant="error">{error}</Banner>}
+    <FormDialogFrame title="Add Crypto Buying Link" submitLabel="Save Link" onClose={onClose} onSubmit={() => void save()} busy={busy} error={error}>
       <div className="profile-form">
         <Field label="Website URL" type="url" placeholder="https://" value={url} onChange={(e) => setUrl(e.target.value)} />
         <Field label="Link Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
@@ -277,6 +263,6 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
         </div>
         {preview && <img className="link-preview" src={preview} alt="Logo preview" width={64} height={64} />}
       </div>
-    </Modal>
+    </FormDialogFrame>
   );
 }
