@@ -38,12 +38,17 @@ export function AddPaymentMethodModal({ open, onClose, onAdded }: AddPaymentMeth
     setError(null);
   };
 
-  const close = () => {
-    if (busy) return;
+  /** Back to an empty card form, as the dialog first opens. */
+  const reset = () => {
     setCard(emptyCard);
     setBank(emptyBank);
     setError(null);
     setTab('card');
+  };
+
+  const close = () => {
+    if (busy) return;
+    reset();
     onClose();
   };
 
@@ -81,9 +86,7 @@ export function AddPaymentMethodModal({ open, onClose, onAdded }: AddPaymentMeth
     try {
       await addPaymentMethod(payload);
       setBusy(false);
-      setCard(emptyCard);
-      setBank(emptyBank);
-      setTab('card');
+      reset();
       onAdded();
       onClose();
     } catch (e) {

@@ -3,7 +3,7 @@ import { Banner } from '../../../../components/banner.js';
 import { Button } from '../../../../components/button.js';
 import { Field } from '../../../../components/field.js';
 import { ApiError } from '../../../../lib/api-client.js';
-import { verifiedTotpFactor } from '../../../../lib/auth-types.js';
+import { verifiedTotpFactor, type Session } from '../../../../lib/auth-types.js';
 import { fetchCurrentUser, setSession, updateUser, useSession } from '../../../../lib/session.js';
 import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
 import {
@@ -93,6 +93,28 @@ export function MfaSection() {
     await fetchCurrentUser().catch(() => undefined);
   };
 
+  /** Steps 3 and 5: the code is checked, then the method becomes the active one. */
+  const verifyAndActivate = async (verify: () => Promise<Session>, codeError: (error: unknown) => string, method: 'totp' | 'email', message: string) => {
+    setBusy(true);
+    setError(null);
+    try {
+      setSession(await verify());
+    } catch (e) {
+      setError(codeError(e));
+      setBusy(false);
+      return;
+    }
+    try {
+      updateUser(await setActiveMfaMethod(method));
+      backToList();
+      showSuccess(message);
+    } catch {
+      setError(MFA_MESSAGES.verifyFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   const confirmAuthenticator = async (event: FormEvent) => {
     event.preventDefault();
     if (!enrolment) return;
@@ -100,24 +122,12 @@ export function MfaSection() {
       setError(MFA_MESSAGES.totpCodeShape);
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      setSession(await verifyTotp(enrolment.id, code));
-    } catch (e) {
-      setError(e instanceof ApiError && e.status === 400 ? MFA_MESSAGES.invalid : MFA_MESSAGES.verifyFailed);
-      setBusy(false);
-      return;
-    }
-    try {
-      updateUser(await setActiveMfaMethod('totp'));
-      backToList();
-      showSuccess('Authenticator App has been enabled successfully.');
-    } catch {
-      setError(MFA_MESSAGES.verifyFailed);
-    } finally {
-      setBusy(false);
-    }
+    await verifyAndActivate(
+      () => verifyTotp(enrolment.id, code),
+      (e) => (e instanceof ApiError && e.status === 400 ? MFA_MESSAGES.invalid : MFA_MESSAGES.verifyFailed),
+      'totp',
+      'Authenticator App has been enabled successfully.',
+    );
   };
 
   /** Steps 4 and 6: the password first (the server insists), then the change. */
@@ -134,26 +144,34 @@ export function MfaSection() {
     return true;
   };
 
-  const removeAuthenticator = async (event: FormEvent) => {
-    event.preventDefault();
+  /** Steps 4 and 6: once the password is confirmed and `prepare` has not stopped, no method is active. */
+  const deactivate = async (message: string, failure: string, prepare: () => Promise<boolean> = async () => true) => {
     setBusy(true);
     setError(null);
     try {
       if (!(await confirmPassword())) return;
-      const factor = verifiedTotpFactor(await fetchCurrentUser());
-      if (!factor) {
-        setError(MFA_MESSAGES.noFactor);
-        return;
-      }
-      await unenrolFactor(factor.id);
+      if (!(await prepare())) return;
       updateUser(await setActiveMfaMethod(null));
       backToList();
-      showSuccess('Authenticator App has been removed.');
+      showSuccess(message);
     } catch {
-      setError(MFA_MESSAGES.removeFailed);
+      setError(failure);
     } finally {
       setBusy(false);
     }
+  };
+
+  const removeAuthenticator = async (event: FormEvent) => {
+    event.preventDefault();
+    await deactivate('Authenticator App has been removed.', MFA_MESSAGES.removeFailed, async () => {
+      const factor = verifiedTotpFactor(await fetchCurrentUser());
+      if (!factor) {
+        setError(MFA_MESSAGES.noFactor);
+        return false;
+      }
+      await unenrolFactor(factor.id);
+      return true;
+    });
   };
 
   const startEmail = async () => {
@@ -176,40 +194,12 @@ export function MfaSection() {
       setError(MFA_MESSAGES.emailCodeShape);
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      setSession(await verifyEmailCode(email, code));
-    } catch (e) {
-      setError(codeErrorOf(e));
-      setBusy(false);
-      return;
-    }
-    try {
-      updateUser(await setActiveMfaMethod('email'));
-      backToList();
-      showSuccess('Email authentication has been enabled successfully.');
-    } catch {
-      setError(MFA_MESSAGES.verifyFailed);
-    } finally {
-      setBusy(false);
-    }
+    await verifyAndActivate(() => verifyEmailCode(email, code), codeErrorOf, 'email', 'Email authentication has been enabled successfully.');
   };
 
   const disableEmail = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (!(await confirmPassword())) return;
-      updateUser(await setActiveMfaMethod(null));
-      backToList();
-      showSuccess('Email authentication has been disabled.');
-    } catch {
-      setError(MFA_MESSAGES.disableEmailFailed);
-    } finally {
-      setBusy(false);
-    }
+    await deactivate('Email authentication has been disabled.', MFA_MESSAGES.disableEmailFailed);
   };
 
   const cancel = () => {
