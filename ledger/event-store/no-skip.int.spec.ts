@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../../tests/support/test-database.js';
-import { PostgresEventStore } from './postgres.js';
-import type { NewEvent, RecordedEvent } from './port.js';
+import { PostgresEventStore, readAllFrom } from './postgres.js';
+import { comparePositions, formatPosition, START, type NewEvent, type RecordedEvent } from './port.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -104,5 +105,82 @@ describe('the global log never skips an event', () => {
     expect(naiveSecond.map((r) => r.event_id)).not.toContain(a.eventId);
     // Ours: both, A first (it began first), and nothing twice.
     expect((await store.readAll()).map((e) => e.eventId)).toEqual([a.eventId, b.eventId]);
+  });
+
+  // Transaction ids are cluster-wide: another database's transactions appear in this one's
+  // snapshots. One that ends between the snapshot and the look-up of which database it
+  // belongs to must not drag the horizon back below events already handed out.
+  it.skipIf(!usingPostgres)('the head of the log never moves back while another database commits', async () => {
+    database = await createTestDatabase();
+    const other = await createTestDatabase({ migrate: false, poolSize: 8 });
+    await sql`create table busy (n int)`.execute(other.db);
+    const store = new PostgresEventStore(database.db);
+    let stop = false;
+    // Many short write transactions in another database, and appends in this one.
+    const busy = Array.from({ length: 8 }, async () => {
+      while (!stop) await sql`insert into busy values (1)`.execute(other.db);
+    });
+    const appending = (async () => {
+      while (!stop) await store.append(`busy-${randomUUID()}`, [event()], { expectedRevision: 'no_stream' });
+    })();
+    const movedBack: string[] = [];
+    let reads = 0;
+    try {
+      const deadline = Date.now() + 3_000;
+      let last = await store.headPosition();
+      while (Date.now() < deadline) {
+        const head = await store.headPosition();
+        reads++;
+        if (last && (!head || comparePositions(head, last) < 0)) movedBack.push(`${head ? formatPosition(head) : 'null'} after ${formatPosition(last)}`);
+        if (head && (!last || comparePositions(head, last) > 0)) last = head;
+      }
+    } finally {
+      stop = true;
+      await Promise.all([...busy, appending]);
+      await other.close();
+    }
+    expect(reads).toBeGreaterThan(100);
+    expect(movedBack).toEqual([]);
+  });
+
+  // Inside a transaction PostgreSQL answers pg_stat_activity as it first read it. A read of the
+  // log there must still know a transaction of another database that began since, or the
+  // horizon stops below events a reader outside has already handed out (the shadow replay
+  // catches up inside its swap transaction to a position the live runner has read).
+  it.skipIf(!usingPostgres)('a read inside a transaction sees what a reader outside has read, while another database holds a transaction open', async () => {
+    database = await createTestDatabase();
+    const other = await createTestDatabase({ migrate: false });
+    const holder = new pg.Client({ connectionString: other.url });
+    await holder.connect();
+    const store = new PostgresEventStore(database.db);
+    const readOutside = async (count: number) => {
+      let events: RecordedEvent[] = [];
+      for (const deadline = Date.now() + 5_000; events.length < count && Date.now() < deadline; await sleep(20)) events = await store.readAll();
+      return events.map((r) => r.eventId);
+    };
+    // A transaction of the other database is running before the first append, so reads after
+    // it find that transaction in their snapshot and look up where it runs.
+    await holder.query('begin');
+    await holder.query('select pg_current_xact_id()');
+    const first = event();
+    await store.append(`held-${randomUUID()}`, [first], { expectedRevision: 'no_stream' });
+    expect(await readOutside(1)).toEqual([first.eventId]);
+    try {
+      await database.db.transaction().execute(async (trx) => {
+        expect((await readAllFrom(trx, START, 10)).map((r) => r.eventId)).toEqual([first.eventId]);
+        // It ends; the next one begins before this append and stays open.
+        await holder.query('commit');
+        await holder.query('begin');
+        await holder.query('select pg_current_xact_id()');
+        const e = event();
+        await store.append(`held-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
+        expect(await readOutside(2)).toEqual([first.eventId, e.eventId]);
+        expect((await readAllFrom(trx, START, 10)).map((r) => r.eventId)).toEqual([first.eventId, e.eventId]);
+      });
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+      await other.close();
+    }
   });
 });

@@ -35,17 +35,38 @@ const COLUMNS = sql`global_position, event_id, stream_id, stream_revision, event
   data, metadata::text as metadata, tx_id::text as tx, recorded_at`;
 
 /**
- * The oldest transaction that may still write to this database's log: the oldest one still
- * running in the snapshot, leaving out those that pg_stat_activity shows in other databases
- * (transaction ids are cluster-wide, and another database's long transaction must not hold
- * this log back). A running transaction not found there counts, so the horizon errs early.
- * With nothing running it is the snapshot's xmax. One statement, one snapshot.
+ * Transaction ids that pg_stat_activity shows running in other databases (transaction ids
+ * are cluster-wide, and another database's long transaction must not hold this log back).
+ *
+ * Read in a statement of its own, before the statement that reads the log takes its
+ * snapshot. Read in the same statement, the list came after the snapshot: a transaction of
+ * another database that was running in the snapshot but ended before the list was read could
+ * not be told apart from one of this database, so it counted, and the horizon fell back below
+ * events already handed out (headPosition answered null after a readAll had returned events).
+ * A transaction running in a snapshot taken after this list, and older than anything read
+ * before, was running when the list was read, so it is in the list.
+ *
+ * Within a transaction PostgreSQL keeps the first pg_stat_activity it read; it is cleared
+ * first so the list is as new as the statement that follows. (In a REPEATABLE READ
+ * transaction the snapshot is older than the list: the horizon still errs early, never late.)
  */
-const READ_HORIZON = sql`coalesce(
+async function otherDatabaseXids(db: Kysely<DB> | Transaction<DB>): Promise<string[]> {
+  if (db.isTransaction) await sql`select pg_stat_clear_snapshot()`.execute(db);
+  const { rows } = await sql<{ xids: string[] }>`
+    select coalesce(array_agg(backend_xid::text), '{}') as xids from pg_stat_activity
+    where datname <> current_database() and backend_xid is not null`.execute(db);
+  return rows[0]?.xids ?? [];
+}
+
+/**
+ * The oldest transaction that may still write to this database's log: the oldest one still
+ * running in the snapshot, leaving out those of other databases (`otherDatabaseXids`, read
+ * beforehand). A running transaction not in that list counts, so the horizon errs early.
+ * With nothing running it is the snapshot's xmax.
+ */
+const readHorizon = (otherXids: string[]) => sql`coalesce(
   (select min(x) from pg_snapshot_xip(pg_current_snapshot()) as x
-   where (x::text::bigint % 4294967296) not in (
-     select backend_xid::text::bigint from pg_stat_activity
-     where datname <> current_database() and backend_xid is not null)),
+   where (x::text::bigint % 4294967296) <> all(${otherXids}::bigint[])),
   pg_snapshot_xmax(pg_current_snapshot()))`;
 
 function toRecorded(row: EventRow): RecordedEvent {
@@ -82,7 +103,7 @@ const UNIQUE_VIOLATION = '23505';
  *
  * Instead every row carries its writer's transaction id, and readers order by
  * (tx_id, global_position) and read only rows whose transaction is older than the oldest
- * transaction still running (`READ_HORIZON`). Every transaction below that horizon
+ * transaction still running (`readHorizon`). Every transaction below that horizon
  * has ended, so no row can later appear before a position already handed out.
  */
 export class PostgresEventStore implements EventStore {
@@ -198,9 +219,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   async headPosition(): Promise<Position | null> {
+    const horizon = readHorizon(await otherDatabaseXids(this.db));
     const { rows } = await sql<{ tx: string; global_position: string }>`
       select tx_id::text as tx, global_position from events
-      where tx_id < ${READ_HORIZON}
+      where tx_id < ${horizon}
       order by tx_id desc, global_position desc limit 1`.execute(this.db);
     const row = rows[0];
     return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : null;
@@ -213,10 +235,11 @@ export class PostgresEventStore implements EventStore {
 
 /** Pages the log in commit order; usable inside a transaction (`db` may be a `trx`). */
 export async function readAllFrom(db: Kysely<DB> | Transaction<DB>, after: Position, maxCount: number): Promise<RecordedEvent[]> {
+  const horizon = readHorizon(await otherDatabaseXids(db));
   const { rows } = await sql<EventRow>`
     select ${COLUMNS} from events
     where (tx_id, global_position) > (${after.commit.toString()}::text::xid8, ${after.prepare.toString()}::bigint)
-      and tx_id < ${READ_HORIZON}
+      and tx_id < ${horizon}
     order by tx_id, global_position
     limit ${maxCount}`.execute(db);
   return rows.map(toRecorded);
