@@ -66,7 +66,7 @@ export class Projector extends EventEmitter {
         this.subscription ??= this.store.subscribeAll({ after: this.position });
         const events = await this.subscription.nextBatch(batchSize);
         if (this.stopped || events.length === 0) continue;
-        const moved = await ProjectionRunner.applyTogether(this.db, this.runners, events);
+        const moved = await ProjectionRunner.applyTogether(this.db, this.runners, events, { skipIrrelevant: true });
         this.emit('progress');
         if (moved) {
           // Someone else moved a checkpoint: continue from where they left it.

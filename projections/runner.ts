@@ -79,51 +79,9 @@ export class ProjectionRunner {
    * re-reads those events and again finds nothing to do.
    */
   async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>, opts: { skipIrrelevant?: boolean } = {}): Promise<boolean> {
-    const last = events[events.length - 1]!.position;
-    const relevant = events.filter((e) => this.projection.handles(e.type));
-    if (opts.skipIrrelevant && relevant.length === 0 && this.unpersisted + events.length < SKIP_LIMIT) {
-      this.unpersisted += events.length;
-      this.position = last;
-      return false;
-    }
-    const outcome = await this.db.transaction().execute(async (trx) => {
-      // The checkpoint moves first, and only from where this runner left it: its row lock
-      // makes another process wait, and no row back means someone else moved it (then
-      // nothing is applied). One statement where a read and a write were two.
-      const claimed = await trx
-        .withSchema(this.schema)
-        .updateTable('projection_checkpoints')
-        .set({
-          commit_position: last.commit.toString(),
-          prepare_position: last.prepare.toString(),
-          events_applied: sql`events_applied + ${relevant.length}`,
-          updated_at: new Date(),
-        })
-        .where('name', '=', this.checkpointName)
-        .where('commit_position', '=', this.persisted.commit.toString())
-        .where('prepare_position', '=', this.persisted.prepare.toString())
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 0) {
-        const cp = await trx
-          .withSchema(this.schema)
-          .selectFrom('projection_checkpoints')
-          .select(['commit_position', 'prepare_position'])
-          .where('name', '=', this.checkpointName)
-          .executeTakeFirst();
-        return { moved: cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START };
-      }
-      if (relevant.length > 0) await this.projection.apply({ trx, schema: this.schema }, relevant);
-      await this.options.beforeCheckpoint?.(relevant.length);
-      return { moved: null };
-    });
-    if (outcome.moved) {
-      this.resetTo(outcome.moved);
-      return true;
-    }
-    this.resetTo(last);
-    this.eventsApplied += relevant.length;
-    return false;
+    return ProjectionRunner.applyTogether(this.db, [this], events, opts);
   }
+
 
   /**
    * Applies one page of the log to several read models in ONE transaction: their
@@ -135,14 +93,19 @@ export class ProjectionRunner {
    * with `skipIrrelevant`). Returns true when some stored checkpoint was not where its
    * runner thought (nothing applied; every runner involved follows its stored checkpoint).
    */
-  static async applyTogether(db: Kysely<DB>, runners: ProjectionRunner[], events: Awaited<ReturnType<Subscription['nextBatch']>>): Promise<boolean> {
+  static async applyTogether(
+    db: Kysely<DB>,
+    runners: ProjectionRunner[],
+    events: Awaited<ReturnType<Subscription['nextBatch']>>,
+    opts: { skipIrrelevant?: boolean } = {},
+  ): Promise<boolean> {
     const last = events[events.length - 1]!.position;
     const writes: { runner: ProjectionRunner; relevant: typeof events }[] = [];
     for (const r of runners) {
       if (comparePositions(r.position, last) >= 0) continue;
       const own = comparePositions(r.position, events[0]!.position) < 0 ? events : events.filter((e) => comparePositions(e.position, r.position) > 0);
       const relevant = own.filter((e) => r.projection.handles(e.type));
-      if (relevant.length === 0 && r.unpersisted + own.length < SKIP_LIMIT) {
+      if (opts.skipIrrelevant && relevant.length === 0 && r.unpersisted + own.length < SKIP_LIMIT) {
         r.unpersisted += own.length;
         r.position = last;
       } else {
