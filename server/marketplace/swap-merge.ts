@@ -24,23 +24,6 @@ function visibleRows(userId: string) {
     from transactions t where t.user_id = ${userId}::uuid and t.is_hidden = false`;
 }
 
-/**
- * A swap is recognised only when exactly two visible transactions share one request id, one
- * negative and one positive (spec 001 section 4, spec 002 section 4). The list shows the
- * negative leg with the positive one linked, and counts the pair once.
- */
-function entriesQuery(userId: string) {
-  return sql`
-    with mine as (${visibleRows(userId)}),
-    pairs as (
-      select req from mine where req is not null group by req
-      having count(*) = 2 and count(*) filter (where amount < 0) = 1 and count(*) filter (where amount > 0) = 1
-    )
-    select m.*, (p.req is not null) as is_swap
-    from mine m left join pairs p on p.req = m.req
-    where not (p.req is not null and m.amount > 0)`;
-}
-
 type EntryRow = TransactionRow & { req: string | null; is_swap: boolean };
 
 /** The columns of `transactions`, for the linked leg's copy of them (prefixed `l_`). */
@@ -85,6 +68,24 @@ function isPair(userId: string, req: ReturnType<typeof reqOf>) {
 }
 
 /**
+ * How many entries the customer's list has: the visible rows, less one per swap pair. A swap
+ * is recognised only when exactly two visible transactions share one request id, one
+ * negative and one positive (spec 001 section 4, spec 002 section 4); the list shows it once.
+ * The two counts read the partial indexes of migration 0014.
+ */
+function entryCount(userId: string) {
+  return sql`(
+    (select count(*) from transactions c where c.user_id = ${userId}::uuid and c.is_hidden = false)
+    - (select count(*) from (
+        select 1 from transactions r
+        where r.user_id = ${userId}::uuid and r.is_hidden = false and (r.request_id is not null or r.note like '%(Req ID: %')
+          and ${reqOf('r')} is not null
+        group by ${reqOf('r')}
+        having count(*) = 2 and count(*) filter (where r.amount < 0) = 1 and count(*) filter (where r.amount > 0) = 1
+      ) pairs))`;
+}
+
+/**
  * One page of the customer's list, newest sent_at first, with the exact count of entries,
  * in one statement whose cost follows the page, not the customer's history: the page walks
  * the (user_id, sent_at) index and stops at the page's end; only a row that carries a
@@ -108,14 +109,7 @@ export async function transactionEntries(db: Kysely<DB>, userId: string, page: n
       from page p
     )
     select e.*, ${LINKED_COLUMNS},
-      (select count(*) from transactions c where c.user_id = ${userId}::uuid and c.is_hidden = false)
-      - (select count(*) from (
-          select 1 from transactions r
-          where r.user_id = ${userId}::uuid and r.is_hidden = false and (r.request_id is not null or r.note like '%(Req ID: %')
-            and ${reqOf('r')} is not null
-          group by ${reqOf('r')}
-          having count(*) = 2 and count(*) filter (where r.amount < 0) = 1 and count(*) filter (where r.amount > 0) = 1
-        ) pairs) as total_count
+      ${entryCount(userId)} as total_count
     from entries e
     left join lateral (
       select * from transactions l
@@ -125,7 +119,7 @@ export async function transactionEntries(db: Kysely<DB>, userId: string, page: n
     order by e.sent_at desc, e.created_at desc, e.id`.execute(db);
   let count = rows.length > 0 ? Number(rows[0]!.total_count) : 0;
   if (rows.length === 0 && page > 1) {
-    const { rows: counted } = await sql<{ n: string | number }>`select count(*) as n from (${entriesQuery(userId)}) e`.execute(db);
+    const { rows: counted } = await sql<{ n: string | number }>`select ${entryCount(userId)} as n`.execute(db);
     count = Number(counted[0]?.n ?? 0);
   }
   return { entries: rows.map((r) => ({ row: strip(r), linked: linkedOf(r) })), count };
