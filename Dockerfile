@@ -4,8 +4,9 @@ WORKDIR /app
 RUN chown node:node /app
 USER node
 
-# Dependencies first, so a source change does not reinstall them. The server runs its
-# TypeScript directly, so the development dependencies (tsx, vite) are kept.
+# Dependencies first, so a source change does not reinstall them. `npm start` builds the
+# client and the server's bundle at start, so the development dependencies (tsx, vite,
+# esbuild) are kept.
 COPY --chown=node:node package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 

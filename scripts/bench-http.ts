@@ -9,9 +9,9 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { BenchUser, ServerMessage } from './bench-server.js';
+import { buildServer } from './build-server.js';
 
 const require = createRequire(import.meta.url);
 // autocannon ships no types; the part used here is typed below.
@@ -60,10 +60,11 @@ export class BenchServer {
 
   static async start(databaseUrl: string, log: (line: string) => void): Promise<BenchServer> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
-    const entry = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-server.ts');
+    // The server runs as `npm start` runs it: one bundle under plain node, no TypeScript loader.
+    const entry = await buildServer('scripts/bench-server.ts', 'build/bench/bench-server.mjs');
     const child = fork(entry, [], {
       // BENCH_CPU_PROF=<dir>: the server writes a .cpuprofile there when it stops.
-      execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
+      execArgv: [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: {
         ...process.env,
