@@ -26,6 +26,8 @@ import {
 
 test.describe('registration', () => {
   test('register with the captcha solved in the browser, confirm by e-mail, sign in', async ({ page, request }) => {
+    // The proof of work is solved in the page, at the pace of a real browser on a busy machine.
+    test.slow();
     const email = uniqueEmail('register');
     const password = 'Wallet-pass-42';
 

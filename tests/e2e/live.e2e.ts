@@ -181,10 +181,13 @@ test.describe('the notification bell, with answers changed in the browser', () =
   test('a refused mark-as-read is undone, fetch errors are silent, and the list loads when the bell opens', async ({ page, request }) => {
     let answer: 'list' | 'fail' | 'slow' = 'list';
     let gets = 0;
+    // A slow answer waits until the test has seen the loading text, however long the sign-in took.
+    let answerNow!: () => void;
+    const answered = new Promise<void>((resolve) => (answerNow = resolve));
     await page.route('**/api/v1/notifications', async (route) => {
       gets += 1;
       if (answer === 'fail') return route.fulfill({ status: 500, json: { error: 'Database is down.' } });
-      if (answer === 'slow') await new Promise((resolve) => setTimeout(resolve, 1_500));
+      if (answer === 'slow') await answered;
       return route.fulfill({ json: list() });
     });
     const marks: string[] = [];
@@ -200,6 +203,8 @@ test.describe('the notification bell, with answers changed in the browser', () =
     await bell.click();
     const panel = page.getByRole('dialog', { name: 'Notifications' });
     await expect(panel.getByText('Loading notifications...')).toBeVisible();
+    answer = 'list';
+    answerNow();
     await expect(panel.locator('.notifications__item')).toHaveCount(3);
     await expect(page.getByTestId('notification-count')).toHaveText('2');
     await expect(bell).toHaveAccessibleName('Open notifications (2 unread)');
