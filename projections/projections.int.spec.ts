@@ -55,6 +55,32 @@ describe('projections', () => {
     await projector.stop();
   });
 
+  it('a page that fails to apply is reported with its retry delay and retried until it passes, nothing lost', async () => {
+    database = await createTestDatabase();
+    const store = new PostgresEventStore(database.db);
+    const handler = new CommandHandler(store);
+    const user = randomUUID();
+    let last;
+    for (let i = 0; i < 5; i++) last = await handler.handle(walletDecider, user, recorded(`${i + 1}`, 'Complete', 'BTC'), ctx);
+    let failuresLeft = 2;
+    const flaky = {
+      ...balancesProjection,
+      async apply(...args: Parameters<typeof balancesProjection.apply>) {
+        if (failuresLeft-- > 0) throw new Error('connection reset');
+        return balancesProjection.apply(...args);
+      },
+    };
+    const projector = new Projector(database.db, store, [flaky]);
+    const reported: { message: string; retryInMs: number }[] = [];
+    projector.on('failed', (err: Error, retryInMs: number) => reported.push({ message: err.message, retryInMs }));
+    await projector.start();
+    expect(await projector.waitFor(last!.position!, 10_000)).toBe(true);
+    await projector.stop();
+    expect(reported).toEqual([{ message: 'connection reset', retryInMs: 500 }, { message: 'connection reset', retryInMs: 1000 }]);
+    const row = await database.db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
+    expect(Number(row.balance)).toBe(15);
+  });
+
   it('a projector that dies mid-batch loses nothing and doubles nothing when it starts again', async () => {
     database = await createTestDatabase();
     const store = new PostgresEventStore(database.db);

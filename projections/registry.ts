@@ -16,6 +16,8 @@ import type { Projection } from './projection.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 10_000;
 
 /** Every read model, in the order they are replayed. */
 export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection, notificationsProjection, scheduledTransactionsProjection, journalProjection, buyingLinksProjection, announcementsProjection, ticketsProjection];
@@ -61,12 +63,14 @@ export class Projector extends EventEmitter {
 
   private async run(): Promise<void> {
     const batchSize = this.options.batchSize ?? 500;
+    let delay = RETRY_FIRST_MS;
     while (!this.stopped) {
       try {
         this.subscription ??= this.store.subscribeAll({ after: this.position });
         const events = await this.subscription.nextBatch(batchSize);
         if (this.stopped || events.length === 0) continue;
         const moved = await ProjectionRunner.applyTogether(this.db, this.runners, events, { skipIrrelevant: true });
+        delay = RETRY_FIRST_MS;
         this.emit('progress');
         if (moved) {
           // Someone else moved a checkpoint: continue from where they left it.
@@ -74,13 +78,25 @@ export class Projector extends EventEmitter {
           this.subscription = null;
         }
       } catch (err) {
-        this.options.onError?.(err);
-        await this.subscription?.close();
+        if (this.stopped) break;
+        this.report(err, delay);
+        await this.subscription?.close().catch(() => {});
         this.subscription = null;
         for (const r of this.runners) r.resetTo(await r.loadCheckpoint().catch(() => r.position));
-        await sleep(500);
+        await sleep(delay);
+        delay = Math.min(delay * 2, RETRY_MAX_MS);
       }
     }
+  }
+
+  /**
+   * A failed page is retried from the stored checkpoints, sooner at first, then every
+   * RETRY_MAX_MS while it keeps failing; each failure is reported (the app logs it as an
+   * error: the read tables and every read-your-writes wait are stuck until it passes).
+   */
+  private report(err: unknown, retryInMs: number): void {
+    if (this.listenerCount('failed') > 0) this.emit('failed', err, retryInMs);
+    else console.error(`projections: a page failed, retrying in ${retryInMs} ms:`, err);
   }
 
   async stop(): Promise<void> {

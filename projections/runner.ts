@@ -11,7 +11,6 @@ export interface RunnerOptions {
   checkpointName?: string;
   /** Test hook: called inside the transaction after the rows are written, before the commit. */
   beforeCheckpoint?: (events: number) => Promise<void> | void;
-  onError?: (err: unknown) => void;
 }
 
 /** Rolls back a shared batch when a checkpoint was not where its runner left it. */

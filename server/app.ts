@@ -72,6 +72,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: 1024 * 1024,
   });
   app.decorate('ledger', ledger);
+  ledger.projector.on('failed', (err: unknown, retryInMs: number) => {
+    app.log.error({ err, retryInMs }, 'projections: a page of the log failed to apply; the read tables wait until it passes');
+  });
   app.decorate('blobs', new BlobStore(ledger.database.db));
   app.addHook('onClose', async () => ledger.close());
   app.setValidatorCompiler(validatorCompiler);
