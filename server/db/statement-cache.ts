@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CopyFromStdin, isCopyFromStdin } from './copy-from.js';
 
 /** A statement is given a name (parsed and planned once per connection) from its second use. */
 const PREPARE_AFTER = 2;
@@ -37,12 +38,20 @@ export class StatementNames {
   }
 }
 
-/** A pg.Client class that runs repeated statements by name (see StatementNames). */
+/**
+ * A pg.Client class that runs repeated statements by name (see StatementNames), and
+ * `copy … from stdin` with its data as the one parameter as a COPY (server/db/copy-from.ts).
+ */
 export function namingClient(names: StatementNames): typeof pg.Client {
   class NamingClient extends pg.Client {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override query(config: any, values?: any, callback?: any): any {
       if (typeof config === 'string' && Array.isArray(values) && typeof callback !== 'function') {
+        if (isCopyFromStdin(config, values)) {
+          const copy = new CopyFromStdin(config, values[0]);
+          super.query(copy);
+          return copy.result;
+        }
         const name = names.nameFor(config);
         if (name) return super.query({ name, text: config, values });
       }
