@@ -12,6 +12,8 @@ import * as m0011 from './0011_journal.js';
 import * as m0012 from './0012_staff_profile.js';
 import * as m0013 from './0013_stream_commit_order.js';
 import * as m0014 from './0014_transaction_list_indexes.js';
+import * as m0015 from './0015_transaction_entry_counts.js';
+import * as m0016 from './0016_journal_postings.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +30,8 @@ const migrations: Record<string, Migration> = {
   '0012_staff_profile': m0012,
   '0013_stream_commit_order': m0013,
   '0014_transaction_list_indexes': m0014,
+  '0015_transaction_entry_counts': m0015,
+  '0016_journal_postings': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

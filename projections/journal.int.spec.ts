@@ -69,7 +69,8 @@ describe('journal projection', () => {
     const second = await handler.handle(walletDecider, user, recorded('7', 'Complete', 'BTC'), ctx);
     await projector.waitFor(second.position!, 5_000);
     await projector.stop();
-    await sql`update journal_entries set amount = amount + 1 where event_id = ${second.eventIds[0]!} and leg = 0`.execute(db);
+    // Leg 0 of the event (journal_entries is a view over journal_postings, one row per event).
+    await sql`update journal_postings set amounts[1] = amounts[1] + 1 where event_id = ${second.eventIds[0]!}`.execute(db);
 
     const report = await verifyReadModels(db, store);
     expect(report.ok).toBe(false);

@@ -6,23 +6,51 @@ import type { AssetId } from '../ledger/assets.js';
 import { formatAmount, money } from '../ledger/money.js';
 import { WALLET_STREAM_PREFIX } from '../ledger/wallet/events.js';
 import type { TransactionStatus } from '../ledger/wallet/events.js';
-import { customerAccount, parseAccount } from '../ledger/journal/accounts.js';
+import { customerAccount } from '../ledger/journal/accounts.js';
 import { foldJournal } from '../ledger/journal/fold.js';
 import type { BalanceRow } from './read-models.js';
-import { hasPostingRule, postingsFor, type JournalTransaction } from '../ledger/journal/postings.js';
+import { hasPostingRule, postingsFor, type JournalTransaction, type Posting } from '../ledger/journal/postings.js';
+import { COPY_NULL, copyRows, copyValue } from '../server/db/copy-from.js';
 import { table, type Projection } from './projection.js';
 
 /** Events that change a transaction opened earlier, whose state the rule needs. */
 const CHANGES = new Set(['wallet.transaction-settled', 'wallet.transaction-failed', 'wallet.transaction-edited']);
 
+/** The columns of journal_postings, in the order `postingsLine` writes them. */
+const POSTINGS_COLUMNS = ['event_id', 'commit_position', 'prepare_position', 'user_id', 'transaction_id', 'recorded_at', 'accounts', 'asset_ids', 'amounts'];
+
+/** Element values written without quotes in an array literal (anything else is quoted). */
+const PLAIN_ELEMENT = /^[A-Za-z0-9:_.+-]+$/;
+
+function arrayElement(value: string): string {
+  return PLAIN_ELEMENT.test(value) && value.toLowerCase() !== 'null' ? value : `"${value.replace(/["\\]/g, '\\$&')}"`;
+}
+
+/** An event's row of journal_postings as a line of COPY text: its columns, then its legs as arrays. */
+function postingsLine(e: RecordedEvent, userId: string, transactionId: string | null, postings: Posting[]): string {
+  let accounts = '';
+  let assets = '';
+  let amounts = '';
+  for (let i = 0; i < postings.length; i++) {
+    const p = postings[i]!;
+    const sep = i === 0 ? '' : ',';
+    accounts += sep + arrayElement(p.account);
+    assets += sep + arrayElement(p.assetId);
+    amounts += sep + formatAmount(p.amount);
+  }
+  return `${copyValue(e.eventId)}\t${e.position.commit}\t${e.position.prepare}\t${copyValue(userId)}\t${transactionId === null ? COPY_NULL : copyValue(transactionId)}\t${e.recordedAt.toISOString()}\t${copyValue(`{${accounts}}`)}\t${copyValue(`{${assets}}`)}\t{${amounts}}\n`;
+}
+
 /**
- * journal_entries: every wallet event posted as balanced entries (ledger/journal/postings.ts),
- * and journal_transactions: what the rules need to know of a transaction when it settles.
- * A batch reads the transactions it changes once, posts in memory and writes with unnest.
+ * The journal: every wallet event posted as balanced entries (ledger/journal/postings.ts),
+ * one row per event in journal_postings (its legs as arrays; the view journal_entries shows
+ * one row per leg), and journal_transactions: what the rules need to know of a transaction
+ * when it settles. A batch reads the transactions it changes once, posts in memory, writes
+ * the postings with COPY (server/db/copy-from.ts) and the transactions with unnest.
  */
 export const journalProjection: Projection = {
   name: 'journal',
-  tables: ['journal_entries', 'journal_transactions'],
+  tables: ['journal_postings', 'journal_transactions'],
   handles: (type) => type.startsWith('wallet.') && hasPostingRule(type),
 
   async apply(target, events: RecordedEvent[]) {
@@ -43,39 +71,22 @@ export const journalProjection: Projection = {
       }
     }
     const dirty = new Set<string>();
-    const entries = { event: [] as string[], leg: [] as number[], commit: [] as string[], prepare: [] as string[], user: [] as string[], tx: [] as (string | null)[],
-      account: [] as string[], kind: [] as string[], asset: [] as string[], amount: [] as string[], at: [] as string[] };
+    // One context for the batch, its customer set per event (the rules use it synchronously).
+    const ctx = { userId: '', transaction: (id: string) => known.get(id) };
+    let lines = '';
     for (const e of wallet) {
       const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
-      const result = postingsFor(e.type, e.data, { userId, transaction: (id) => known.get(id) });
+      ctx.userId = userId;
+      const result = postingsFor(e.type, e.data, ctx);
       if (!result) continue;
       if (result.transaction) {
         known.set(result.transaction.transactionId, { ...result.transaction, userId });
         dirty.add(result.transaction.transactionId);
       }
-      const txId = (e.data as { transactionId?: string }).transactionId ?? null;
-      result.postings.forEach((p, i) => {
-        entries.event.push(e.eventId);
-        entries.leg.push(i);
-        entries.commit.push(e.position.commit.toString());
-        entries.prepare.push(e.position.prepare.toString());
-        entries.user.push(userId);
-        entries.tx.push(txId);
-        entries.account.push(p.account);
-        entries.kind.push(parseAccount(p.account).kind);
-        entries.asset.push(p.assetId);
-        entries.amount.push(formatAmount(p.amount));
-        entries.at.push(e.recordedAt.toISOString());
-      });
+      if (result.postings.length === 0) continue;
+      lines += postingsLine(e, userId, (e.data as { transactionId?: string }).transactionId ?? null, result.postings);
     }
-    if (entries.event.length > 0) {
-      await sql`
-        insert into ${table(target, 'journal_entries')}
-          (event_id, leg, commit_position, prepare_position, user_id, transaction_id, account, account_kind, asset_id, amount, recorded_at)
-        select * from unnest(${entries.event}::uuid[], ${entries.leg}::smallint[], ${entries.commit}::bigint[], ${entries.prepare}::bigint[],
-          ${entries.user}::uuid[], ${entries.tx}::uuid[], ${entries.account}::text[], ${entries.kind}::text[], ${entries.asset}::text[],
-          ${entries.amount}::numeric[], ${entries.at}::timestamptz[])`.execute(target.trx);
-    }
+    await copyRows(target.trx, `${target.schema}.journal_postings`, POSTINGS_COLUMNS, lines);
     if (dirty.size > 0) {
       const rows = [...dirty].map((id) => known.get(id)!);
       await sql`
@@ -104,20 +115,21 @@ export interface JournalCheck {
 
 /**
  * The journal's invariants up to `until`: every event's postings sum to zero per asset
- * (from the rules and in the table `entriesTable`), and the customer accounts equal the
- * decider's balances (available = balance + pending withdrawals, held = -pending
- * withdrawals, pending-in = pending deposits).
+ * (from the rules and in `postingsTable`, a copy of journal_postings), and the customer
+ * accounts equal the decider's balances (available = balance + pending withdrawals,
+ * held = -pending withdrawals, pending-in = pending deposits).
  */
 export async function checkJournal(
   db: Kysely<DB>,
   store: EventStore,
-  opts: { until: Position | null; entriesTable: string; wallet: Map<string, BalanceRow>; onProgress?: (events: number) => void },
+  opts: { until: Position | null; postingsTable: string; wallet: Map<string, BalanceRow>; onProgress?: (events: number) => void },
 ): Promise<JournalCheck> {
   const book = await foldJournal(store, { until: opts.until }, { onProgress: opts.onProgress });
   const { rows } = await sql<{ event_id: string; asset_id: string; sum: string; commit_position: string; prepare_position: string }>`
-    select event_id, asset_id, sum(amount)::text as sum, commit_position::text, prepare_position::text from ${sql.table(opts.entriesTable)}
-    group by event_id, asset_id, commit_position, prepare_position having sum(amount) <> 0
-    order by commit_position, prepare_position limit 1`.execute(db);
+    select p.event_id, l.asset_id, sum(l.amount)::text as sum, p.commit_position::text, p.prepare_position::text
+    from ${sql.table(opts.postingsTable)} p cross join lateral unnest(p.asset_ids, p.amounts) as l (asset_id, amount)
+    group by p.event_id, l.asset_id, p.commit_position, p.prepare_position having sum(l.amount) <> 0
+    order by p.commit_position, p.prepare_position limit 1`.execute(db);
   const bad = rows[0];
   const customerMismatches: JournalCheck['customerMismatches'] = [];
   const expect = (key: string, journal: Decimal, wallet: Decimal) => {

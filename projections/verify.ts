@@ -95,7 +95,7 @@ export async function verifyReadModels(
     if (projections.some((p) => p.name === 'journal')) {
       const at = journalAt ?? START;
       const wallet = await foldWalletBalances(store, at);
-      report.journal = await checkJournal(db, store, { until: at, entriesTable: `${SCRATCH}.live_journal_entries`, wallet });
+      report.journal = await checkJournal(db, store, { until: at, postingsTable: `${SCRATCH}.live_journal_postings`, wallet });
       if (!report.journal.ok) report.ok = false;
     }
     return report;

@@ -2,8 +2,23 @@ import type { ColumnType } from 'kysely';
 
 type Numeric = ColumnType<string, string, string>;
 
-/** The double-entry journal's read tables (migrations/0011_journal.ts). */
+/**
+ * The double-entry journal's read tables (migrations/0011_journal.ts, 0016_journal_postings.ts):
+ * `journal_postings` holds one row per posted event with its legs as arrays; `journal_entries`
+ * is a view of it with one row per posting (read only).
+ */
 export interface JournalTables {
+  journal_postings: {
+    event_id: string;
+    commit_position: string;
+    prepare_position: string;
+    user_id: string | null;
+    transaction_id: string | null;
+    recorded_at: ColumnType<Date, Date | string, Date | string>;
+    accounts: string[];
+    asset_ids: string[];
+    amounts: ColumnType<string[], string[], string[]>;
+  };
   journal_entries: {
     event_id: string;
     leg: number;
