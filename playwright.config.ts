@@ -28,6 +28,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL,
+    // The access screens' particle background redraws every frame under a blurred glass card;
+    // in a software-rendered headless browser that costs a core per open page and slowed every
+    // test beside it. With reduced motion the app draws one still frame (particle-background.tsx).
+    reducedMotion: 'reduce',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

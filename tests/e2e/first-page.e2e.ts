@@ -58,3 +58,30 @@ test.describe('first page', () => {
     await expect(page.getByRole('link', { name: 'Go to Login' })).toBeFocused();
   });
 });
+
+test.describe('the particle background', () => {
+  /** Frames the page asks for over one second, once it has loaded. */
+  async function framesInOneSecond(page: import('@playwright/test').Page): Promise<number> {
+    await page.addInitScript(() => {
+      const w = window as unknown as { frames_asked: number };
+      w.frames_asked = 0;
+      const ask = window.requestAnimationFrame.bind(window);
+      window.requestAnimationFrame = (cb) => ((w.frames_asked += 1), ask(cb));
+    });
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { level: 1, name: 'Login to Your Wallet' })).toBeVisible();
+    const before = await page.evaluate(() => (window as unknown as { frames_asked: number }).frames_asked);
+    await page.waitForTimeout(1_000);
+    return (await page.evaluate(() => (window as unknown as { frames_asked: number }).frames_asked)) - before;
+  }
+
+  test('moves for a visitor who has not asked for reduced motion', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    expect(await framesInOneSecond(page)).toBeGreaterThan(5);
+  });
+
+  test('is one still frame when reduced motion is asked for', async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await framesInOneSecond(page)).toBe(0);
+  });
+});
