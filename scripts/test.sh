@@ -46,8 +46,9 @@ fi
 pg_pid=""
 if [ -n "${DATABASE_URL:-}" ]; then
   # The unit specs touch no database, and database.int.spec.ts is about PGlite's data folder:
-  # both ran above and would run the same again.
-  npx vitest run --exclude '**/*.unit.spec.ts' --exclude 'server/db/database.int.spec.ts' >"$logs/pg.log" 2>&1 &
+  # both ran above and would run the same again. One worker: the browser tests beside it
+  # need the cores more, and it still ends before them.
+  npx vitest run --maxWorkers 1 --exclude '**/*.unit.spec.ts' --exclude 'server/db/database.int.spec.ts' >"$logs/pg.log" 2>&1 &
   pg_pid=$!
 fi
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useSession } from '../../lib/session.js';
 import { NotificationBell } from './components/notification-bell.js';
@@ -24,9 +24,22 @@ export function DashboardLayout() {
     if (!isDrawer) setDrawerOpen(false);
   }, [isDrawer]);
 
-  // The drawer takes focus when it opens, so the keyboard lands among its links.
-  useEffect(() => {
+  // The drawer takes focus when it opens, so the keyboard lands among its links; it is moved
+  // before the browser paints, so no key pressed once the drawer shows goes to the page behind.
+  useLayoutEffect(() => {
     if (isDrawer && drawerOpen) document.querySelector<HTMLElement>(`#${SIDEBAR_ID} .sidebar__link`)?.focus();
+  }, [isDrawer, drawerOpen]);
+
+  // Escape closes the open drawer wherever focus is (the page behind it is inert meanwhile).
+  useLayoutEffect(() => {
+    if (!isDrawer || !drawerOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      closeDrawer(true);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
   }, [isDrawer, drawerOpen]);
 
   // A new screen: move focus to it, so the keyboard does not stay in the navigation.

@@ -63,12 +63,6 @@ export function Sidebar({ id, role, isDrawer, open, onClose, onNavigate }: Sideb
       className={`sidebar${isDrawer ? ' sidebar--drawer' : ''}${open ? ' sidebar--open' : ''}`}
       aria-label="Main navigation"
       inert={hidden}
-      onKeyDown={(event) => {
-        if (isDrawer && open && event.key === 'Escape') {
-          event.preventDefault();
-          onClose();
-        }
-      }}
     >
       <div className="sidebar__top">
         <span className="sidebar__brand">
