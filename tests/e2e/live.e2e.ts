@@ -272,10 +272,10 @@ test.describe('the realtime connection', () => {
   test('a heartbeat goes out every 30 s; one left unanswered for 10 s counts as a dead connection', async ({ page, request }) => {
     await page.clock.install();
     let answer = true;
-    const sockets: { heartbeats: number; closedByPage: boolean }[] = [];
+    const sockets: { heartbeats: number; closedByPage: boolean; readyAt: Promise<number> }[] = [];
     // A server of our own that speaks the protocol, so its answers can be withheld.
     await page.routeWebSocket(REALTIME_URL, (ws: WebSocketRoute) => {
-      const socket = { heartbeats: 0, closedByPage: false };
+      const socket = { heartbeats: 0, closedByPage: false, readyAt: Promise.resolve(0) };
       sockets.push(socket);
       ws.onMessage((message) => {
         if ((JSON.parse(String(message)) as { type?: string }).type !== 'heartbeat') return;
@@ -286,19 +286,35 @@ test.describe('the realtime connection', () => {
         socket.closedByPage = true;
       });
       ws.send(JSON.stringify({ type: 'ready' }));
+      // The page's time just after it had the 'ready' (from which its heartbeats count).
+      socket.readyAt = page.evaluate(() => Date.now());
     });
     await signInNewCustomer(page, request, 'rt-heartbeat');
     await expect.poll(() => sockets.length).toBe(1);
-    // From here on, page time moves only when the test moves it (the socket is less than a second old).
-    await page.clock.pauseAt(await page.evaluate(() => Date.now() + 100));
+    const readyAt = await sockets[0]!.readyAt;
+    // From here on, page time moves only when the test moves it. A busy page may pass the
+    // chosen moment before the pause arrives: then choose again.
+    let pausedAt = 0;
+    for (let tries = 0; pausedAt === 0; tries += 1) {
+      const at = (await page.evaluate(() => Date.now())) + 250;
+      try {
+        await page.clock.pauseAt(at);
+        pausedAt = at;
+      } catch (err) {
+        if (tries >= 5 || !String(err).includes('to the past')) throw err;
+      }
+    }
+    expect(pausedAt - readyAt, 'the test paused the page clock too late to see the first heartbeat').toBeLessThan(25_000);
+    // A call into the page, once the mock socket has answered, runs after the answer reached it.
+    const settle = () => page.evaluate(() => 0);
 
-    await page.clock.runFor(28_000);
+    await page.clock.runFor(readyAt + 29_000 - pausedAt);
     await page.waitForTimeout(200);
     expect(sockets[0]!.heartbeats).toBe(0);
-    await page.clock.runFor(3_000);
+    await page.clock.runFor(2_000);
     await expect.poll(() => sockets[0]!.heartbeats).toBe(1);
     // Answered: the connection stays.
-    await page.waitForTimeout(200);
+    await settle();
     await page.clock.runFor(15_000);
     await page.waitForTimeout(200);
     expect(sockets).toHaveLength(1);
