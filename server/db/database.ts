@@ -29,6 +29,8 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** PGlite only: keep everything in memory (tests). */
   inMemory?: boolean;
+  /** PGlite only: start from this image of a data folder (`dumpDataDir`) instead of an empty cluster (tests). */
+  image?: Blob;
   poolSize?: number;
 }
 
@@ -54,6 +56,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     const { PGlite } = await import('@electric-sql/pglite');
     const pglite = new PGlite({
       dataDir,
+      loadDataDir: opts.image,
       parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
     });
     await pglite.waitReady;
