@@ -446,6 +446,14 @@ test.describe('dashboard shell', () => {
     await page.keyboard.press('Escape');
     await expect(nav.getByRole('link', { name: 'Overview' })).toBeHidden();
     await expect(menuButton).toBeFocused();
+
+    // Opening moves focus to the drawer's first link; with focus taken away, Escape still closes it.
+    await menuButton.click();
+    await expect(nav.getByRole('link', { name: 'Overview' })).toBeFocused();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await expect(nav.getByRole('link', { name: 'Overview' })).not.toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(nav.getByRole('link', { name: 'Overview' })).toBeHidden();
   });
 });
 

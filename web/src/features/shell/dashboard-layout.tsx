@@ -24,10 +24,27 @@ export function DashboardLayout() {
     if (!isDrawer) setDrawerOpen(false);
   }, [isDrawer]);
 
-  // The drawer takes focus when it opens, so the keyboard lands among its links; it is moved
-  // before the browser paints, so no key pressed once the drawer shows goes to the page behind.
-  useLayoutEffect(() => {
-    if (isDrawer && drawerOpen) document.querySelector<HTMLElement>(`#${SIDEBAR_ID} .sidebar__link`)?.focus();
+  // The drawer takes focus when it opens, so the keyboard lands among its links. While it
+  // slides in, Chromium may refuse focus to it (measured: a few hundred ms on a busy machine),
+  // so focus is tried again when the slide ends and after a while, unless it is already inside.
+  useEffect(() => {
+    if (!isDrawer || !drawerOpen) return;
+    const aside = document.getElementById(SIDEBAR_ID);
+    if (!aside) return;
+    let timers: number[] = [];
+    const stop = () => {
+      aside.removeEventListener('transitionend', focusFirst);
+      for (const t of timers) window.clearTimeout(t);
+    };
+    // Once focus is inside (put there or by the user), no later try moves it.
+    function focusFirst() {
+      if (!aside!.contains(document.activeElement)) aside!.querySelector<HTMLElement>('.sidebar__link')?.focus();
+      if (aside!.contains(document.activeElement)) stop();
+    }
+    aside.addEventListener('transitionend', focusFirst);
+    timers = [300, 800].map((ms) => window.setTimeout(focusFirst, ms));
+    focusFirst();
+    return stop;
   }, [isDrawer, drawerOpen]);
 
   // Escape closes the open drawer wherever focus is (the page behind it is inert meanwhile).
