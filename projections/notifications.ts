@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { settlementMessage } from '../ledger/notifications/notifications.js';
+import { copyRows, CopyText } from '../server/db/copy-from.js';
 import { table, type Projection } from './projection.js';
 
 const STREAM_PREFIX = 'notifications-';
@@ -18,25 +19,22 @@ export const notificationsProjection: Projection = {
 
   async apply(target, events) {
     const t = table(target, 'notifications');
-    // New notifications are gathered and written in one statement; a read mark first
+    // New notifications are gathered and written with one COPY; a read mark first
     // writes what is gathered, so that it applies to exactly the rows before it in the log.
-    let pending: { id: string; userId: string; message: string; createdAt: string; transactionId: string }[] = [];
+    let pending = new CopyText();
     const flush = async () => {
       if (pending.length === 0) return;
       const rows = pending;
-      pending = [];
-      await sql`insert into ${t} (id, user_id, message, read, created_at, transaction_id)
-        select id, user_id, message, false, created_at, transaction_id from unnest(
-          ${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.userId)}::uuid[], ${rows.map((r) => r.message)}::text[],
-          ${rows.map((r) => r.createdAt)}::timestamptz[], ${rows.map((r) => r.transactionId)}::uuid[]
-        ) as v (id, user_id, message, created_at, transaction_id)`.execute(target.trx);
+      pending = new CopyText();
+      await copyRows(target.trx, `${target.schema}.notifications`, ['id', 'user_id', 'message', 'read', 'created_at', 'transaction_id'], rows.bytes());
     };
     for (const e of events) {
       if (e.type === 'wallet.transaction-settled' || e.type === 'wallet.transaction-failed') {
         const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
         const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
         if (!message) continue;
-        pending.push({ id: e.eventId, userId: e.streamId.slice(WALLET_STREAM_PREFIX.length), message, createdAt: e.recordedAt.toISOString(), transactionId: data.transactionId });
+        pending.value(e.eventId).tab().value(e.streamId.slice(WALLET_STREAM_PREFIX.length)).tab().value(message).tab().raw('f').tab()
+          .raw(e.recordedAt.toISOString()).tab().value(data.transactionId).endRow();
       } else if (e.type === 'notification.marked-read') {
         await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
 import { isWalletEventType, openedStatus, openedType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
+import { copyRows, CopyText } from '../server/db/copy-from.js';
 import { table, type Projection, type ProjectionTarget } from './projection.js';
 import { carriesReq, isPairGroup, mayCarryReq, reqOf, visibleLegs } from './transaction-requests.js';
 
@@ -33,8 +34,8 @@ const COLUMNS = [
 
 /**
  * transactions: one row per wallet transaction with the spec's fields. Rows opened and
- * changed in one batch are merged in memory; the batch ends in one insert and one
- * update statement, and one statement that keeps the customer's list counted:
+ * changed in one batch are merged in memory; the batch ends in one COPY of the new rows,
+ * one update statement, and one statement that keeps the customer's list counted:
  *
  * - transaction_swap_pairs: the (customer, request id) groups whose visible legs form a swap
  *   pair (projections/transaction-requests.ts);
@@ -99,18 +100,19 @@ export const transactionsProjection: Projection = {
     }
     const t = table(target, 'transactions');
     if (inserts.size > 0) {
-      // One array per column: the statement has 17 parameters however many rows it writes
-      // (a VALUES list would hit PostgreSQL's 65,535-parameter limit on a large batch).
-      const rows = [...inserts.values()];
-      const col = <K extends (typeof COLUMNS)[number]>(c: K) => rows.map((r) => r[c]);
-      await sql`
-        insert into ${t} (${sql.join(COLUMNS.map((c) => sql.ref(c)))})
-        select * from unnest(
-          ${col('id')}::uuid[], ${col('user_id')}::uuid[], ${col('asset_id')}::text[], ${col('amount')}::numeric[],
-          ${col('fee')}::numeric[], ${col('type')}::text[], ${col('status')}::text[], ${col('sent_at')}::timestamptz[],
-          ${col('created_at')}::timestamptz[], ${col('sender_address')}::text[], ${col('recipient_address')}::text[],
-          ${col('txid')}::text[], ${col('note')}::text[], ${col('is_hidden')}::boolean[], ${col('request_id')}::uuid[],
-          ${col('payment_method_id')}::uuid[], ${col('updated_at')}::timestamptz[])`.execute(target.trx);
+      // COPY: each value parsed once by its column's input function, no arrays to build or unnest.
+      const rows = new CopyText();
+      for (const r of inserts.values()) {
+        for (let i = 0; i < COLUMNS.length; i++) {
+          if (i > 0) rows.tab();
+          const v = r[COLUMNS[i]!];
+          if (v === null) rows.nil();
+          else if (typeof v === 'boolean') rows.raw(v ? 't' : 'f');
+          else rows.value(v);
+        }
+        rows.endRow();
+      }
+      await copyRows(target.trx, `${target.schema}.transactions`, COLUMNS, rows.bytes());
     }
     // Rows whose group this batch may change (read after the writes), and for edited notes the group before.
     const visible = new Map<string, number>();

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/test-database.js';
-import { COPY_NULL, copyRows, copyValue, isCopyFromStdin } from './copy-from.js';
+import { COPY_NULL, copyRows, CopyText, copyValue, isCopyFromStdin } from './copy-from.js';
+
+const LABELS = ['plain', 'tab\there', 'two\nlines\r\n', 'back\\slash \\N', 'naïve ✓', ''];
 
 describe('copy from stdin through Kysely', () => {
   let database: TestDatabase | undefined;
@@ -19,7 +21,7 @@ describe('copy from stdin through Kysely', () => {
 
   it('writes the rows exactly, escapes included, on the caller connection and inside its transaction', async () => {
     const db = await setup();
-    const labels = ['plain', 'tab\there', 'two\nlines\r\n', 'back\\slash \\N', 'naïve ✓', ''];
+    const labels = LABELS;
     const lines = labels.map((label, i) => `${i}\t${copyValue(label)}\t${copyValue('{a,"b c","d\\"e",NULL}')}\t${i}.5\n`).join('') + `99\t${COPY_NULL}\t${COPY_NULL}\t${COPY_NULL}\n`;
     await db.transaction().execute(async (trx) => copyRows(trx, 'public.copied', ['id', 'label', 'tags', 'amount'], lines));
     const { rows } = await sql<{ id: number; label: string | null; tags: (string | null)[] | null; amount: string | null }>`
@@ -28,6 +30,24 @@ describe('copy from stdin through Kysely', () => {
       ...labels.map((label, i) => ({ id: i, label, tags: ['a', 'b c', 'd"e', null], amount: `${i}.500000000000000000` })),
       { id: 99, label: null, tags: null, amount: null },
     ]);
+  });
+
+  it('writes the same rows built with CopyText, thousands of them (its buffer grows past its first size)', async () => {
+    const db = await setup();
+    const rows = new CopyText();
+    const expected: { id: number; label: string | null; tags: (string | null)[] | null; amount: string | null }[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const label = `${LABELS[i % LABELS.length]} ${i}`;
+      rows.raw(String(i)).tab().value(label).tab().value('{a,"b c","d\\"e",NULL}').tab().raw(`${i}.5`).endRow();
+      expected.push({ id: i, label, tags: ['a', 'b c', 'd"e', null], amount: `${i}.500000000000000000` });
+    }
+    rows.raw('99999').tab().nil().tab().nil().tab().nil().endRow();
+    expected.push({ id: 99999, label: null, tags: null, amount: null });
+    expect(rows.length).toBeGreaterThan(16 * 1024);
+    await db.transaction().execute(async (trx) => copyRows(trx, 'public.copied', ['id', 'label', 'tags', 'amount'], rows.bytes()));
+    const { rows: stored } = await sql<{ id: number; label: string | null; tags: (string | null)[] | null; amount: string | null }>`
+      select id, label, tags, amount::text as amount from copied order by id`.execute(db);
+    expect(stored).toEqual(expected);
   });
 
   it('rolls back with its transaction, reports a bad row, and leaves the connection usable', async () => {
@@ -49,8 +69,9 @@ describe('copy from stdin through Kysely', () => {
     expect(rows).toEqual([{ id: 4, label: 'after the errors' }]);
   });
 
-  it('recognises only copy … from stdin with one string parameter', () => {
+  it('recognises only copy … from stdin with one string or bytes parameter', () => {
     expect(isCopyFromStdin('copy "public"."t" ("a", "b") from stdin', ['1\t2\n'])).toBe(true);
+    expect(isCopyFromStdin('copy "public"."t" ("a", "b") from stdin', [Buffer.from('1\t2\n')])).toBe(true);
     expect(isCopyFromStdin('copy t from stdin', [])).toBe(false);
     expect(isCopyFromStdin('copy t from stdin', [1])).toBe(false);
     expect(isCopyFromStdin('copy t to stdout', ['x'])).toBe(false);

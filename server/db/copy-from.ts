@@ -17,9 +17,12 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 
 const COPY_FROM_STDIN = /^\s*copy\s[^;]*\sfrom\s+stdin\s*$/i;
 
+/** COPY's input: text, or its UTF-8 bytes (`CopyText`). */
+export type CopyData = string | Uint8Array;
+
 /** True when the driver must run this statement as COPY FROM STDIN with `params[0]` as its data. */
-export function isCopyFromStdin(sqlText: string, params: readonly unknown[] | undefined): params is readonly [string] {
-  return params !== undefined && params.length === 1 && typeof params[0] === 'string' && COPY_FROM_STDIN.test(sqlText);
+export function isCopyFromStdin(sqlText: string, params: readonly unknown[] | undefined): params is readonly [CopyData] {
+  return params !== undefined && params.length === 1 && (typeof params[0] === 'string' || params[0] instanceof Uint8Array) && COPY_FROM_STDIN.test(sqlText);
 }
 
 /** The same statement reading a PGlite blob instead of STDIN. */
@@ -38,10 +41,71 @@ export function copyValue(value: string): string {
 export const COPY_NULL = '\\N';
 
 /**
- * Writes `rows` (COPY text format: one line per row ending in `\n`, values separated by tabs,
- * escaped with `copyValue`) into `table` (`schema.table`), on `db`'s connection.
+ * COPY text-format input for many rows, kept as bytes. A batch built as one string keeps
+ * thousands of small strings alive until it is sent (each row's pieces, then the rows),
+ * which the young-generation collector copies again at every scavenge; here a row is a
+ * short string while it is written, then copied into one growing buffer and dropped.
  */
-export async function copyRows(db: Kysely<any> | Transaction<any>, table: string, columns: readonly string[], rows: string): Promise<void> {
+export class CopyText {
+  private buf = Buffer.alloc(0);
+  private len = 0;
+  private row = '';
+
+  /** Bytes of the rows ended so far. */
+  get length(): number {
+    return this.len;
+  }
+
+  /** Text as it stands: the caller knows it needs no escaping (digits, a uuid, an array literal it escaped). */
+  raw(text: string): this {
+    this.row += text;
+    return this;
+  }
+
+  /** A text value, escaped (`copyValue`). */
+  value(text: string): this {
+    this.row += SPECIAL.test(text) ? copyValue(text) : text;
+    return this;
+  }
+
+  /** COPY's NULL. */
+  nil(): this {
+    this.row += COPY_NULL;
+    return this;
+  }
+
+  /** The separator before the next column. */
+  tab(): this {
+    this.row += '\t';
+    return this;
+  }
+
+  /** The end of a row: its text goes into the buffer. */
+  endRow(): this {
+    const row = this.row + '\n';
+    this.row = '';
+    const most = row.length * 3;
+    if (this.len + most > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + most, 16 * 1024));
+      this.buf.copy(next, 0, 0, this.len);
+      this.buf = next;
+    }
+    this.len += this.buf.write(row, this.len);
+    return this;
+  }
+
+  /** The rows ended so far, as bytes for `copyRows` (a view of the buffer: write nothing more after). */
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.len);
+  }
+}
+
+/**
+ * Writes `rows` (COPY text format: one line per row ending in `\n`, values separated by tabs,
+ * escaped with `copyValue`; or the bytes of a `CopyText`) into `table` (`schema.table`), on
+ * `db`'s connection.
+ */
+export async function copyRows(db: Kysely<any> | Transaction<any>, table: string, columns: readonly string[], rows: CopyData): Promise<void> {
   if (rows.length === 0) return;
   const { sql: text } = sql`copy ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))}) from stdin`.compile(db);
   await db.executeQuery(CompiledQuery.raw(text, [rows]));
@@ -76,7 +140,7 @@ export class CopyFromStdin {
 
   constructor(
     readonly text: string,
-    private readonly data: string,
+    private readonly data: CopyData,
   ) {
     this.result = new Promise<CopyResult>((resolve, reject) => {
       this.resolve = resolve;
@@ -89,7 +153,8 @@ export class CopyFromStdin {
   }
 
   handleCopyInResponse(connection: PgConnection): void {
-    connection.sendCopyFromChunk(Buffer.from(this.data, 'utf8'));
+    const data = this.data;
+    connection.sendCopyFromChunk(typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     connection.endCopyFrom();
   }
 

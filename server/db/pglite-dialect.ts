@@ -33,7 +33,7 @@ class PGliteConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (isCopyFromStdin(query.sql, query.parameters)) {
       // COPY's data as a blob (server/db/copy-from.ts).
-      const res = await this.pg.query<R>(copyFromBlob(query.sql), [], { blob: new Blob([query.parameters[0]]) });
+      const res = await this.pg.query<R>(copyFromBlob(query.sql), [], { blob: new Blob([query.parameters[0] as Uint8Array<ArrayBuffer>]) });
       return { rows: [], numAffectedRows: BigInt(res.affectedRows ?? 0) };
     }
     const res = await this.pg.query<R>(query.sql, query.parameters as unknown[], { rowMode: 'object' });
