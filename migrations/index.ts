@@ -14,6 +14,8 @@ import * as m0013 from './0013_stream_commit_order.js';
 import * as m0014 from './0014_transaction_list_indexes.js';
 import * as m0015 from './0015_transaction_entry_counts.js';
 import * as m0016 from './0016_journal_postings.js';
+import * as m0017 from './0017_journal_open_transactions.js';
+import * as m0018 from './0018_journal_postings_position_key.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +34,8 @@ const migrations: Record<string, Migration> = {
   '0014_transaction_list_indexes': m0014,
   '0015_transaction_entry_counts': m0015,
   '0016_journal_postings': m0016,
+  '0017_journal_open_transactions': m0017,
+  '0018_journal_postings_position_key': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -38,10 +38,15 @@ describe('journal projection', () => {
     const wd = randomUUID();
     await handler.handle(walletDecider, user, recorded('50', 'Complete', 'ETH'), ctx);
     await handler.handle(walletDecider, user, deposit('10', 'ETH', dep), ctx);
-    await handler.handle(walletDecider, user, withdrawal('20', 'ETH', wd), ctx);
+    const requested = await handler.handle(walletDecider, user, withdrawal('20', 'ETH', wd), ctx);
+    expect(await projector.waitFor(requested.position!, 5_000)).toBe(true);
+    // The journal remembers the transactions still Pending, and only those.
+    const open = async () => (await db.selectFrom('journal_transactions').select(['transaction_id', 'status']).orderBy('transaction_id').execute());
+    expect(await open()).toEqual([dep, wd].sort().map((id) => ({ transaction_id: id, status: 'Pending' })));
     await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: dep }, ctx);
     const last = await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: wd, reason: null }, ctx);
     expect(await projector.waitFor(last.position!, 5_000)).toBe(true);
+    expect(await open()).toEqual([]);
 
     const unbalanced = await sql`select event_id from journal_entries group by event_id, asset_id having sum(amount) <> 0`.execute(db);
     expect(unbalanced.rows).toEqual([]);

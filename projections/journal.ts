@@ -10,24 +10,26 @@ import { customerAccount } from '../ledger/journal/accounts.js';
 import { foldJournal } from '../ledger/journal/fold.js';
 import type { BalanceRow } from './read-models.js';
 import { hasPostingRule, postingsFor, type JournalTransaction, type Posting } from '../ledger/journal/postings.js';
-import { COPY_NULL, copyRows, copyValue } from '../server/db/copy-from.js';
+import { COPY_NULL, copyRows, copyValue, CopyText } from '../server/db/copy-from.js';
 import { table, type Projection } from './projection.js';
 
 /** Events that change a transaction opened earlier, whose state the rule needs. */
 const CHANGES = new Set(['wallet.transaction-settled', 'wallet.transaction-failed', 'wallet.transaction-edited']);
 
-/** The columns of journal_postings, in the order `postingsLine` writes them. */
+/** The columns of journal_postings, in the order `postingsRow` writes them. */
 const POSTINGS_COLUMNS = ['event_id', 'commit_position', 'prepare_position', 'user_id', 'transaction_id', 'recorded_at', 'accounts', 'asset_ids', 'amounts'];
 
 /** Element values written without quotes in an array literal (anything else is quoted). */
 const PLAIN_ELEMENT = /^[A-Za-z0-9:_.+-]+$/;
 
 function arrayElement(value: string): string {
-  return PLAIN_ELEMENT.test(value) && value.toLowerCase() !== 'null' ? value : `"${value.replace(/["\\]/g, '\\$&')}"`;
+  return PLAIN_ELEMENT.test(value) && value.toLowerCase() !== 'null' ? value : copyValue(`"${value.replace(/["\\]/g, '\\$&')}"`);
 }
 
-/** An event's row of journal_postings as a line of COPY text: its columns, then its legs as arrays. */
-function postingsLine(e: RecordedEvent, userId: string, transactionId: string | null, postings: Posting[]): string {
+/**
+ * An event's row of journal_postings in COPY text: its columns, then its legs as arrays.
+ */
+function postingsRow(out: CopyText, e: RecordedEvent, userId: string, transactionId: string | null, postings: Posting[]): void {
   let accounts = '';
   let assets = '';
   let amounts = '';
@@ -38,15 +40,16 @@ function postingsLine(e: RecordedEvent, userId: string, transactionId: string | 
     assets += sep + arrayElement(p.assetId);
     amounts += sep + formatAmount(p.amount);
   }
-  return `${copyValue(e.eventId)}\t${e.position.commit}\t${e.position.prepare}\t${copyValue(userId)}\t${transactionId === null ? COPY_NULL : copyValue(transactionId)}\t${e.recordedAt.toISOString()}\t${copyValue(`{${accounts}}`)}\t${copyValue(`{${assets}}`)}\t{${amounts}}\n`;
+  out.raw(`${copyValue(e.eventId)}\t${e.position.commit}\t${e.position.prepare}\t${copyValue(userId)}\t${transactionId === null ? COPY_NULL : copyValue(transactionId)}\t${e.recordedAt.toISOString()}\t{${accounts}}\t{${assets}}\t{${amounts}}`).endRow();
 }
 
 /**
  * The journal: every wallet event posted as balanced entries (ledger/journal/postings.ts),
  * one row per event in journal_postings (its legs as arrays; the view journal_entries shows
  * one row per leg), and journal_transactions: what the rules need to know of a transaction
- * when it settles. A batch reads the transactions it changes once, posts in memory, writes
- * the postings with COPY (server/db/copy-from.ts) and the transactions with unnest.
+ * when it settles, kept while it is Pending. A batch reads the transactions it changes once,
+ * posts in memory, writes the postings with COPY (server/db/copy-from.ts), the transactions
+ * still open with unnest, and deletes the ones that closed.
  */
 export const journalProjection: Projection = {
   name: 'journal',
@@ -58,12 +61,15 @@ export const journalProjection: Projection = {
     if (wallet.length === 0) return;
     const tTx = table(target, 'journal_transactions');
     const known = new Map<string, JournalTransaction & { userId: string }>();
+    /** Open transactions read from the table: the ones a batch may have to update or delete. */
+    const stored = new Set<string>();
     const wanted = [...new Set(wallet.filter((e) => CHANGES.has(e.type)).map((e) => (e.data as { transactionId: string }).transactionId))];
     if (wanted.length > 0) {
       const { rows } = await sql<{ transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string }>`
         select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${tTx}
         where transaction_id = any(${wanted}::uuid[])`.execute(target.trx);
       for (const r of rows) {
+        stored.add(r.transaction_id);
         known.set(r.transaction_id, {
           transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: money(r.amount), fee: money(r.fee),
           kind: r.kind, status: r.status as TransactionStatus,
@@ -73,7 +79,7 @@ export const journalProjection: Projection = {
     const dirty = new Set<string>();
     // One context for the batch, its customer set per event (the rules use it synchronously).
     const ctx = { userId: '', transaction: (id: string) => known.get(id) };
-    let lines = '';
+    const rows = new CopyText();
     for (const e of wallet) {
       const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
       ctx.userId = userId;
@@ -84,16 +90,24 @@ export const journalProjection: Projection = {
         dirty.add(result.transaction.transactionId);
       }
       if (result.postings.length === 0) continue;
-      lines += postingsLine(e, userId, (e.data as { transactionId?: string }).transactionId ?? null, result.postings);
+      postingsRow(rows, e, userId, (e.data as { transactionId?: string }).transactionId ?? null, result.postings);
     }
-    await copyRows(target.trx, `${target.schema}.journal_postings`, POSTINGS_COLUMNS, lines);
-    if (dirty.size > 0) {
-      const rows = [...dirty].map((id) => known.get(id)!);
+    await copyRows(target.trx, `${target.schema}.journal_postings`, POSTINGS_COLUMNS, rows.bytes());
+    // Only Pending transactions are kept: a closed one posts nothing more (see the rules).
+    const open: (JournalTransaction & { userId: string })[] = [];
+    const closed: string[] = [];
+    for (const id of dirty) {
+      const t = known.get(id)!;
+      if (t.status === 'Pending') open.push(t);
+      else if (stored.has(id)) closed.push(id);
+    }
+    if (closed.length > 0) await sql`delete from ${tTx} where transaction_id = any(${closed}::uuid[])`.execute(target.trx);
+    if (open.length > 0) {
       await sql`
         insert into ${tTx} (transaction_id, user_id, asset_id, amount, fee, kind, status)
-        select * from unnest(${rows.map((r) => r.transactionId)}::uuid[], ${rows.map((r) => r.userId)}::uuid[], ${rows.map((r) => r.assetId)}::text[],
-          ${rows.map((r) => formatAmount(r.amount))}::numeric[], ${rows.map((r) => formatAmount(r.fee))}::numeric[],
-          ${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.status)}::text[])
+        select * from unnest(${open.map((r) => r.transactionId)}::uuid[], ${open.map((r) => r.userId)}::uuid[], ${open.map((r) => r.assetId)}::text[],
+          ${open.map((r) => formatAmount(r.amount))}::numeric[], ${open.map((r) => formatAmount(r.fee))}::numeric[],
+          ${open.map((r) => r.kind)}::text[], ${open.map((r) => r.status)}::text[])
         on conflict (transaction_id) do update set kind = excluded.kind, status = excluded.status`.execute(target.trx);
     }
   },
