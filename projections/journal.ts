@@ -30,17 +30,20 @@ function arrayElement(value: string): string {
  * An event's row of journal_postings in COPY text: its columns, then its legs as arrays.
  */
 function postingsRow(out: CopyText, e: RecordedEvent, userId: string, transactionId: string | null, postings: Posting[]): void {
-  let accounts = '';
-  let assets = '';
-  let amounts = '';
-  for (let i = 0; i < postings.length; i++) {
+  const n = postings.length;
+  const accounts = new Array<string>(n);
+  const assets = new Array<string>(n);
+  const amounts = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
     const p = postings[i]!;
-    const sep = i === 0 ? '' : ',';
-    accounts += sep + arrayElement(p.account);
-    assets += sep + arrayElement(p.assetId);
-    amounts += sep + formatAmount(p.amount);
+    accounts[i] = arrayElement(p.account);
+    assets[i] = arrayElement(p.assetId);
+    amounts[i] = formatAmount(p.amount);
   }
-  out.raw(`${copyValue(e.eventId)}\t${e.position.commit}\t${e.position.prepare}\t${copyValue(userId)}\t${transactionId === null ? COPY_NULL : copyValue(transactionId)}\t${e.recordedAt.toISOString()}\t{${accounts}}\t{${assets}}\t{${amounts}}`).endRow();
+  out.rawRow([
+    copyValue(e.eventId), String(e.position.commit), String(e.position.prepare), copyValue(userId), transactionId === null ? COPY_NULL : copyValue(transactionId),
+    e.recordedAt.toISOString(), `{${accounts.join(',')}}`, `{${assets.join(',')}}`, `{${amounts.join(',')}}`,
+  ].join('\t'));
 }
 
 /**

@@ -33,8 +33,7 @@ export const notificationsProjection: Projection = {
         const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
         const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
         if (!message) continue;
-        pending.value(e.eventId).tab().value(e.streamId.slice(WALLET_STREAM_PREFIX.length)).tab().value(message).tab().raw('f').tab()
-          .raw(e.recordedAt.toISOString()).tab().value(data.transactionId).endRow();
+        pending.row([e.eventId, e.streamId.slice(WALLET_STREAM_PREFIX.length), message, false, e.recordedAt.toISOString(), data.transactionId]);
       } else if (e.type === 'notification.marked-read') {
         await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);

@@ -102,16 +102,7 @@ export const transactionsProjection: Projection = {
     if (inserts.size > 0) {
       // COPY: each value parsed once by its column's input function, no arrays to build or unnest.
       const rows = new CopyText();
-      for (const r of inserts.values()) {
-        for (let i = 0; i < COLUMNS.length; i++) {
-          if (i > 0) rows.tab();
-          const v = r[COLUMNS[i]!];
-          if (v === null) rows.nil();
-          else if (typeof v === 'boolean') rows.raw(v ? 't' : 'f');
-          else rows.value(v);
-        }
-        rows.endRow();
-      }
+      for (const r of inserts.values()) rows.row(COLUMNS.map((c) => r[c]));
       await copyRows(target.trx, `${target.schema}.transactions`, COLUMNS, rows.bytes());
     }
     // Rows whose group this batch may change (read after the writes), and for edited notes the group before.

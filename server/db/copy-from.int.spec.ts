@@ -38,10 +38,10 @@ describe('copy from stdin through Kysely', () => {
     const expected: { id: number; label: string | null; tags: (string | null)[] | null; amount: string | null }[] = [];
     for (let i = 0; i < 3000; i++) {
       const label = `${LABELS[i % LABELS.length]} ${i}`;
-      rows.raw(String(i)).tab().value(label).tab().value('{a,"b c","d\\"e",NULL}').tab().raw(`${i}.5`).endRow();
+      rows.row([String(i), label, '{a,"b c","d\\"e",NULL}', `${i}.5`]);
       expected.push({ id: i, label, tags: ['a', 'b c', 'd"e', null], amount: `${i}.500000000000000000` });
     }
-    rows.raw('99999').tab().nil().tab().nil().tab().nil().endRow();
+    rows.row(['99999', null, null, null]);
     expected.push({ id: 99999, label: null, tags: null, amount: null });
     expect(rows.length).toBeGreaterThan(16 * 1024);
     await db.transaction().execute(async (trx) => copyRows(trx, 'public.copied', ['id', 'label', 'tags', 'amount'], rows.bytes()));

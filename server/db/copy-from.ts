@@ -40,57 +40,46 @@ export function copyValue(value: string): string {
 /** COPY's NULL in text format. */
 export const COPY_NULL = '\\N';
 
+const NEWLINE = 0x0a;
+
 /**
  * COPY text-format input for many rows, kept as bytes. A batch built as one string keeps
  * thousands of small strings alive until it is sent (each row's pieces, then the rows),
- * which the young-generation collector copies again at every scavenge; here a row is a
- * short string while it is written, then copied into one growing buffer and dropped.
+ * which the young-generation collector copies again at every scavenge; here a row is one
+ * flat string while it is written, then copied into one growing buffer and dropped.
  */
 export class CopyText {
   private buf = Buffer.alloc(0);
   private len = 0;
-  private row = '';
 
   /** Bytes of the rows ended so far. */
   get length(): number {
     return this.len;
   }
 
-  /** Text as it stands: the caller knows it needs no escaping (digits, a uuid, an array literal it escaped). */
-  raw(text: string): this {
-    this.row += text;
-    return this;
+  /**
+   * A row of text values, each escaped (`copyValue`); null is COPY's NULL, a boolean `t` or `f`.
+   * The row is joined into one flat string, so its pieces die at once.
+   */
+  row(values: readonly (string | boolean | null)[]): this {
+    const fields = new Array<string>(values.length);
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      fields[i] = v === null || v === undefined ? COPY_NULL : typeof v === 'boolean' ? (v ? 't' : 'f') : SPECIAL.test(v) ? copyValue(v) : v;
+    }
+    return this.rawRow(fields.join('\t'));
   }
 
-  /** A text value, escaped (`copyValue`). */
-  value(text: string): this {
-    this.row += SPECIAL.test(text) ? copyValue(text) : text;
-    return this;
-  }
-
-  /** COPY's NULL. */
-  nil(): this {
-    this.row += COPY_NULL;
-    return this;
-  }
-
-  /** The separator before the next column. */
-  tab(): this {
-    this.row += '\t';
-    return this;
-  }
-
-  /** The end of a row: its text goes into the buffer. */
-  endRow(): this {
-    const row = this.row + '\n';
-    this.row = '';
-    const most = row.length * 3;
+  /** A row the caller wrote in COPY text itself, every value escaped, without its line end. */
+  rawRow(text: string): this {
+    const most = text.length * 3 + 1;
     if (this.len + most > this.buf.length) {
       const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + most, 16 * 1024));
       this.buf.copy(next, 0, 0, this.len);
       this.buf = next;
     }
-    this.len += this.buf.write(row, this.len);
+    this.len += this.buf.write(text, this.len);
+    this.buf[this.len++] = NEWLINE;
     return this;
   }
 
