@@ -9,7 +9,17 @@ const ENTRY_COLUMNS = [
   'recipient_address', 'txid', 'note', 'is_hidden', 'request_id',
 ] as const satisfies readonly (keyof TransactionsTable)[];
 
-export type TransactionRow = Pick<Selectable<TransactionsTable>, (typeof ENTRY_COLUMNS)[number]>;
+/**
+ * A listed transaction as the answer writes it: amounts as canonical decimal text (no
+ * trailing zeros), times as ISO 8601 in UTC with milliseconds, both written by PostgreSQL
+ * (`columnsOf`), so the page parses and formats nothing of them again.
+ */
+export type TransactionRow = Omit<Pick<Selectable<TransactionsTable>, (typeof ENTRY_COLUMNS)[number]>, 'amount' | 'fee' | 'sent_at' | 'created_at'> & {
+  amount: string;
+  fee: string;
+  sent_at: string;
+  created_at: string;
+};
 
 /** A row of the customer's list: one transaction, or a swap shown once with its received leg linked. */
 export interface TransactionEntry {
@@ -22,7 +32,16 @@ type EntryRow = TransactionRow & { req: string | null };
 type PageRow = EntryRow & { is_swap: boolean; total_count: string | number | null };
 
 // Fragments that do not depend on the call, built once.
-const columnsOf = (alias: string) => sql.raw(ENTRY_COLUMNS.map((c) => `${alias}.${c}`).join(', '));
+/** `to_char` pattern of `Date.prototype.toISOString` (both keep milliseconds, dropping the rest). */
+const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+const columnsOf = (alias: string) =>
+  sql.raw(
+    ENTRY_COLUMNS.map((c) => {
+      if (c === 'amount' || c === 'fee') return `trim_scale(${alias}.${c})::text as ${c}`;
+      if (c === 'sent_at' || c === 'created_at') return `to_char(${alias}.${c} at time zone 'UTC', ${ISO_UTC}) as ${c}`;
+      return `${alias}.${c}`;
+    }).join(', '),
+  );
 const T_COLUMNS = columnsOf('t');
 const L_COLUMNS = columnsOf('l');
 const T_REQ = reqOf('t');

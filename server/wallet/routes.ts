@@ -15,7 +15,7 @@ import { formatAmount, money } from '../../ledger/money.js';
 import { assertCanManageUser } from '../staff/access.js';
 import { profileDetails } from './profile.js';
 import { requestAmount, requestAsset } from './amounts.js';
-import { entryView, transactionEntries, transactionEntry } from '../marketplace/swap-merge.js';
+import { entryView, transactionEntries, transactionEntry, type TransactionRow } from '../marketplace/swap-merge.js';
 
 const amountInput = z.union([z.string().max(64), z.number()]);
 const idempotencyKey = (request: FastifyRequest) => {
@@ -30,23 +30,24 @@ async function assertCanRead(db: Kysely<DB>, caller: AuthInfo, targetUserId: str
   await assertCanManageUser(db, caller, targetUserId);
 }
 
-function transactionView(r: Record<string, unknown> & { amount: string; fee: string; sent_at: Date | string; created_at: Date | string }) {
+/** A listed transaction as answered (its amounts and times already formatted by the query, server/marketplace/swap-merge.ts). */
+function transactionView(r: TransactionRow) {
   return {
-    id: r.id as string,
-    user_id: r.user_id as string,
-    asset_id: r.asset_id as string,
-    amount: formatAmount(money(r.amount)),
-    fee: formatAmount(money(r.fee)),
-    type: r.type as string,
-    status: r.status as string,
-    sent_at: new Date(r.sent_at).toISOString(),
-    created_at: new Date(r.created_at).toISOString(),
-    sender_address: (r.sender_address as string | null) ?? null,
-    recipient_address: (r.recipient_address as string | null) ?? null,
-    txid: (r.txid as string | null) ?? null,
-    note: (r.note as string | null) ?? null,
-    is_hidden: Boolean(r.is_hidden),
-    request_id: (r.request_id as string | null) ?? null,
+    id: r.id,
+    user_id: r.user_id,
+    asset_id: r.asset_id,
+    amount: r.amount,
+    fee: r.fee,
+    type: r.type,
+    status: r.status,
+    sent_at: r.sent_at,
+    created_at: r.created_at,
+    sender_address: r.sender_address,
+    recipient_address: r.recipient_address,
+    txid: r.txid,
+    note: r.note,
+    is_hidden: r.is_hidden,
+    request_id: r.request_id,
   };
 }
 

@@ -57,7 +57,13 @@ describe('customer money calls', () => {
     const details = (await profile(alice)).json();
     expect([details.balances.BTC, details.pendingDeposits.BTC]).toEqual(['0', '2.475']);
     const tx = (await inject({ method: 'GET', url: `/api/v1/transactions/${res.json().transactionId}`, headers: as(alice) })).json();
-    expect(tx).toMatchObject({ status: 'Pending', type: 'deposit', amount: '2.475', asset_id: 'BTC' });
+    expect(tx).toMatchObject({ status: 'Pending', type: 'deposit', amount: '2.475', fee: '0.025', asset_id: 'BTC', txid: null, linkedTransaction: null });
+    // Times in UTC with milliseconds, as the event recorded them.
+    const [opened] = await t.app.ledger.store.readStream(`wallet-${alice.user.id}`).then((events) => events.filter((e) => (e.data as { transactionId?: string }).transactionId === tx.id));
+    expect(tx.sent_at).toBe((opened!.data as { sentAt: string }).sentAt);
+    expect(tx.created_at).toBe(opened!.recordedAt.toISOString());
+    const list = (await inject({ method: 'GET', url: '/api/v1/transactions?page=1&pageSize=10', headers: as(alice) })).json();
+    expect(list.transactions.find((r: { id: string }) => r.id === tx.id)).toEqual(tx);
     await t.app.ledger.execute(walletDecider, alice.user.id, { type: 'SettleTransaction', transactionId: tx.id }, { actor: { id: 'staff', role: 'ADMIN' } });
     const after = (await profile(alice)).json();
     expect([after.balances.BTC, after.pendingDeposits.BTC]).toEqual(['2.475', '0']);
