@@ -7,16 +7,17 @@ import { CommandHandler, SYSTEM_ACTOR } from '../ledger/command-handler.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
 import { decide, initialState, WalletError } from '../ledger/wallet/wallet.js';
 import { toNewEvents } from '../ledger/command-handler.js';
-import { replayProjection } from './replay.js';
+import { replayProjection, replayProjections } from './replay.js';
 import { verifyReadModels } from './verify.js';
 import { commandFor, deposit, recorded, stepArb, withdrawal } from '../ledger/wallet/wallet.arbitraries.js';
 import type { WalletEvent } from '../ledger/wallet/events.js';
-import { Projector } from './registry.js';
+import { PROJECTIONS, Projector } from './registry.js';
 import { ProjectionRunner } from './runner.js';
 import { START } from '../ledger/event-store/port.js';
 import { balancesProjection } from './balances.js';
 import { transactionsProjection } from './transactions.js';
 import { foldWalletBalances, readBalanceRows } from './read-models.js';
+import { sql } from 'kysely';
 
 const ctx = { actor: SYSTEM_ACTOR };
 
@@ -143,6 +144,56 @@ describe('projections', () => {
     expect(await readBalanceRows(database.db)).toEqual(await foldWalletBalances(store));
     const balance = await database.db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
     expect(Number(balance.balance)).toBe(21);
+  });
+
+  it('replay all in one pass over small pages writes what each read model replayed alone writes, also when another process moves a checkpoint midway', async () => {
+    database = await createTestDatabase();
+    const db = database.db;
+    const store = new PostgresEventStore(db);
+    const handler = new CommandHandler(store);
+    const users = [randomUUID(), randomUUID(), randomUUID()];
+    for (let i = 0; i < 30; i++) {
+      const user = users[i % 3]!;
+      const id = randomUUID();
+      await handler.handle(walletDecider, user, i % 4 === 0 ? recorded(`${i + 1}.25`, 'Complete', 'ETH') : deposit(`${i + 1}`, 'BTC', id), ctx);
+      if (i % 4 === 1) await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id }, ctx);
+      if (i % 4 === 2) await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: id, reason: null }, ctx);
+    }
+    const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]!.n);
+    const tables = PROJECTIONS.flatMap((p) => p.tables);
+    const snapshot = async () => {
+      const out: Record<string, string[]> = {};
+      for (const t of tables) out[t] = (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(db)).rows.map((r) => JSON.stringify(r)).sort();
+      return out;
+    };
+    for (const p of PROJECTIONS) await replayProjection(db, store, p);
+    const alone = await snapshot();
+    expect(alone.transactions).toHaveLength(30);
+
+    // Pages of 3 events: the read models go through 19 pages at their own pace. When the
+    // slowest has passed the first page, another process takes balances to the head itself.
+    const progress: number[] = [];
+    let operator: Promise<number> | null = null;
+    const [result] = await replayProjections(db, store, PROJECTIONS, {
+      batchSize: 3,
+      onProgress: (n) => {
+        progress.push(n);
+        operator ??= new ProjectionRunner(db, store, balancesProjection).catchUp();
+      },
+    });
+    await operator;
+    expect(result!.events).toBe(total);
+    expect(progress.length).toBeGreaterThan(5);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(new Set(progress).size).toBe(progress.length);
+    expect(progress.at(-1)).toBe(total);
+    expect(await snapshot()).toEqual(alone);
+    expect(await readBalanceRows(db)).toEqual(await foldWalletBalances(store));
+    const head = await store.headPosition();
+    const checkpoints = await db.selectFrom('projection_checkpoints').select(['name', 'commit_position', 'prepare_position']).execute();
+    for (const p of PROJECTIONS) {
+      expect(checkpoints.find((c) => c.name === p.name), p.name).toMatchObject({ commit_position: String(head!.commit), prepare_position: String(head!.prepare) });
+    }
   });
 
   it('replays a batch that opens thousands of transactions (past the 65,535-parameter limit of one statement)', async () => {

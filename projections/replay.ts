@@ -38,10 +38,12 @@ export async function resetReadModels(db: Kysely<DB>, projections: Projection[],
 
 /**
  * Brings several read models up to `until` reading the log once: each page is read one
- * time (the next one while the current one is written) and handed to every projection,
- * each in its own transaction with its own checkpoint, as the live runners do. A read
- * model whose checkpoint someone else moved (the live app projecting at the same time)
- * leaves the shared pass and finishes on its own.
+ * time and handed to every projection, each in its own transaction with its own checkpoint,
+ * as the live runners do. The read models do not wait for each other at every page: each
+ * goes through the pages at its own pace, the reader stays up to PAGES_AHEAD pages ahead of
+ * the slowest, and at most APPLY_CONCURRENCY transactions are open at a time. A read model
+ * whose checkpoint someone else moved (the live app projecting at the same time) leaves the
+ * shared pass and finishes on its own.
  */
 export async function catchUpTogether(
   db: Kysely<DB>,
@@ -56,56 +58,162 @@ export async function catchUpTogether(
   if (!until || runners.length === 0) return { events: 0, until };
 
   // The shared pass starts at the lowest checkpoint; a runner ahead of a page skips it.
-  let after = runners.reduce((min, r) => (comparePositions(r.position, min) < 0 ? r.position : min), runners[0]!.position);
-  let active = runners.filter((r) => comparePositions(r.position, until) < 0);
-  const stragglers: ProjectionRunner[] = [];
-  let total = 0;
-  let heldSince: number | null = null;
-  const read = (from: Position) =>
-    store.readAll({ after: from, maxCount: batchSize }).then((page) => page.filter((e) => comparePositions(e.position, until) <= 0));
-  let next: Promise<RecordedEvent[]> | null = comparePositions(after, until) < 0 ? read(after) : null;
+  const start = runners.reduce((min, r) => (comparePositions(r.position, min) < 0 ? r.position : min), runners[0]!.position);
+  const active = runners.filter((r) => comparePositions(r.position, until) < 0);
+  if (active.length === 0 || comparePositions(start, until) >= 0) return { events: 0, until };
 
-  while (next && active.length > 0) {
-    const page = await next;
-    next = null;
-    if (page.length === 0) {
+  const pages = new PageFeed(store, start, until, batchSize);
+  const slots = new Slots(APPLY_CONCURRENCY);
+  /** Pages each active runner has passed; the feed drops a page every runner has passed. */
+  const passed = active.map(() => 0);
+  const stragglers: ProjectionRunner[] = [];
+  let reported = 0;
+  const report = () => {
+    const slowest = Math.min(...passed);
+    pages.release(slowest);
+    const events = pages.eventsBefore(slowest);
+    if (events > reported) opts.onProgress?.((reported = events));
+  };
+  try {
+    await Promise.all(
+      active.map(async (r, i) => {
+        for (;;) {
+          const page = await pages.at(passed[i]!);
+          if (!page) break;
+          const last = page[page.length - 1]!.position;
+          if (comparePositions(r.position, last) < 0) {
+            const own = comparePositions(r.position, page[0]!.position) < 0 ? page : page.filter((e) => comparePositions(e.position, r.position) > 0);
+            const moved = await slots.run(() => r.applyBatch(own));
+            if (moved) {
+              stragglers.push(r);
+              passed[i] = Infinity;
+              report();
+              return;
+            }
+          }
+          passed[i]!++;
+          report();
+        }
+        passed[i] = Infinity;
+        report();
+      }),
+    );
+  } finally {
+    pages.stop();
+  }
+  for (const r of stragglers) await r.catchUp({ until });
+  return { events: pages.eventsRead, until };
+}
+
+/** Pages kept in memory beyond the slowest read model's: the reader's lead. */
+const PAGES_AHEAD = 3;
+
+/**
+ * The log from `after` up to `until`, read once in pages, one read at a time, up to
+ * PAGES_AHEAD pages ahead of the oldest page still wanted; a page every reader has
+ * passed is dropped.
+ */
+class PageFeed {
+  private readonly pages = new Map<number, RecordedEvent[]>();
+  /** Events in the pages before page i: `counts[i]`. */
+  private readonly counts: number[] = [0];
+  private read = 0;
+  private released = 0;
+  private done = false;
+  private stopped = false;
+  private after: Position;
+  private reading: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(
+    private readonly store: EventStore,
+    after: Position,
+    private readonly until: Position,
+    private readonly batchSize: number,
+  ) {
+    this.after = after;
+  }
+
+  get eventsRead(): number {
+    return this.counts[this.read]!;
+  }
+
+  eventsBefore(page: number): number {
+    return this.counts[Math.min(page, this.read)]!;
+  }
+
+  /** Page `i`, once read; null past the end. */
+  async at(i: number): Promise<RecordedEvent[] | null> {
+    for (;;) {
+      const page = this.pages.get(i);
+      if (page) return page;
+      if (i < this.read) throw new Error(`page ${i} of the replay was dropped while still wanted`);
+      if (this.done) return null;
+      this.reading ??= this.readNext().finally(() => (this.reading = null));
+      await this.reading;
+    }
+  }
+
+  /** Every reader has passed the pages before `page`. */
+  release(page: number): void {
+    for (let i = this.released; i < Math.min(page, this.read); i++) this.pages.delete(i);
+    this.released = Math.max(this.released, Math.min(page, this.read));
+    if (this.wake && this.read - this.released < PAGES_AHEAD) {
+      const wake = this.wake;
+      this.wake = null;
+      wake();
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  private async readNext(): Promise<void> {
+    // Stay within PAGES_AHEAD of the slowest reader.
+    while (this.read - this.released >= PAGES_AHEAD && !this.stopped) await new Promise<void>((r) => (this.wake = r));
+    if (this.stopped) throw new Error('the replay stopped');
+    let heldSince: number | null = null;
+    for (;;) {
+      const page = (await this.store.readAll({ after: this.after, maxCount: this.batchSize })).filter((e) => comparePositions(e.position, this.until) <= 0);
+      if (page.length > 0) {
+        this.after = page[page.length - 1]!.position;
+        this.pages.set(this.read, page);
+        this.counts.push(this.counts[this.read]! + page.length);
+        this.read++;
+        if (comparePositions(this.after, this.until) >= 0) this.done = true;
+        return;
+      }
       // Events up to `until` exist but are not readable yet: an older transaction still holds
       // the read horizon back. Wait for it.
       heldSince ??= Date.now();
       if (Date.now() - heldSince > HORIZON_WAIT_MS) {
-        throw new Error(`the log has not been readable past ${until.commit}/${until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`);
+        throw new Error(`the log has not been readable past ${this.until.commit}/${this.until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`);
       }
       await sleep(20);
-      next = read(after);
-      continue;
     }
-    heldSince = null;
-    after = page[page.length - 1]!.position;
-    if (comparePositions(after, until) < 0) next = read(after);
-    // A few read models at a time: all of them at once only adds contention on a small machine.
-    const moved = active.map(() => false);
-    let nextRunner = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(APPLY_CONCURRENCY, active.length) }, async () => {
-        for (let i = nextRunner++; i < active.length; i = nextRunner++) {
-          const r = active[i]!;
-          if (comparePositions(r.position, after) >= 0) continue;
-          const own = comparePositions(r.position, page[0]!.position) < 0 ? page : page.filter((e) => comparePositions(e.position, r.position) > 0);
-          moved[i] = await r.applyBatch(own);
-        }
-      }),
-    );
-    active = active.filter((r, i) => {
-      if (moved[i]) stragglers.push(r);
-      return !moved[i];
-    });
-    total += page.length;
-    opts.onProgress?.(total);
   }
-  // Unhandled rejection guard: a prefetched page nobody waits for any more.
-  await next?.catch(() => {});
-  for (const r of stragglers) await r.catchUp({ until });
-  return { events: total, until };
+}
+
+/** At most `size` tasks at a time, the others waiting in the order they asked. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((r) => this.waiting.push(r));
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
 }
 
 /**
