@@ -14,6 +14,7 @@ import type { WalletEvent } from '../ledger/wallet/events.js';
 import { PROJECTIONS, Projector } from './registry.js';
 import { ProjectionRunner } from './runner.js';
 import { START } from '../ledger/event-store/port.js';
+import type { Projection } from './projection.js';
 import { balancesProjection } from './balances.js';
 import { transactionsProjection } from './transactions.js';
 import { foldWalletBalances, readBalanceRows } from './read-models.js';
@@ -194,6 +195,39 @@ describe('projections', () => {
     for (const p of PROJECTIONS) {
       expect(checkpoints.find((c) => c.name === p.name), p.name).toMatchObject({ commit_position: String(head!.commit), prepare_position: String(head!.prepare) });
     }
+  });
+
+  it('replay all stops at the first read model that fails, reports its error, and leaves nothing running', async () => {
+    database = await createTestDatabase();
+    const db = database.db;
+    const store = new PostgresEventStore(db);
+    const handler = new CommandHandler(store);
+    const user = randomUUID();
+    for (let i = 0; i < 30; i++) await handler.handle(walletDecider, user, recorded(`${i + 1}`, 'Complete', 'BTC'), ctx);
+    let pagesSeen = 0;
+    const failing: Projection = {
+      name: 'failing',
+      tables: [],
+      handles: () => true,
+      apply: async () => {
+        if (++pagesSeen === 3) throw new Error('disk full');
+      },
+    };
+    await expect(replayProjections(db, store, [balancesProjection, failing, transactionsProjection], { batchSize: 3 })).rejects.toThrow('disk full');
+    const checkpoints = () => db.selectFrom('projection_checkpoints').select(['name', 'prepare_position']).orderBy('name').execute();
+    const after = await checkpoints();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await checkpoints()).toEqual(after);
+    // The others stopped within the reader's lead of the failed page, short of the head.
+    const head = await store.headPosition();
+    for (const name of ['balances', 'transactions']) {
+      expect(BigInt(after.find((c) => c.name === name)!.prepare_position)).toBeLessThan(head!.prepare);
+    }
+    expect(pagesSeen).toBe(3);
+
+    const [again] = await replayProjections(db, store, [balancesProjection, transactionsProjection], { batchSize: 3 });
+    expect(again!.events).toBe(30);
+    expect(await readBalanceRows(db)).toEqual(await foldWalletBalances(store));
   });
 
   it('replays a batch that opens thousands of transactions (past the 65,535-parameter limit of one statement)', async () => {

@@ -74,21 +74,22 @@ export async function catchUpTogether(
     const events = pages.eventsBefore(slowest);
     if (events > reported) opts.onProgress?.((reported = events));
   };
-  try {
-    await Promise.all(
-      active.map(async (r, i) => {
+  // The first failure stops the pass: no read model starts another page after it, and the
+  // pass returns (with that error) once the pages being written are done.
+  let failure = null as { error: unknown } | null;
+  const settled = await Promise.allSettled(
+    active.map(async (r, i) => {
+      try {
         for (;;) {
           const page = await pages.at(passed[i]!);
           if (!page) break;
           const last = page[page.length - 1]!.position;
           if (comparePositions(r.position, last) < 0) {
             const own = comparePositions(r.position, page[0]!.position) < 0 ? page : page.filter((e) => comparePositions(e.position, r.position) > 0);
-            const moved = await slots.run(() => r.applyBatch(own));
+            const moved = await slots.run(() => (failure ? Promise.reject(STOPPED) : r.applyBatch(own)));
             if (moved) {
               stragglers.push(r);
-              passed[i] = Infinity;
-              report();
-              return;
+              break;
             }
           }
           passed[i]!++;
@@ -96,14 +97,22 @@ export async function catchUpTogether(
         }
         passed[i] = Infinity;
         report();
-      }),
-    );
-  } finally {
-    pages.stop();
-  }
+      } catch (error) {
+        if (error !== STOPPED) failure ??= { error };
+        pages.stop();
+        throw error;
+      }
+    }),
+  );
+  pages.stop();
+  if (failure) throw failure.error;
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
   for (const r of stragglers) await r.catchUp({ until });
   return { events: pages.eventsRead, until };
 }
+
+/** What a read model waiting for a page or a turn gets once another one has failed. */
+const STOPPED = new Error('the replay stopped after an error');
 
 /** Pages kept in memory beyond the slowest read model's: the reader's lead. */
 const PAGES_AHEAD = 3;
@@ -145,6 +154,7 @@ class PageFeed {
   /** Page `i`, once read; null past the end. */
   async at(i: number): Promise<RecordedEvent[] | null> {
     for (;;) {
+      if (this.stopped) throw STOPPED;
       const page = this.pages.get(i);
       if (page) return page;
       if (i < this.read) throw new Error(`page ${i} of the replay was dropped while still wanted`);
@@ -173,7 +183,7 @@ class PageFeed {
   private async readNext(): Promise<void> {
     // Stay within PAGES_AHEAD of the slowest reader.
     while (this.read - this.released >= PAGES_AHEAD && !this.stopped) await new Promise<void>((r) => (this.wake = r));
-    if (this.stopped) throw new Error('the replay stopped');
+    if (this.stopped) throw STOPPED;
     let heldSince: number | null = null;
     for (;;) {
       const page = (await this.store.readAll({ after: this.after, maxCount: this.batchSize })).filter((e) => comparePositions(e.position, this.until) <= 0);
@@ -192,6 +202,7 @@ class PageFeed {
         throw new Error(`the log has not been readable past ${this.until.commit}/${this.until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`);
       }
       await sleep(20);
+      if (this.stopped) throw STOPPED;
     }
   }
 }
