@@ -166,8 +166,11 @@ export async function transactionEntry(db: Kysely<DB>, userId: string, id: strin
   return { row: strip(row), linked: null };
 }
 
-/** How an entry is answered: a swap is its spent leg with type 'swap' and the received leg as `linkedTransaction`. */
-export function entryView<V extends object>(entry: TransactionEntry, view: (row: TransactionRow) => V): V & { linkedTransaction: V | null } {
-  if (!entry.linked) return { ...view(entry.row), linkedTransaction: null };
-  return { ...view(entry.row), type: 'swap', linkedTransaction: view(entry.linked) };
+/**
+ * How an entry is answered: its row as read (already in the answer's format), and for a swap
+ * the spent leg with type 'swap' and the received leg as `linkedTransaction`.
+ */
+export function entryView(entry: TransactionEntry): TransactionRow & { linkedTransaction: TransactionRow | null } {
+  if (!entry.linked) return { ...entry.row, linkedTransaction: null };
+  return { ...entry.row, type: 'swap', linkedTransaction: entry.linked };
 }

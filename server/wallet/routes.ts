@@ -11,11 +11,10 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletCommand } from '../../ledger/wallet/wallet.js';
 import { isValidAddress, ADDRESS_SHAPES } from '../../ledger/addresses.js';
-import { formatAmount, money } from '../../ledger/money.js';
 import { assertCanManageUser } from '../staff/access.js';
 import { profileDetails } from './profile.js';
 import { requestAmount, requestAsset } from './amounts.js';
-import { entryView, transactionEntries, transactionEntry, type TransactionRow } from '../marketplace/swap-merge.js';
+import { entryView, transactionEntries, transactionEntry } from '../marketplace/swap-merge.js';
 
 const amountInput = z.union([z.string().max(64), z.number()]);
 const idempotencyKey = (request: FastifyRequest) => {
@@ -28,27 +27,6 @@ async function assertCanRead(db: Kysely<DB>, caller: AuthInfo, targetUserId: str
   if (caller.userId === targetUserId) return;
   if (caller.role === 'USER') throw forbidden('You can only view your own account.');
   await assertCanManageUser(db, caller, targetUserId);
-}
-
-/** A listed transaction as answered (its amounts and times already formatted by the query, server/marketplace/swap-merge.ts). */
-function transactionView(r: TransactionRow) {
-  return {
-    id: r.id,
-    user_id: r.user_id,
-    asset_id: r.asset_id,
-    amount: r.amount,
-    fee: r.fee,
-    type: r.type,
-    status: r.status,
-    sent_at: r.sent_at,
-    created_at: r.created_at,
-    sender_address: r.sender_address,
-    recipient_address: r.recipient_address,
-    txid: r.txid,
-    note: r.note,
-    is_hidden: r.is_hidden,
-    request_id: r.request_id,
-  };
 }
 
 /** The customer's money calls: profile details, deposit and withdrawal requests, send, transactions. */
@@ -156,7 +134,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
         const { page, pageSize } = request.query;
         // A swap's two legs are one entry (server/marketplace/swap-merge.ts).
         const { entries, count } = await transactionEntries(db, caller.userId, page, pageSize);
-        return { transactions: entries.map((e) => entryView(e, transactionView)), count, page, pageSize };
+        return { transactions: entries.map(entryView), count, page, pageSize };
       },
     );
 
@@ -167,7 +145,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
         const caller = authOf(request);
         const entry = await transactionEntry(db, caller.userId, request.params.id);
         if (!entry) throw notFound('Transaction not found.');
-        return entryView(entry, transactionView);
+        return entryView(entry);
       },
     );
   };
