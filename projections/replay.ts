@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.js';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../ledger/event-store/port.js';
 import type { Projection } from './projection.js';
-import { ProjectionRunner } from './runner.js';
+import { ProjectionRunner, readUntil } from './runner.js';
 
 export interface ReplayResult {
   name: string;
@@ -20,9 +20,6 @@ export interface ReplayOptions {
   onProgress?: (events: number) => void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/** How long a replay waits for the read horizon to pass its target before giving up. */
-const HORIZON_WAIT_MS = 60_000;
 /** Read models written concurrently for one page of the log. */
 const APPLY_CONCURRENCY = 2;
 
@@ -184,26 +181,12 @@ class PageFeed {
     // Stay within PAGES_AHEAD of the slowest reader.
     while (this.read - this.released >= PAGES_AHEAD && !this.stopped) await new Promise<void>((r) => (this.wake = r));
     if (this.stopped) throw STOPPED;
-    let heldSince: number | null = null;
-    for (;;) {
-      const page = (await this.store.readAll({ after: this.after, maxCount: this.batchSize })).filter((e) => comparePositions(e.position, this.until) <= 0);
-      if (page.length > 0) {
-        this.after = page[page.length - 1]!.position;
-        this.pages.set(this.read, page);
-        this.counts.push(this.counts[this.read]! + page.length);
-        this.read++;
-        if (comparePositions(this.after, this.until) >= 0) this.done = true;
-        return;
-      }
-      // Events up to `until` exist but are not readable yet: an older transaction still holds
-      // the read horizon back. Wait for it.
-      heldSince ??= Date.now();
-      if (Date.now() - heldSince > HORIZON_WAIT_MS) {
-        throw new Error(`the log has not been readable past ${this.until.commit}/${this.until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`);
-      }
-      await sleep(20);
-      if (this.stopped) throw STOPPED;
-    }
+    const page = await readUntil(this.store, this.after, this.until, this.batchSize, () => this.stopped);
+    this.after = page[page.length - 1]!.position;
+    this.pages.set(this.read, page);
+    this.counts.push(this.counts[this.read]! + page.length);
+    this.read++;
+    if (comparePositions(this.after, this.until) >= 0) this.done = true;
   }
 }
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.js';
-import { comparePositions, START, type EventStore, type Position, type Subscription } from '../ledger/event-store/port.js';
+import { comparePositions, START, type EventStore, type Position, type RecordedEvent, type Subscription } from '../ledger/event-store/port.js';
 import type { Projection } from './projection.js';
 
 export interface RunnerOptions {
@@ -19,6 +19,31 @@ class CheckpointMoved extends Error {}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long catch-up waits for the read horizon to pass its target before giving up. */
 const HORIZON_WAIT_MS = 60_000;
+
+/**
+ * The next page of the log after `after`, cut at `until` (which lies beyond `after`), never
+ * empty. Events up to `until` exist but may not be readable yet: a transaction older than
+ * them (anywhere in the cluster) still holds the read horizon back. It waits for that, up to
+ * HORIZON_WAIT_MS, and gives up early when `stopped` says so.
+ */
+export async function readUntil(
+  store: EventStore,
+  after: Position,
+  until: Position,
+  maxCount: number,
+  stopped: () => boolean = () => false,
+): Promise<RecordedEvent[]> {
+  const since = Date.now();
+  for (;;) {
+    const page = (await store.readAll({ after, maxCount })).filter((e) => comparePositions(e.position, until) <= 0);
+    if (page.length > 0) return page;
+    if (Date.now() - since > HORIZON_WAIT_MS) {
+      throw new Error(`the log has not been readable past ${until.commit}/${until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`);
+    }
+    await sleep(20);
+    if (stopped()) throw new Error('the replay stopped');
+  }
+}
 /** The live loop writes the checkpoint at least every this many log events. */
 const SKIP_LIMIT = 1000;
 
@@ -155,21 +180,8 @@ export class ProjectionRunner {
     const until = opts.until === undefined ? await this.store.headPosition() : opts.until;
     const batchSize = this.options.batchSize ?? 2000;
     let total = 0;
-    let heldSince: number | null = null;
     while (until && comparePositions(this.position, until) < 0) {
-      const page = await this.store.readAll({ after: this.position, maxCount: batchSize });
-      const events = page.filter((e) => comparePositions(e.position, until) <= 0);
-      if (events.length === 0) {
-        // Events up to `until` exist but are not readable yet: a transaction older than them
-        // (anywhere in the cluster) is still open and holds the read horizon back. Wait for it.
-        heldSince ??= Date.now();
-        if (Date.now() - heldSince > HORIZON_WAIT_MS) {
-          throw new Error(`the log has not been readable past ${until.commit}/${until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`);
-        }
-        await sleep(20);
-        continue;
-      }
-      heldSince = null;
+      const events = await readUntil(this.store, this.position, until, batchSize);
       // Moved by another process (the live app projecting too): carry on from there.
       if (await this.applyBatch(events)) continue;
       total += events.length;
