@@ -14,6 +14,19 @@ const NUMERIC = 1700;
 pg.types.setTypeParser(INT8, (v) => v);
 pg.types.setTypeParser(NUMERIC, (v) => v);
 
+/**
+ * The planner's cost of reading a page at random, given to every connection. The ledger's
+ * tables are read from memory or SSD, where a random page costs about what the next one
+ * does; PostgreSQL's default `random_page_cost` (4) is priced for spinning disks. With it,
+ * whenever the statistics say a customer has a few rows (they lag behind a growing table,
+ * and they give every customer the average), a cached plan of the transactions page reads
+ * the customer's whole history and sorts it to answer ten rows, instead of walking the
+ * index in the list's order (migration 0019) to the page's end (docs/performance.md, round
+ * 8; the plan is tested in server/marketplace/swap-merge.int.spec.ts). An `options`
+ * parameter in DATABASE_URL replaces it on PostgreSQL.
+ */
+export const RANDOM_PAGE_COST = '1.1';
+
 export interface Database {
   db: Kysely<DB>;
   kind: 'postgres' | 'pglite';
@@ -36,7 +49,7 @@ export interface DatabaseOptions {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, Client: namingClient(new StatementNames()) });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, options: `-c random_page_cost=${RANDOM_PAGE_COST}`, Client: namingClient(new StatementNames()) });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
     const watch = new WriteWatch();
@@ -60,6 +73,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       parsers: { [INT8]: (v: string) => v, [NUMERIC]: (v: string) => v },
     });
     await pglite.waitReady;
+    await pglite.exec(`set random_page_cost = ${RANDOM_PAGE_COST}`);
     const watch = new WriteWatch();
     const db = new Kysely<DB>({ dialect: watchWrites(new PGliteDialect(pglite), watch) });
     return {

@@ -11,7 +11,7 @@ import { transactionsProjection } from '../../projections/transactions.js';
 import { verifyReadModels } from '../../projections/verify.js';
 import { visibleLegs } from '../../projections/transaction-requests.js';
 import { backfill } from '../../migrations/0015_transaction_entry_counts.js';
-import { transactionEntries, transactionEntry } from './swap-merge.js';
+import { entriesPage, transactionEntries, transactionEntry } from './swap-merge.js';
 
 interface Row { id: string; user_id: string; amount: string; note: string | null; request_id: string | null; is_hidden: boolean; sent_at: Date; created_at: Date }
 
@@ -216,5 +216,57 @@ describe('the transactions list page', () => {
       return rows.map((r) => Object.values(r)[0]).join('\n');
     });
     expect(plan).toContain('transactions_user_req');
+  });
+});
+
+/** Every node of an EXPLAIN (FORMAT JSON) plan, depth first. */
+function planNodes(node: Record<string, unknown>): Record<string, unknown>[] {
+  return [node, ...((node.Plans as Record<string, unknown>[] | undefined) ?? []).flatMap(planNodes)];
+}
+
+describe("the transactions page's plan", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.close();
+  });
+
+  it("reads only the page's rows of a long history when the statistics say a customer has a few", async () => {
+    const db = database.db;
+    const insertRows = (userId: string, count: number) => sql`
+      insert into transactions (id, user_id, asset_id, amount, fee, type, status, sent_at, created_at, updated_at)
+      select gen_random_uuid(), ${userId}::uuid, 'BTC', g, 0, 'deposit', 'Complete',
+        timestamptz '2026-11-01T00:00:00Z' + g * interval '1 minute', now(), now()
+      from generate_series(1, ${count}::int) g`.execute(db);
+    // 300 customers of 3 rows: what the statistics know.
+    for (let i = 0; i < 300; i++) await insertRows(randomUUID(), 3);
+    await sql`analyze transactions`.execute(db);
+    // Then one customer's history grows to 3,000 rows, which the statistics have not seen.
+    const whale = randomUUID();
+    await insertRows(whale, 3000);
+
+    // The server runs the page as a named statement, planned once per connection (generic plan).
+    const compiled = entriesPage(whale, 1, 10).compile(db);
+    const args = compiled.parameters.map((p) => `'${String(p)}'`).join(', ');
+    const plan = await db.connection().execute(async (conn) => {
+      await sql.raw(`prepare page_plan as ${compiled.sql}`).execute(conn);
+      try {
+        await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
+        const { rows } = await sql.raw<{ 'QUERY PLAN': unknown }>(`explain (analyze, format json) execute page_plan(${args})`).execute(conn);
+        const json = rows[0]!['QUERY PLAN'];
+        return (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: Record<string, unknown> }[];
+      } finally {
+        await sql`deallocate page_plan`.execute(conn);
+        await sql`reset plan_cache_mode`.execute(conn);
+      }
+    });
+    const scans = planNodes(plan[0]!.Plan).filter((n) => n['Relation Name'] === 'transactions');
+    expect(scans.length).toBeGreaterThan(0);
+    for (const scan of scans) expect(scan['Actual Rows'] as number).toBeLessThan(50);
+
+    const { entries } = await transactionEntries(db, whale, 1, 10);
+    expect(entries.map((e) => e.row.amount)).toEqual(Array.from({ length: 10 }, (_, k) => String(3000 - k)));
   });
 });

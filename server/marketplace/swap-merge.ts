@@ -97,20 +97,16 @@ function pageClause(page: number, pageSize: number) {
 }
 
 /**
- * One page of the customer's list, newest sent_at first, with the exact count of entries.
- * Its cost follows the page, not the customer's history: the page walks the (user_id,
- * sent_at) index and stops at the page's end; a received leg that carries a request id is
- * skipped when its group is a pair, a spent one is marked as a swap (both by key in
+ * The statement of one page of the customer's list, newest sent_at first, with the exact
+ * count of entries. Its cost follows the page, not the customer's history: the page walks
+ * the index in the list's order (migration 0019) and stops at the page's end, given the
+ * planner's page costs of server/db/database.ts; a received leg that carries a request id
+ * is skipped when its group is a pair, a spent one is marked as a swap (both by key in
  * transaction_swap_pairs); the count is one row by key. The statement is kept flat (no
  * join, no lateral): planning it is a large part of its cost.
- *
- * Only a page with a swap on it reads the received legs, in a second statement through the
- * (user_id, request id) index; a group that is no longer a pair by then (a note edited in
- * between) is shown as its spent leg alone. A page past the end has no row to carry the
- * count, so only then is it read on its own.
  */
-export async function transactionEntries(db: Kysely<DB>, userId: string, page: number, pageSize: number): Promise<{ entries: TransactionEntry[]; count: number }> {
-  const { rows } = await sql<PageRow>`
+export function entriesPage(userId: string, page: number, pageSize: number) {
+  return sql<PageRow>`
     select ${T_COLUMNS}, ${T_REQ} as req,
       case when t.amount < 0 and ${T_CARRIES} then ${isPair(userId, T_REQ)} else false end as is_swap,
       ${entryCount(userId)} as total_count
@@ -119,7 +115,18 @@ export async function transactionEntries(db: Kysely<DB>, userId: string, page: n
       -- the received leg of a swap is shown inside its spent leg's entry
       and not case when t.amount > 0 and ${T_CARRIES} then ${isPair(userId, T_REQ)} else false end
     order by t.sent_at desc, t.created_at desc, t.id
-    ${pageClause(page, pageSize)}`.execute(db);
+    ${pageClause(page, pageSize)}`;
+}
+
+/**
+ * One page of the customer's list (`entriesPage`). Only a page with a swap on it reads the
+ * received legs, in a second statement through the (user_id, request id) index; a group
+ * that is no longer a pair by then (a note edited in between) is shown as its spent leg
+ * alone. A page past the end has no row to carry the count, so only then is it read on
+ * its own.
+ */
+export async function transactionEntries(db: Kysely<DB>, userId: string, page: number, pageSize: number): Promise<{ entries: TransactionEntry[]; count: number }> {
+  const { rows } = await entriesPage(userId, page, pageSize).execute(db);
   let count = rows.length > 0 ? Number(rows[0]!.total_count) : 0;
   if (rows.length === 0 && page > 1) {
     const { rows: counted } = await sql<{ n: string | number }>`select ${entryCount(userId)} as n`.execute(db);
