@@ -87,4 +87,9 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect([config.PORT, config.DATA_DIR, config.DATABASE_URL]).toEqual([3000, './var', undefined]);
   });
+  it("lets the heap grow 50% past its live objects unless told otherwise; 0 leaves V8's policy", () => {
+    expect(loadConfig({}).HEAP_GROWING_PERCENT).toBe(50);
+    expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).HEAP_GROWING_PERCENT).toBe(0);
+    expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-5' })).toThrow(/HEAP_GROWING_PERCENT/);
+  });
 });

@@ -18,6 +18,8 @@ const ConfigSchema = z.object({
   /** How long a command waits for the read tables to show its own events. */
   PROJECTION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /** How far the heap may grow past its live objects before a full collection, in percent; 0: V8's own policy (server/heap.ts). */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
   /** Where links in e-mails point; default http://HOST:PORT. */
   PUBLIC_URL: z.url().optional(),
   /** Signs access tokens (32+ characters). Outside production a generated one is kept in DATA_DIR. */
