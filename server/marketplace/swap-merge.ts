@@ -42,7 +42,8 @@ const columnsOf = (alias: string) =>
       return `${alias}.${c}`;
     }).join(', '),
   );
-const T_COLUMNS = columnsOf('t');
+/** The listed columns of `transactions t` in the answer's format: the customer's list and the staff's tab. */
+export const T_COLUMNS = columnsOf('t');
 const L_COLUMNS = columnsOf('l');
 const T_REQ = reqOf('t');
 const T_CARRIES = carriesReq('t');

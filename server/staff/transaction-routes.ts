@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthServices } from '../auth/index.js';
@@ -6,8 +7,8 @@ import type { LedgerContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { TransactionStatus, TransactionType } from '../../ledger/wallet/events.js';
-import { formatAmount, money } from '../../ledger/money.js';
 import { assertCanManageUser } from './access.js';
+import { T_COLUMNS, type TransactionRow } from '../marketplace/swap-merge.js';
 
 /**
  * The staff's Edit Transaction (spec 002: status, type and note). A status change settles
@@ -73,34 +74,10 @@ export function staffTransactionListRoutes(auth: AuthServices, ledger: LedgerCon
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);
-        const rows = await db
-          .selectFrom('transactions')
-          .selectAll()
-          .where('user_id', '=', request.params.userId)
-          .orderBy('sent_at', 'desc')
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(STAFF_HISTORY_LIMIT)
-          .execute();
-        return {
-          transactions: rows.map((r) => ({
-            id: r.id,
-            user_id: r.user_id,
-            asset_id: r.asset_id,
-            amount: formatAmount(money(r.amount)),
-            fee: formatAmount(money(r.fee)),
-            type: r.type,
-            status: r.status,
-            sent_at: new Date(r.sent_at).toISOString(),
-            created_at: new Date(r.created_at).toISOString(),
-            sender_address: r.sender_address,
-            recipient_address: r.recipient_address,
-            txid: r.txid,
-            note: r.note,
-            is_hidden: r.is_hidden,
-            request_id: r.request_id,
-          })),
-        };
+        const { rows } = await sql<TransactionRow>`
+          select ${T_COLUMNS} from transactions t where t.user_id = ${request.params.userId}::uuid
+          order by t.sent_at desc, t.created_at desc, t.id limit ${sql.lit(STAFF_HISTORY_LIMIT)}`.execute(db);
+        return { transactions: rows };
       },
     );
   };
