@@ -74,7 +74,7 @@ export async function catchUpTogether(
   // The first failure stops the pass: no read model starts another page after it, and the
   // pass returns (with that error) once the pages being written are done.
   let failure = null as { error: unknown } | null;
-  const settled = await Promise.allSettled(
+  await Promise.allSettled(
     active.map(async (r, i) => {
       try {
         for (;;) {
@@ -102,8 +102,8 @@ export async function catchUpTogether(
     }),
   );
   pages.stop();
+  // Every rejection sets `failure` first (STOPPED comes only after one).
   if (failure) throw failure.error;
-  for (const s of settled) if (s.status === 'rejected') throw s.reason;
   for (const r of stragglers) await r.catchUp({ until });
   return { events: pages.eventsRead, until };
 }
