@@ -35,15 +35,15 @@ export interface GuardOptions {
  * banned; then the gates of docs/api-auth.md (second step, forced password change,
  * recovery-only sessions). Decorates `request.auth`.
  */
-export function createGuard(_accounts: Accounts, sessions: SessionService, _mfa: SecondFactors) {
+export function createGuard(_accounts: Accounts, sessions: SessionService, _mfa: SecondFactors, verifyToken: (token: string) => AccessClaims) {
   async function authenticate(request: FastifyRequest, opts: GuardOptions = {}): Promise<AuthInfo> {
     let claims: AccessClaims;
     try {
-      claims = await request.jwtVerify<AccessClaims>();
+      claims = verifyToken(bearerToken(request.headers.authorization));
     } catch {
       throw authErrors.notAuthenticated();
     }
-    // Session, user and "has a verified factor?" in one round trip, read fresh every time.
+    // Session, user and "has a verified factor?" in one round trip (sessions.ts `forRequest`).
     const found = await sessions.forRequest(claims.session_id);
     if (!found) throw authErrors.notAuthenticated();
     const { session, user, hasVerifiedFactor } = found;
@@ -67,6 +67,15 @@ export function createGuard(_accounts: Accounts, sessions: SessionService, _mfa:
 }
 
 export type Guard = ReturnType<typeof createGuard>;
+
+const BEARER = /^Bearer ([^\s]+)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; throws without one. */
+export function bearerToken(header: string | undefined): string {
+  const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+  if (!token) throw new Error('no bearer token');
+  return token;
+}
 export type RequireAuth = Guard['requireAuth'];
 
 /** The authenticated caller of a guarded route. */

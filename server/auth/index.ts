@@ -10,7 +10,7 @@ import { captchaRoutes } from '../routes/captcha.js';
 import { devMailboxRoutes } from '../routes/dev-mailbox.js';
 import { Accounts } from './accounts.js';
 import { SecondFactors } from './mfa.js';
-import { SessionService } from './sessions.js';
+import { SessionService, type AccessClaims } from './sessions.js';
 import { createGuard, type Guard } from './guard.js';
 import { authRoutes } from './routes.js';
 import { accountFunctionRoutes } from './functions.js';
@@ -27,10 +27,16 @@ export interface AuthServices {
   dataKey: Buffer;
 }
 
+/** Access tokens whose verification is remembered (about 300 bytes each). */
+const VERIFIED_TOKENS_CACHED = 10_000;
+
 /** Registers sign-in, sessions and second factors; returns the guard for every other area. */
 export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, config: Config): Promise<AuthServices> {
   const secrets = resolveSecrets(config);
-  await app.register(fastifyJwt, { secret: secrets.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'] } });
+  // Verified tokens are cached (by a hash of the token, until the earlier of its expiry and
+  // 10 minutes): a request with a token seen before skips the signature check. A sign-out or
+  // ban does not rely on the token: the guard checks the session on every request.
+  await app.register(fastifyJwt, { secret: secrets.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'], cache: VERIFIED_TOKENS_CACHED } });
   app.decorateRequest('auth', null);
   const db = ledger.database.db;
   const publicUrl = (config.PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`).replace(/\/$/, '');
@@ -40,7 +46,7 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS, ledger.database.watch);
   const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl);
   const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);
-  const guard = createGuard(accounts, sessions, mfa);
+  const guard = createGuard(accounts, sessions, mfa, (token) => app.jwt.verify<AccessClaims>(token));
 
   await app.register(authRoutes({ accounts, sessions, mfa, guard }), { prefix: '/auth/v1' });
   await app.register(

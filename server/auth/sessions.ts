@@ -121,11 +121,6 @@ export class SessionService {
   }
 
   /**
-   * What the guard checks on every authenticated call, in one statement: the session, its
-   * user (the whole row) and whether that user has a verified second factor. Read fresh
-   * each time, never cached, so a logout or a ban counts from the next request on.
-   */
-  /**
    * The session, its user and whether the user has a verified factor, for the guard. With a
    * write watch the answer is reused for up to FOR_REQUEST_MAX_AGE_MS, but never after this
    * process wrote users, sessions or factors (a sign-out, ban, role or factor change takes

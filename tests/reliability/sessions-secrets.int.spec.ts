@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -149,6 +150,30 @@ describe('sessions and secrets', () => {
       const refresh = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', remoteAddress: ipFor('tobebanned@example.com'), payload: { refresh_token: session.refresh_token } });
       expect(refresh.statusCode).toBeGreaterThanOrEqual(400);
     }
+  });
+
+  it('an access token counts only while it is valid: expired, altered or foreign-signed tokens are refused, even once accepted', async () => {
+    const s = await registeredCustomer(t, 'token-check@example.com', 'token-pass-1');
+    const list = (authorization?: string) => inject({ method: 'GET', url: '/api/v1/transactions', headers: authorization === undefined ? {} : { authorization } });
+    const [head, body, signature] = s.access_token.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
+    const { exp: _exp, iat: _iat, ...kept } = claims;
+    const altered = `${head}.${body}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+    const foreign = `${head}.${body}.${createHmac('sha256', 'another key of at least thirty-two characters').update(`${head}.${body}`).digest('base64url')}`;
+    const shortLived = t.app.jwt.sign(kept, { expiresIn: 1 });
+    secrets.push('token-pass-1', s.refresh_token, s.access_token, altered, foreign, shortLived);
+    // Accepted first, so that a remembered verification would be what answers next.
+    expect((await list(`Bearer ${s.access_token}`)).statusCode).toBe(200);
+    expect((await list(`bearer ${s.access_token}`)).statusCode).toBe(200);
+    expect((await list(`Bearer ${shortLived}`)).statusCode).toBe(200);
+    for (const refused of [undefined, 'Bearer', `Bearer ${s.access_token} extra`, `Basic ${s.access_token}`, `Bearer ${altered}`, `Bearer ${foreign}`]) {
+      const answer = await list(refused);
+      expect([refused, answer.statusCode, answer.json().error]).toEqual([refused, 401, 'Session expired or invalid. Please sign in again.']);
+    }
+    // `exp` counts whole seconds: past it, the token that was accepted above is refused.
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await list(`Bearer ${shortLived}`)).statusCode).toBe(401);
+    expect((await list(`Bearer ${s.access_token}`)).statusCode).toBe(200);
   });
 
   it('a refresh token used twice ends the session family: the newer token dies too', async () => {
