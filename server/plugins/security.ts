@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import { HttpError } from '../errors.js';
 
@@ -84,6 +85,30 @@ declare module 'fastify' {
 }
 
 /**
+ * The headers a helmet middleware sets, worked out once: with options that hold no function
+ * its answer is the same for every request, so running it per request (building the policy
+ * text each time) is wasted work.
+ */
+export function headersOf(middleware: ReturnType<typeof helmet>): { set: [string, string][]; removed: string[] } {
+  const set = new Map<string, string>();
+  const removed = new Set<string>();
+  const response = {
+    setHeader: (name: string, value: unknown) => {
+      set.set(name.toLowerCase(), String(value));
+      removed.delete(name.toLowerCase());
+    },
+    removeHeader: (name: string) => {
+      set.delete(name.toLowerCase());
+      removed.add(name.toLowerCase());
+    },
+  };
+  middleware({} as IncomingMessage, response as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err;
+  });
+  return { set: [...set], removed: [...removed] };
+}
+
+/**
  * Security headers on every answer (helmet) and no cross-origin access: the client is
  * served from the API's own origin, so no CORS header is ever sent and a page on another
  * origin cannot read an answer (docs/decisions.md, "Tokens in localStorage").
@@ -99,7 +124,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
       inventory.push({ method, url: route.url, schema: route.schema as RouteEntry['schema'], websocket: Boolean((route as { websocket?: boolean }).websocket) });
     }
   });
-  // The headers are worked out once here; each answer only gets them set.
+  // The headers are worked out once here (`headersOf`); each answer only gets them set.
   const securityHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -112,8 +137,12 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
     strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
     frameguard: { action: 'deny' },
   });
-  app.addHook('onRequest', (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
+  const { set, removed } = headersOf(securityHeaders);
+  app.addHook('onRequest', (_request, reply, done) => {
+    const raw = reply.raw;
+    for (const name of removed) raw.removeHeader(name);
+    for (const [name, value] of set) raw.setHeader(name, value);
+    done();
   });
   // PostgreSQL cannot store a NUL character or a lone UTF-16 surrogate (text and jsonb refuse
   // them): such a request would fail halfway with a 500. Refuse it before any handler runs.
