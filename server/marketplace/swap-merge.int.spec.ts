@@ -11,7 +11,9 @@ import { transactionsProjection } from '../../projections/transactions.js';
 import { verifyReadModels } from '../../projections/verify.js';
 import { visibleLegs } from '../../projections/transaction-requests.js';
 import { backfill } from '../../migrations/0015_transaction_entry_counts.js';
-import { entriesPage, transactionEntries, transactionEntry } from './swap-merge.js';
+import { entriesPage, entryView, transactionEntry, transactionsPageJson } from './swap-merge.js';
+
+type PageAnswer = { transactions: ReturnType<typeof entryView>[]; count: number; page: number; pageSize: number };
 
 interface Row { id: string; user_id: string; amount: string; note: string | null; request_id: string | null; is_hidden: boolean; sent_at: Date; created_at: Date }
 
@@ -111,10 +113,14 @@ describe('the transactions list page', () => {
         for (const pageSize of [1, 2, 3, 7, 100]) {
           const got: { id: string; linked: string | null }[] = [];
           for (let page = 1; ; page++) {
-            const { entries, count } = await transactionEntries(db, userId, page, pageSize);
-            expect(count).toBe(want.entries.length);
-            if (entries.length === 0) break;
-            got.push(...entries.map((e) => ({ id: e.row.id, linked: e.linked?.id ?? null })));
+            const answer = JSON.parse(await transactionsPageJson(db, userId, page, pageSize)) as PageAnswer;
+            expect([answer.count, answer.page, answer.pageSize]).toEqual([want.entries.length, page, pageSize]);
+            if (answer.transactions.length === 0) break;
+            got.push(...answer.transactions.map((e) => ({ id: e.id, linked: e.linkedTransaction?.id ?? null })));
+            // The list writes each entry exactly as the entry's own route does.
+            if (pageSize === 100) {
+              for (const e of answer.transactions) expect(e).toEqual(entryView((await transactionEntry(db, userId, e.id))!));
+            }
           }
           expect(got).toEqual(want.entries);
         }
@@ -266,7 +272,7 @@ describe("the transactions page's plan", () => {
     expect(scans.length).toBeGreaterThan(0);
     for (const scan of scans) expect(scan['Actual Rows'] as number).toBeLessThan(50);
 
-    const { entries } = await transactionEntries(db, whale, 1, 10);
-    expect(entries.map((e) => e.row.amount)).toEqual(Array.from({ length: 10 }, (_, k) => String(3000 - k)));
+    const answer = JSON.parse(await transactionsPageJson(db, whale, 1, 10)) as PageAnswer;
+    expect(answer.transactions.map((e) => e.amount)).toEqual(Array.from({ length: 10 }, (_, k) => String(3000 - k)));
   });
 });

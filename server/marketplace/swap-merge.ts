@@ -29,7 +29,8 @@ export interface TransactionEntry {
 }
 
 type EntryRow = TransactionRow & { req: string | null };
-type PageRow = EntryRow & { is_swap: boolean; total_count: string | number | null };
+/** A row of a page: the entry as the answer's JSON text (`linkedTransaction` null), and what merging a swap needs. */
+type PageRow = { json: string; req: string | null; is_swap: boolean; total_count: string | number | null };
 
 // Fragments that do not depend on the call, built once.
 /** `to_char` pattern of `Date.prototype.toISOString` (both keep milliseconds, dropping the rest). */
@@ -97,36 +98,46 @@ function pageClause(page: number, pageSize: number) {
   return sql`limit ${pageSize} offset ${offset}`;
 }
 
+/** The answer's columns of the page's row `p`, in the answer's order, then `linkedTransaction`. */
+const ENTRY_OF_P = sql.raw(`${ENTRY_COLUMNS.map((c) => `p.${c}`).join(', ')}, null as "linkedTransaction"`);
+
 /**
  * The statement of one page of the customer's list, newest sent_at first, with the exact
  * count of entries. Its cost follows the page, not the customer's history: the page walks
  * the index in the list's order (migration 0019) and stops at the page's end, given the
  * planner's page costs of server/db/database.ts; a received leg that carries a request id
  * is skipped when its group is a pair, a spent one is marked as a swap (both by key in
- * transaction_swap_pairs); the count is one row by key. The statement is kept flat (no
- * join, no lateral): planning it is a large part of its cost.
+ * transaction_swap_pairs); the count is one row by key. The inner statement is kept flat
+ * (no join, no lateral). Each entry comes out as the answer's JSON text (`row_to_json`), so
+ * the server neither builds an object per row nor writes it out again.
  */
 export function entriesPage(userId: string, page: number, pageSize: number) {
   return sql<PageRow>`
-    select ${T_COLUMNS}, ${T_REQ} as req,
-      case when t.amount < 0 and ${T_CARRIES} then ${isPair(userId, T_REQ)} else false end as is_swap,
-      ${entryCount(userId)} as total_count
-    from transactions t
-    where t.user_id = ${userId}::uuid and t.is_hidden = false
-      -- the received leg of a swap is shown inside its spent leg's entry
-      and not case when t.amount > 0 and ${T_CARRIES} then ${isPair(userId, T_REQ)} else false end
-    order by t.sent_at desc, t.created_at desc, t.id
-    ${pageClause(page, pageSize)}`;
+    select row_to_json(e)::text as json, p.req, p.is_swap, p.total_count
+    from (
+      select ${T_COLUMNS}, ${T_REQ} as req,
+        case when t.amount < 0 and ${T_CARRIES} then ${isPair(userId, T_REQ)} else false end as is_swap,
+        ${entryCount(userId)} as total_count,
+        t.sent_at as order_sent_at, t.created_at as order_created_at, t.id as order_id
+      from transactions t
+      where t.user_id = ${userId}::uuid and t.is_hidden = false
+        -- the received leg of a swap is shown inside its spent leg's entry
+        and not case when t.amount > 0 and ${T_CARRIES} then ${isPair(userId, T_REQ)} else false end
+      order by t.sent_at desc, t.created_at desc, t.id
+      ${pageClause(page, pageSize)}
+    ) p, lateral (select ${ENTRY_OF_P}) e
+    order by p.order_sent_at desc, p.order_created_at desc, p.order_id`;
 }
 
 /**
- * One page of the customer's list (`entriesPage`). Only a page with a swap on it reads the
- * received legs, in a second statement through the (user_id, request id) index; a group
- * that is no longer a pair by then (a note edited in between) is shown as its spent leg
- * alone. A page past the end has no row to carry the count, so only then is it read on
- * its own.
+ * One page of the customer's list (`entriesPage`) as the answer's JSON text:
+ * `{"transactions":[…],"count":…,"page":…,"pageSize":…}`, each entry as `entryView` writes
+ * it. Only a page with a swap on it reads the received legs, in a second statement through
+ * the (user_id, request id) index, and only a swap's entry is rewritten here; a group that
+ * is no longer a pair by then (a note edited in between) is shown as its spent leg alone. A
+ * page past the end has no row to carry the count, so only then is it read on its own.
  */
-export async function transactionEntries(db: Kysely<DB>, userId: string, page: number, pageSize: number): Promise<{ entries: TransactionEntry[]; count: number }> {
+export async function transactionsPageJson(db: Kysely<DB>, userId: string, page: number, pageSize: number): Promise<string> {
   const { rows } = await entriesPage(userId, page, pageSize).execute(db);
   let count = rows.length > 0 ? Number(rows[0]!.total_count) : 0;
   if (rows.length === 0 && page > 1) {
@@ -146,10 +157,10 @@ export async function transactionEntries(db: Kysely<DB>, userId: string, page: n
     }
   }
   const entries = rows.map((r) => {
-    const linked = r.is_swap ? (received.get(r.req!) ?? null) : null;
-    return { row: strip(r), linked: linked && strip(linked) };
+    const linked = r.is_swap ? received.get(r.req!) : undefined;
+    return linked ? JSON.stringify(entryView({ row: JSON.parse(r.json) as TransactionRow, linked: strip(linked) })) : r.json;
   });
-  return { entries, count };
+  return `{"transactions":[${entries.join(',')}],"count":${count},"page":${page},"pageSize":${pageSize}}`;
 }
 
 /** The spent and received legs when `legs` (one group's visible legs) form a swap pair. */

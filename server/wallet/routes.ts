@@ -14,7 +14,7 @@ import { isValidAddress, ADDRESS_SHAPES } from '../../ledger/addresses.js';
 import { assertCanManageUser } from '../staff/access.js';
 import { profileDetails } from './profile.js';
 import { requestAmount, requestAsset } from './amounts.js';
-import { entryView, transactionEntries, transactionEntry } from '../marketplace/swap-merge.js';
+import { entryView, transactionEntry, transactionsPageJson } from '../marketplace/swap-merge.js';
 
 const amountInput = z.union([z.string().max(64), z.number()]);
 const idempotencyKey = (request: FastifyRequest) => {
@@ -129,12 +129,12 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
           querystring: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(10) }),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const caller = authOf(request);
         const { page, pageSize } = request.query;
-        // A swap's two legs are one entry (server/marketplace/swap-merge.ts).
-        const { entries, count } = await transactionEntries(db, caller.userId, page, pageSize);
-        return { transactions: entries.map(entryView), count, page, pageSize };
+        // A swap's two legs are one entry (server/marketplace/swap-merge.ts); the answer comes as JSON text.
+        const body = await transactionsPageJson(db, caller.userId, page, pageSize);
+        return reply.type('application/json; charset=utf-8').send(body);
       },
     );
 

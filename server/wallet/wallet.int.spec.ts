@@ -62,7 +62,10 @@ describe('customer money calls', () => {
     const [opened] = await t.app.ledger.store.readStream(`wallet-${alice.user.id}`).then((events) => events.filter((e) => (e.data as { transactionId?: string }).transactionId === tx.id));
     expect(tx.sent_at).toBe((opened!.data as { sentAt: string }).sentAt);
     expect(tx.created_at).toBe(opened!.recordedAt.toISOString());
-    const list = (await inject({ method: 'GET', url: '/api/v1/transactions?page=1&pageSize=10', headers: as(alice) })).json();
+    const listed = await inject({ method: 'GET', url: '/api/v1/transactions?page=1&pageSize=10', headers: as(alice) });
+    expect(listed.headers['content-type']).toBe('application/json; charset=utf-8');
+    const list = listed.json();
+    expect([list.page, list.pageSize, list.count]).toEqual([1, 10, list.transactions.length]);
     expect(list.transactions.find((r: { id: string }) => r.id === tx.id)).toEqual(tx);
     await t.app.ledger.execute(walletDecider, alice.user.id, { type: 'SettleTransaction', transactionId: tx.id }, { actor: { id: 'staff', role: 'ADMIN' } });
     const after = (await profile(alice)).json();
