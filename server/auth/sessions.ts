@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';
 import { authErrors } from './errors.js';
-import type { WriteWatch } from '../db/write-watch.js';
+import { WatchedCache, type WriteWatch } from '../db/write-watch.js';
 
 /** How long the guard may reuse what it read of a session (writes by this process end it at once). */
 const FOR_REQUEST_MAX_AGE_MS = 1000;
@@ -41,11 +41,13 @@ export class SessionService {
     private readonly sign: SignAccessToken,
     private readonly ttlSeconds: number,
     /** When given, `forRequest` answers repeated calls from memory until a watched table is written. */
-    private readonly watch?: WriteWatch,
-  ) {}
+    watch?: WriteWatch,
+  ) {
+    this.recent = watch && new WatchedCache(watch, { maxAgeMs: FOR_REQUEST_MAX_AGE_MS, maxSize: FOR_REQUEST_CACHE_SIZE, keep: (found) => found !== undefined });
+  }
 
-  /** session id -> what `forRequest` read, with when and at which write epoch. */
-  private readonly recent = new Map<string, { at: number; epoch: number; found: Awaited<ReturnType<SessionService['readForRequest']>> }>();
+  /** session id -> what `forRequest` read (an unknown session is read again each time). */
+  private readonly recent: WatchedCache<Awaited<ReturnType<SessionService['readForRequest']>>> | undefined;
 
   async create(userId: string, opts: { aal: Aal; recovery?: boolean; ipAddress: string | null; userAgent: string | null }): Promise<string> {
     const id = randomUUID();
@@ -127,17 +129,7 @@ export class SessionService {
    * effect on the next request); only another process's writes wait out the age limit.
    */
   async forRequest(sessionId: string) {
-    if (!this.watch) return this.readForRequest(sessionId);
-    const now = performance.now();
-    const hit = this.recent.get(sessionId);
-    if (hit && hit.epoch === this.watch.epoch && now - hit.at < FOR_REQUEST_MAX_AGE_MS) return hit.found;
-    const epoch = this.watch.epoch;
-    const found = await this.readForRequest(sessionId);
-    if (found && epoch === this.watch.epoch) {
-      if (this.recent.size >= FOR_REQUEST_CACHE_SIZE) this.recent.clear();
-      this.recent.set(sessionId, { at: now, epoch, found });
-    }
-    return found;
+    return this.recent ? this.recent.get(sessionId, () => this.readForRequest(sessionId)) : this.readForRequest(sessionId);
   }
 
   private async readForRequest(sessionId: string) {

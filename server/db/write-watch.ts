@@ -2,7 +2,9 @@ import type { CompiledQuery, DatabaseConnection, Dialect, Driver, Kysely, QueryC
 
 /**
  * Counts writes to the tables that decide who a request is (users, sessions, second
- * factors), so that a short-lived cache of those rows can tell it is out of date.
+ * factors) and what a customer may do with money (their profile's permissions, their
+ * payment methods), so that a short-lived cache of those rows (`WatchedCache`) can tell it
+ * is out of date.
  *
  * The epoch moves when such a write finishes and, for a write inside a transaction, again
  * when that transaction ends, so a read taken while the write was uncommitted is never
@@ -16,7 +18,35 @@ export class WriteWatch {
   }
 }
 
-const WATCHED = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:only\s+)?(?:"?public"?\.)?"?(?:users|auth_sessions|auth_mfa_factors)\b/i;
+const WATCHED =
+  /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?|copy)\s+(?:only\s+)?(?:"?public"?\.)?"?(?:users|auth_sessions|auth_mfa_factors|user_profiles|user_payment_methods_raw)\b/i;
+
+/**
+ * Reads answered from memory: an entry is reused until this process writes a watched table
+ * (the epoch moves) or `maxAgeMs` passes (for another process's writes). A read during which
+ * the epoch moved is not kept. The map is emptied when it reaches `maxSize`.
+ */
+export class WatchedCache<V> {
+  private readonly entries = new Map<string, { at: number; epoch: number; value: V }>();
+
+  constructor(
+    private readonly watch: WriteWatch,
+    private readonly opts: { maxAgeMs: number; maxSize: number; keep?: (value: V) => boolean },
+  ) {}
+
+  async get(key: string, read: () => Promise<V>): Promise<V> {
+    const now = performance.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.epoch === this.watch.epoch && now - hit.at < this.opts.maxAgeMs) return hit.value;
+    const epoch = this.watch.epoch;
+    const value = await read();
+    if (epoch === this.watch.epoch && (this.opts.keep?.(value) ?? true)) {
+      if (this.entries.size >= this.opts.maxSize) this.entries.clear();
+      this.entries.set(key, { at: now, epoch, value });
+    }
+    return value;
+  }
+}
 
 /** True when a statement writes one of the watched tables. */
 export function writesWatchedTable(sqlText: string): boolean {

@@ -7,6 +7,7 @@ import type { AuthServices } from '../auth/index.js';
 import { authOf, type AuthInfo } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';
+import { WatchedCache } from '../db/write-watch.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletCommand } from '../../ledger/wallet/wallet.js';
@@ -15,6 +16,9 @@ import { assertCanManageUser } from '../staff/access.js';
 import { profileDetails } from './profile.js';
 import { requestAmount, requestAsset } from './amounts.js';
 import { entryView, transactionEntry, transactionsPageJson } from '../marketplace/swap-merge.js';
+
+/** How long a deposit or withdrawal request may reuse what it read of permissions and payment methods (see `fiatChecks`). */
+const FIAT_CHECKS_MAX_AGE_MS = 1000;
 
 const amountInput = z.union([z.string().max(64), z.number()]);
 const idempotencyKey = (request: FastifyRequest) => {
@@ -41,13 +45,23 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       extra: { ip: request.ip ?? null },
     });
 
+  type FiatChecks = { can_buy: boolean | null; can_sell: boolean | null; buy_disabled_note: string | null; sell_disabled_note: string | null; method_type: string | null };
+  /**
+   * Answered from memory until this process writes a profile or a payment method (a staff
+   * change of permissions or a removed card counts from the next request on), and for at
+   * most FIAT_CHECKS_MAX_AGE_MS, for another process's writes.
+   */
+  const fiatChecksCache = new WatchedCache<FiatChecks>(ledger.database.watch, { maxAgeMs: FIAT_CHECKS_MAX_AGE_MS, maxSize: 10_000 });
+
   /** The caller's buy/sell permissions and the type of the payment method they chose, in one round trip. */
-  async function fiatChecks(userId: string, paymentMethodId: string | null) {
-    const { rows } = await sql<{ can_buy: boolean | null; can_sell: boolean | null; buy_disabled_note: string | null; sell_disabled_note: string | null; method_type: string | null }>`
-      select p.can_buy, p.can_sell, p.buy_disabled_note, p.sell_disabled_note,
-        (select m.type from user_payment_methods_raw m where m.id = ${paymentMethodId}::uuid and m.user_id = ${userId}) as method_type
-      from (select 1) as one left join user_profiles p on p.user_id = ${userId}`.execute(db);
-    return rows[0]!;
+  function fiatChecks(userId: string, paymentMethodId: string | null): Promise<FiatChecks> {
+    return fiatChecksCache.get(`${userId}/${paymentMethodId ?? ''}`, async () => {
+      const { rows } = await sql<FiatChecks>`
+        select p.can_buy, p.can_sell, p.buy_disabled_note, p.sell_disabled_note,
+          (select m.type from user_payment_methods_raw m where m.id = ${paymentMethodId}::uuid and m.user_id = ${userId}) as method_type
+        from (select 1) as one left join user_profiles p on p.user_id = ${userId}`.execute(db);
+      return rows[0]!;
+    });
   }
 
   async function permissions(userId: string) {

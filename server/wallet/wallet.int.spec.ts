@@ -37,6 +37,16 @@ describe('customer money calls', () => {
   const profile = async (s: typeof alice, targetUserId = s.user.id) =>
     inject({ method: 'POST', url: '/functions/v1/get-user-profile-details', headers: as(s), payload: { targetUserId } });
 
+  let admin: Awaited<ReturnType<typeof signIn>> | undefined;
+  /** An admin who has set their own password (staff must before anything else). */
+  const adminSession = async () => {
+    if (admin) return admin;
+    const { password } = await createStaff(t.app.authServices.accounts, { email: 'root@example.com', fullName: 'Root', role: 'ADMIN' });
+    const first = await signIn(t, 'root@example.com', password);
+    await inject({ method: 'PUT', url: '/auth/v1/user', headers: as(first), payload: { password: 'root-own-pass-1' } });
+    return (admin = await signIn(t, 'root@example.com', 'root-own-pass-1'));
+  };
+
   it('profile details: all ten assets, the flags, and only for oneself (or staff with access)', async () => {
     const res = await profile(alice);
     expect(res.statusCode).toBe(200);
@@ -44,11 +54,7 @@ describe('customer money calls', () => {
     expect(Object.keys(body.balances)).toEqual(['BTC', 'ETH', 'USDT', 'BNB', 'SOL', 'XRP', 'ADA', 'DOGE', 'DOT', 'LTC']);
     expect(body).toMatchObject({ kyc_status: 'not_started', can_buy: true, can_sell: true, can_swap: true, can_stake: true, can_send: true, dashboard_note: null });
     expect((await profile(alice, bob.user.id)).statusCode).toBe(403);
-    const { password } = await createStaff(t.app.authServices.accounts, { email: 'root@example.com', fullName: 'Root', role: 'ADMIN' });
-    const first = await signIn(t, 'root@example.com', password);
-    await inject({ method: 'PUT', url: '/auth/v1/user', headers: as(first), payload: { password: 'root-own-pass-1' } });
-    const admin = await signIn(t, 'root@example.com', 'root-own-pass-1');
-    expect((await profile(admin, bob.user.id)).statusCode).toBe(200);
+    expect((await profile(await adminSession(), bob.user.id)).statusCode).toBe(200);
   });
 
   it('a deposit request is pending (amount less the 1% fee) and moves the balance only when settled', async () => {
@@ -77,6 +83,29 @@ describe('customer money calls', () => {
     expect((await deposit(bob, { paymentMethodId: card })).json()).toEqual({ error: 'Please select a payment method' });
     const forOther = await deposit(alice, { userId: bob.user.id });
     expect([forOther.statusCode, forOther.json()]).toEqual([403, { error: 'You can only make requests for your own account.' }]);
+  });
+
+  it('a deposit allowed a moment ago is refused as soon as staff turn deposits off, and a removed card no longer pays', async () => {
+    const carol = await registeredCustomer(t, 'carol@example.com', 'carol-pass-12');
+    const added = await inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: as(carol), payload: { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Carol C', expiryDate: '12/39', cvv: '123' } });
+    const carolCard = added.json().paymentMethod.id as string;
+    const byCarol = () => deposit(carol, { paymentMethodId: carolCard });
+    const permissions = async (can_buy: boolean) => {
+      const saved = await inject({
+        method: 'POST', url: '/functions/v1/update-all-user-permissions', headers: as(await adminSession()),
+        payload: { targetUserId: carol.user.id, permissions: { can_send: true, can_swap: true, can_buy, can_sell: true, can_stake: true } },
+      });
+      expect(saved.statusCode).toBe(200);
+    };
+    expect((await byCarol()).statusCode).toBe(200);
+    await permissions(false);
+    const refused = await byCarol();
+    expect([refused.statusCode, refused.json()]).toEqual([403, { error: 'You do not have permission to make deposits.' }]);
+    await permissions(true);
+    expect((await byCarol()).statusCode).toBe(200);
+    expect((await inject({ method: 'DELETE', url: `/api/v1/payment-methods/${carolCard}`, headers: as(carol) })).statusCode).toBe(200);
+    const gone = await byCarol();
+    expect([gone.statusCode, gone.json()]).toEqual([400, { error: 'Please select a payment method' }]);
   });
 
   it('a withdrawal must fit amount x 1.01 in the available balance, to the last decimal', async () => {
