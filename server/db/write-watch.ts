@@ -48,9 +48,19 @@ export class WatchedCache<V> {
   }
 }
 
+/** Answers of `writesWatchedTable` by statement text: the app runs few texts, many times. */
+const watchedByText = new Map<string, boolean>();
+const WATCHED_TEXTS_KEPT = 2000;
+
 /** True when a statement writes one of the watched tables. */
 export function writesWatchedTable(sqlText: string): boolean {
-  return WATCHED.test(sqlText);
+  let writes = watchedByText.get(sqlText);
+  if (writes === undefined) {
+    writes = WATCHED.test(sqlText);
+    if (watchedByText.size >= WATCHED_TEXTS_KEPT) watchedByText.clear();
+    watchedByText.set(sqlText, writes);
+  }
+  return writes;
 }
 
 class WatchedConnection implements DatabaseConnection {
