@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { DB, TransactionsTable } from '../db/schema.js';
+import { amountText, isoTimeText } from '../db/text-formats.js';
 import { money } from '../../ledger/money.js';
 import { carriesReq, reqOf, visibleLegs } from '../../projections/transaction-requests.js';
 
@@ -33,13 +34,11 @@ type EntryRow = TransactionRow & { req: string | null };
 type PageRow = { json: string; req: string | null; is_swap: boolean; total_count: string | number | null };
 
 // Fragments that do not depend on the call, built once.
-/** `to_char` pattern of `Date.prototype.toISOString` (both keep milliseconds, dropping the rest). */
-const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 const columnsOf = (alias: string) =>
   sql.raw(
     ENTRY_COLUMNS.map((c) => {
-      if (c === 'amount' || c === 'fee') return `trim_scale(${alias}.${c})::text as ${c}`;
-      if (c === 'sent_at' || c === 'created_at') return `to_char(${alias}.${c} at time zone 'UTC', ${ISO_UTC}) as ${c}`;
+      if (c === 'amount' || c === 'fee') return `${amountText(`${alias}.${c}`)} as ${c}`;
+      if (c === 'sent_at' || c === 'created_at') return `${isoTimeText(`${alias}.${c}`)} as ${c}`;
       return `${alias}.${c}`;
     }).join(', '),
   );

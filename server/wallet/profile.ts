@@ -1,23 +1,19 @@
 import { sql, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../db/schema.js';
+import { compiledOnce } from '../db/compiled-once.js';
 import { ASSET_IDS } from '../../ledger/assets.js';
-import { formatAmount, money } from '../../ledger/money.js';
+import { amountText, isoTimeText } from '../db/text-formats.js';
 
-/**
- * The profile-details answer (spec 001 section 3, spec 002 section 3): permissions and
- * notes, KYC fields, and the per-asset maps. Amounts are decimal strings.
- *
- * One statement: the user, their profile row (left join; may not exist yet) and their
- * balance rows as a JSON array. Amounts travel as text inside the JSON, never as JSON
- * numbers, so no digit is lost.
- */
-export async function profileDetails(db: Kysely<DB>, userId: string) {
-  const row = await db
+/** The statement of the profile details (built and compiled once: it has 27 columns). */
+const detailsStatement = compiledOnce((db: Kysely<DB>, userId: string) =>
+  db
     .selectFrom('users as u')
     .leftJoin('user_profiles as p', 'p.user_id', 'u.id')
     .select([
-      'u.id', 'u.email', 'u.created_at', 'u.banned_until',
+      'u.id', 'u.email',
+      sql<string>`${sql.raw(isoTimeText('u.created_at'))}`.as('created_at'),
+      sql<string | null>`${sql.raw(isoTimeText('u.banned_until'))}`.as('banned_until'),
       'p.user_id as profile_user_id',
       'p.first_name', 'p.last_name', 'p.dob', 'p.country', 'p.city', 'p.postal_code', 'p.full_address',
       'p.kyc_status', 'p.addresses',
@@ -31,28 +27,40 @@ export async function profileDetails(db: Kysely<DB>, userId: string) {
           .selectFrom('balances as b')
           .select([
             'b.asset_id',
-            sql<string>`b.balance::text`.as('balance'),
-            sql<string>`b.pending_deposits::text`.as('pending_deposits'),
-            sql<string>`b.pending_withdrawals::text`.as('pending_withdrawals'),
+            sql<string>`${sql.raw(amountText('b.balance'))}`.as('balance'),
+            sql<string>`${sql.raw(amountText('b.pending_deposits'))}`.as('pending_deposits'),
+            sql<string>`${sql.raw(amountText('b.pending_withdrawals'))}`.as('pending_withdrawals'),
           ])
           .whereRef('b.user_id', '=', 'u.id'),
       ).as('balance_rows'),
     )
-    .where('u.id', '=', userId)
-    .executeTakeFirst();
+    .where('u.id', '=', userId),
+);
+
+/**
+ * The profile-details answer (spec 001 section 3, spec 002 section 3): permissions and
+ * notes, KYC fields, and the per-asset maps. Amounts are decimal strings.
+ *
+ * One statement: the user, their profile row (left join; may not exist yet) and their
+ * balance rows as a JSON array. Amounts travel as text inside the JSON, never as JSON
+ * numbers, so no digit is lost; amounts and times are written in the answer's format by the
+ * query (server/db/text-formats.ts).
+ */
+export async function profileDetails(db: Kysely<DB>, userId: string) {
+  const row = (await detailsStatement(db, userId)).rows[0];
   if (!row) return null;
   const rows = row.balance_rows ?? [];
   const profile = row.profile_user_id === null ? null : row;
   const map = (pick: (r: (typeof rows)[number]) => string) =>
     Object.fromEntries(ASSET_IDS.map((a) => {
       const r = rows.find((x) => x.asset_id === a);
-      return [a, r ? formatAmount(money(pick(r))) : '0'];
+      return [a, r ? pick(r) : '0'];
     }));
   return {
     user_id: row.id,
     email: row.email,
-    created_at: new Date(row.created_at).toISOString(),
-    banned_until: row.banned_until ? new Date(row.banned_until).toISOString() : null,
+    created_at: row.created_at,
+    banned_until: row.banned_until,
     first_name: profile?.first_name ?? null,
     last_name: profile?.last_name ?? null,
     dob: profile?.dob ?? null,
