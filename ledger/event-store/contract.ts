@@ -48,13 +48,17 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
     it('appends to a new stream and reads it back in order with revisions from 0', async () => {
       const s = stream();
       const events = [event('a', { i: 0 }), event('b', { i: 1 }), event('c', { amount: '0.000000000000000001' })];
+      const before = Date.now();
       const result = await store.append(s, events, { expectedRevision: 'no_stream' });
+      const after = Date.now();
       expect(result.nextExpectedRevision).toBe(2n);
       const read = await store.readStream(s);
       expect(read.map((e) => [e.eventId, e.type, e.revision])).toEqual(events.map((e, i) => [e.eventId, e.type, BigInt(i)]));
       expect(read[2]!.data).toEqual({ amount: '0.000000000000000001' });
       expect(read[0]!.metadata.actorId).toBe('tester');
       expect(read[0]!.version).toBe(1);
+      // When the store recorded it, to the millisecond.
+      for (const e of read) expect([e.recordedAt >= new Date(before - 1), e.recordedAt <= new Date(after + 1)]).toEqual([true, true]);
     });
 
     it('refuses a stale expected revision with WrongExpectedVersion carrying expected and actual', async () => {

@@ -28,11 +28,12 @@ interface EventRow {
   /** As text: parsed on first use (no projection reads it, so replay skips that work). */
   metadata: string;
   tx: string;
-  recorded_at: Date;
+  /** Milliseconds since the epoch, truncated as a Date would truncate the microseconds. */
+  recorded_ms: string;
 }
 
 const COLUMNS = sql`global_position, event_id, stream_id, stream_revision, event_type, event_version,
-  data, metadata::text as metadata, tx_id::text as tx, recorded_at`;
+  data, metadata::text as metadata, tx_id::text as tx, floor(extract(epoch from recorded_at) * 1000)::int8 as recorded_ms`;
 
 /**
  * Transaction ids that pg_stat_activity shows running in other databases (transaction ids
@@ -85,7 +86,8 @@ function toRecorded(row: EventRow): RecordedEvent {
       metadata = value;
     },
     position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) },
-    recordedAt: row.recorded_at,
+    // A number is turned into a Date far faster than the timestamp's text is parsed.
+    recordedAt: new Date(Number(row.recorded_ms)),
   });
 }
 
