@@ -84,14 +84,14 @@ export const balancesProjection: Projection = {
       }
     }
     if (deltas.size === 0) return;
-    const rows = [...deltas.values()].map(
-      (d) => sql`(${d.userId}::uuid, ${d.assetId}, ${formatAmount(d.balance)}::numeric, ${formatAmount(d.pendingDeposits)}::numeric,
-        ${formatAmount(d.pendingWithdrawals)}::numeric, ${d.at.toISOString()}::timestamptz)`,
-    );
+    // One text whatever the number of rows (arrays, not a VALUES list): parsed and planned once per connection.
+    const rows = [...deltas.values()];
     const t = table(target, 'balances');
     await sql`
       insert into ${t} as b (user_id, asset_id, balance, pending_deposits, pending_withdrawals, updated_at)
-      values ${sql.join(rows)}
+      select * from unnest(${rows.map((d) => d.userId)}::uuid[], ${rows.map((d) => d.assetId)}::text[],
+        ${rows.map((d) => formatAmount(d.balance))}::numeric[], ${rows.map((d) => formatAmount(d.pendingDeposits))}::numeric[],
+        ${rows.map((d) => formatAmount(d.pendingWithdrawals))}::numeric[], ${rows.map((d) => d.at.toISOString())}::timestamptz[])
       on conflict (user_id, asset_id) do update set
         balance = b.balance + excluded.balance,
         pending_deposits = b.pending_deposits + excluded.pending_deposits,
