@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { UsersTable } from '../db/schema.js';
 import type { Accounts } from './accounts.js';
-import { requiredAalFor, type SecondFactors } from './mfa.js';
+import { requiredAalFor } from './mfa.js';
 import type { AccessClaims, SessionService } from './sessions.js';
 import { authErrors, AuthError } from './errors.js';
 
@@ -35,7 +35,7 @@ export interface GuardOptions {
  * banned; then the gates of docs/api-auth.md (second step, forced password change,
  * recovery-only sessions). Decorates `request.auth`.
  */
-export function createGuard(_accounts: Accounts, sessions: SessionService, _mfa: SecondFactors, verifyToken: (token: string) => AccessClaims) {
+export function createGuard(sessions: SessionService, verifyToken: (token: string) => AccessClaims) {
   async function authenticate(request: FastifyRequest, opts: GuardOptions = {}): Promise<AuthInfo> {
     let claims: AccessClaims;
     try {

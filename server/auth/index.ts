@@ -46,7 +46,7 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS, ledger.database.watch);
   const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl);
   const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);
-  const guard = createGuard(accounts, sessions, mfa, (token) => app.jwt.verify<AccessClaims>(token));
+  const guard = createGuard(sessions, (token) => app.jwt.verify<AccessClaims>(token));
 
   await app.register(authRoutes({ accounts, sessions, mfa, guard }), { prefix: '/auth/v1' });
   await app.register(
