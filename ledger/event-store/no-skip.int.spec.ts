@@ -183,4 +183,40 @@ describe('the global log never skips an event', () => {
       await other.close();
     }
   });
+
+  // Reads reuse the list of other databases' transactions for a while (OtherDatabaseXids).
+  // A transaction of another database that begins after the list was read counts as one of
+  // this database until the list is renewed: the log is held back, never skipped, and for no
+  // longer than the list's age.
+  it.skipIf(!usingPostgres)('a transaction of another database that began after the list was read holds the log back only until the list is renewed', async () => {
+    database = await createTestDatabase();
+    const other = await createTestDatabase({ migrate: false });
+    const holder = new pg.Client({ connectionString: other.url });
+    await holder.connect();
+    const maxAgeMs = 2_000;
+    const store = new PostgresEventStore(database.db, { otherXidsMaxAgeMs: maxAgeMs });
+    try {
+      expect(await store.readAll()).toEqual([]); // the list is read now, with nothing running
+      await holder.query('begin');
+      await holder.query('select pg_current_xact_id()');
+      const e = event();
+      await store.append(`held-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
+      const appendedAt = Date.now();
+      // The list read before the other transaction began does not know it: it counts.
+      expect(await store.readAll()).toEqual([]);
+      expect(await store.headPosition()).toBeNull();
+      let events: RecordedEvent[] = [];
+      while (events.length === 0 && Date.now() - appendedAt < maxAgeMs + 3_000) {
+        await sleep(50);
+        events = await store.readAll();
+      }
+      // Renewed, the list has it: the event is readable while that transaction is still open.
+      expect(events.map((r) => r.eventId)).toEqual([e.eventId]);
+      expect(Date.now() - appendedAt).toBeLessThan(maxAgeMs + 1_000);
+    } finally {
+      await holder.query('rollback');
+      await holder.end();
+      await other.close();
+    }
+  });
 });
