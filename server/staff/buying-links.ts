@@ -18,6 +18,7 @@ import {
   type BuyingLinksCommand,
 } from '../../ledger/buying-links/buying-links.js';
 import { assertCanManageUser } from './access.js';
+import { UUID } from '../ids.js';
 
 /** Logo limit (spec 002 section 9): PNG only, under 512000 bytes. */
 export const LOGO_MAX_BYTES = 512_000;
@@ -125,7 +126,7 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
         const caller = authOf(request);
         const { userId } = request.query;
         await assertCanManageUser(db, caller, userId);
-        const id = z.uuid().safeParse(request.params.id);
+        const id = UUID.safeParse(request.params.id);
         if (!id.success) throw notFound(BUYING_LINK_NOT_FOUND);
         await record(caller, userId, { type: 'RemoveLink', linkId: id.data });
         return { success: true };
@@ -137,7 +138,7 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
       '/buying-links/:id/logo',
       { schema: { tags: ['api'], params: z.object({ id: z.string().max(100) }) } },
       async (request, reply) => {
-        const id = z.uuid().safeParse(request.params.id);
+        const id = UUID.safeParse(request.params.id);
         const row = id.success ? await db.selectFrom('user_crypto_buying_links').select('logo_blob_id').where('id', '=', id.data).executeTakeFirst() : undefined;
         const blob = row ? await blobs.get(row.logo_blob_id) : null;
         if (!blob) throw notFound('Logo not found.');

@@ -7,6 +7,7 @@ import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { comparePositions, formatPosition, type EventStore, type RecordedEvent } from '../../ledger/event-store/port.js';
 import { assertCanManageUser } from './access.js';
+import { isUuid } from '../ids.js';
 
 /** The kinds the trail can be filtered by (the Event trail tab's filter). */
 export const TRAIL_KINDS = ['money', 'kyc', 'access', 'permissions', 'support'] as const;
@@ -175,7 +176,7 @@ export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): Fas
         await assertCanManageUser(db, staff, userId);
         const trail = (await userTrail(ledger.store, db, userId)).filter((e) => kind === 'all' || kindOf(e.type) === kind);
         const slice = trail.slice((page - 1) * pageSize, page * pageSize);
-        const actorIds = [...new Set(slice.map((e) => e.metadata.actorId).filter((id) => z.uuid().safeParse(id).success))];
+        const actorIds = [...new Set(slice.map((e) => e.metadata.actorId).filter(isUuid))];
         const actors = actorIds.length
           ? await db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', actorIds).execute()
           : [];

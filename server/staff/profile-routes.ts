@@ -11,6 +11,7 @@ import { isAssetId } from '../../ledger/assets.js';
 import { ADDRESS_SHAPES, isValidAddress } from '../../ledger/addresses.js';
 import { requestAmount } from '../wallet/amounts.js';
 import { assertCanManageUser } from './access.js';
+import { UUID } from '../ids.js';
 
 /** An admin's reset of a customer's password: at least this long (spec 002 section 9). */
 export const MIN_STAFF_RESET_PASSWORD = 6;
@@ -225,7 +226,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);
-        const id = z.uuid().safeParse(request.params.id);
+        const id = UUID.safeParse(request.params.id);
         const row = id.success
           ? await db.selectFrom('user_payment_methods_raw').select(columns).where('user_id', '=', request.params.userId).where('id', '=', id.data).executeTakeFirst()
           : undefined;

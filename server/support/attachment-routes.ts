@@ -10,6 +10,7 @@ import { checkUpload } from '../blobs/sniff.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import { TICKET_TEXT } from '../../ledger/tickets/ticket.js';
 import { attachmentJson, type SupportTickets } from './tickets.js';
+import { isUuid } from '../ids.js';
 
 /** Spec 001 section 5, "Attachments". */
 export const ATTACHMENT_EXTENSIONS = ['jpeg', 'jpg', 'png', 'gif', 'webp', 'pdf', 'txt', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'zip'] as const;
@@ -81,9 +82,9 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
         const caller = authOf(request);
         const upload = await readUpload(request);
         const ticketId = upload.fields['ticketId'];
-        if (!ticketId || !z.uuid().safeParse(ticketId).success) throw badRequest(ATTACHMENT_TEXT.missingTicket);
+        if (!ticketId || !isUuid(ticketId)) throw badRequest(ATTACHMENT_TEXT.missingTicket);
         const responseId = upload.fields['responseId'] || null;
-        if (responseId && !z.uuid().safeParse(responseId).success) throw badRequest('responseId must be an id.');
+        if (responseId && !isUuid(responseId)) throw badRequest('responseId must be an id.');
         if (!upload.file) throw badRequest(ATTACHMENT_TEXT.missingFile);
         const { side } = await tickets.forParticipant(ticketId, caller);
         const { name, data } = upload.file;

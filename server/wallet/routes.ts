@@ -16,6 +16,7 @@ import { assertCanManageUser } from '../staff/access.js';
 import { profileDetails } from './profile.js';
 import { requestAmount, requestAsset } from './amounts.js';
 import { entryView, transactionEntry, transactionsPageJson } from '../marketplace/swap-merge.js';
+import { isUuid } from '../ids.js';
 
 /** How long a deposit or withdrawal request may reuse what it read of permissions and payment methods (see `fiatChecks`). */
 const FIAT_CHECKS_MAX_AGE_MS = 1000;
@@ -94,7 +95,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
           const assetId = requestAsset(body.tokenId);
           const amount = requestAmount(body.amount);
           if (!body.paymentMethodId) throw badRequest('Please select a payment method');
-          const checks = await fiatChecks(caller.userId, z.uuid().safeParse(body.paymentMethodId).success ? body.paymentMethodId : null);
+          const checks = await fiatChecks(caller.userId, isUuid(body.paymentMethodId) ? body.paymentMethodId : null);
           // No profile row yet means the defaults: everything allowed.
           if (kind === 'deposit' && checks.can_buy === false) throw forbidden(checks.buy_disabled_note || 'You do not have permission to make deposits.');
           if (kind === 'withdrawal' && checks.can_sell === false) throw forbidden(checks.sell_disabled_note || 'You do not have permission to make withdrawals.');

@@ -128,6 +128,10 @@ describe('customer money calls', () => {
     }
     expect((await deposit(alice, { tokenId: 'FOO' })).json()).toEqual({ error: 'Please select a token' });
     expect((await deposit(alice, { paymentMethodId: randomUUID() })).json()).toEqual({ error: 'Please select a payment method' });
+    for (const paymentMethodId of ['not-an-id', `${randomUUID()}x`]) {
+      const res = await deposit(alice, { paymentMethodId });
+      expect([res.statusCode, res.json()], paymentMethodId).toEqual([400, { error: 'Please select a payment method' }]);
+    }
     const after = (await inject({ method: 'GET', url: '/api/v1/transactions', headers: as(alice) })).json().count;
     expect(after).toBe(before);
   });
