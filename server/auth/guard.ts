@@ -30,6 +30,15 @@ export interface GuardOptions {
   allowRecovery?: boolean;
 }
 
+const BEARER = /^Bearer ([^\s]+)$/i;
+
+/** The token of an `Authorization: Bearer <token>` header; throws without one. */
+function bearerToken(header: string | undefined): string {
+  const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
+  if (!token) throw new Error('no bearer token');
+  return token;
+}
+
 /**
  * Every authenticated call: a valid token, a live session of that user, a user who is not
  * banned; then the gates of docs/api-auth.md (second step, forced password change,
@@ -67,15 +76,6 @@ export function createGuard(sessions: SessionService, verifyToken: (token: strin
 }
 
 export type Guard = ReturnType<typeof createGuard>;
-
-const BEARER = /^Bearer ([^\s]+)$/i;
-
-/** The token of an `Authorization: Bearer <token>` header; throws without one. */
-export function bearerToken(header: string | undefined): string {
-  const token = header === undefined ? undefined : BEARER.exec(header)?.[1];
-  if (!token) throw new Error('no bearer token');
-  return token;
-}
 export type RequireAuth = Guard['requireAuth'];
 
 /** The authenticated caller of a guarded route. */

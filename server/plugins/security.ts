@@ -89,7 +89,7 @@ declare module 'fastify' {
  * its answer is the same for every request, so running it per request (building the policy
  * text each time) is wasted work.
  */
-export function headersOf(middleware: ReturnType<typeof helmet>): { set: [string, string][]; removed: string[] } {
+function headersOf(middleware: ReturnType<typeof helmet>): { set: [string, string][]; removed: string[] } {
   const set = new Map<string, string>();
   const removed = new Set<string>();
   const response = {

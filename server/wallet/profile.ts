@@ -12,8 +12,8 @@ const detailsStatement = compiledOnce((db: Kysely<DB>, userId: string) =>
     .leftJoin('user_profiles as p', 'p.user_id', 'u.id')
     .select([
       'u.id', 'u.email',
-      sql<string>`${sql.raw(isoTimeText('u.created_at'))}`.as('created_at'),
-      sql<string | null>`${sql.raw(isoTimeText('u.banned_until'))}`.as('banned_until'),
+      sql.raw<string>(isoTimeText('u.created_at')).as('created_at'),
+      sql.raw<string | null>(isoTimeText('u.banned_until')).as('banned_until'),
       'p.user_id as profile_user_id',
       'p.first_name', 'p.last_name', 'p.dob', 'p.country', 'p.city', 'p.postal_code', 'p.full_address',
       'p.kyc_status', 'p.addresses',
@@ -27,9 +27,9 @@ const detailsStatement = compiledOnce((db: Kysely<DB>, userId: string) =>
           .selectFrom('balances as b')
           .select([
             'b.asset_id',
-            sql<string>`${sql.raw(amountText('b.balance'))}`.as('balance'),
-            sql<string>`${sql.raw(amountText('b.pending_deposits'))}`.as('pending_deposits'),
-            sql<string>`${sql.raw(amountText('b.pending_withdrawals'))}`.as('pending_withdrawals'),
+            sql.raw<string>(amountText('b.balance')).as('balance'),
+            sql.raw<string>(amountText('b.pending_deposits')).as('pending_deposits'),
+            sql.raw<string>(amountText('b.pending_withdrawals')).as('pending_withdrawals'),
           ])
           .whereRef('b.user_id', '=', 'u.id'),
       ).as('balance_rows'),
