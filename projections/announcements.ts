@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { ANNOUNCEMENTS_STREAM_PREFIX, type AnnouncementEvent } from '../ledger/announcements/announcements.js';
-import { table, type Projection } from './projection.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 /** announcements: one row per post, keyed by its id, dated by the event. */
 export const announcementsProjection: Projection = {
@@ -15,7 +15,7 @@ export const announcementsProjection: Projection = {
       const data = e.data as AnnouncementEvent['data'];
       const managerId = e.streamId.slice(ANNOUNCEMENTS_STREAM_PREFIX.length);
       await sql`insert into ${t} (id, manager_id, message, created_at)
-        values (${data.announcementId}::uuid, ${managerId}::uuid, ${data.message}, ${e.recordedAt.toISOString()}::timestamptz)
+        values (${data.announcementId}::uuid, ${managerId}::uuid, ${data.message}, ${timestampText(e.recordedAt)}::timestamptz)
         on conflict (id) do nothing`.execute(target.trx);
     }
   },

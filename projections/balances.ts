@@ -3,7 +3,7 @@ import type { Decimal } from 'decimal.js';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
 import { formatAmount, money, ZERO } from '../ledger/money.js';
 import { isWalletEventType, openedStatus, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
-import { table, type Projection } from './projection.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 interface Delta {
   userId: string;
@@ -91,7 +91,7 @@ export const balancesProjection: Projection = {
       insert into ${t} as b (user_id, asset_id, balance, pending_deposits, pending_withdrawals, updated_at)
       select * from unnest(${rows.map((d) => d.userId)}::uuid[], ${rows.map((d) => d.assetId)}::text[],
         ${rows.map((d) => formatAmount(d.balance))}::numeric[], ${rows.map((d) => formatAmount(d.pendingDeposits))}::numeric[],
-        ${rows.map((d) => formatAmount(d.pendingWithdrawals))}::numeric[], ${rows.map((d) => d.at.toISOString())}::timestamptz[])
+        ${rows.map((d) => formatAmount(d.pendingWithdrawals))}::numeric[], ${rows.map((d) => timestampText(d.at))}::timestamptz[])
       on conflict (user_id, asset_id) do update set
         balance = b.balance + excluded.balance,
         pending_deposits = b.pending_deposits + excluded.pending_deposits,

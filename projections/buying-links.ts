@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { BUYING_LINKS_STREAM_PREFIX, isBuyingLinkEventType, type BuyingLinkEvent } from '../ledger/buying-links/buying-links.js';
-import { table, type Projection } from './projection.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 /** user_crypto_buying_links from the buying-links streams: one row per link shown now. */
 export const buyingLinksProjection: Projection = {
@@ -16,7 +16,7 @@ export const buyingLinksProjection: Projection = {
       const userId = recorded.streamId.slice(BUYING_LINKS_STREAM_PREFIX.length);
       if (e.type === 'buying-link.added') {
         await sql`insert into ${links} (id, user_id, url, name, logo_blob_id, created_at)
-          values (${e.data.linkId}::uuid, ${userId}::uuid, ${e.data.url}, ${e.data.name}, ${e.data.logo.blobId}::uuid, ${recorded.recordedAt.toISOString()}::timestamptz)
+          values (${e.data.linkId}::uuid, ${userId}::uuid, ${e.data.url}, ${e.data.name}, ${e.data.logo.blobId}::uuid, ${timestampText(recorded.recordedAt)}::timestamptz)
           on conflict (id) do nothing`.execute(target.trx);
       } else {
         await sql`delete from ${links} where id = ${e.data.linkId}::uuid and user_id = ${userId}::uuid`.execute(target.trx);

@@ -11,7 +11,7 @@ import { foldJournal } from '../ledger/journal/fold.js';
 import type { BalanceRow } from './read-models.js';
 import { hasPostingRule, postingsFor, type JournalTransaction, type Posting } from '../ledger/journal/postings.js';
 import { COPY_NULL, copyRows, copyValue, CopyText } from '../server/db/copy-from.js';
-import { table, type Projection } from './projection.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 /** Events that change a transaction opened earlier, whose state the rule needs. */
 const CHANGES = new Set(['wallet.transaction-settled', 'wallet.transaction-failed', 'wallet.transaction-edited']);
@@ -23,27 +23,26 @@ const POSTINGS_COLUMNS = ['event_id', 'commit_position', 'prepare_position', 'us
 const PLAIN_ELEMENT = /^[A-Za-z0-9:_.+-]+$/;
 
 function arrayElement(value: string): string {
-  return PLAIN_ELEMENT.test(value) && value.toLowerCase() !== 'null' ? value : copyValue(`"${value.replace(/["\\]/g, '\\$&')}"`);
+  return PLAIN_ELEMENT.test(value) && !(value.length === 4 && value.toLowerCase() === 'null') ? value : copyValue(`"${value.replace(/["\\]/g, '\\$&')}"`);
 }
 
 /**
  * An event's row of journal_postings in COPY text: its columns, then its legs as arrays.
+ * Built by concatenation: a replay writes one per wallet event.
  */
 function postingsRow(out: CopyText, e: RecordedEvent, userId: string, transactionId: string | null, postings: Posting[]): void {
-  const n = postings.length;
-  const accounts = new Array<string>(n);
-  const assets = new Array<string>(n);
-  const amounts = new Array<string>(n);
-  for (let i = 0; i < n; i++) {
+  let accounts = '';
+  let assets = '';
+  let amounts = '';
+  for (let i = 0; i < postings.length; i++) {
     const p = postings[i]!;
-    accounts[i] = arrayElement(p.account);
-    assets[i] = arrayElement(p.assetId);
-    amounts[i] = formatAmount(p.amount);
+    const sep = i === 0 ? '' : ',';
+    accounts += sep + arrayElement(p.account);
+    assets += sep + arrayElement(p.assetId);
+    amounts += sep + formatAmount(p.amount);
   }
-  out.rawRow([
-    copyValue(e.eventId), String(e.position.commit), String(e.position.prepare), copyValue(userId), transactionId === null ? COPY_NULL : copyValue(transactionId),
-    e.recordedAt.toISOString(), `{${accounts.join(',')}}`, `{${assets.join(',')}}`, `{${amounts.join(',')}}`,
-  ].join('\t'));
+  const tx = transactionId === null ? COPY_NULL : copyValue(transactionId);
+  out.rawRow(`${copyValue(e.eventId)}\t${e.position.commit}\t${e.position.prepare}\t${copyValue(userId)}\t${tx}\t${timestampText(e.recordedAt)}\t{${accounts}}\t{${assets}}\t{${amounts}}`);
 }
 
 /**

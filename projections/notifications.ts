@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { settlementMessage } from '../ledger/notifications/notifications.js';
 import { copyRows, CopyText } from '../server/db/copy-from.js';
-import { table, type Projection } from './projection.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 const STREAM_PREFIX = 'notifications-';
 
@@ -33,7 +33,7 @@ export const notificationsProjection: Projection = {
         const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
         const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
         if (!message) continue;
-        pending.row([e.eventId, e.streamId.slice(WALLET_STREAM_PREFIX.length), message, false, e.recordedAt.toISOString(), data.transactionId]);
+        pending.row([e.eventId, e.streamId.slice(WALLET_STREAM_PREFIX.length), message, false, timestampText(e.recordedAt), data.transactionId]);
       } else if (e.type === 'notification.marked-read') {
         await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isPaymentMethodEventType, PAYMENT_METHODS_STREAM_PREFIX, type PaymentMethodEvent } from '../ledger/payment-methods/events.js';
-import { table, type Projection } from './projection.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 /**
  * user_payment_methods_raw from the payment-methods streams: one row per saved method,
@@ -18,7 +18,7 @@ export const paymentMethodsProjection: Projection = {
       if (!isPaymentMethodEventType(recorded.type) || !recorded.streamId.startsWith(PAYMENT_METHODS_STREAM_PREFIX)) continue;
       const e = { type: recorded.type, data: recorded.data } as PaymentMethodEvent;
       const userId = recorded.streamId.slice(PAYMENT_METHODS_STREAM_PREFIX.length);
-      const at = recorded.recordedAt.toISOString();
+      const at = timestampText(recorded.recordedAt);
       switch (e.type) {
         case 'payment-method.card-added':
           await sql`insert into ${methods} (id, user_id, type, card_brand, last4, expiry_date, card_holder_name, notes, created_at)

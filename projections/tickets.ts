@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isTicketEventType, TICKET_STREAM_PREFIX, type TicketEvent } from '../ledger/tickets/ticket.js';
-import { table, type Projection } from './projection.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 /** support_tickets, ticket_responses and ticket_attachments from the `ticket-{id}` streams. */
 export const ticketsProjection: Projection = {
@@ -16,7 +16,7 @@ export const ticketsProjection: Projection = {
       if (!isTicketEventType(recorded.type)) continue;
       const e = { type: recorded.type, data: recorded.data } as TicketEvent;
       const id = recorded.streamId.slice(TICKET_STREAM_PREFIX.length);
-      const at = recorded.recordedAt.toISOString();
+      const at = timestampText(recorded.recordedAt);
       const touch = () => sql`update ${tickets} set updated_at = ${at}::timestamptz where id = ${id}::uuid`.execute(target.trx);
       switch (e.type) {
         case 'ticket.opened':

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
 import { isWalletEventType, openedStatus, openedType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { copyRows, CopyText } from '../server/db/copy-from.js';
-import { table, type Projection, type ProjectionTarget } from './projection.js';
+import { table, timestampText, type Projection, type ProjectionTarget } from './projection.js';
 import { carriesReq, isPairGroup, mayCarryReq, reqOf, visibleLegs } from './transaction-requests.js';
 
 interface Row {
@@ -63,7 +63,7 @@ export const transactionsProjection: Projection = {
     for (const recorded of events) {
       if (!isWalletEventType(recorded.type)) continue;
       const e = { type: recorded.type, data: recorded.data } as WalletEvent;
-      const at = recorded.recordedAt.toISOString();
+      const at = timestampText(recorded.recordedAt);
       const type = openedType(e);
       const opened = openedStatus(e);
       if (type && opened && 'transactionId' in e.data && 'assetId' in e.data && 'sentAt' in e.data) {

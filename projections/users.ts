@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { isUserEventType, USER_STREAM_PREFIX, type UserEvent } from '../ledger/user/events.js';
-import { table, type Projection } from './projection.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 /**
  * users, user_profiles and login_history from the user streams. Accounts change rarely,
@@ -19,7 +19,7 @@ export const usersProjection: Projection = {
       if (!isUserEventType(recorded.type)) continue;
       const e = { type: recorded.type, data: recorded.data } as UserEvent;
       const id = recorded.streamId.slice(USER_STREAM_PREFIX.length);
-      const at = recorded.recordedAt.toISOString();
+      const at = timestampText(recorded.recordedAt);
       const set = (assignments: ReturnType<typeof sql>) =>
         sql`update ${users} set ${assignments}, updated_at = ${at}::timestamptz where id = ${id}::uuid`.execute(target.trx);
       const setProfile = (assignments: ReturnType<typeof sql>) =>
