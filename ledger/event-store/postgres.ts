@@ -15,6 +15,7 @@ import {
 } from './port.js';
 import { pollingSubscription } from './polling-subscription.js';
 import { upcast } from './upcast.js';
+import { AppendBatcher } from './append-batcher.js';
 import { WakeSignal } from './wake-signal.js';
 
 interface EventRow {
@@ -160,6 +161,23 @@ function toRecorded(row: EventRow): RecordedEvent {
 /** How long the store's reads reuse the list of other databases' transactions (`OtherDatabaseXids`). */
 const OTHER_XIDS_MAX_AGE_MS = 100;
 
+/** Appends in one group-commit statement at most, and such statements in flight at once (`AppendBatcher`). */
+const MAX_APPEND_BATCH = 64;
+const APPENDS_IN_FLIGHT = 2;
+
+interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
+
+/** What an append statement answers for one stream: its transaction, last position and revision. */
+interface AppendRow {
+  tx: string;
+  last_position: string;
+  last_revision: string;
+}
+
 /** Thrown inside the append transaction to roll it back when the expectation fails. */
 class ExpectationFailed extends Error {}
 
@@ -181,6 +199,7 @@ export class PostgresEventStore implements EventStore {
   readonly name = 'postgres' as const;
   readonly wake = new WakeSignal();
   private readonly otherXids: OtherDatabaseXids;
+  private readonly batcher: AppendBatcher<NewEvent, StreamAppend, AppendRow>;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -190,31 +209,44 @@ export class PostgresEventStore implements EventStore {
       beforeCommit?: (streamId: string) => Promise<void>;
       /** How long reads reuse the list of other databases' transactions (`OtherDatabaseXids`); default 100 ms. */
       otherXidsMaxAgeMs?: number;
+      /** Appends in one statement at most (`AppendBatcher`); 1 turns group commit off. Default 64. */
+      maxAppendBatch?: number;
     } = {},
   ) {
     this.otherXids = new OtherDatabaseXids(db, options.otherXidsMaxAgeMs ?? OTHER_XIDS_MAX_AGE_MS);
+    this.batcher = new AppendBatcher(
+      async (a) => {
+        const { rows } = await appendStatement(a.streamId, a.events, a.expected).execute(db);
+        const row = rows[0];
+        return row && row.tx !== null ? (row as AppendRow) : null;
+      },
+      async (appends) => {
+        const { rows } = await batchAppendStatement(appends).execute(db);
+        return new Map(rows.map((r) => [r.stream_id, r]));
+      },
+      { maxInFlight: APPENDS_IN_FLIGHT, maxBatch: options.maxAppendBatch ?? MAX_APPEND_BATCH },
+    );
   }
 
   async append(streamId: string, events: NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     let result: AppendResult;
     try {
-      const statement = appendStatement(streamId, events, expectedRevision);
-      const run = async (executor: Kysely<DB> | Transaction<DB>) => {
-        const { rows } = await statement.execute(executor);
-        const row = rows[0];
+      const done = (row: { tx: string | null; last_position: string; last_revision: string } | null | undefined) => {
         if (!row || row.tx === null) throw new ExpectationFailed();
         return { nextExpectedRevision: BigInt(row.last_revision), position: { commit: BigInt(row.tx), prepare: BigInt(row.last_position) } };
       };
-      // One statement in autocommit: the stream's revision and the rows move together or
-      // not at all. The test hook wraps the same statement in a transaction to hold it open.
+      // One statement in autocommit, alone or with other streams' appends: the stream's
+      // revision and the rows move together or not at all. The test hook runs the
+      // statement alone, in a transaction it holds open.
       result = this.options.beforeCommit
         ? await this.db.transaction().execute(async (trx) => {
-            const r = await run(trx);
+            const { rows } = await appendStatement(streamId, events, expectedRevision).execute(trx);
+            const r = done(rows[0]);
             await this.options.beforeCommit!(streamId);
             return r;
           })
-        : await run(this.db);
+        : done(await this.batcher.run({ streamId, events, expected: expectedRevision }));
     } catch (err) {
       const duplicateId = (err as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION &&
         String((err as { constraint?: string }).constraint ?? (err as Error).message).includes('event_id');
@@ -363,4 +395,56 @@ function appendStatement(streamId: string, events: NewEvent[], expected: Expecte
       returning tx_id, global_position, stream_revision
     )
     select max(tx_id::text) as tx, max(global_position)::text as last_position, max(stream_revision)::text as last_revision from inserted`;
+}
+
+/**
+ * Several appends to distinct streams in one statement (group commit, `AppendBatcher`): each
+ * stream's revision moves as `appendStatement` moves it, by its own expectation, and its events
+ * are inserted after it, in order. A stream whose expectation fails moves nothing, inserts
+ * nothing and has no row in the answer; the others are written.
+ */
+function batchAppendStatement(appends: StreamAppend[]) {
+  const kinds = appends.map((a) => (typeof a.expected === 'bigint' ? 'exact' : a.expected));
+  const expected = appends.map((a) => (typeof a.expected === 'bigint' ? a.expected.toString() : null));
+  const owner: number[] = [];
+  const nth: number[] = [];
+  const events: NewEvent[] = [];
+  appends.forEach((a, i) => a.events.forEach((e, k) => (owner.push(i + 1), nth.push(k + 1), events.push(e))));
+  return sql<{ stream_id: string; tx: string; last_position: string; last_revision: string }>`
+    with input as (
+      select * from unnest(${appends.map((a) => a.streamId)}::text[], ${kinds}::text[], ${expected}::bigint[], ${appends.map((a) => a.events.length)}::int[])
+        with ordinality as i(stream_id, kind, expected, count, a)
+    ),
+    created as (
+      insert into streams (stream_id, revision, last_tx)
+      select stream_id, count - 1, pg_current_xact_id() from input where kind = 'no_stream'
+      on conflict (stream_id) do nothing returning stream_id, revision, last_tx
+    ),
+    upserted as (
+      insert into streams (stream_id, revision, last_tx)
+      select stream_id, count - 1, pg_current_xact_id() from input where kind = 'any'
+      on conflict (stream_id) do update set revision = streams.revision + excluded.revision + 1, updated_at = now(),
+        last_tx = greatest(coalesce(streams.last_tx, '0'::xid8), pg_current_xact_id())
+      returning stream_id, revision, last_tx
+    ),
+    moved as (
+      update streams s set revision = s.revision + i.count, updated_at = now(), last_tx = greatest(coalesce(s.last_tx, '0'::xid8), pg_current_xact_id())
+      from input i
+      where s.stream_id = i.stream_id and (i.kind = 'stream_exists' or (i.kind = 'exact' and s.revision = i.expected))
+      returning s.stream_id, s.revision, s.last_tx
+    ),
+    bump as (select * from created union all select * from upserted union all select * from moved),
+    inserted as (
+      insert into events (event_id, stream_id, stream_revision, event_type, event_version, data, metadata, tx_id)
+      select e.event_id, i.stream_id, b.revision - i.count + e.k, e.event_type, e.event_version, e.data, e.metadata, b.last_tx
+      from unnest(${owner}::int[], ${nth}::int[], ${events.map((e) => e.eventId)}::uuid[], ${events.map((e) => e.type)}::text[],
+          ${events.map((e) => e.version)}::int[], ${events.map((e) => JSON.stringify(e.data))}::jsonb[], ${events.map((e) => JSON.stringify(e.metadata))}::jsonb[])
+        as e(a, k, event_id, event_type, event_version, data, metadata)
+      join input i on i.a = e.a
+      join bump b on b.stream_id = i.stream_id
+      order by e.a, e.k
+      returning stream_id, tx_id, global_position, stream_revision
+    )
+    select stream_id, max(tx_id::text) as tx, max(global_position)::text as last_position, max(stream_revision)::text as last_revision
+    from inserted group by stream_id`;
 }
