@@ -1,6 +1,7 @@
 /**
- * Group commit for appends: appends made while earlier ones are on their way to the database
- * wait, and go together in one statement (one round trip, one transaction, one commit).
+ * Group commit for appends: small appends made while earlier ones are on their way to the
+ * database wait, and go together in one statement (one round trip, one transaction, one
+ * commit).
  *
  * Each append keeps its own stream, expectation and outcome: one whose expectation fails
  * gets no row back and the others in its batch are written. A batch never holds two appends
@@ -9,7 +10,11 @@
  * duplicate event id, a deadlock with another process), nothing of it was written, and each
  * of its appends runs again on its own, to get its own answer.
  *
- * With nothing in flight an append goes at once, alone: no append waits for a timer.
+ * Some appends go at once, alone, as they would without this: any append while nothing is in
+ * flight (no append waits for a timer), a large one (its rows cost more than its round trip,
+ * and batches in flight are few), and one to a stream already in flight or waiting (writers
+ * racing for one stream find out at once which of them won, in parallel, not one after the
+ * other). Such an append locks one stream only, so it cannot close a cycle of lock waits.
  */
 export interface Append<E> {
   streamId: string;
@@ -26,12 +31,14 @@ export interface BatcherOptions {
   maxInFlight: number;
   /** Appends in one statement. */
   maxBatch: number;
+  /** Appends of more events than this go alone. */
+  maxBatchedEvents: number;
 }
 
 export class AppendBatcher<E, A extends Append<E>, R> {
   private readonly queue: (Waiting<E, R> & A)[] = [];
-  /** Streams with an append in a batch in flight. */
-  private readonly busy = new Set<string>();
+  /** Appends in flight (batched or alone) and waiting, by stream. */
+  private readonly busy = new Map<string, number>();
   private inFlight = 0;
 
   constructor(
@@ -43,41 +50,45 @@ export class AppendBatcher<E, A extends Append<E>, R> {
   ) {}
 
   run(append: A): Promise<R | null> {
+    const alone = this.inFlight === 0 || append.events.length > this.options.maxBatchedEvents || this.busy.has(append.streamId);
+    this.hold(append.streamId);
+    if (alone) return this.runAlone(append).finally(() => this.release(append.streamId));
     return new Promise<R | null>((resolve, reject) => {
       this.queue.push({ ...append, resolve, reject });
       this.flush();
     });
   }
 
+  private hold(streamId: string): void {
+    this.busy.set(streamId, (this.busy.get(streamId) ?? 0) + 1);
+  }
+
+  private release(streamId: string): void {
+    const n = this.busy.get(streamId)! - 1;
+    if (n === 0) this.busy.delete(streamId);
+    else this.busy.set(streamId, n);
+  }
+
+  private async runAlone(append: A): Promise<R | null> {
+    this.inFlight++;
+    try {
+      return await this.runOne(append);
+    } finally {
+      this.inFlight--;
+      this.flush();
+    }
+  }
+
   private flush(): void {
     while (this.inFlight < this.options.maxInFlight && this.queue.length > 0) {
-      const batch = this.take();
-      if (batch.length === 0) return; // every waiting append's stream is in flight
+      const batch = this.queue.splice(0, this.options.maxBatch);
       this.inFlight++;
-      for (const a of batch) this.busy.add(a.streamId);
       void this.send(batch).finally(() => {
-        for (const a of batch) this.busy.delete(a.streamId);
+        for (const a of batch) this.release(a.streamId);
         this.inFlight--;
         this.flush();
       });
     }
-  }
-
-  /** The oldest waiting appends, one per stream, none of a stream in flight, in arrival order. */
-  private take(): (Waiting<E, R> & A)[] {
-    const batch: (Waiting<E, R> & A)[] = [];
-    const streams = new Set<string>();
-    for (let i = 0; i < this.queue.length && batch.length < this.options.maxBatch; ) {
-      const a = this.queue[i]!;
-      if (this.busy.has(a.streamId) || streams.has(a.streamId)) {
-        i++;
-        continue;
-      }
-      streams.add(a.streamId);
-      batch.push(a);
-      this.queue.splice(i, 1);
-    }
-    return batch;
   }
 
   private async send(batch: (Waiting<E, R> & A)[]): Promise<void> {

@@ -125,12 +125,18 @@ describe('postgres event store: appends made together (group commit)', () => {
     });
   });
 
-  it('appends to one stream at once land one after the other', async () => {
+  it('appends to one stream at once all land, with contiguous revisions, beside a large append', async () => {
     await withStore(async (store) => {
       const s = `test-${randomUUID()}`;
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.append(s, [ev(i)], { expectedRevision: 'any' })));
+      const large = `test-${randomUUID()}`;
+      const [big, ...results] = await Promise.all([
+        store.append(large, Array.from({ length: 40 }, (_, i) => ev(i)), { expectedRevision: 'no_stream' }),
+        ...Array.from({ length: 8 }, (_, i) => store.append(s, [ev(i)], { expectedRevision: 'any' })),
+      ]);
       expect(results.map((r) => r.nextExpectedRevision).sort()).toEqual([0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n]);
-      expect((await store.readStream(s)).map((e) => (e.data as { n: number }).n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect((await store.readStream(s)).map((e) => (e.data as { n: number }).n).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+      expect(big!.nextExpectedRevision).toBe(39n);
+      expect((await store.readStream(large)).map((e) => e.revision)).toEqual(Array.from({ length: 40 }, (_, i) => BigInt(i)));
     });
   });
 });

@@ -161,9 +161,10 @@ function toRecorded(row: EventRow): RecordedEvent {
 /** How long the store's reads reuse the list of other databases' transactions (`OtherDatabaseXids`). */
 const OTHER_XIDS_MAX_AGE_MS = 100;
 
-/** Appends in one group-commit statement at most, and such statements in flight at once (`AppendBatcher`). */
+/** Group commit (`AppendBatcher`): appends in one statement at most, statements in flight before appends wait, and the largest append that waits. */
 const MAX_APPEND_BATCH = 64;
 const APPENDS_IN_FLIGHT = 2;
+const MAX_BATCHED_EVENTS = 16;
 
 interface StreamAppend {
   streamId: string;
@@ -224,7 +225,7 @@ export class PostgresEventStore implements EventStore {
         const { rows } = await batchAppendStatement(appends).execute(db);
         return new Map(rows.map((r) => [r.stream_id, r]));
       },
-      { maxInFlight: APPENDS_IN_FLIGHT, maxBatch: options.maxAppendBatch ?? MAX_APPEND_BATCH },
+      { maxInFlight: APPENDS_IN_FLIGHT, maxBatch: options.maxAppendBatch ?? MAX_APPEND_BATCH, maxBatchedEvents: MAX_BATCHED_EVENTS },
     );
   }
 
