@@ -10,11 +10,14 @@
  * duplicate event id, a deadlock with another process), nothing of it was written, and each
  * of its appends runs again on its own, to get its own answer.
  *
- * Some appends go at once, alone, as they would without this: any append while nothing is in
- * flight (no append waits for a timer), a large one (its rows cost more than its round trip,
- * and batches in flight are few), and one to a stream already in flight or waiting (writers
- * racing for one stream find out at once which of them won, in parallel, not one after the
- * other). Such an append locks one stream only, so it cannot close a cycle of lock waits.
+ * Waiting appends go as soon as fewer than `maxInFlight` batches are in flight; appends that
+ * went alone do not hold them back. Some appends go at once, alone, as they would without
+ * this: any append while nothing is in flight (no append waits for a timer), a large one
+ * (its rows cost more than its round trip, and batches in flight are few), and one to a
+ * stream already in flight or waiting (writers racing for one stream find out at once which
+ * of them won, in parallel, not one after the other; a hot stream does not hold the others'
+ * appends back). Such an append locks one stream only, so it cannot close a cycle of lock
+ * waits.
  */
 export interface Append<E> {
   streamId: string;
@@ -27,9 +30,9 @@ interface Waiting<E, R> extends Append<E> {
 }
 
 export interface BatcherOptions {
-  /** Batch statements in flight at once. */
+  /** Batch statements in flight at once; appends wait while this many are. */
   maxInFlight: number;
-  /** Appends in one statement. */
+  /** Appends in one statement; 1: every append goes alone, at once. */
   maxBatch: number;
   /** Appends of more events than this go alone. */
   maxBatchedEvents: number;
@@ -39,7 +42,10 @@ export class AppendBatcher<E, A extends Append<E>, R> {
   private readonly queue: (Waiting<E, R> & A)[] = [];
   /** Appends in flight (batched or alone) and waiting, by stream. */
   private readonly busy = new Map<string, number>();
-  private inFlight = 0;
+  /** Statements in flight, batches and appends alone. */
+  private statements = 0;
+  /** Batch statements in flight (of the waiting appends). */
+  private batches = 0;
 
   constructor(
     /** Runs one append; null when its expectation failed. */
@@ -50,7 +56,8 @@ export class AppendBatcher<E, A extends Append<E>, R> {
   ) {}
 
   run(append: A): Promise<R | null> {
-    const alone = this.inFlight === 0 || append.events.length > this.options.maxBatchedEvents || this.busy.has(append.streamId);
+    const alone =
+      this.options.maxBatch <= 1 || this.statements === 0 || append.events.length > this.options.maxBatchedEvents || this.busy.has(append.streamId);
     this.hold(append.streamId);
     if (alone) return this.runAlone(append).finally(() => this.release(append.streamId));
     return new Promise<R | null>((resolve, reject) => {
@@ -70,22 +77,23 @@ export class AppendBatcher<E, A extends Append<E>, R> {
   }
 
   private async runAlone(append: A): Promise<R | null> {
-    this.inFlight++;
+    this.statements++;
     try {
       return await this.runOne(append);
     } finally {
-      this.inFlight--;
-      this.flush();
+      this.statements--;
     }
   }
 
   private flush(): void {
-    while (this.inFlight < this.options.maxInFlight && this.queue.length > 0) {
+    while (this.batches < this.options.maxInFlight && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
-      this.inFlight++;
+      this.batches++;
+      this.statements++;
       void this.send(batch).finally(() => {
         for (const a of batch) this.release(a.streamId);
-        this.inFlight--;
+        this.batches--;
+        this.statements--;
         this.flush();
       });
     }

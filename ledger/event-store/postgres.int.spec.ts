@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../server/db/schema.js';
 import { describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.js';
 import { PostgresEventStore } from './postgres.js';
@@ -43,11 +44,11 @@ describe('postgres event store: appends made together (group commit)', () => {
   const metadata = () => ({ actorId: 'tester', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() });
   const ev = (n: number, eventId: string = randomUUID()) => ({ eventId, type: 'test.happened', version: 1, data: { n }, metadata: metadata() });
 
-  async function withStore(run: (store: PostgresEventStore) => Promise<void>) {
+  async function withStore(run: (store: PostgresEventStore, db: Kysely<DB>) => Promise<void>) {
     const database = await createTestDatabase();
     const store = new PostgresEventStore(database.db);
     try {
-      await run(store);
+      await run(store, database.db);
     } finally {
       await store.close();
       await database.close();
@@ -137,6 +138,28 @@ describe('postgres event store: appends made together (group commit)', () => {
       expect((await store.readStream(s)).map((e) => (e.data as { n: number }).n).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
       expect(big!.nextExpectedRevision).toBe(39n);
       expect((await store.readStream(large)).map((e) => e.revision)).toEqual(Array.from({ length: 40 }, (_, i) => BigInt(i)));
+    });
+  });
+
+  it.skipIf(!usingPostgres)('appends to a stream held by another transaction do not hold back the appends to other streams', async () => {
+    await withStore(async (store, db) => {
+      const hot = `test-${randomUUID()}`;
+      await store.append(hot, [ev(0)], { expectedRevision: 'no_stream' });
+      // Another session holds the hot stream's row: its appends wait for that lock.
+      await db.connection().execute(async (holder) => {
+        await sql`begin`.execute(holder);
+        await sql`select 1 from streams where stream_id = ${hot} for update`.execute(holder);
+        const stuck = Array.from({ length: 4 }, (_, i) => store.append(hot, [ev(i + 1)], { expectedRevision: 'any' }));
+        await new Promise((r) => setTimeout(r, 100));
+        const others = Array.from({ length: 6 }, () => `test-${randomUUID()}`);
+        const written = await Promise.race([
+          Promise.all(others.map((o) => store.append(o, [ev(9)], { expectedRevision: 'no_stream' }))),
+          new Promise<'held back'>((r) => setTimeout(() => r('held back'), 5000)),
+        ]);
+        await sql`commit`.execute(holder);
+        expect(written).toHaveLength(6);
+        expect((await Promise.all(stuck)).map((r) => r.nextExpectedRevision).sort()).toEqual([1n, 2n, 3n, 4n]);
+      });
     });
   });
 });

@@ -161,7 +161,7 @@ function toRecorded(row: EventRow): RecordedEvent {
 /** How long the store's reads reuse the list of other databases' transactions (`OtherDatabaseXids`). */
 const OTHER_XIDS_MAX_AGE_MS = 100;
 
-/** Group commit (`AppendBatcher`): appends in one statement at most, statements in flight before appends wait, and the largest append that waits. */
+/** Group commit (`AppendBatcher`): appends in one statement at most, batches in flight before appends wait, and the largest append that waits. */
 const MAX_APPEND_BATCH = 64;
 const APPENDS_IN_FLIGHT = 2;
 const MAX_BATCHED_EVENTS = 16;
