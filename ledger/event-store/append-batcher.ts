@@ -19,27 +19,27 @@
  * appends back). Such an append locks one stream only, so it cannot close a cycle of lock
  * waits.
  */
-export interface Append<E> {
+export interface Append {
   streamId: string;
-  events: E[];
+  events: readonly unknown[];
 }
 
-interface Waiting<E, R> extends Append<E> {
-  resolve: (row: R | null) => void;
+interface Waiting<R> {
+  resolve: (row: R | undefined) => void;
   reject: (error: unknown) => void;
 }
 
 export interface BatcherOptions {
   /** Batch statements in flight at once; appends wait while this many are. */
   maxInFlight: number;
-  /** Appends in one statement; 1: every append goes alone, at once. */
+  /** Appends in one statement. */
   maxBatch: number;
   /** Appends of more events than this go alone. */
   maxBatchedEvents: number;
 }
 
-export class AppendBatcher<E, A extends Append<E>, R> {
-  private readonly queue: (Waiting<E, R> & A)[] = [];
+export class AppendBatcher<A extends Append, R> {
+  private readonly queue: (Waiting<R> & A)[] = [];
   /** Appends in flight (batched or alone) and waiting, by stream. */
   private readonly busy = new Map<string, number>();
   /** Statements in flight, batches and appends alone. */
@@ -48,19 +48,17 @@ export class AppendBatcher<E, A extends Append<E>, R> {
   private batches = 0;
 
   constructor(
-    /** Runs one append; null when its expectation failed. */
-    private readonly runOne: (append: A) => Promise<R | null>,
-    /** Runs several appends of distinct streams in one statement; the rows by stream, none for a failed expectation. */
-    private readonly runMany: (appends: A[]) => Promise<Map<string, R>>,
+    /** Runs appends of distinct streams in one statement; the rows by stream, none for a failed expectation. */
+    private readonly write: (appends: A[]) => Promise<Map<string, R>>,
     private readonly options: BatcherOptions,
   ) {}
 
-  run(append: A): Promise<R | null> {
-    const alone =
-      this.options.maxBatch <= 1 || this.statements === 0 || append.events.length > this.options.maxBatchedEvents || this.busy.has(append.streamId);
+  /** The append's row; undefined when its expectation failed. */
+  run(append: A): Promise<R | undefined> {
+    const alone = this.statements === 0 || append.events.length > this.options.maxBatchedEvents || this.busy.has(append.streamId);
     this.hold(append.streamId);
     if (alone) return this.runAlone(append).finally(() => this.release(append.streamId));
-    return new Promise<R | null>((resolve, reject) => {
+    return new Promise<R | undefined>((resolve, reject) => {
       this.queue.push({ ...append, resolve, reject });
       this.flush();
     });
@@ -76,10 +74,10 @@ export class AppendBatcher<E, A extends Append<E>, R> {
     else this.busy.set(streamId, n);
   }
 
-  private async runAlone(append: A): Promise<R | null> {
+  private async runAlone(append: A): Promise<R | undefined> {
     this.statements++;
     try {
-      return await this.runOne(append);
+      return (await this.write([append])).get(append.streamId);
     } finally {
       this.statements--;
     }
@@ -99,24 +97,16 @@ export class AppendBatcher<E, A extends Append<E>, R> {
     }
   }
 
-  private async send(batch: (Waiting<E, R> & A)[]): Promise<void> {
-    if (batch.length === 1) return this.alone(batch[0]!);
+  private async send(batch: (Waiting<R> & A)[]): Promise<void> {
     let rows: Map<string, R>;
     try {
-      rows = await this.runMany(batch);
-    } catch {
+      rows = await this.write(batch);
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.reject(error);
       // Nothing of the batch was written: each append again on its own, for its own answer.
-      await Promise.all(batch.map((a) => this.alone(a)));
+      await Promise.all(batch.map((a) => this.send([a])));
       return;
     }
-    for (const a of batch) a.resolve(rows.get(a.streamId) ?? null);
-  }
-
-  private async alone(a: Waiting<E, R> & A): Promise<void> {
-    try {
-      a.resolve(await this.runOne(a));
-    } catch (error) {
-      a.reject(error);
-    }
+    for (const a of batch) a.resolve(rows.get(a.streamId));
   }
 }

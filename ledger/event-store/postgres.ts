@@ -179,6 +179,11 @@ interface AppendRow {
   last_revision: string;
 }
 
+/** The row of `appendStatement`; none when the expectation failed (the statement then answers no transaction). */
+function writtenRow(row: (Omit<AppendRow, 'tx'> & { tx: string | null }) | undefined): AppendRow | undefined {
+  return row && row.tx !== null ? (row as AppendRow) : undefined;
+}
+
 /** Thrown inside the append transaction to roll it back when the expectation fails. */
 class ExpectationFailed extends Error {}
 
@@ -200,7 +205,7 @@ export class PostgresEventStore implements EventStore {
   readonly name = 'postgres' as const;
   readonly wake = new WakeSignal();
   private readonly otherXids: OtherDatabaseXids;
-  private readonly batcher: AppendBatcher<NewEvent, StreamAppend, AppendRow>;
+  private readonly batcher: AppendBatcher<StreamAppend, AppendRow>;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -210,22 +215,19 @@ export class PostgresEventStore implements EventStore {
       beforeCommit?: (streamId: string) => Promise<void>;
       /** How long reads reuse the list of other databases' transactions (`OtherDatabaseXids`); default 100 ms. */
       otherXidsMaxAgeMs?: number;
-      /** Appends in one statement at most (`AppendBatcher`); 1 turns group commit off. Default 64. */
-      maxAppendBatch?: number;
     } = {},
   ) {
     this.otherXids = new OtherDatabaseXids(db, options.otherXidsMaxAgeMs ?? OTHER_XIDS_MAX_AGE_MS);
-    this.batcher = new AppendBatcher(
-      async (a) => {
-        const { rows } = await appendStatement(a.streamId, a.events, a.expected).execute(db);
-        const row = rows[0];
-        return row && row.tx !== null ? (row as AppendRow) : null;
-      },
+    this.batcher = new AppendBatcher<StreamAppend, AppendRow>(
       async (appends) => {
+        if (appends.length === 1) {
+          const row = writtenRow((await appendStatement(appends[0]!).execute(db)).rows[0]);
+          return new Map(row ? [[appends[0]!.streamId, row]] : []);
+        }
         const { rows } = await batchAppendStatement(appends).execute(db);
         return new Map(rows.map((r) => [r.stream_id, r]));
       },
-      { maxInFlight: APPENDS_IN_FLIGHT, maxBatch: options.maxAppendBatch ?? MAX_APPEND_BATCH, maxBatchedEvents: MAX_BATCHED_EVENTS },
+      { maxInFlight: APPENDS_IN_FLIGHT, maxBatch: MAX_APPEND_BATCH, maxBatchedEvents: MAX_BATCHED_EVENTS },
     );
   }
 
@@ -233,21 +235,22 @@ export class PostgresEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     let result: AppendResult;
     try {
-      const done = (row: { tx: string | null; last_position: string; last_revision: string } | null | undefined) => {
-        if (!row || row.tx === null) throw new ExpectationFailed();
+      const done = (row: AppendRow | undefined) => {
+        if (!row) throw new ExpectationFailed();
         return { nextExpectedRevision: BigInt(row.last_revision), position: { commit: BigInt(row.tx), prepare: BigInt(row.last_position) } };
       };
+      const append: StreamAppend = { streamId, events, expected: expectedRevision };
       // One statement in autocommit, alone or with other streams' appends: the stream's
       // revision and the rows move together or not at all. The test hook runs the
       // statement alone, in a transaction it holds open.
       result = this.options.beforeCommit
         ? await this.db.transaction().execute(async (trx) => {
-            const { rows } = await appendStatement(streamId, events, expectedRevision).execute(trx);
-            const r = done(rows[0]);
+            const { rows } = await appendStatement(append).execute(trx);
+            const r = done(writtenRow(rows[0]));
             await this.options.beforeCommit!(streamId);
             return r;
           })
-        : done(await this.batcher.run({ streamId, events, expected: expectedRevision }));
+        : done(await this.batcher.run(append));
     } catch (err) {
       const duplicateId = (err as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION &&
         String((err as { constraint?: string }).constraint ?? (err as Error).message).includes('event_id');
@@ -363,7 +366,7 @@ export async function readAllFrom(db: Kysely<DB> | Transaction<DB>, after: Posit
  * if the expectation holds (no row when it does not), then insert the events numbered from
  * there. Answers the writer's transaction id, the last position and the last revision.
  */
-function appendStatement(streamId: string, events: NewEvent[], expected: ExpectedRevision) {
+function appendStatement({ streamId, events, expected }: StreamAppend) {
   const count = events.length;
   let bump;
   if (expected === 'no_stream') {
@@ -386,7 +389,7 @@ function appendStatement(streamId: string, events: NewEvent[], expected: Expecte
   const versions = events.map((e) => e.version);
   const data = events.map((e) => JSON.stringify(e.data));
   const metadata = events.map((e) => JSON.stringify(e.metadata));
-  return sql<{ tx: string | null; last_position: string; last_revision: string }>`
+  return sql<Omit<AppendRow, 'tx'> & { tx: string | null }>`
     with bump as (${bump}),
     inserted as (
       insert into events (event_id, stream_id, stream_revision, event_type, event_version, data, metadata, tx_id)
@@ -402,7 +405,10 @@ function appendStatement(streamId: string, events: NewEvent[], expected: Expecte
  * Several appends to distinct streams in one statement (group commit, `AppendBatcher`): each
  * stream's revision moves as `appendStatement` moves it, by its own expectation, and its events
  * are inserted after it, in order. A stream whose expectation fails moves nothing, inserts
- * nothing and has no row in the answer; the others are written.
+ * nothing and has no row in the answer; the others are written. An append alone keeps
+ * `appendStatement`: measured in quick runs, this statement for one append made the 100-event
+ * appends 5.4x to 5.6x plain inserts (5.8x to 6.4x) and four handlers racing for one wallet
+ * 729 to 745 withdrawals/s (877 to 956).
  */
 function batchAppendStatement(appends: StreamAppend[]) {
   const kinds = appends.map((a) => (typeof a.expected === 'bigint' ? 'exact' : a.expected));
@@ -411,7 +417,7 @@ function batchAppendStatement(appends: StreamAppend[]) {
   const nth: number[] = [];
   const events: NewEvent[] = [];
   appends.forEach((a, i) => a.events.forEach((e, k) => (owner.push(i + 1), nth.push(k + 1), events.push(e))));
-  return sql<{ stream_id: string; tx: string; last_position: string; last_revision: string }>`
+  return sql<AppendRow & { stream_id: string }>`
     with input as (
       select * from unnest(${appends.map((a) => a.streamId)}::text[], ${kinds}::text[], ${expected}::bigint[], ${appends.map((a) => a.events.length)}::int[])
         with ordinality as i(stream_id, kind, expected, count, a)
