@@ -50,7 +50,7 @@ describe('copy from stdin through Kysely', () => {
     expect(stored).toEqual(expected);
   });
 
-  it('rolls back with its transaction, reports a bad row, and leaves the connection usable', async () => {
+  it('rolls back with its transaction, reports a bad row or a refused statement, and leaves the connection usable', async () => {
     const db = await setup();
     await expect(
       db.transaction().execute(async (trx) => {
@@ -62,6 +62,9 @@ describe('copy from stdin through Kysely', () => {
     await db.connection().execute(async (conn) => {
       await expect(copyRows(conn, 'public.copied', ['id', 'label'], '2\tfine\nnot a number\tbad\n')).rejects.toThrow(/integer/);
       await expect(copyRows(conn, 'public.copied', ['id', 'label'], '3\tone\n3\tagain\n')).rejects.toThrow(/duplicate key/);
+      // Refused before it starts: the rows sent with the statement are dropped, not read as statements.
+      await expect(copyRows(conn, 'public.copied', ['id', 'no_such_column'], '5\tnever\n')).rejects.toThrow(/no_such_column/);
+      await expect(copyRows(conn, 'public.no_such_table', ['id'], '6\n')).rejects.toThrow(/no_such_table/);
       await copyRows(conn, 'public.copied', ['id', 'label'], '4\tafter the errors\n');
       await copyRows(conn, 'public.copied', ['id', 'label'], '');
     });

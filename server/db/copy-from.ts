@@ -119,6 +119,11 @@ export interface CopyResult {
  * A node-postgres submittable that runs one `copy … from stdin` and sends `data` as its
  * input (what pg-copy-streams does, for a string already in memory). `result` settles when
  * the server is ready for the next statement, or with the server's error.
+ *
+ * The data follows the statement at once, without waiting for the server's CopyInResponse:
+ * one round trip instead of two. The protocol allows it: a server that could not start the
+ * COPY (an unknown column, a missing table) answers its error and drops the CopyData and
+ * CopyDone that arrive after it (copy-from.int.spec.ts holds the connection usable after one).
  */
 export class CopyFromStdin {
   readonly result: Promise<CopyResult>;
@@ -138,14 +143,14 @@ export class CopyFromStdin {
   }
 
   submit(connection: PgConnection): void {
-    connection.query(this.text);
-  }
-
-  handleCopyInResponse(connection: PgConnection): void {
     const data = this.data;
+    connection.query(this.text);
     connection.sendCopyFromChunk(typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     connection.endCopyFrom();
   }
+
+  /** The data went with the statement (`submit`). */
+  handleCopyInResponse(): void {}
 
   handleCommandComplete(msg: { text?: string }): void {
     const n = Number(/^COPY (\d+)/.exec(msg.text ?? '')?.[1]);
