@@ -361,6 +361,31 @@ export async function readAllFrom(db: Kysely<DB> | Transaction<DB>, after: Posit
   return rows.map(toRecorded);
 }
 
+/** An event as the append statements read it: its append (`a`, from 1), its place in that append (`k`, from 1), its columns. */
+interface EventRecord {
+  a: number;
+  k: number;
+  event_id: string;
+  event_type: string;
+  event_version: number;
+  data: unknown;
+  metadata: unknown;
+}
+
+function eventRecord(a: number, k: number, e: NewEvent): EventRecord {
+  return { a, k, event_id: e.eventId, event_type: e.type, event_version: e.version, data: e.data, metadata: e.metadata };
+}
+
+/**
+ * The events of an append statement as rows `e`, sent as ONE JSON document: one
+ * JSON.stringify for them all, where arrays of JSON texts (`jsonb[]`) made node-postgres
+ * escape every quote of every event into an array literal, and PostgreSQL undo it.
+ */
+function eventRecords(records: EventRecord[]) {
+  return sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+    as e(a int, k int, event_id uuid, event_type text, event_version int, data jsonb, metadata jsonb)`;
+}
+
 /**
  * The whole append as one statement: move the stream's revision on by the number of events
  * if the expectation holds (no row when it does not), then insert the events numbered from
@@ -384,18 +409,13 @@ function appendStatement({ streamId, events, expected }: StreamAppend) {
     bump = sql`update streams set revision = revision + ${count}, updated_at = now(), last_tx = greatest(coalesce(streams.last_tx, '0'::xid8), pg_current_xact_id())
       where stream_id = ${streamId} and revision = ${expected.toString()} returning revision, last_tx`;
   }
-  const ids = events.map((e) => e.eventId);
-  const types = events.map((e) => e.type);
-  const versions = events.map((e) => e.version);
-  const data = events.map((e) => JSON.stringify(e.data));
-  const metadata = events.map((e) => JSON.stringify(e.metadata));
   return sql<Omit<AppendRow, 'tx'> & { tx: string | null }>`
     with bump as (${bump}),
     inserted as (
       insert into events (event_id, stream_id, stream_revision, event_type, event_version, data, metadata, tx_id)
-      select e.event_id, ${streamId}, bump.revision - ${count} + e.ord, e.event_type, e.event_version, e.data, e.metadata, bump.last_tx
-      from bump, unnest(${ids}::uuid[], ${types}::text[], ${versions}::int[], ${data}::jsonb[], ${metadata}::jsonb[])
-        with ordinality as e(event_id, event_type, event_version, data, metadata, ord)
+      select e.event_id, ${streamId}, bump.revision - ${count} + e.k, e.event_type, e.event_version, e.data, e.metadata, bump.last_tx
+      from bump, ${eventRecords(events.map((e, i) => eventRecord(0, i + 1, e)))}
+      order by e.k
       returning tx_id, global_position, stream_revision
     )
     select max(tx_id::text) as tx, max(global_position)::text as last_position, max(stream_revision)::text as last_revision from inserted`;
@@ -413,10 +433,8 @@ function appendStatement({ streamId, events, expected }: StreamAppend) {
 function batchAppendStatement(appends: StreamAppend[]) {
   const kinds = appends.map((a) => (typeof a.expected === 'bigint' ? 'exact' : a.expected));
   const expected = appends.map((a) => (typeof a.expected === 'bigint' ? a.expected.toString() : null));
-  const owner: number[] = [];
-  const nth: number[] = [];
-  const events: NewEvent[] = [];
-  appends.forEach((a, i) => a.events.forEach((e, k) => (owner.push(i + 1), nth.push(k + 1), events.push(e))));
+  const records: EventRecord[] = [];
+  appends.forEach((a, i) => a.events.forEach((e, k) => records.push(eventRecord(i + 1, k + 1, e))));
   return sql<AppendRow & { stream_id: string }>`
     with input as (
       select * from unnest(${appends.map((a) => a.streamId)}::text[], ${kinds}::text[], ${expected}::bigint[], ${appends.map((a) => a.events.length)}::int[])
@@ -444,9 +462,7 @@ function batchAppendStatement(appends: StreamAppend[]) {
     inserted as (
       insert into events (event_id, stream_id, stream_revision, event_type, event_version, data, metadata, tx_id)
       select e.event_id, i.stream_id, b.revision - i.count + e.k, e.event_type, e.event_version, e.data, e.metadata, b.last_tx
-      from unnest(${owner}::int[], ${nth}::int[], ${events.map((e) => e.eventId)}::uuid[], ${events.map((e) => e.type)}::text[],
-          ${events.map((e) => e.version)}::int[], ${events.map((e) => JSON.stringify(e.data))}::jsonb[], ${events.map((e) => JSON.stringify(e.metadata))}::jsonb[])
-        as e(a, k, event_id, event_type, event_version, data, metadata)
+      from ${eventRecords(records)}
       join input i on i.a = e.a
       join bump b on b.stream_id = i.stream_id
       order by e.a, e.k
