@@ -61,6 +61,24 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       for (const e of read) expect([e.recordedAt >= new Date(before - 1), e.recordedAt <= new Date(after + 1)]).toEqual([true, true]);
     });
 
+    it('gives back data and metadata exactly: quotes, backslashes, control characters, any script, nesting', async () => {
+      const s = stream();
+      const awkward = {
+        note: 'a "quoted" \\ back\\slash, {braces}, [brackets], commas, NULL, null',
+        lines: 'tab\there\nnew line\r\nand \u0001 control',
+        scripts: 'naïve café ✓ 日本語 😀 \u{1F680}',
+        nested: { list: [1, -2.5, 'three', null, true, { deep: ['"x"', '\\y'] }], empty: {}, none: [] },
+        amount: '123456789012345678.000000000000000001',
+        zero: 0,
+      };
+      const events = [event('awkward.first', awkward), event('awkward.second', { ...awkward, nested: null })];
+      events[0]!.metadata = { ...events[0]!.metadata, reason: 'staff said "ok" \\ fine 😀' };
+      await store.append(s, events, { expectedRevision: 'no_stream' });
+      const read = await store.readStream(s);
+      expect(read.map((e) => e.data)).toEqual([awkward, { ...awkward, nested: null }]);
+      expect(read[0]!.metadata.reason).toBe('staff said "ok" \\ fine 😀');
+    });
+
     it('refuses a stale expected revision with WrongExpectedVersion carrying expected and actual', async () => {
       const s = stream();
       await store.append(s, [event(), event()], { expectedRevision: 'no_stream' });

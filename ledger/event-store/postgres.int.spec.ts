@@ -42,7 +42,9 @@ if (process.env.EVENTSTORE_URL) {
 
 describe('postgres event store: appends made together (group commit)', () => {
   const metadata = () => ({ actorId: 'tester', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() });
-  const ev = (n: number, eventId: string = randomUUID()) => ({ eventId, type: 'test.happened', version: 1, data: { n }, metadata: metadata() });
+  /** Text that the batch statement's JSON document must carry exactly. */
+  const note = 'a "quoted" \\ note,\ttab {x} 😀';
+  const ev = (n: number, eventId: string = randomUUID()) => ({ eventId, type: 'test.happened', version: 1, data: { n, note }, metadata: metadata() });
 
   async function withStore(run: (store: PostgresEventStore, db: Kysely<DB>) => Promise<void>) {
     const database = await createTestDatabase();
@@ -71,7 +73,7 @@ describe('postgres event store: appends made together (group commit)', () => {
       expect(results.map((r) => r.nextExpectedRevision)).toEqual([...fresh.map(() => 1n), 2n, 1n, 3n]);
       for (const [i, s] of fresh.entries()) {
         const read = await store.readStream(s);
-        expect(read.map((e) => [e.revision, (e.data as { n: number }).n])).toEqual([[0n, i], [1n, i + 100]]);
+        expect(read.map((e) => [e.revision, e.data])).toEqual([[0n, { n: i, note }], [1n, { n: i + 100, note }]]);
       }
       expect((await store.readStream(old[2]!)).map((e) => [e.revision, (e.data as { n: number }).n])).toEqual([[0n, 0], [1n, 1], [2n, 2], [3n, 3]]);
       // The global log holds every event once, each stream's in revision order.
