@@ -101,6 +101,7 @@ export async function copyRows(db: Kysely<any> | Transaction<any>, table: string
 }
 
 interface PgConnection {
+  stream?: { cork?(): void; uncork?(): void };
   query(text: string): void;
   sendCopyFromChunk(chunk: Buffer): void;
   endCopyFrom(): void;
@@ -144,9 +145,15 @@ export class CopyFromStdin {
 
   submit(connection: PgConnection): void {
     const data = this.data;
-    connection.query(this.text);
-    connection.sendCopyFromChunk(typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
-    connection.endCopyFrom();
+    // Corked, as node-postgres corks its own multi-message queries: three messages, one write.
+    connection.stream?.cork?.();
+    try {
+      connection.query(this.text);
+      connection.sendCopyFromChunk(typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      connection.endCopyFrom();
+    } finally {
+      connection.stream?.uncork?.();
+    }
   }
 
   /** The data went with the statement (`submit`). */
