@@ -160,7 +160,9 @@ describe('sessions and secrets', () => {
     const { exp: _exp, iat: _iat, ...kept } = claims;
     const altered = `${head}.${body}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
     const foreign = `${head}.${body}.${createHmac('sha256', 'another key of at least thirty-two characters').update(`${head}.${body}`).digest('base64url')}`;
-    const shortLived = t.app.jwt.sign(kept, { expiresIn: 1 });
+    // `exp` counts whole seconds from the second the token was signed in: two seconds are at
+    // least one (the checks below take milliseconds) and at most two (the wait below is longer).
+    const shortLived = t.app.jwt.sign(kept, { expiresIn: 2 });
     secrets.push('token-pass-1', s.refresh_token, s.access_token, altered, foreign, shortLived);
     // Accepted first, so that a remembered verification would be what answers next.
     expect((await list(`Bearer ${s.access_token}`)).statusCode).toBe(200);
