@@ -179,8 +179,11 @@ interface AppendRow {
   last_revision: string;
 }
 
-/** The row of `appendStatement`; none when the expectation failed (the statement then answers no transaction). */
-function writtenRow(row: (Omit<AppendRow, 'tx'> & { tx: string | null }) | undefined): AppendRow | undefined {
+/** What `appendStatement` answers: no transaction when the expectation failed (nothing inserted). */
+type AppendStatementRow = Omit<AppendRow, 'tx'> & { tx: string | null };
+
+/** The row of `appendStatement`; none when the expectation failed. */
+function writtenRow(row: AppendStatementRow | undefined): AppendRow | undefined {
   return row && row.tx !== null ? (row as AppendRow) : undefined;
 }
 
@@ -409,7 +412,7 @@ function appendStatement({ streamId, events, expected }: StreamAppend) {
     bump = sql`update streams set revision = revision + ${count}, updated_at = now(), last_tx = greatest(coalesce(streams.last_tx, '0'::xid8), pg_current_xact_id())
       where stream_id = ${streamId} and revision = ${expected.toString()} returning revision, last_tx`;
   }
-  return sql<Omit<AppendRow, 'tx'> & { tx: string | null }>`
+  return sql<AppendStatementRow>`
     with bump as (${bump}),
     inserted as (
       insert into events (event_id, stream_id, stream_revision, event_type, event_version, data, metadata, tx_id)
