@@ -108,6 +108,11 @@ interface PgConnection {
   sendCopyFail(message: string): void;
 }
 
+/** COPY's input as a Buffer, without copying bytes already in memory. */
+export function copyBytes(data: CopyData): Buffer {
+  return typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
 /** What node-postgres answers for a COPY (the shape Kysely reads). */
 export interface CopyResult {
   command: 'COPY';
@@ -144,12 +149,11 @@ export class CopyFromStdin {
   }
 
   submit(connection: PgConnection): void {
-    const data = this.data;
     // Corked, as node-postgres corks its own multi-message queries: three messages, one write.
     connection.stream?.cork?.();
     try {
       connection.query(this.text);
-      connection.sendCopyFromChunk(typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      connection.sendCopyFromChunk(copyBytes(this.data));
       connection.endCopyFrom();
     } finally {
       connection.stream?.uncork?.();

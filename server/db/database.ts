@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchWrites, WriteWatch } from './write-watch.js';
+import { pipelinedDialect } from './pipeline.js';
 import { namingClient, StatementNames } from './statement-cache.js';
 import type { DB } from './schema.js';
 
@@ -32,6 +33,12 @@ export interface Database {
   kind: 'postgres' | 'pglite';
   /** Set for PostgreSQL: the pool, for the few places that want a raw client (benchmarks). */
   pool?: pg.Pool;
+  /**
+   * Where the read models are written (the live projector, replays): on PostgreSQL the same
+   * pool through a dialect whose transactions send their writes late, in one round trip with
+   * the statement that follows them (server/db/pipeline.ts); on PGlite, `db`.
+   */
+  projectionDb: Kysely<DB>;
   /** Moves whenever users, sessions or second factors are written (server/db/write-watch.ts). */
   watch: WriteWatch;
   close(): Promise<void>;
@@ -54,7 +61,8 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     pool.on('error', () => {});
     const watch = new WriteWatch();
     const db = new Kysely<DB>({ dialect: watchWrites(new PostgresDialect({ pool }), watch) });
-    return { db, kind: 'postgres', pool, watch, close: () => db.destroy() };
+    const projectionDb = new Kysely<DB>({ dialect: watchWrites(pipelinedDialect(pool), watch) });
+    return { db, kind: 'postgres', pool, projectionDb, watch, close: () => db.destroy() };
   }
   let unlock = () => {};
   let dataDir: string | undefined;
@@ -79,6 +87,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return {
       db,
       kind: 'pglite',
+      projectionDb: db,
       watch,
       close: async () => {
         await db.destroy();

@@ -44,6 +44,8 @@ export class StatementNames {
  */
 export function namingClient(names: StatementNames): typeof pg.Client {
   class NamingClient extends pg.Client {
+    /** Read by pipelines (server/db/pipeline.ts), which name the same statements. */
+    readonly statementNames = names;
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override query(config: any, values?: any, callback?: any): any {
       if (typeof config === 'string' && Array.isArray(values) && typeof callback !== 'function') {
