@@ -86,13 +86,15 @@ describe.runIf(usingPostgres)('pipelined transactions (PostgreSQL)', () => {
     expect(await rows()).toEqual([]);
   });
 
-  it('answers a write with RETURNING at once, with its rows', async () => {
+  it('answers a query, a WITH and a write with RETURNING at once, with their rows', async () => {
     const { db } = await setup();
-    const returned = await db.transaction().execute(async (trx) => {
+    const answered = await db.transaction().execute(async (trx) => {
       await insert(trx, 1, 'one');
-      return (await sql<{ id: number }>`insert into items (id) values (2), (3) returning id`.execute(trx)).rows;
+      const returned = (await sql<{ id: number }>`insert into items (id) values (2), (3) returning id`.execute(trx)).rows;
+      const counted = (await sql<{ n: string }>`with held as (select id from items) select count(*) as n from held`.execute(trx)).rows;
+      return { returned, counted };
     });
-    expect(returned).toEqual([{ id: 2 }, { id: 3 }]);
+    expect(answered).toEqual({ returned: [{ id: 2 }, { id: 3 }], counted: [{ n: '3' }] });
   });
 
   it('fails the transaction where a held write fails: nothing of it is kept, the connection stays usable', async () => {

@@ -182,8 +182,16 @@ export function runPipeline(client: pg.PoolClient, statements: readonly Pipeline
   return pipeline.results;
 }
 
-/** A statement whose answer the caller reads: a query, or a write with RETURNING. */
-const ANSWERED = /^\s*select\b|\breturning\b/i;
+/**
+ * A statement a transaction may hold: a plain write (INSERT, UPDATE, DELETE, COPY, TRUNCATE)
+ * without RETURNING. Anything else (a query, a WITH, a write with RETURNING) is answered.
+ */
+const WRITE = /^\s*(?:insert|update|delete|copy|truncate)\b/i;
+const RETURNING = /\breturning\b/i;
+
+function holdable(text: string): boolean {
+  return WRITE.test(text) && !RETURNING.test(text);
+}
 
 /** What Kysely expects of a statement's result (as its PostgresConnection gives it). */
 function queryResult<R>(r: { command: string | null; rowCount: number | null; rows: unknown[] }): QueryResult<R> {
@@ -195,14 +203,14 @@ function queryResult<R>(r: { command: string | null; rowCount: number | null; ro
 }
 
 /**
- * A connection whose transactions send their writes late. Inside a transaction, a statement
- * whose answer nobody reads (no SELECT, no RETURNING) is held and its promise resolves at
- * once with no rows; the held statements go with the next statement that is answered, or
- * with the COMMIT, in one round trip. A held statement that fails makes that later
- * statement (or the COMMIT) fail with its error, and the transaction rolls back as a whole.
+ * A connection whose transactions send their writes late. Inside a transaction, a plain
+ * write (`holdable`) is held and its promise resolves at once with no rows; the held
+ * statements go with the next statement that is answered, or with the COMMIT, in one round
+ * trip. A held statement that fails makes that later statement (or the COMMIT) fail with
+ * its error, and the transaction rolls back as a whole.
  *
- * For transactions that write without reading what they wrote: the live projector's
- * (projections/registry.ts). A caller must not rely on a held write's row count.
+ * For transactions that write without reading what they wrote: the read models' (the live
+ * projector, replays). A caller must not rely on a held write's row count.
  */
 class PipelinedConnection implements DatabaseConnection {
   private held: PipelineStatement[] = [];
@@ -214,7 +222,7 @@ class PipelinedConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const statement = { text: query.sql, values: query.parameters };
-    if (this.inTransaction && !ANSWERED.test(statement.text)) {
+    if (this.inTransaction && holdable(statement.text)) {
       this.held.push(statement);
       return { rows: [] };
     }
