@@ -46,6 +46,17 @@ export function namingClient(names: StatementNames): typeof pg.Client {
   class NamingClient extends pg.Client {
     /** Read by pipelines (server/db/pipeline.ts), which name the same statements. */
     readonly statementNames = names;
+
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    constructor(config?: any) {
+      super(config);
+      // A connection lost while the client is checked out (the server restarted, an operator
+      // ended the backend) rejects the client's queries, and the pool drops the client when
+      // it is released. node-postgres also emits 'error' on the client then, and the pool
+      // listens only while the client is idle: without this listener the event would end
+      // the process.
+      this.on('error', () => {});
+    }
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     override query(config: any, values?: any, callback?: any): any {
       if (typeof config === 'string' && Array.isArray(values) && typeof callback !== 'function') {
