@@ -100,7 +100,8 @@ export async function copyRows(db: Kysely<any> | Transaction<any>, table: string
   await db.executeQuery(CompiledQuery.raw(text, [rows]));
 }
 
-interface PgConnection {
+/** The part of node-postgres' connection (its protocol writer) a COPY submittable uses. */
+export interface PgConnection {
   stream?: { cork?(): void; uncork?(): void };
   query(text: string): void;
   sendCopyFromChunk(chunk: Buffer): void;

@@ -56,12 +56,13 @@ export interface DatabaseOptions {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, options: `-c random_page_cost=${RANDOM_PAGE_COST}`, Client: namingClient(new StatementNames()) });
+    const names = new StatementNames();
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, options: `-c random_page_cost=${RANDOM_PAGE_COST}`, Client: namingClient(names) });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
     const watch = new WriteWatch();
     const db = new Kysely<DB>({ dialect: watchWrites(new PostgresDialect({ pool }), watch) });
-    const projectionDb = new Kysely<DB>({ dialect: watchWrites(pipelinedDialect(pool), watch) });
+    const projectionDb = new Kysely<DB>({ dialect: watchWrites(pipelinedDialect(pool, names), watch) });
     return { db, kind: 'postgres', pool, projectionDb, watch, close: () => db.destroy() };
   }
   let unlock = () => {};

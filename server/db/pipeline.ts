@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { CompiledQuery, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult, type TransactionSettings } from 'kysely';
-import { copyBytes, isCopyFromStdin } from './copy-from.js';
+import { copyBytes, isCopyFromStdin, type CopyData, type PgConnection } from './copy-from.js';
 import type { StatementNames } from './statement-cache.js';
 
 /**
@@ -29,16 +29,14 @@ interface PgResult {
   addCommandComplete(msg: unknown): void;
 }
 
-interface PgConnection {
-  stream?: { cork?(): void; uncork?(): void };
+/** What a pipeline uses of node-postgres' connection, beyond what a COPY does. */
+interface PipelineConnection extends PgConnection {
   parsedStatements: Record<string, string>;
-  parse(q: { text: string; name?: string; types?: unknown[] }): void;
-  bind(q: { portal?: string; statement?: string; values?: readonly unknown[]; valueMapper?: (v: unknown) => unknown }): void;
+  parse(q: { text: string; name?: string }): void;
+  bind(q: { portal?: string; statement?: string; values?: readonly unknown[] }): void;
   describe(q: { type: 'P' | 'S'; name?: string }): void;
   execute(q: { portal?: string; rows?: number }): void;
   sync(): void;
-  sendCopyFromChunk(chunk: Buffer): void;
-  endCopyFrom(): void;
   on(event: 'parseComplete', listener: () => void): void;
   off(event: 'parseComplete', listener: () => void): void;
 }
@@ -46,9 +44,6 @@ interface PgConnection {
 // node-postgres' own result class and value serialiser, so that rows and parameters read and
 // go exactly as with `client.query`.
 const { Result, utils } = pg as unknown as { Result: new () => PgResult; utils: { prepareValue(v: unknown): unknown } };
-
-/** A client of the pool (server/db/statement-cache.ts) knows which statements have names. */
-type NamedClient = pg.PoolClient & { statementNames?: StatementNames };
 
 /**
  * A node-postgres submittable that sends `statements` in one write and settles when the
@@ -67,7 +62,7 @@ export class Pipeline {
   /** Named statements parsed by this pipeline, in the order of their ParseComplete. */
   private readonly parsing: { name: string; text: string }[] = [];
   private onParsed: (() => void) | null = null;
-  private connection: PgConnection | null = null;
+  private connection: PipelineConnection | null = null;
 
   constructor(
     private readonly statements: readonly PipelineStatement[],
@@ -80,12 +75,13 @@ export class Pipeline {
     });
   }
 
-  submit(connection: PgConnection): Error | null {
+  submit(connection: PipelineConnection): Error | null {
     // Every value serialised before anything is written: a value that cannot be sent fails
-    // the pipeline with nothing on the wire (node-postgres reports a returned error).
-    let values: unknown[][];
+    // the pipeline with nothing on the wire (node-postgres reports a returned error). A COPY
+    // has its data instead (null here).
+    let values: (unknown[] | null)[];
     try {
-      values = this.statements.map((s) => (isCopyFromStdin(s.text, s.values) ? [] : s.values.map((v) => utils.prepareValue(v))));
+      values = this.statements.map((s) => (isCopyFromStdin(s.text, s.values) ? null : s.values.map((v) => utils.prepareValue(v))));
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
     }
@@ -98,14 +94,15 @@ export class Pipeline {
     connection.stream?.cork?.();
     try {
       this.statements.forEach((s, i) => {
-        if (isCopyFromStdin(s.text, s.values)) {
+        const params = values[i];
+        if (!params) {
           this.send(connection, s.text, [], '');
-          connection.sendCopyFromChunk(copyBytes(s.values[0]));
+          connection.sendCopyFromChunk(copyBytes(s.values[0] as CopyData));
           connection.endCopyFrom();
           return;
         }
-        const name = s.values.length > 0 ? (this.names?.nameFor(s.text) ?? '') : '';
-        this.send(connection, s.text, values[i]!, name);
+        const name = params.length > 0 ? (this.names?.nameFor(s.text) ?? '') : '';
+        this.send(connection, s.text, params, name);
       });
       connection.sync();
     } finally {
@@ -114,7 +111,7 @@ export class Pipeline {
     return null;
   }
 
-  private send(connection: PgConnection, text: string, values: readonly unknown[], name: string): void {
+  private send(connection: PipelineConnection, text: string, values: readonly unknown[], name: string): void {
     // A name is parsed once: on an earlier use of the connection, or earlier in this pipeline.
     if (!name || (connection.parsedStatements[name] !== text && !this.parsing.some((p) => p.name === name))) {
       this.parsing.push({ name, text });
@@ -175,9 +172,9 @@ export class Pipeline {
   }
 }
 
-/** Runs `statements` on `client` in one round trip. */
-export function runPipeline(client: pg.PoolClient, statements: readonly PipelineStatement[]): Promise<PgResult[]> {
-  const pipeline = new Pipeline(statements, (client as NamedClient).statementNames);
+/** Runs `statements` on `client` in one round trip, naming statements as the pool does. */
+export function runPipeline(client: pg.PoolClient, statements: readonly PipelineStatement[], names?: StatementNames): Promise<PgResult[]> {
+  const pipeline = new Pipeline(statements, names);
   client.query(pipeline as unknown as pg.QueryConfig);
   return pipeline.results;
 }
@@ -218,7 +215,10 @@ class PipelinedConnection implements DatabaseConnection {
   /** Whether some statement of the current transaction has reached the server. */
   private sent = false;
 
-  constructor(readonly client: pg.PoolClient) {}
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly names?: StatementNames,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const statement = { text: query.sql, values: query.parameters };
@@ -231,7 +231,7 @@ class PipelinedConnection implements DatabaseConnection {
     const batch = this.held;
     this.held = [];
     batch.push(statement);
-    const results = await runPipeline(this.client, batch);
+    const results = await runPipeline(this.client, batch, this.names);
     return queryResult(results[results.length - 1]!);
   }
 
@@ -269,21 +269,15 @@ class PipelinedConnection implements DatabaseConnection {
 }
 
 class PipelinedDriver implements Driver {
-  /** Connections already made, by client, as Kysely's own driver keeps them. */
-  private readonly connections = new WeakMap<pg.PoolClient, PipelinedConnection>();
-
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly names?: StatementNames,
+  ) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const client = await this.pool.connect();
-    let connection = this.connections.get(client);
-    if (!connection) {
-      connection = new PipelinedConnection(client);
-      this.connections.set(client, connection);
-    }
-    return connection;
+    return new PipelinedConnection(await this.pool.connect(), this.names);
   }
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -314,11 +308,11 @@ class PipelinedDriver implements Driver {
 
 /**
  * A PostgreSQL dialect over `pool` whose transactions send their writes late
- * (`PipelinedConnection`). It does not end the pool.
+ * (`PipelinedConnection`), naming statements with the pool's `names`. It does not end the pool.
  */
-export function pipelinedDialect(pool: pg.Pool): Dialect {
+export function pipelinedDialect(pool: pg.Pool, names?: StatementNames): Dialect {
   return {
-    createDriver: () => new PipelinedDriver(pool),
+    createDriver: () => new PipelinedDriver(pool, names),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createAdapter: () => new PostgresAdapter(),
     createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),

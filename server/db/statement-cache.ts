@@ -44,9 +44,6 @@ export class StatementNames {
  */
 export function namingClient(names: StatementNames): typeof pg.Client {
   class NamingClient extends pg.Client {
-    /** Read by pipelines (server/db/pipeline.ts), which name the same statements. */
-    readonly statementNames = names;
-
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     constructor(config?: any) {
       super(config);
