@@ -25,6 +25,31 @@ export function formatAmount(value: Decimal): string {
   return value.toFixed();
 }
 
+/** `formatAmount`'s output: no sign on zero, no leading or trailing zeros, no exponent. */
+const CANONICAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+
+/**
+ * An amount's text in `formatAmount`'s form. Amounts in events are written that way, so
+ * the common case is a test, not a parse; anything else (a `numeric` column's trailing
+ * zeros, an exponent) goes through decimal.js. Throws, as `money` does, on a non-number.
+ */
+export function canonicalAmount(text: string): string {
+  return CANONICAL.test(text) && text !== '-0' ? text : formatAmount(new Money(text));
+}
+
+/** The negation of a canonical amount text (`canonicalAmount`), exact, with no parse. */
+export function negatedAmount(canonical: string): string {
+  if (canonical === '0') return '0';
+  return canonical.charCodeAt(0) === 45 /* - */ ? canonical.slice(1) : `-${canonical}`;
+}
+
+/** The canonical sum of two amount texts. */
+export function addAmounts(a: string, b: string): string {
+  if (b === '0') return canonicalAmount(a);
+  if (a === '0') return canonicalAmount(b);
+  return formatAmount(new Money(a).plus(b));
+}
+
 const AMOUNT_SHAPE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 
 export type AmountCheck = { ok: true; value: Decimal } | { ok: false; reason: string };

@@ -3,7 +3,7 @@ import type { Decimal } from 'decimal.js';
 import type { DB } from '../server/db/schema.js';
 import type { EventStore, Position, RecordedEvent } from '../ledger/event-store/port.js';
 import type { AssetId } from '../ledger/assets.js';
-import { formatAmount, money } from '../ledger/money.js';
+import { canonicalAmount, formatAmount, money } from '../ledger/money.js';
 import { WALLET_STREAM_PREFIX } from '../ledger/wallet/events.js';
 import type { TransactionStatus } from '../ledger/wallet/events.js';
 import { customerAccount } from '../ledger/journal/accounts.js';
@@ -39,7 +39,7 @@ function postingsRow(out: CopyText, e: RecordedEvent, userId: string, transactio
     const sep = i === 0 ? '' : ',';
     accounts += sep + arrayElement(p.account);
     assets += sep + arrayElement(p.assetId);
-    amounts += sep + formatAmount(p.amount);
+    amounts += sep + p.amount;
   }
   const tx = transactionId === null ? COPY_NULL : copyValue(transactionId);
   out.rawRow(`${copyValue(e.eventId)}\t${e.position.commit}\t${e.position.prepare}\t${copyValue(userId)}\t${tx}\t${timestampText(e.recordedAt)}\t{${accounts}}\t{${assets}}\t{${amounts}}`);
@@ -73,7 +73,7 @@ export const journalProjection: Projection = {
       for (const r of rows) {
         stored.add(r.transaction_id);
         known.set(r.transaction_id, {
-          transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: money(r.amount), fee: money(r.fee),
+          transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: canonicalAmount(r.amount), fee: canonicalAmount(r.fee),
           kind: r.kind, status: r.status as TransactionStatus,
         });
       }
@@ -108,7 +108,7 @@ export const journalProjection: Projection = {
       await sql`
         insert into ${tTx} (transaction_id, user_id, asset_id, amount, fee, kind, status)
         select * from unnest(${open.map((r) => r.transactionId)}::uuid[], ${open.map((r) => r.userId)}::uuid[], ${open.map((r) => r.assetId)}::text[],
-          ${open.map((r) => formatAmount(r.amount))}::numeric[], ${open.map((r) => formatAmount(r.fee))}::numeric[],
+          ${open.map((r) => r.amount)}::numeric[], ${open.map((r) => r.fee)}::numeric[],
           ${open.map((r) => r.kind)}::text[], ${open.map((r) => r.status)}::text[])
         on conflict (transaction_id) do update set kind = excluded.kind, status = excluded.status`.execute(target.trx);
     }

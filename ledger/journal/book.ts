@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
-import { ZERO } from '../money.js';
+import { money, ZERO } from '../money.js';
 import { WALLET_STREAM_PREFIX } from '../wallet/events.js';
 import { imbalances, postingsFor, type JournalTransaction, type Posting } from './postings.js';
 
@@ -53,7 +53,7 @@ export class JournalBook {
     }
     for (const p of result.postings) {
       const key = `${p.account}|${p.assetId}`;
-      this.balances.set(key, (this.balances.get(key) ?? ZERO).plus(p.amount));
+      this.balances.set(key, (this.balances.get(key) ?? ZERO).plus(money(p.amount)));
     }
     return result.postings;
   }

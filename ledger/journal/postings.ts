@@ -1,23 +1,28 @@
 import type { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
-import { money, ZERO } from '../money.js';
+import { addAmounts, canonicalAmount, money, negatedAmount, ZERO } from '../money.js';
 import type { TransactionStatus, WalletEvent, WalletEventType } from '../wallet/events.js';
 import { customerAccount, houseAccount, worldAccount, type AccountName } from './accounts.js';
 
-/** One leg of a journal entry: value into (positive) or out of (negative) an account. */
+/**
+ * One leg of a journal entry: value into (positive) or out of (negative) an account. The
+ * amount is canonical text (`canonicalAmount`): most legs are an event's own amount or its
+ * negation, so a replay posts them without parsing or formatting a number; only sums are
+ * computed with decimal.js.
+ */
 export interface Posting {
   account: AccountName;
   assetId: AssetId;
-  amount: Decimal;
+  amount: string;
 }
 
 /** What the journal keeps of a transaction between its opening and its last status change. */
 export interface JournalTransaction {
   transactionId: string;
   assetId: AssetId;
-  /** Signed, fee included: the effect on the wallet (as in the events). */
-  amount: Decimal;
-  fee: Decimal;
+  /** Signed, fee included: the effect on the wallet (as in the events); canonical text. */
+  amount: string;
+  fee: string;
   kind: string;
   status: TransactionStatus;
 }
@@ -48,9 +53,12 @@ export function counterparty(kind: string): AccountName {
   }
 }
 
-function leg(account: AccountName, assetId: AssetId, amount: Decimal): Posting {
+function leg(account: AccountName, assetId: AssetId, amount: string): Posting {
   return { account, assetId, amount };
 }
+
+/** As decimal.js's `isPositive` on the same value: zero counts as positive. */
+const isPositive = (canonical: string) => canonical.charCodeAt(0) !== 45; /* - */
 
 /**
  * Money arriving in or leaving `from` for good: a credit lands in available with the fee
@@ -59,19 +67,17 @@ function leg(account: AccountName, assetId: AssetId, amount: Decimal): Posting {
  */
 function complete(userId: string, tx: JournalTransaction, from: 'available' | 'pending-out'): Posting[] {
   const a = tx.assetId;
-  if (tx.amount.isPositive()) {
-    return [leg(customerAccount(userId, 'available'), a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind), a, tx.amount.plus(tx.fee).negated())];
-  }
-  const out = tx.amount.negated();
-  return [leg(customerAccount(userId, from), a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind), a, out.minus(tx.fee))];
+  // A credit's counterparty gives amount + fee; a debit's (amount negative) gets -amount - fee.
+  const wallet = customerAccount(userId, isPositive(tx.amount) ? 'available' : from);
+  return [leg(wallet, a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind), a, negatedAmount(addAmounts(tx.amount, tx.fee)))];
 }
 
 /** A Pending credit is announced (pending-in against in-transit); a Pending debit is held. */
 function announce(userId: string, tx: JournalTransaction): Posting[] {
   const a = tx.assetId;
-  return tx.amount.isPositive()
-    ? [leg(customerAccount(userId, 'pending-in'), a, tx.amount), leg(worldAccount('in-transit'), a, tx.amount.negated())]
-    : [leg(customerAccount(userId, 'available'), a, tx.amount), leg(customerAccount(userId, 'pending-out'), a, tx.amount.negated())];
+  return isPositive(tx.amount)
+    ? [leg(customerAccount(userId, 'pending-in'), a, tx.amount), leg(worldAccount('in-transit'), a, negatedAmount(tx.amount))]
+    : [leg(customerAccount(userId, 'available'), a, tx.amount), leg(customerAccount(userId, 'pending-out'), a, negatedAmount(tx.amount))];
 }
 
 function open(userId: string, tx: JournalTransaction): Posting[] {
@@ -81,7 +87,7 @@ function open(userId: string, tx: JournalTransaction): Posting[] {
 }
 
 function opened(data: { transactionId: string; assetId: AssetId; amount: string; fee: string }, kind: string, status: TransactionStatus): JournalTransaction {
-  return { transactionId: data.transactionId, assetId: data.assetId, amount: money(data.amount), fee: money(data.fee), kind, status };
+  return { transactionId: data.transactionId, assetId: data.assetId, amount: canonicalAmount(data.amount), fee: canonicalAmount(data.fee), kind, status };
 }
 
 /** Settling or failing a Pending transaction; anything else moves nothing (the decider refuses it). */
@@ -89,10 +95,10 @@ function statusChange(data: { transactionId: string; kind?: string }, ctx: Posti
   const tx = ctx.transaction(data.transactionId);
   if (!tx || tx.status !== 'Pending') return { postings: [] };
   const now: JournalTransaction = { ...tx, kind: data.kind ?? tx.kind, status: to };
-  const undo = announce(ctx.userId, tx).map((p) => ({ ...p, amount: p.amount.negated() }));
+  const undo = announce(ctx.userId, tx).map((p) => ({ ...p, amount: negatedAmount(p.amount) }));
   if (to === 'Failed') return { postings: undo, transaction: now };
   // A settled credit leaves transit and lands in available; a settled debit leaves the hold.
-  const postings = now.amount.isPositive() ? [...undo, ...complete(ctx.userId, now, 'available')] : complete(ctx.userId, now, 'pending-out');
+  const postings = isPositive(now.amount) ? [...undo, ...complete(ctx.userId, now, 'available')] : complete(ctx.userId, now, 'pending-out');
   return { postings, transaction: now };
 }
 
@@ -126,21 +132,21 @@ export const POSTING_RULES: { [T in WalletEventType]?: Rule<T> } = {
   },
   // The principal moves from available into the customer's staked account.
   'wallet.stake-opened': (d, ctx) => {
-    const principal = money(d.principal);
+    const principal = canonicalAmount(d.principal);
     return {
-      postings: [leg(customerAccount(ctx.userId, 'available'), d.assetId, principal.negated()), leg(customerAccount(ctx.userId, 'staked'), d.assetId, principal)],
+      postings: [leg(customerAccount(ctx.userId, 'available'), d.assetId, negatedAmount(principal)), leg(customerAccount(ctx.userId, 'staked'), d.assetId, principal)],
       transaction: opened(d, 'stake', 'Complete'),
     };
   },
   // At maturity the principal leaves staked and the earnings are paid by the house.
   'wallet.stake-paid-out': (d, ctx) => {
-    const principal = money(d.principal);
-    const earnings = money(d.earnings);
+    const principal = canonicalAmount(d.principal);
+    const earnings = canonicalAmount(d.earnings);
     return {
       postings: [
-        leg(customerAccount(ctx.userId, 'staked'), d.assetId, principal.negated()),
-        leg(houseAccount('staking-rewards'), d.assetId, earnings.negated()),
-        leg(customerAccount(ctx.userId, 'available'), d.assetId, principal.plus(earnings)),
+        leg(customerAccount(ctx.userId, 'staked'), d.assetId, negatedAmount(principal)),
+        leg(houseAccount('staking-rewards'), d.assetId, negatedAmount(earnings)),
+        leg(customerAccount(ctx.userId, 'available'), d.assetId, addAmounts(principal, earnings)),
       ],
       transaction: opened(d, 'stake_payout', 'Complete'),
     };
@@ -163,13 +169,13 @@ export function postingsFor(type: string, data: unknown, ctx: PostingContext): P
   const rule = (POSTING_RULES as Record<string, ((d: unknown, c: PostingContext) => PostingResult) | undefined>)[type];
   if (!rule) return null;
   const result = rule(data, ctx);
-  return { ...result, postings: result.postings.filter((p) => !p.amount.isZero()) };
+  return { ...result, postings: result.postings.filter((p) => p.amount !== '0') };
 }
 
 /** Per asset, the sum of the postings where it is not zero (empty when they balance). */
 export function imbalances(postings: Posting[]): Map<AssetId, Decimal> {
   const sums = new Map<AssetId, Decimal>();
-  for (const p of postings) sums.set(p.assetId, (sums.get(p.assetId) ?? ZERO).plus(p.amount));
+  for (const p of postings) sums.set(p.assetId, (sums.get(p.assetId) ?? ZERO).plus(money(p.amount)));
   for (const [asset, sum] of sums) if (sum.isZero()) sums.delete(asset);
   return sums;
 }

@@ -24,7 +24,7 @@ function run(commands: WalletCommand[]) {
     last = [];
     for (const e of events) {
       state = evolve(state, e);
-      last.push(...book.apply({ eventId: randomUUID(), streamId: STREAM, type: e.type, data: e.data }).map((p) => `${p.account.replace(USER, 'u')} ${p.assetId} ${p.amount.toFixed()}`));
+      last.push(...book.apply({ eventId: randomUUID(), streamId: STREAM, type: e.type, data: e.data }).map((p) => `${p.account.replace(USER, 'u')} ${p.assetId} ${p.amount}`));
     }
   }
   return { state, book, last };
@@ -144,6 +144,21 @@ describe('posting rules', () => {
     expect(money(earnings).isNegative()).toBe(true);
     expect(r.last).toEqual(['customer:u:staked BTC -1', `house:staking-rewards BTC ${earnings}`, `customer:u:available BTC ${money(1).minus(earnings).toFixed()}`]);
     expect(r.book.balance(customerAccount(USER, 'available'), 'BTC').toFixed()).toBe(availableBalance(r.state, 'BTC').toFixed());
+  });
+
+  it('posts canonical amounts whatever form the event wrote them in, and drops zero legs', () => {
+    const book = new JournalBook();
+    const pending = { ...txData('-100.500', 'Pending'), fee: '0.0' };
+    const legs = (postings: { account: string; amount: string }[]) => postings.map((p) => `${p.account.replace(USER, 'u')} ${p.amount}`);
+    expect(legs(book.apply({ eventId: 'e1', streamId: STREAM, type: 'wallet.transaction-recorded', data: pending }))).toEqual([
+      'customer:u:available -100.5',
+      'customer:u:pending-out 100.5',
+    ]);
+    expect(legs(book.apply({ eventId: 'e2', streamId: STREAM, type: 'wallet.transaction-settled', data: { transactionId: pending.transactionId } }))).toEqual([
+      'customer:u:pending-out -100.5',
+      'house:adjustments 100.5',
+    ]);
+    expect(book.firstProblem).toBeNull();
   });
 
   it('names the first event whose postings do not balance', () => {
