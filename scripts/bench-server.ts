@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { loadConfig } from '../server/config.js';
 import { buildApp } from '../server/app.js';
-import { limitHeapGrowth } from '../server/heap.js';
+import { keepShortLivedObjectsYoung, limitHeapGrowth } from '../server/heap.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
 import { recorded } from '../ledger/wallet/wallet.arbitraries.js';
 
@@ -36,6 +36,7 @@ const send = (m: ServerMessage) => process.send?.(m);
 async function start(): Promise<void> {
   const config = loadConfig();
   limitHeapGrowth(config.HEAP_GROWING_PERCENT);
+  keepShortLivedObjectsYoung();
   const app = await buildApp(config);
   const db = app.ledger.database.db;
   await sql`create table if not exists bench_insert (like events including all)`.execute(db);
