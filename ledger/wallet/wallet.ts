@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
-import { formatAmount, money, roundFeeUp, ZERO } from '../money.js';
+import { canonicalAmount, formatAmount, money, roundFeeUp, ZERO } from '../money.js';
 import { openedStatus, openedType, type RowType, type TransactionStatus, type TransactionType, type WalletEvent } from './events.js';
 import { checkStakeAmount, estimatedEarnings, findStakePlan, STAKE_MESSAGES } from '../staking/plans.js';
 import { quoteSwap, swapNote } from '../swap/quote.js';
@@ -19,7 +19,12 @@ export interface AssetBalance {
 
 interface TransactionState {
   assetId: AssetId;
-  amount: Decimal;
+  /**
+   * Canonical text, as in the event. Every transaction of a wallet stays in its state (and
+   * in the command handler's cache of states), so it is kept small: a decimal.js instance
+   * took about 190 bytes more than the event's own string.
+   */
+  amount: string;
   status: TransactionStatus;
   type: RowType;
   /** The other leg of a swap: the two change status together. */
@@ -92,7 +97,7 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
       const status = openedStatus(event)!;
       const type = openedType(event)!;
       const amount = money(d.amount);
-      const tx: TransactionState = { assetId: d.assetId, amount, status, type };
+      const tx: TransactionState = { assetId: d.assetId, amount: canonicalAmount(d.amount), status, type };
       if (event.type === 'wallet.swap-requested') tx.linkedTransactionId = event.data.linkedTransactionId;
       state.transactions.set(d.transactionId, tx);
       state.assets.set(d.assetId, applyAmount(assetBalance(state, d.assetId), amount, status, 1));
@@ -118,8 +123,9 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
       const tx = state.transactions.get(event.data.transactionId);
       if (!tx) return state;
       const next: TransactionStatus = event.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed';
-      let b = applyAmount(assetBalance(state, tx.assetId), tx.amount, tx.status, -1);
-      b = applyAmount(b, tx.amount, next, 1);
+      const amount = money(tx.amount);
+      let b = applyAmount(assetBalance(state, tx.assetId), amount, tx.status, -1);
+      b = applyAmount(b, amount, next, 1);
       state.assets.set(tx.assetId, b);
       state.transactions.set(event.data.transactionId, { ...tx, status: next });
       return state;
@@ -363,7 +369,7 @@ export function decide(command: WalletCommand, state: WalletState): WalletEvent[
       if (tx.linkedTransactionId && linked && linked.status === 'Pending') ids.push(tx.linkedTransactionId);
       return ids.map((transactionId): WalletEvent => {
         const row = state.transactions.get(transactionId)!;
-        const base = { transactionId, assetId: row.assetId, amount: formatAmount(row.amount), kind: statusKind(row.type) };
+        const base = { transactionId, assetId: row.assetId, amount: row.amount, kind: statusKind(row.type) };
         return command.type === 'SettleTransaction'
           ? { type: 'wallet.transaction-settled', data: base }
           : { type: 'wallet.transaction-failed', data: { ...base, reason: command.reason } };
