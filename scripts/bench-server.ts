@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { loadConfig } from '../server/config.js';
 import { buildApp } from '../server/app.js';
-import { keepShortLivedObjectsYoung, limitHeapGrowth } from '../server/heap.js';
+import { configureHeap } from '../server/heap.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
 import { recorded } from '../ledger/wallet/wallet.arbitraries.js';
 
@@ -35,8 +35,7 @@ const send = (m: ServerMessage) => process.send?.(m);
 
 async function start(): Promise<void> {
   const config = loadConfig();
-  limitHeapGrowth(config.HEAP_GROWING_PERCENT);
-  keepShortLivedObjectsYoung();
+  configureHeap(config.HEAP_GROWING_PERCENT);
   const app = await buildApp(config);
   const db = app.ledger.database.db;
   await sql`create table if not exists bench_insert (like events including all)`.execute(db);

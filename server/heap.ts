@@ -10,7 +10,7 @@ import v8 from 'node:v8';
  * not a cap, so a larger live set (the command handler's cache of wallet states) only makes
  * the heap larger, never stops the process.
  */
-export function limitHeapGrowth(percent: number): void {
+function limitHeapGrowth(percent: number): void {
   if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
 
@@ -24,6 +24,12 @@ export function limitHeapGrowth(percent: number): void {
  * 38 ms against 33 to 44, server CPU per command 124 to 148 us against 145 to 157
  * (docs/performance.md, round 14).
  */
-export function keepShortLivedObjectsYoung(): void {
+function keepShortLivedObjectsYoung(): void {
   v8.setFlagsFromString('--no-allocation-site-pretenuring');
+}
+
+/** The server's heap settings, set once at start by every process that serves the app. */
+export function configureHeap(growingPercent: number): void {
+  limitHeapGrowth(growingPercent);
+  keepShortLivedObjectsYoung();
 }

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { buildApp } from './app.js';
-import { keepShortLivedObjectsYoung, limitHeapGrowth } from './heap.js';
+import { configureHeap } from './heap.js';
 
 /** Starts the server: parse config, open and migrate the database, project, listen. */
 export async function main(): Promise<void> {
@@ -15,8 +15,7 @@ export async function main(): Promise<void> {
     }
     throw err;
   }
-  limitHeapGrowth(config.HEAP_GROWING_PERCENT);
-  keepShortLivedObjectsYoung();
+  configureHeap(config.HEAP_GROWING_PERCENT);
   let app;
   try {
     app = await buildApp(config);
