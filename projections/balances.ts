@@ -1,30 +1,30 @@
 import { sql } from 'kysely';
-import type { Decimal } from 'decimal.js';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
-import { formatAmount, money, ZERO } from '../ledger/money.js';
+import { AmountSums } from '../ledger/money.js';
 import { isWalletEventType, openedStatus, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { table, timestampText, type Projection } from './projection.js';
 
 interface Delta {
   userId: string;
   assetId: string;
-  balance: Decimal;
-  pendingDeposits: Decimal;
-  pendingWithdrawals: Decimal;
   at: Date;
 }
 
+type Bucket = 'balance' | 'pendingDeposits' | 'pendingWithdrawals';
+
 /** Where an amount counts for a status: balance (Complete), a pending bucket, or nowhere (Failed). */
-function bucket(status: string, amount: Decimal): keyof Pick<Delta, 'balance' | 'pendingDeposits' | 'pendingWithdrawals'> | null {
+function bucket(status: string, amount: string): Bucket | null {
   if (status === 'Complete') return 'balance';
-  if (status === 'Pending') return amount.isNegative() ? 'pendingWithdrawals' : 'pendingDeposits';
+  if (status === 'Pending') return amount.charCodeAt(0) === 45 /* - */ ? 'pendingWithdrawals' : 'pendingDeposits';
   return null;
 }
 
 /**
  * balances(user, asset): the spec's balance (sum of Complete), pending deposits and pending
  * withdrawals (sums of Pending positive and negative amounts). Status events carry the
- * amount, so a batch folds into one delta per (user, asset) and one upsert.
+ * amount, so a batch folds into one delta per (user, asset) and one upsert. The sums are
+ * exact integers of the smallest unit (`AmountSums`), not decimal.js: a replay folds one or
+ * two amounts per event.
  */
 export const balancesProjection: Projection = {
   name: 'balances',
@@ -42,17 +42,18 @@ export const balancesProjection: Projection = {
 
   async apply(target, events) {
     const deltas = new Map<string, Delta>();
-    const move = (e: RecordedEvent, assetId: string, amount: Decimal, status: string, sign: 1 | -1) => {
+    const sums = { balance: new AmountSums<Delta>(), pendingDeposits: new AmountSums<Delta>(), pendingWithdrawals: new AmountSums<Delta>() };
+    const move = (e: RecordedEvent, assetId: string, amount: string, status: string, sign: 1 | -1) => {
       const b = bucket(status, amount);
       if (!b) return;
       const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
       const key = `${userId}/${assetId}`;
       let d = deltas.get(key);
       if (!d) {
-        d = { userId, assetId, balance: ZERO, pendingDeposits: ZERO, pendingWithdrawals: ZERO, at: e.recordedAt };
+        d = { userId, assetId, at: e.recordedAt };
         deltas.set(key, d);
       }
-      d[b] = d[b].plus(sign === 1 ? amount : amount.negated());
+      sums[b].add(d, amount, sign);
       d.at = e.recordedAt;
     };
     for (const recorded of events) {
@@ -62,21 +63,21 @@ export const balancesProjection: Projection = {
         case 'wallet.deposit-requested':
         case 'wallet.withdrawal-requested':
         case 'wallet.send-requested':
-          move(recorded, e.data.assetId, money(e.data.amount), 'Pending', 1);
+          move(recorded, e.data.assetId, e.data.amount, 'Pending', 1);
           break;
         case 'wallet.transaction-recorded':
-          move(recorded, e.data.assetId, money(e.data.amount), e.data.status, 1);
+          move(recorded, e.data.assetId, e.data.amount, e.data.status, 1);
           break;
         case 'wallet.swap-requested':
         case 'wallet.stake-opened':
         case 'wallet.stake-paid-out':
           // A swap leg waits as Pending; a stake locks (and its payout returns) at once, Complete.
-          move(recorded, e.data.assetId, money(e.data.amount), openedStatus(e)!, 1);
+          move(recorded, e.data.assetId, e.data.amount, openedStatus(e)!, 1);
           break;
         case 'wallet.transaction-settled':
         case 'wallet.transaction-failed': {
           // Only Pending transactions change status (the decider refuses the rest).
-          const amount = money(e.data.amount);
+          const amount = e.data.amount;
           move(recorded, e.data.assetId, amount, 'Pending', -1);
           move(recorded, e.data.assetId, amount, e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', 1);
           break;
@@ -90,8 +91,8 @@ export const balancesProjection: Projection = {
     await sql`
       insert into ${t} as b (user_id, asset_id, balance, pending_deposits, pending_withdrawals, updated_at)
       select * from unnest(${rows.map((d) => d.userId)}::uuid[], ${rows.map((d) => d.assetId)}::text[],
-        ${rows.map((d) => formatAmount(d.balance))}::numeric[], ${rows.map((d) => formatAmount(d.pendingDeposits))}::numeric[],
-        ${rows.map((d) => formatAmount(d.pendingWithdrawals))}::numeric[], ${rows.map((d) => timestampText(d.at))}::timestamptz[])
+        ${rows.map((d) => sums.balance.get(d))}::numeric[], ${rows.map((d) => sums.pendingDeposits.get(d))}::numeric[],
+        ${rows.map((d) => sums.pendingWithdrawals.get(d))}::numeric[], ${rows.map((d) => timestampText(d.at))}::timestamptz[])
       on conflict (user_id, asset_id) do update set
         balance = b.balance + excluded.balance,
         pending_deposits = b.pending_deposits + excluded.pending_deposits,
