@@ -72,12 +72,17 @@ function complete(userId: string, tx: JournalTransaction, from: 'available' | 'p
   return [leg(wallet, a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind), a, negatedAmount(addAmounts(tx.amount, tx.fee)))];
 }
 
-/** A Pending credit is announced (pending-in against in-transit); a Pending debit is held. */
-function announce(userId: string, tx: JournalTransaction): Posting[] {
+/**
+ * A Pending credit is announced (pending-in against in-transit); a Pending debit is held.
+ * `undo`: the same legs reversed (the transaction leaves Pending).
+ */
+function announce(userId: string, tx: JournalTransaction, undo = false): Posting[] {
   const a = tx.assetId;
+  const amount = undo ? negatedAmount(tx.amount) : tx.amount;
+  const other = undo ? tx.amount : negatedAmount(tx.amount);
   return isPositive(tx.amount)
-    ? [leg(customerAccount(userId, 'pending-in'), a, tx.amount), leg(worldAccount('in-transit'), a, negatedAmount(tx.amount))]
-    : [leg(customerAccount(userId, 'available'), a, tx.amount), leg(customerAccount(userId, 'pending-out'), a, negatedAmount(tx.amount))];
+    ? [leg(customerAccount(userId, 'pending-in'), a, amount), leg(worldAccount('in-transit'), a, other)]
+    : [leg(customerAccount(userId, 'available'), a, amount), leg(customerAccount(userId, 'pending-out'), a, other)];
 }
 
 function open(userId: string, tx: JournalTransaction): Posting[] {
@@ -95,7 +100,7 @@ function statusChange(data: { transactionId: string; kind?: string }, ctx: Posti
   const tx = ctx.transaction(data.transactionId);
   if (!tx || tx.status !== 'Pending') return { postings: [] };
   const now: JournalTransaction = { ...tx, kind: data.kind ?? tx.kind, status: to };
-  const undo = announce(ctx.userId, tx).map((p) => ({ ...p, amount: negatedAmount(p.amount) }));
+  const undo = announce(ctx.userId, tx, true);
   if (to === 'Failed') return { postings: undo, transaction: now };
   // A settled credit leaves transit and lands in available; a settled debit leaves the hold.
   const postings = isPositive(now.amount) ? [...undo, ...complete(ctx.userId, now, 'available')] : complete(ctx.userId, now, 'pending-out');
@@ -169,7 +174,9 @@ export function postingsFor(type: string, data: unknown, ctx: PostingContext): P
   const rule = (POSTING_RULES as Record<string, ((d: unknown, c: PostingContext) => PostingResult) | undefined>)[type];
   if (!rule) return null;
   const result = rule(data, ctx);
-  return { ...result, postings: result.postings.filter((p) => p.amount !== '0') };
+  // The rules build a new result each time: dropping its zero legs in place changes nothing else.
+  if (result.postings.some((p) => p.amount === '0')) result.postings = result.postings.filter((p) => p.amount !== '0');
+  return result;
 }
 
 /** Per asset, the sum of the postings where it is not zero (empty when they balance). */
