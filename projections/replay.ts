@@ -112,7 +112,7 @@ export async function catchUpTogether(
 const STOPPED = new Error('the replay stopped after an error');
 
 /** Pages kept in memory beyond the slowest read model's: the reader's lead. */
-const PAGES_AHEAD = 3;
+const PAGES_AHEAD = 2;
 
 /**
  * The log from `after` up to `until`, read once in pages, one read at a time, up to
