@@ -21,7 +21,7 @@ export interface ReplayOptions {
 }
 
 /** Read models written concurrently for one page of the log. */
-const APPLY_CONCURRENCY = 2;
+const APPLY_CONCURRENCY = 3;
 
 /** Empties the read models' tables and checkpoints, in one transaction. */
 export async function resetReadModels(db: Kysely<DB>, projections: Projection[], schema = 'public'): Promise<void> {
