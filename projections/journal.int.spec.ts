@@ -9,7 +9,7 @@ import { deposit, recorded, withdrawal } from '../ledger/wallet/wallet.arbitrari
 import { foldJournal } from '../ledger/journal/fold.js';
 import { trialBalance } from '../ledger/journal/trial-balance.js';
 import { Projector } from './registry.js';
-import { replayProjection } from './replay.js';
+import { catchUpTogether, replayProjection } from './replay.js';
 import { verifyReadModels } from './verify.js';
 import { journalProjection } from './journal.js';
 
@@ -115,5 +115,47 @@ describe('journal projection', () => {
     ]);
     const tx = await db.selectFrom('transactions').select(['status', 'amount']).where('id', '=', transactionId).executeTakeFirstOrThrow();
     expect(tx.status).toBe('Complete');
+  });
+
+  it("a replay's planner (open transactions kept in memory from page to page) writes what the live projector wrote, also when it starts from a journal with open transactions", async () => {
+    const { db, store, projector, handler } = await setup();
+    const users = [randomUUID(), randomUUID()];
+    const ids: string[] = [];
+    let last = null as Awaited<ReturnType<typeof handler.handle>> | null;
+    for (const user of users) await handler.handle(walletDecider, user, recorded('100', 'Complete', 'ETH'), ctx);
+    for (let i = 0; i < 12; i++) {
+      const user = users[i % 2]!;
+      const id = randomUUID();
+      ids.push(id);
+      last = await handler.handle(walletDecider, user, i % 3 === 0 ? withdrawal('1', 'ETH', id) : deposit(`${i + 1}.5`, 'ETH', id), ctx);
+    }
+    // Settled, failed and reclassified pages after they were opened; some stay Pending.
+    for (const [i, id] of ids.entries()) {
+      const user = users[i % 2]!;
+      if (i % 4 === 0) last = await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id }, ctx);
+      else if (i % 4 === 1) last = await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: id, reason: null }, ctx);
+      else if (i % 4 === 2) last = await handler.handle(walletDecider, user, { type: 'EditTransaction', transactionId: id, txType: 'adjustment' }, ctx);
+    }
+    last = await handler.handle(walletDecider, users[0]!, { type: 'SettleTransaction', transactionId: ids[2]! }, ctx);
+    expect(await projector.waitFor(last.position!, 5_000)).toBe(true);
+    await projector.stop();
+    const snapshot = async () => ({
+      postings: (await sql<Record<string, unknown>>`select * from journal_postings order by commit_position, prepare_position`.execute(db)).rows,
+      open: (await sql<Record<string, unknown>>`select * from journal_transactions order by transaction_id`.execute(db)).rows,
+    });
+    const live = await snapshot();
+    expect(live.open.length).toBeGreaterThan(0);
+    expect(live.postings.length).toBe(21);
+
+    // Pages of 2 events: most transactions close pages after they opened.
+    await replayProjection(db, store, journalProjection, { batchSize: 2 });
+    expect(await snapshot()).toEqual(live);
+
+    // Half the log, then the rest: the second pass's planner starts from the open transactions the first left.
+    const events = await store.readAll({ maxCount: 1000 });
+    await replayProjection(db, store, journalProjection, { batchSize: 3, until: events[Math.floor(events.length / 2)]!.position });
+    expect((await snapshot()).open.length).toBeGreaterThan(0);
+    await catchUpTogether(db, store, [journalProjection], { batchSize: 3 });
+    expect(await snapshot()).toEqual(live);
   });
 });

@@ -11,7 +11,7 @@ import { foldJournal } from '../ledger/journal/fold.js';
 import type { BalanceRow } from './read-models.js';
 import { hasPostingRule, postingsFor, type JournalTransaction, type Posting } from '../ledger/journal/postings.js';
 import { COPY_NULL, copyRows, copyValue, CopyText } from '../server/db/copy-from.js';
-import { table, timestampText, type Projection } from './projection.js';
+import { table, timestampText, type PlannedWrite, type Projection, type ProjectionTarget } from './projection.js';
 
 /** Events that change a transaction opened earlier, whose state the rule needs. */
 const CHANGES = new Set(['wallet.transaction-settled', 'wallet.transaction-failed', 'wallet.transaction-edited']);
@@ -45,64 +45,41 @@ function postingsRow(out: CopyText, e: RecordedEvent, userId: string, transactio
   out.rawRow(`${copyValue(e.eventId)}\t${e.position.commit}\t${e.position.prepare}\t${copyValue(userId)}\t${tx}\t${timestampText(e.recordedAt)}\t{${accounts}}\t{${assets}}\t{${amounts}}`);
 }
 
-/**
- * The journal: every wallet event posted as balanced entries (ledger/journal/postings.ts),
- * one row per event in journal_postings (its legs as arrays; the view journal_entries shows
- * one row per leg), and journal_transactions: what the rules need to know of a transaction
- * when it settles, kept while it is Pending. A batch reads the transactions it changes once,
- * posts in memory, writes the postings with COPY (server/db/copy-from.ts), the transactions
- * still open with unnest, and deletes the ones that closed.
- */
-export const journalProjection: Projection = {
-  name: 'journal',
-  tables: ['journal_postings', 'journal_transactions'],
-  handles: (type) => type.startsWith('wallet.') && hasPostingRule(type),
+/** A transaction the journal keeps while it is open, with its customer. */
+type OpenTransaction = JournalTransaction & { userId: string };
 
-  async apply(target, events: RecordedEvent[]) {
-    const wallet = events.filter((e) => e.streamId.startsWith(WALLET_STREAM_PREFIX) && hasPostingRule(e.type));
-    if (wallet.length === 0) return;
+/** The events the journal posts. */
+const postable = (events: RecordedEvent[]) => events.filter((e) => e.streamId.startsWith(WALLET_STREAM_PREFIX) && hasPostingRule(e.type));
+
+/**
+ * Posts a page in memory. `stored` gives an open transaction as the table holds it before
+ * the page (undefined for one it does not hold). Returns the page's writes, and the
+ * transactions the page changed (their state after it).
+ */
+function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction | undefined): { write: PlannedWrite; changed: Map<string, OpenTransaction> } {
+  const changed = new Map<string, OpenTransaction>();
+  // One context for the page, its customer set per event (the rules use it synchronously).
+  const ctx = { userId: '', transaction: (id: string) => changed.get(id) ?? stored(id) };
+  const rows = new CopyText();
+  for (const e of wallet) {
+    const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
+    ctx.userId = userId;
+    const result = postingsFor(e.type, e.data, ctx);
+    if (!result) continue;
+    if (result.transaction) changed.set(result.transaction.transactionId, { ...result.transaction, userId });
+    if (result.postings.length === 0) continue;
+    postingsRow(rows, e, userId, (e.data as { transactionId?: string }).transactionId ?? null, result.postings);
+  }
+  // Only Pending transactions are kept: a closed one posts nothing more (see the rules).
+  const open: OpenTransaction[] = [];
+  const closed: string[] = [];
+  for (const [id, t] of changed) {
+    if (t.status === 'Pending') open.push(t);
+    else if (stored(id)) closed.push(id);
+  }
+  const write = async (target: ProjectionTarget) => {
     const tTx = table(target, 'journal_transactions');
-    const known = new Map<string, JournalTransaction & { userId: string }>();
-    /** Open transactions read from the table: the ones a batch may have to update or delete. */
-    const stored = new Set<string>();
-    const wanted = [...new Set(wallet.filter((e) => CHANGES.has(e.type)).map((e) => (e.data as { transactionId: string }).transactionId))];
-    if (wanted.length > 0) {
-      const { rows } = await sql<{ transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string }>`
-        select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${tTx}
-        where transaction_id = any(${wanted}::uuid[])`.execute(target.trx);
-      for (const r of rows) {
-        stored.add(r.transaction_id);
-        known.set(r.transaction_id, {
-          transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: canonicalAmount(r.amount), fee: canonicalAmount(r.fee),
-          kind: r.kind, status: r.status as TransactionStatus,
-        });
-      }
-    }
-    const dirty = new Set<string>();
-    // One context for the batch, its customer set per event (the rules use it synchronously).
-    const ctx = { userId: '', transaction: (id: string) => known.get(id) };
-    const rows = new CopyText();
-    for (const e of wallet) {
-      const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
-      ctx.userId = userId;
-      const result = postingsFor(e.type, e.data, ctx);
-      if (!result) continue;
-      if (result.transaction) {
-        known.set(result.transaction.transactionId, { ...result.transaction, userId });
-        dirty.add(result.transaction.transactionId);
-      }
-      if (result.postings.length === 0) continue;
-      postingsRow(rows, e, userId, (e.data as { transactionId?: string }).transactionId ?? null, result.postings);
-    }
     await copyRows(target.trx, `${target.schema}.journal_postings`, POSTINGS_COLUMNS, rows.bytes());
-    // Only Pending transactions are kept: a closed one posts nothing more (see the rules).
-    const open: (JournalTransaction & { userId: string })[] = [];
-    const closed: string[] = [];
-    for (const id of dirty) {
-      const t = known.get(id)!;
-      if (t.status === 'Pending') open.push(t);
-      else if (stored.has(id)) closed.push(id);
-    }
     if (closed.length > 0) await sql`delete from ${tTx} where transaction_id = any(${closed}::uuid[])`.execute(target.trx);
     if (open.length > 0) {
       await sql`
@@ -112,6 +89,60 @@ export const journalProjection: Projection = {
           ${open.map((r) => r.kind)}::text[], ${open.map((r) => r.status)}::text[])
         on conflict (transaction_id) do update set kind = excluded.kind, status = excluded.status`.execute(target.trx);
     }
+  };
+  return { write, changed };
+}
+
+type StoredRow = { transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string };
+
+function openTransaction(r: StoredRow): OpenTransaction {
+  return {
+    transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: canonicalAmount(r.amount), fee: canonicalAmount(r.fee),
+    kind: r.kind, status: r.status as TransactionStatus,
+  };
+}
+
+/**
+ * The journal: every wallet event posted as balanced entries (ledger/journal/postings.ts),
+ * one row per event in journal_postings (its legs as arrays; the view journal_entries shows
+ * one row per leg), and journal_transactions: what the rules need to know of a transaction
+ * when it settles, kept while it is Pending. A batch reads the transactions it changes once,
+ * posts in memory, writes the postings with COPY (server/db/copy-from.ts), the transactions
+ * still open with unnest, and deletes the ones that closed. A replay's planner reads the
+ * open transactions once, when it starts, and keeps them in memory from page to page.
+ */
+export const journalProjection: Projection = {
+  name: 'journal',
+  tables: ['journal_postings', 'journal_transactions'],
+  handles: (type) => type.startsWith('wallet.') && hasPostingRule(type),
+
+  async apply(target, events: RecordedEvent[]) {
+    const wallet = postable(events);
+    if (wallet.length === 0) return;
+    const stored = new Map<string, OpenTransaction>();
+    const wanted = [...new Set(wallet.filter((e) => CHANGES.has(e.type)).map((e) => (e.data as { transactionId: string }).transactionId))];
+    if (wanted.length > 0) {
+      const { rows } = await sql<StoredRow>`
+        select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${table(target, 'journal_transactions')}
+        where transaction_id = any(${wanted}::uuid[])`.execute(target.trx);
+      for (const r of rows) stored.set(r.transaction_id, openTransaction(r));
+    }
+    await post(wallet, (id) => stored.get(id)).write(target);
+  },
+
+  async planner(db, schema) {
+    const { rows } = await sql<StoredRow>`
+      select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${sql.table(`${schema}.journal_transactions`)}`.execute(db);
+    /** journal_transactions as the pages planned so far leave it. */
+    const open = new Map(rows.map((r) => [r.transaction_id, openTransaction(r)]));
+    return (events) => {
+      const { write, changed } = post(postable(events), (id) => open.get(id));
+      for (const [id, t] of changed) {
+        if (t.status === 'Pending') open.set(id, t);
+        else open.delete(id);
+      }
+      return write;
+    };
   },
 };
 

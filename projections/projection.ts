@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
 import type { DB } from '../server/db/schema.js';
 
@@ -21,7 +21,20 @@ export interface Projection {
   handles(eventType: string): boolean;
   /** Applies a batch (in log order) inside the runner's transaction. */
   apply(target: ProjectionTarget, events: RecordedEvent[]): Promise<void>;
+  /**
+   * Optional, for a pass over many pages (a replay): computes a page's writes before its
+   * transaction starts, so that the next page is computed while this one is written. The
+   * planner is opened once per pass, on the read model's tables as they are when the pass
+   * starts, keeps in memory what it needs from one page to the next, and is given every
+   * page of the pass in log order (the events `apply` would get); the write it returns runs
+   * inside that page's transaction. A pass that stops early drops its planner.
+   */
+  planner?(db: Kysely<DB>, schema: string): Promise<Planner>;
 }
+
+/** A page's writes, computed ahead (`Projection.planner`). */
+export type PlannedWrite = (target: ProjectionTarget) => Promise<void>;
+export type Planner = (events: RecordedEvent[]) => PlannedWrite;
 
 const DAY_MS = 86_400_000;
 /** The day `timestampText` last formatted (days since the epoch) and its `YYYY-MM-DDT`. */

@@ -39,8 +39,9 @@ export async function resetReadModels(db: Kysely<DB>, projections: Projection[],
  * as the live runners do. The read models do not wait for each other at every page: each
  * goes through the pages at its own pace, the reader stays up to PAGES_AHEAD pages ahead of
  * the slowest, and at most APPLY_CONCURRENCY transactions are open at a time. A read model
- * whose checkpoint someone else moved (the live app projecting at the same time) leaves the
- * shared pass and finishes on its own.
+ * with a planner (`Projection.planner`) computes its next page while its current one is
+ * written. A read model whose checkpoint someone else moved (the live app projecting at the
+ * same time) leaves the shared pass, and its planner, and finishes on its own.
  */
 export async function catchUpTogether(
   db: Kysely<DB>,
@@ -76,18 +77,37 @@ export async function catchUpTogether(
   let failure = null as { error: unknown } | null;
   await Promise.allSettled(
     active.map(async (r, i) => {
+      /** The write of the page this runner is on, while it runs. */
+      let writing: Promise<boolean> = Promise.resolve(false);
       try {
-        for (;;) {
-          const page = await pages.at(passed[i]!);
-          if (!page) break;
+        const plan = await r.projection.planner?.(db, opts.schema ?? 'public');
+        /** Where this runner will be once the pages before the one being planned are written. */
+        let at = r.position;
+        /** A page's events for this runner and, with a planner, their writes (computed now); null when it has none. */
+        const prepare = (page: RecordedEvent[]) => {
           const last = page[page.length - 1]!.position;
-          if (comparePositions(r.position, last) < 0) {
-            const own = comparePositions(r.position, page[0]!.position) < 0 ? page : page.filter((e) => comparePositions(e.position, r.position) > 0);
-            const moved = await slots.run(() => (failure ? Promise.reject(STOPPED) : r.applyBatch(own)));
-            if (moved) {
-              stragglers.push(r);
-              break;
-            }
+          if (comparePositions(at, last) >= 0) return null;
+          const own = comparePositions(at, page[0]!.position) < 0 ? page : page.filter((e) => comparePositions(e.position, at) > 0);
+          at = last;
+          if (!plan) return { own, planned: undefined };
+          const relevant = own.filter((e) => r.projection.handles(e.type));
+          return { own, planned: relevant.length > 0 ? plan(relevant) : undefined };
+        };
+        let page = await pages.at(passed[i]!);
+        let next = page && prepare(page);
+        while (page) {
+          const current = next;
+          writing = current
+            ? slots.run(() => (failure ? Promise.reject(STOPPED) : r.applyBatch(current.own, { planned: current.planned })))
+            : Promise.resolve(false);
+          // Awaited below; a rejection meanwhile is not unhandled.
+          writing.catch(() => {});
+          // While the page is written: the next one, read and computed.
+          page = await pages.at(passed[i]! + 1);
+          next = page && prepare(page);
+          if (await writing) {
+            stragglers.push(r);
+            break;
           }
           passed[i]!++;
           report();
@@ -97,6 +117,8 @@ export async function catchUpTogether(
       } catch (error) {
         if (error !== STOPPED) failure ??= { error };
         pages.stop();
+        // The pass ends once no transaction of it is open.
+        await writing.catch(() => {});
         throw error;
       }
     }),

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.js';
 import { comparePositions, START, type EventStore, type Position, type RecordedEvent, type Subscription } from '../ledger/event-store/port.js';
-import type { Projection } from './projection.js';
+import type { PlannedWrite, Projection } from './projection.js';
 
 export interface RunnerOptions {
   batchSize?: number;
@@ -102,8 +102,8 @@ export class ProjectionRunner {
    * with the next batch that has some, or after SKIP_LIMIT events. A crash in between
    * re-reads those events and again finds nothing to do.
    */
-  async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>, opts: { skipIrrelevant?: boolean } = {}): Promise<boolean> {
-    return ProjectionRunner.applyTogether(this.db, [this], events, opts);
+  async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>, opts: { skipIrrelevant?: boolean; planned?: PlannedWrite } = {}): Promise<boolean> {
+    return ProjectionRunner.applyTogether(this.db, [this], events, { ...opts, planned: opts.planned && new Map([[this, opts.planned]]) });
   }
 
 
@@ -116,12 +116,14 @@ export class ProjectionRunner {
    * position; one with nothing of its own in the page moves in memory (as `applyBatch`
    * with `skipIrrelevant`). Returns true when some stored checkpoint was not where its
    * runner thought (nothing applied; every runner involved follows its stored checkpoint).
+   * A runner in `planned` writes what its planner computed from the same events instead of
+   * calling `apply`.
    */
   static async applyTogether(
     db: Kysely<DB>,
     runners: ProjectionRunner[],
     events: Awaited<ReturnType<Subscription['nextBatch']>>,
-    opts: { skipIrrelevant?: boolean } = {},
+    opts: { skipIrrelevant?: boolean; planned?: Map<ProjectionRunner, PlannedWrite> } = {},
   ): Promise<boolean> {
     const last = events[events.length - 1]!.position;
     const writes: { runner: ProjectionRunner; relevant: typeof events }[] = [];
@@ -151,7 +153,10 @@ export class ProjectionRunner {
         // Someone else (an operator's replay) moved a checkpoint: roll back, apply nothing.
         if (rows.length !== writes.length) throw new CheckpointMoved();
         for (const { runner, relevant } of writes) {
-          if (relevant.length > 0) await runner.projection.apply({ trx, schema }, relevant);
+          if (relevant.length === 0) continue;
+          // A runner's write planned from the same events (a replay's planner) or its `apply`.
+          const planned = opts.planned?.get(runner);
+          await (planned ? planned({ trx, schema }) : runner.projection.apply({ trx, schema }, relevant));
         }
         for (const { runner, relevant } of writes) await runner.options.beforeCheckpoint?.(relevant.length);
         return false;
