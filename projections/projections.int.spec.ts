@@ -214,7 +214,7 @@ describe('projections', () => {
         if (++pagesSeen === 3) throw new Error('disk full');
       },
     };
-    // The journal goes through its planner (each page computed while the one before is written).
+    // Every read model asks for its next page while its current one is written.
     await expect(replayProjections(db, store, [balancesProjection, failing, transactionsProjection, journalProjection], { batchSize: 3 })).rejects.toThrow('disk full');
     const checkpoints = () => db.selectFrom('projection_checkpoints').select(['name', 'prepare_position']).orderBy('name').execute();
     const after = await checkpoints();

@@ -38,9 +38,9 @@ export async function resetReadModels(db: Kysely<DB>, projections: Projection[],
  * time and handed to every projection, each in its own transaction with its own checkpoint,
  * as the live runners do. The read models do not wait for each other at every page: each
  * goes through the pages at its own pace, the reader stays up to PAGES_AHEAD pages ahead of
- * the slowest, and at most APPLY_CONCURRENCY transactions are open at a time. A read model
- * with a planner (`Projection.planner`) computes its next page while its current one is
- * written. A read model whose checkpoint someone else moved (the live app projecting at the
+ * the slowest, and at most APPLY_CONCURRENCY transactions are open at a time. A pass that
+ * feeds one read model with a planner (`Projection.planner`) computes the next page while the
+ * current one is written. A read model whose checkpoint someone else moved (the live app projecting at the
  * same time) leaves the shared pass, and its planner, and finishes on its own.
  */
 export async function catchUpTogether(
@@ -80,7 +80,10 @@ export async function catchUpTogether(
       /** The write of the page this runner is on, while it runs. */
       let writing: Promise<boolean> = Promise.resolve(false);
       try {
-        const plan = await r.projection.planner?.(db, opts.schema ?? 'public');
+        // Planned ahead only when the pass feeds one read model: with several, Node is busy with
+        // the others while a page is written, and the planner's memory (the journal's open
+        // transactions) made replay all slower (docs/performance.md, round 15).
+        const plan = active.length === 1 ? await r.projection.planner?.(db, opts.schema ?? 'public') : undefined;
         /** Where this runner will be once the pages before the one being planned are written. */
         let at = r.position;
         /** A page's events for this runner and, with a planner, their writes (computed now); null when it has none. */
