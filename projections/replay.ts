@@ -105,15 +105,21 @@ export async function catchUpTogether(
             : Promise.resolve(false);
           // Awaited below; a rejection meanwhile is not unhandled.
           writing.catch(() => {});
-          // While the page is written: the next one, read and computed.
-          page = await pages.at(passed[i]! + 1);
-          next = page && prepare(page);
+          if (plan) {
+            // While the page is written: the next one, read and computed.
+            page = await pages.at(passed[i]! + 1);
+            next = page && prepare(page);
+          }
           if (await writing) {
             stragglers.push(r);
             break;
           }
           passed[i]!++;
           report();
+          if (!plan) {
+            page = await pages.at(passed[i]!);
+            next = page && prepare(page);
+          }
         }
         passed[i] = Infinity;
         report();
@@ -136,7 +142,10 @@ export async function catchUpTogether(
 /** What a read model waiting for a page or a turn gets once another one has failed. */
 const STOPPED = new Error('the replay stopped after an error');
 
-/** Pages kept in memory beyond the slowest read model's: the reader's lead. */
+/**
+ * Pages kept in memory beyond the slowest read model's: the reader's lead. At least 2: a read
+ * model with a planner asks for the next page while it still writes the one before.
+ */
 const PAGES_AHEAD = 2;
 
 /**
