@@ -9,6 +9,7 @@ import { deposit, recorded, withdrawal } from '../ledger/wallet/wallet.arbitrari
 import { foldJournal } from '../ledger/journal/fold.js';
 import { trialBalance } from '../ledger/journal/trial-balance.js';
 import { Projector } from './registry.js';
+import { ProjectionRunner } from './runner.js';
 import { catchUpTogether, replayProjection } from './replay.js';
 import { verifyReadModels } from './verify.js';
 import { journalProjection } from './journal.js';
@@ -156,6 +157,18 @@ describe('journal projection', () => {
     await replayProjection(db, store, journalProjection, { batchSize: 3, until: events[Math.floor(events.length / 2)]!.position });
     expect((await snapshot()).open.length).toBeGreaterThan(0);
     await catchUpTogether(db, store, [journalProjection], { batchSize: 3 });
+    expect(await snapshot()).toEqual(live);
+
+    // Another process takes the journal to the head in one transaction while the replay plans a
+    // page ahead: whichever finds the checkpoint moved follows the other (the replay by dropping
+    // its planner and finishing through apply), and the journal ends as the live one.
+    let operator: Promise<number> | null = null;
+    await replayProjection(db, store, journalProjection, {
+      batchSize: 2,
+      onProgress: () => void (operator ??= new ProjectionRunner(db, store, journalProjection, { batchSize: 1000 }).catchUp()),
+    });
+    expect(operator).not.toBeNull();
+    await operator;
     expect(await snapshot()).toEqual(live);
   });
 });
