@@ -37,10 +37,15 @@ export function canonicalAmount(text: string): string {
   return CANONICAL.test(text) && text !== '-0' ? text : formatAmount(new Money(text));
 }
 
+/** True when an amount text starts with a minus sign (decimal.js's `isNegative`, so '-0' counts). */
+export function isNegativeAmount(text: string): boolean {
+  return text.charCodeAt(0) === 45; /* - */
+}
+
 /** The negation of a canonical amount text (`canonicalAmount`), exact, with no parse. */
 export function negatedAmount(canonical: string): string {
   if (canonical === '0') return '0';
-  return canonical.charCodeAt(0) === 45 /* - */ ? canonical.slice(1) : `-${canonical}`;
+  return isNegativeAmount(canonical) ? canonical.slice(1) : `-${canonical}`;
 }
 
 /** The canonical sum of two amount texts. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
-import { AmountSums } from '../ledger/money.js';
+import { AmountSums, isNegativeAmount } from '../ledger/money.js';
 import { isWalletEventType, openedStatus, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { table, timestampText, type Projection } from './projection.js';
 
@@ -15,7 +15,7 @@ type Bucket = 'balance' | 'pendingDeposits' | 'pendingWithdrawals';
 /** Where an amount counts for a status: balance (Complete), a pending bucket, or nowhere (Failed). */
 function bucket(status: string, amount: string): Bucket | null {
   if (status === 'Complete') return 'balance';
-  if (status === 'Pending') return amount.charCodeAt(0) === 45 /* - */ ? 'pendingWithdrawals' : 'pendingDeposits';
+  if (status === 'Pending') return isNegativeAmount(amount) ? 'pendingWithdrawals' : 'pendingDeposits';
   return null;
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Decimal } from 'decimal.js';
 import type { DB } from '../server/db/schema.js';
 import type { EventStore, Position, RecordedEvent } from '../ledger/event-store/port.js';
@@ -95,6 +95,9 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
 
 type StoredRow = { transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string };
 
+/** journal_transactions' rows as `StoredRow`s, from `from` (the table and any condition). */
+const selectStored = (from: RawBuilder<unknown>) => sql<StoredRow>`select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${from}`;
+
 function openTransaction(r: StoredRow): OpenTransaction {
   return {
     transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: canonicalAmount(r.amount), fee: canonicalAmount(r.fee),
@@ -122,17 +125,14 @@ export const journalProjection: Projection = {
     const stored = new Map<string, OpenTransaction>();
     const wanted = [...new Set(wallet.filter((e) => CHANGES.has(e.type)).map((e) => (e.data as { transactionId: string }).transactionId))];
     if (wanted.length > 0) {
-      const { rows } = await sql<StoredRow>`
-        select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${table(target, 'journal_transactions')}
-        where transaction_id = any(${wanted}::uuid[])`.execute(target.trx);
+      const { rows } = await selectStored(sql`${table(target, 'journal_transactions')} where transaction_id = any(${wanted}::uuid[])`).execute(target.trx);
       for (const r of rows) stored.set(r.transaction_id, openTransaction(r));
     }
     await post(wallet, (id) => stored.get(id)).write(target);
   },
 
   async planner(db, schema) {
-    const { rows } = await sql<StoredRow>`
-      select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${sql.table(`${schema}.journal_transactions`)}`.execute(db);
+    const { rows } = await selectStored(sql`${sql.table(`${schema}.journal_transactions`)}`).execute(db);
     /** journal_transactions as the pages planned so far leave it. */
     const open = new Map(rows.map((r) => [r.transaction_id, openTransaction(r)]));
     return (events) => {

@@ -40,8 +40,8 @@ export async function resetReadModels(db: Kysely<DB>, projections: Projection[],
  * goes through the pages at its own pace, the reader stays up to PAGES_AHEAD pages ahead of
  * the slowest, and at most APPLY_CONCURRENCY transactions are open at a time. A pass that
  * feeds one read model with a planner (`Projection.planner`) computes the next page while the
- * current one is written. A read model whose checkpoint someone else moved (the live app projecting at the
- * same time) leaves the shared pass, and its planner, and finishes on its own.
+ * current one is written. A read model whose checkpoint someone else moved (the live app
+ * projecting at the same time) leaves the shared pass, and its planner, and finishes on its own.
  */
 export async function catchUpTogether(
   db: Kysely<DB>,
@@ -96,8 +96,12 @@ export async function catchUpTogether(
           const relevant = own.filter((e) => r.projection.handles(e.type));
           return { own, planned: relevant.length > 0 ? plan(relevant) : undefined };
         };
-        let page = await pages.at(passed[i]!);
-        let next = page && prepare(page);
+        /** Page `n` (null past the end) and what `prepare` makes of it. */
+        const take = async (n: number) => {
+          const page = await pages.at(n);
+          return { page, next: page && prepare(page) };
+        };
+        let { page, next } = await take(passed[i]!);
         while (page) {
           const current = next;
           writing = current
@@ -105,21 +109,15 @@ export async function catchUpTogether(
             : Promise.resolve(false);
           // Awaited below; a rejection meanwhile is not unhandled.
           writing.catch(() => {});
-          if (plan) {
-            // While the page is written: the next one, read and computed.
-            page = await pages.at(passed[i]! + 1);
-            next = page && prepare(page);
-          }
+          // With a planner, the next page is read and computed while this one is written.
+          if (plan) ({ page, next } = await take(passed[i]! + 1));
           if (await writing) {
             stragglers.push(r);
             break;
           }
           passed[i]!++;
           report();
-          if (!plan) {
-            page = await pages.at(passed[i]!);
-            next = page && prepare(page);
-          }
+          if (!plan) ({ page, next } = await take(passed[i]!));
         }
         passed[i] = Infinity;
         report();

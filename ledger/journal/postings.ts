@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
-import { addAmounts, canonicalAmount, money, negatedAmount, ZERO } from '../money.js';
+import { addAmounts, canonicalAmount, isNegativeAmount, money, negatedAmount, ZERO } from '../money.js';
 import type { TransactionStatus, WalletEvent, WalletEventType } from '../wallet/events.js';
 import { customerAccount, houseAccount, worldAccount, type AccountName } from './accounts.js';
 
@@ -58,7 +58,7 @@ function leg(account: AccountName, assetId: AssetId, amount: string): Posting {
 }
 
 /** As decimal.js's `isPositive` on the same value: zero counts as positive. */
-const isPositive = (canonical: string) => canonical.charCodeAt(0) !== 45; /* - */
+const isPositive = (canonical: string) => !isNegativeAmount(canonical);
 
 /**
  * Money arriving in or leaving `from` for good: a credit lands in available with the fee
