@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../tests/support/test-database.js';
-import { COPY_NULL, copyRows, CopyText, copyValue, isCopyFromStdin } from './copy-from.js';
+import { COPY_NULL, copyFromBlob, copyRows, CopyText, copyValue, isCopyFromStdin } from './copy-from.js';
 
 const LABELS = ['plain', 'tab\there', 'two\nlines\r\n', 'back\\slash \\N', 'naïve ✓', ''];
 
@@ -80,5 +80,9 @@ describe('copy from stdin through Kysely', () => {
     expect(isCopyFromStdin('copy t to stdout', ['x'])).toBe(false);
     expect(isCopyFromStdin('select $1', ['copy t from stdin'])).toBe(false);
     expect(isCopyFromStdin('copy t from stdin; drop table t', ['x'])).toBe(false);
+    expect(isCopyFromStdin('copy "public"."t" ("a") from stdin with (format binary)', [Buffer.from('PGCOPY')])).toBe(true);
+    expect(isCopyFromStdin('copy t from stdin with (format csv)', ['x'])).toBe(false);
+    expect(copyFromBlob('copy "public"."t" ("a") from stdin with (format binary)')).toBe(`copy "public"."t" ("a") from '/dev/blob' with (format binary)`);
+    expect(copyFromBlob('copy t from stdin')).toBe(`copy t from '/dev/blob'`);
   });
 });

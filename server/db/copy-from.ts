@@ -1,11 +1,13 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import type { CopyBinary } from './copy-binary.js';
 
 /**
  * Bulk writes with `COPY … FROM STDIN` through Kysely, on both drivers.
  *
- * A statement `copy <table> (<columns>) from stdin` executed with exactly one parameter, a
- * string holding the rows in COPY's text format, is run as a COPY: node-postgres streams the
- * string (`namingClient`, server/db/statement-cache.ts), PGlite reads it as a blob
+ * A statement `copy <table> (<columns>) from stdin [with (format binary)]` executed with
+ * exactly one parameter, the rows in COPY's text format (a string or its bytes) or its binary
+ * format (bytes, `CopyBinary` in server/db/copy-binary.ts), is run as a COPY: node-postgres
+ * streams the data (`namingClient`, server/db/statement-cache.ts), PGlite reads it as a blob
  * (server/db/pglite-dialect.ts). It runs on the caller's connection, so inside its
  * transaction. Any other driver sends the statement as is and PostgreSQL refuses it (a
  * parameter the statement does not use): it never writes something else silently.
@@ -15,9 +17,9 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
  * then inserts: for the journal's replay, half the server's time.
  */
 
-const COPY_FROM_STDIN = /^\s*copy\s[^;]*\sfrom\s+stdin\s*$/i;
+const COPY_FROM_STDIN = /^\s*copy\s[^;]*\sfrom\s+stdin(?:\s+with\s*\(\s*format\s+binary\s*\))?\s*$/i;
 
-/** COPY's input: text, or its UTF-8 bytes (`CopyText`). */
+/** COPY's input: text, or its UTF-8 bytes (`CopyText`), or binary-format bytes (`CopyBinary`). */
 export type CopyData = string | Uint8Array;
 
 /** True when the driver must run this statement as COPY FROM STDIN with `params[0]` as its data. */
@@ -25,9 +27,9 @@ export function isCopyFromStdin(sqlText: string, params: readonly unknown[] | un
   return params !== undefined && params.length === 1 && (typeof params[0] === 'string' || params[0] instanceof Uint8Array) && COPY_FROM_STDIN.test(sqlText);
 }
 
-/** The same statement reading a PGlite blob instead of STDIN. */
+/** The same statement reading a PGlite blob instead of STDIN (in the same format). */
 export function copyFromBlob(sqlText: string): string {
-  return sqlText.replace(/\bstdin\s*$/i, "'/dev/blob'");
+  return sqlText.replace(/\bstdin(?=(?:\s+with\s*\(\s*format\s+binary\s*\))?\s*$)/i, "'/dev/blob'");
 }
 
 const SPECIAL = /[\\\t\n\r]/;
@@ -98,6 +100,13 @@ export async function copyRows(db: Kysely<any> | Transaction<any>, table: string
   if (rows.length === 0) return;
   const { sql: text } = sql`copy ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))}) from stdin`.compile(db);
   await db.executeQuery(CompiledQuery.raw(text, [rows]));
+}
+
+/** Writes the rows of a `CopyBinary` into `table` (`schema.table`), on `db`'s connection. */
+export async function copyBinaryRows(db: Kysely<any> | Transaction<any>, table: string, columns: readonly string[], rows: CopyBinary): Promise<void> {
+  if (rows.rowCount === 0) return;
+  const { sql: text } = sql`copy ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))}) from stdin with (format binary)`.compile(db);
+  await db.executeQuery(CompiledQuery.raw(text, [rows.bytes()]));
 }
 
 /** The part of node-postgres' connection (its protocol writer) a COPY submittable uses. */
