@@ -10,8 +10,9 @@ import { customerAccount } from '../ledger/journal/accounts.js';
 import { foldJournal } from '../ledger/journal/fold.js';
 import type { BalanceRow } from './read-models.js';
 import { hasPostingRule, postingsFor, type JournalTransaction, type Posting } from '../ledger/journal/postings.js';
-import { COPY_NULL, copyRows, copyValue, CopyText } from '../server/db/copy-from.js';
-import { table, timestampText, type PlannedWrite, type Projection, type ProjectionTarget } from './projection.js';
+import { copyBinaryRows } from '../server/db/copy-from.js';
+import { CopyBinary } from '../server/db/copy-binary.js';
+import { table, type PlannedWrite, type Projection, type ProjectionTarget } from './projection.js';
 
 /** Events that change a transaction opened earlier, whose state the rule needs. */
 const CHANGES = new Set(['wallet.transaction-settled', 'wallet.transaction-failed', 'wallet.transaction-edited']);
@@ -19,30 +20,14 @@ const CHANGES = new Set(['wallet.transaction-settled', 'wallet.transaction-faile
 /** The columns of journal_postings, in the order `postingsRow` writes them. */
 const POSTINGS_COLUMNS = ['event_id', 'commit_position', 'prepare_position', 'user_id', 'transaction_id', 'recorded_at', 'accounts', 'asset_ids', 'amounts'];
 
-/** Element values written without quotes in an array literal (anything else is quoted). */
-const PLAIN_ELEMENT = /^[A-Za-z0-9:_.+-]+$/;
+const account = (p: Posting) => p.account;
+const assetId = (p: Posting) => p.assetId;
+const amount = (p: Posting) => p.amount;
 
-function arrayElement(value: string): string {
-  return PLAIN_ELEMENT.test(value) && !(value.length === 4 && value.toLowerCase() === 'null') ? value : copyValue(`"${value.replace(/["\\]/g, '\\$&')}"`);
-}
-
-/**
- * An event's row of journal_postings in COPY text: its columns, then its legs as arrays.
- * Built by concatenation: a replay writes one per wallet event.
- */
-function postingsRow(out: CopyText, e: RecordedEvent, userId: string, transactionId: string | null, postings: Posting[]): void {
-  let accounts = '';
-  let assets = '';
-  let amounts = '';
-  for (let i = 0; i < postings.length; i++) {
-    const p = postings[i]!;
-    const sep = i === 0 ? '' : ',';
-    accounts += sep + arrayElement(p.account);
-    assets += sep + arrayElement(p.assetId);
-    amounts += sep + p.amount;
-  }
-  const tx = transactionId === null ? COPY_NULL : copyValue(transactionId);
-  out.rawRow(`${copyValue(e.eventId)}\t${e.position.commit}\t${e.position.prepare}\t${copyValue(userId)}\t${tx}\t${timestampText(e.recordedAt)}\t{${accounts}}\t{${assets}}\t{${amounts}}`);
+/** An event's row of journal_postings (COPY binary): its columns, then its legs as arrays. */
+function postingsRow(out: CopyBinary, e: RecordedEvent, userId: string, transactionId: string | null, postings: Posting[]): void {
+  out.row(POSTINGS_COLUMNS.length).uuid(e.eventId).int8(e.position.commit).int8(e.position.prepare).uuid(userId).uuid(transactionId).timestamp(e.recordedAt)
+    .textArray(postings, account).textArray(postings, assetId).numericArray(postings, amount);
 }
 
 /** A transaction the journal keeps while it is open, with its customer. */
@@ -60,7 +45,7 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
   const changed = new Map<string, OpenTransaction>();
   // One context for the page, its customer set per event (the rules use it synchronously).
   const ctx = { userId: '', transaction: (id: string) => changed.get(id) ?? stored(id) };
-  const rows = new CopyText();
+  const rows = new CopyBinary();
   for (const e of wallet) {
     const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
     ctx.userId = userId;
@@ -79,7 +64,7 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
   }
   const write = async (target: ProjectionTarget) => {
     const tTx = table(target, 'journal_transactions');
-    await copyRows(target.trx, `${target.schema}.journal_postings`, POSTINGS_COLUMNS, rows.bytes());
+    await copyBinaryRows(target.trx, `${target.schema}.journal_postings`, POSTINGS_COLUMNS, rows);
     if (closed.length > 0) await sql`delete from ${tTx} where transaction_id = any(${closed}::uuid[])`.execute(target.trx);
     if (open.length > 0) {
       await sql`

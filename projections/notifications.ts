@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
 import { WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { settlementMessage } from '../ledger/notifications/notifications.js';
-import { copyRows, CopyText } from '../server/db/copy-from.js';
-import { table, timestampText, type Projection } from './projection.js';
+import { copyBinaryRows } from '../server/db/copy-from.js';
+import { CopyBinary } from '../server/db/copy-binary.js';
+import { table, type Projection } from './projection.js';
 
 const STREAM_PREFIX = 'notifications-';
+const COLUMNS = ['id', 'user_id', 'message', 'read', 'created_at', 'transaction_id'];
 
 /**
  * notifications: one per settled or failed deposit, withdrawal or send (its id is the
@@ -21,19 +23,19 @@ export const notificationsProjection: Projection = {
     const t = table(target, 'notifications');
     // New notifications are gathered and written with one COPY; a read mark first
     // writes what is gathered, so that it applies to exactly the rows before it in the log.
-    let pending = new CopyText();
+    let pending = new CopyBinary();
     const flush = async () => {
-      if (pending.length === 0) return;
+      if (pending.rowCount === 0) return;
       const rows = pending;
-      pending = new CopyText();
-      await copyRows(target.trx, `${target.schema}.notifications`, ['id', 'user_id', 'message', 'read', 'created_at', 'transaction_id'], rows.bytes());
+      pending = new CopyBinary();
+      await copyBinaryRows(target.trx, `${target.schema}.notifications`, COLUMNS, rows);
     };
     for (const e of events) {
       if (e.type === 'wallet.transaction-settled' || e.type === 'wallet.transaction-failed') {
         const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
         const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
         if (!message) continue;
-        pending.row([e.eventId, e.streamId.slice(WALLET_STREAM_PREFIX.length), message, false, timestampText(e.recordedAt), data.transactionId]);
+        pending.row(COLUMNS.length).uuid(e.eventId).uuid(e.streamId.slice(WALLET_STREAM_PREFIX.length)).text(message).bool(false).timestamp(e.recordedAt).uuid(data.transactionId);
       } else if (e.type === 'notification.marked-read') {
         await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../tests/support/test-dat
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
 import { CommandHandler, SYSTEM_ACTOR } from '../ledger/command-handler.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
-import { decide, initialState, WalletError } from '../ledger/wallet/wallet.js';
+import { decide, initialState, WalletError, type WalletCommand } from '../ledger/wallet/wallet.js';
 import { toNewEvents } from '../ledger/command-handler.js';
 import { replayProjection, replayProjections } from './replay.js';
 import { verifyReadModels } from './verify.js';
@@ -248,6 +248,24 @@ describe('projections', () => {
     await replayProjection(database.db, store, balancesProjection, { batchSize: 5000 });
     const report = await verifyReadModels(database.db, store, { projections: [balancesProjection, transactionsProjection] });
     expect(report.ok).toBe(true);
+  });
+
+  it('writes every sent date exactly, a batch with a date too far from 1970 for the binary COPY included', async () => {
+    database = await createTestDatabase();
+    const store = new PostgresEventStore(database.db);
+    const user = randomUUID();
+    const sentAts = ['2026-11-25T09:15:00.123Z', '2300-06-01T12:00:00.000Z', '0050-03-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z', '2026-11-25T10:00:00+15:30'];
+    const commands = sentAts.map((sentAt, i) => ({ ...recorded(`${i + 1}.5`, 'Pending'), sentAt }) as Extract<WalletCommand, { type: 'RecordTransaction' }>);
+    const events = commands.flatMap((c) => decide(c, initialState()));
+    await store.append(`wallet-${user}`, toNewEvents(walletDecider, `wallet-${user}`, events, ctx), { expectedRevision: 'any' });
+    const stored = async () =>
+      (await sql<{ id: string; sent_at: string; amount: string }>`select id, to_char(sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as sent_at, amount::text from transactions order by amount`.execute(database!.db)).rows;
+    const expected = commands.map((c) => ({ id: (c as { transactionId: string }).transactionId, sent_at: new Date(c.sentAt).toISOString().slice(0, 23), amount: `${c.amount.toFixed(18)}` }));
+    // One batch (a far date sends it all as text), then one event per batch (the near dates in binary).
+    for (const batchSize of [5000, 1]) {
+      await replayProjection(database.db, store, transactionsProjection, { batchSize });
+      expect(await stored()).toEqual(expected);
+    }
   });
 
   it('property: for random command sequences the balances table equals the fold of the events', async () => {

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
 import { isWalletEventType, openedStatus, openedType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
-import { copyRows, CopyText } from '../server/db/copy-from.js';
+import { copyBinaryRows, copyRows, CopyText } from '../server/db/copy-from.js';
+import { CopyBinary, isoMicros } from '../server/db/copy-binary.js';
 import { table, timestampText, type Projection, type ProjectionTarget } from './projection.js';
 import { carriesReq, isPairGroup, mayCarryReq, reqOf, visibleLegs } from './transaction-requests.js';
 
@@ -14,7 +15,7 @@ interface Row {
   type: string;
   status: string;
   sent_at: string;
-  created_at: string;
+  created_at: Date;
   sender_address: string | null;
   recipient_address: string | null;
   txid: string | null;
@@ -22,10 +23,10 @@ interface Row {
   is_hidden: boolean;
   request_id: string | null;
   payment_method_id: string | null;
-  updated_at: string;
+  updated_at: Date;
 }
 
-type Patch = Partial<Pick<Row, 'status' | 'type' | 'note'>> & { updated_at: string };
+type Patch = Partial<Pick<Row, 'status' | 'type' | 'note'>> & { updated_at: Date };
 
 const COLUMNS = [
   'id', 'user_id', 'asset_id', 'amount', 'fee', 'type', 'status', 'sent_at', 'created_at', 'sender_address',
@@ -63,7 +64,7 @@ export const transactionsProjection: Projection = {
     for (const recorded of events) {
       if (!isWalletEventType(recorded.type)) continue;
       const e = { type: recorded.type, data: recorded.data } as WalletEvent;
-      const at = timestampText(recorded.recordedAt);
+      const at = recorded.recordedAt;
       const type = openedType(e);
       const opened = openedStatus(e);
       if (type && opened && 'transactionId' in e.data && 'assetId' in e.data && 'sentAt' in e.data) {
@@ -99,12 +100,7 @@ export const transactionsProjection: Projection = {
       }
     }
     const t = table(target, 'transactions');
-    if (inserts.size > 0) {
-      // COPY: each value parsed once by its column's input function, no arrays to build or unnest.
-      const rows = new CopyText();
-      for (const r of inserts.values()) rows.row(COLUMNS.map((c) => r[c]));
-      await copyRows(target.trx, `${target.schema}.transactions`, COLUMNS, rows.bytes());
-    }
+    if (inserts.size > 0) await copyTransactions(target, [...inserts.values()]);
     // Rows whose group this batch may change (read after the writes), and for edited notes the group before.
     const visible = new Map<string, number>();
     const regroup: string[] = [];
@@ -126,7 +122,7 @@ export const transactionsProjection: Projection = {
         from unnest(
           ${entries.map(([id]) => id)}::uuid[], ${entries.map(([, p]) => p.status ?? null)}::text[],
           ${entries.map(([, p]) => p.type ?? null)}::text[], ${entries.map(([, p]) => p.note !== undefined)}::boolean[],
-          ${entries.map(([, p]) => p.note ?? null)}::text[], ${entries.map(([, p]) => p.updated_at)}::timestamptz[]
+          ${entries.map(([, p]) => p.note ?? null)}::text[], ${entries.map(([, p]) => timestampText(p.updated_at))}::timestamptz[]
         ) as v (id, status, type, set_note, note, updated_at)
         where t.id = v.id`;
       const noted = entries.filter(([, p]) => p.note !== undefined).map(([id]) => id);
@@ -145,6 +141,30 @@ export const transactionsProjection: Projection = {
     await countEntries(target, visible, regroup, before);
   },
 };
+
+/**
+ * Writes new rows with one COPY, in the binary format (each value in its binary form: no
+ * parsing on the server). A sent_at whose text `isoMicros` does not read (none the event
+ * schema accepts) sends the batch in the text format instead, which the server parses.
+ */
+async function copyTransactions(target: ProjectionTarget, rows: Row[]): Promise<void> {
+  const into = `${target.schema}.transactions`;
+  const sentAt = rows.map((r) => isoMicros(r.sent_at));
+  if (sentAt.includes(null)) {
+    const text = new CopyText();
+    for (const r of rows) text.row(COLUMNS.map((c) => (r[c] instanceof Date ? timestampText(r[c]) : r[c])));
+    await copyRows(target.trx, into, COLUMNS, text.bytes());
+    return;
+  }
+  const out = new CopyBinary();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    out.row(COLUMNS.length).uuid(r.id).uuid(r.user_id).text(r.asset_id).numeric(r.amount).numeric(r.fee).text(r.type).text(r.status)
+      .timestampMicros(sentAt[i]!).timestamp(r.created_at).text(r.sender_address).text(r.recipient_address).text(r.txid).text(r.note)
+      .bool(r.is_hidden).uuid(r.request_id).uuid(r.payment_method_id).timestamp(r.updated_at);
+  }
+  await copyBinaryRows(target.trx, into, COLUMNS, out);
+}
 
 /**
  * Moves the customer's counts by the rows this batch made visible and, when it touched a
