@@ -144,8 +144,9 @@ export const transactionsProjection: Projection = {
 
 /**
  * Writes new rows with one COPY, in the binary format (each value in its binary form: no
- * parsing on the server). A sent_at whose text `isoMicros` does not read (none the event
- * schema accepts) sends the batch in the text format instead, which the server parses.
+ * parsing on the server). A sent_at whose text `isoMicros` does not read (more than about
+ * 285 years from 1970, a year before 100, an offset past 15:59) sends the batch in the text
+ * format instead, which the server parses as before.
  */
 async function copyTransactions(target: ProjectionTarget, rows: Row[]): Promise<void> {
   const into = `${target.schema}.transactions`;
