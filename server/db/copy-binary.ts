@@ -77,13 +77,21 @@ export class CopyBinary {
 
   /** An int8 (bigint). */
   int8(value: bigint): this {
+    if (value >= -MAX_SAFE && value <= MAX_SAFE) return this.int64Field(Number(value));
     this.room(12);
     this.int32(8);
-    if (value >= -MAX_SAFE && value <= MAX_SAFE) this.int64(Number(value));
-    else {
-      this.buf.writeBigInt64BE(value, this.len);
-      this.len += 8;
-    }
+    this.buf.writeBigInt64BE(value, this.len);
+    this.len += 8;
+    return this;
+  }
+
+  /** An 8-byte value (an int8, or a timestamptz in microseconds since 2000) from a safe integer. */
+  private int64Field(v: number): this {
+    this.room(12);
+    this.int32(8);
+    const hi = Math.floor(v / 4294967296);
+    this.int32(hi);
+    this.int32(v - hi * 4294967296);
     return this;
   }
 
@@ -122,32 +130,19 @@ export class CopyBinary {
     return this;
   }
 
-  /** A timestamptz at `date`. */
+  /** A timestamptz at `date` (microseconds since 2000-01-01, PostgreSQL's epoch, as an int8). */
   timestamp(date: Date): this {
     const ms = date.getTime();
-    const us = (ms - POSTGRES_EPOCH_MS) * 1000;
-    if (Number.isSafeInteger(us)) return this.sinceEpoch(us);
     if (!Number.isFinite(ms)) throw new RangeError('invalid timestamp: an invalid Date');
-    // Far from 2000 (before 1715 or after 2285): exact in a bigint.
-    this.room(12);
-    this.int32(8);
-    this.buf.writeBigInt64BE(BigInt(ms - POSTGRES_EPOCH_MS) * 1000n, this.len);
-    this.len += 8;
-    return this;
+    const us = (ms - POSTGRES_EPOCH_MS) * 1000;
+    // Far from 2000 (before 1715 or after 2285) the microseconds are exact only in a bigint.
+    return Number.isSafeInteger(us) ? this.int64Field(us) : this.int8(BigInt(ms - POSTGRES_EPOCH_MS) * 1000n);
   }
 
   /** A timestamptz given as microseconds since 1970 (`isoMicros`). */
   timestampMicros(micros: number): this {
     if (!Number.isSafeInteger(micros)) throw new RangeError(`invalid timestamp: ${micros} microseconds`);
-    return this.sinceEpoch(micros - POSTGRES_EPOCH_MS * 1000);
-  }
-
-  /** A timestamptz as microseconds since 2000-01-01, PostgreSQL's epoch (a safe integer). */
-  private sinceEpoch(us: number): this {
-    this.room(12);
-    this.int32(8);
-    this.int64(us);
-    return this;
+    return this.int64Field(micros - POSTGRES_EPOCH_MS * 1000);
   }
 
   /**
@@ -299,13 +294,6 @@ export class CopyBinary {
     buf[len + 3] = v;
     this.len = len + 4;
   }
-
-  /** A signed 64-bit integer from a safe integer, in two halves. */
-  private int64(v: number): void {
-    const hi = Math.floor(v / 4294967296);
-    this.int32(hi);
-    this.int32(v - hi * 4294967296);
-  }
 }
 
 /** Text up to this length is tried as ASCII, written byte by byte. */
@@ -320,17 +308,9 @@ const NUMERIC_NEG = 0x4000;
 /** 2000-01-01T00:00:00Z, PostgreSQL's epoch, in milliseconds since 1970. */
 const POSTGRES_EPOCH_MS = 946_684_800_000;
 
-/** A UTF-16 code unit's value as a hexadecimal digit, -1 for any other (NaN, past the end, reads as 0: the length is checked first). */
+/** A UTF-16 code unit's value as a hexadecimal digit, -1 for any other code unit. */
 const HEX = new Int8Array(65536).fill(-1);
 for (let c = 0; c < 128; c++) if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70)) HEX[c] = c <= 57 ? c - 48 : (c | 32) - 87;
-
-function allDigits(s: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
-}
 
 const ISO = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:(Z)|([+-])(\d\d):(\d\d))$/;
 
@@ -363,16 +343,21 @@ function canonicalIsoMicros(t: string): number | null {
   const millis = digits(t, 20, 3);
   if (day < 0 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || millis < 0) return null;
   if (day !== lastDay) {
-    const year = Math.floor(day / 10000);
-    const month = Math.floor(day / 100) % 100;
-    const date = day % 100;
-    const ms = Date.UTC(year, month - 1, date);
-    const check = new Date(ms);
-    if (month < 1 || month > 12 || check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== date) return null;
+    const ms = dayStart(Math.floor(day / 10000), Math.floor(day / 100) % 100, day % 100);
+    if (ms === null) return null;
     lastDay = day;
     lastDayMs = ms;
   }
   return safe((lastDayMs + ((hour * 60 + minute) * 60 + second) * 1000 + millis) * 1000);
+}
+
+/** The start of a day in milliseconds since 1970; null for a date that does not exist (or a year before 100). */
+function dayStart(year: number, month: number, day: number): number | null {
+  if (month < 1 || month > 12 || day < 1) return null;
+  const ms = Date.UTC(year, month - 1, day);
+  const check = new Date(ms);
+  // Date.UTC maps years 0-99 to 1900-1999, and rolls 31 April over into May.
+  return check.getUTCFullYear() === year && check.getUTCMonth() === month - 1 && check.getUTCDate() === day ? ms : null;
 }
 
 /** `micros` when it is a safe integer (within about 285 years of 1970), else null. */
@@ -400,11 +385,9 @@ function generalIsoMicros(text: string): number | null {
   const hour = Number(m[4]);
   const minute = Number(m[5]);
   const second = Number(m[6]);
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
-  const check = new Date(ms);
-  // Date.UTC maps years 0-99 to 1900-1999, and rolls 31 April over into May.
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
+  const start = dayStart(year, month, day);
+  if (start === null || hour > 23 || minute > 59 || second > 59) return null;
+  const ms = start + ((hour * 60 + minute) * 60 + second) * 1000;
   let offsetMinutes = 0;
   if (!m[8]) {
     const oh = Number(m[10]);

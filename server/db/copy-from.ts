@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { CopyBinary } from './copy-binary.js';
 
 /**
@@ -98,15 +98,20 @@ export class CopyText {
  */
 export async function copyRows(db: Kysely<any> | Transaction<any>, table: string, columns: readonly string[], rows: CopyData): Promise<void> {
   if (rows.length === 0) return;
-  const { sql: text } = sql`copy ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))}) from stdin`.compile(db);
-  await db.executeQuery(CompiledQuery.raw(text, [rows]));
+  await runCopy(db, sql`copy ${sql.table(table)} (${columnList(columns)}) from stdin`, rows);
 }
 
 /** Writes the rows of a `CopyBinary` into `table` (`schema.table`), on `db`'s connection. */
 export async function copyBinaryRows(db: Kysely<any> | Transaction<any>, table: string, columns: readonly string[], rows: CopyBinary): Promise<void> {
   if (rows.rowCount === 0) return;
-  const { sql: text } = sql`copy ${sql.table(table)} (${sql.join(columns.map((c) => sql.id(c)))}) from stdin with (format binary)`.compile(db);
-  await db.executeQuery(CompiledQuery.raw(text, [rows.bytes()]));
+  await runCopy(db, sql`copy ${sql.table(table)} (${columnList(columns)}) from stdin with (format binary)`, rows.bytes());
+}
+
+const columnList = (columns: readonly string[]) => sql.join(columns.map((c) => sql.id(c)));
+
+/** Runs a `copy … from stdin` statement with its data as the one parameter (see above). */
+async function runCopy(db: Kysely<any> | Transaction<any>, statement: RawBuilder<unknown>, data: CopyData): Promise<void> {
+  await db.executeQuery(CompiledQuery.raw(statement.compile(db).sql, [data]));
 }
 
 /** The part of node-postgres' connection (its protocol writer) a COPY submittable uses. */
