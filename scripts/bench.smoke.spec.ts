@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECTIONS } from '../projections/registry.js';
-import { formatTable, runBench, type BenchResults } from './bench.js';
+import { againstIssueMachine, formatTable, runBench, type BenchResults, type Figure } from './bench.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -61,10 +61,44 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
       }
       expect(results.notMeasured).toEqual([]);
 
+      expect(results.againstIssueMachine.map((a) => a.name)).toEqual([
+        'static route',
+        'SELECT-by-key route',
+        'one-INSERT-transaction route',
+        "that route's p99",
+        'read and fold with decimal.js',
+      ]);
+
       const table = formatTable(results);
       for (const f of results.figures) expect(table).toContain(f.name);
+      expect(table).toContain("this machine against the issue's, whose speed the absolute targets assume: static route");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 240_000);
+});
+
+describe("the machine against the issue's measurements", () => {
+  const fig = (id: string, value: number, baseline: number, details?: Record<string, unknown>): Figure => ({
+    id, group: 'http', name: id, unit: 'x', value, baseline: { name: 'b', value: baseline }, ratio: value / baseline, target: null, details,
+  });
+
+  it("puts each of this run's baselines beside the issue's figure for the same work, and skips phases that did not run", () => {
+    const figures = [
+      fig('http.static', 32_000, 6_150),
+      fig('http.reads.profile', 4_000, 6_150),
+      fig('http.commands', 2_000, 2_450),
+      fig('http.commands.p99', 60, 66),
+      fig('appends.single', 1, 1),
+    ];
+    expect(againstIssueMachine(figures)).toEqual([
+      { name: 'static route', unit: 'req/s', here: 32_000, issue: 64_000, ratio: 0.5 },
+      { name: 'SELECT-by-key route', unit: 'req/s', here: 6_150, issue: 12_300, ratio: 0.5 },
+      { name: 'one-INSERT-transaction route', unit: 'req/s', here: 2_450, issue: 4_900, ratio: 0.5 },
+      { name: "that route's p99", unit: 'ms', here: 66, issue: 33, ratio: 2 },
+    ]);
+    expect(againstIssueMachine([fig('replay.all', 50_000, 131_000, { events: 1_000_000 })])).toEqual([
+      { name: 'read and fold with decimal.js', unit: 'events/s', here: 131_000, issue: 262_000, ratio: 0.5, note: 'the issue read 200,000 events, this run 1,000,000' },
+    ]);
+  });
 });

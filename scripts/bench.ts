@@ -93,6 +93,45 @@ export const TARGETS = {
   serverRssMB: 250,
 };
 
+/**
+ * What the issue measured on its own machine, for orientation (2 cores, PostgreSQL 15 on the
+ * same machine, load generator on the same cores). The absolute targets above assume that
+ * machine; each pair below puts a baseline of this run beside the issue's figure for the same
+ * work, so a reader can tell how fast this machine is before reading an absolute pass or fail.
+ */
+export const ISSUE_MACHINE: readonly { id: string; side: 'value' | 'baseline'; name: string; unit: string; issue: number; note?: (f: Figure) => string }[] = [
+  { id: 'http.static', side: 'value', name: 'static route', unit: 'req/s', issue: 64_000 },
+  { id: 'http.reads.profile', side: 'baseline', name: 'SELECT-by-key route', unit: 'req/s', issue: 12_300 },
+  { id: 'http.commands', side: 'baseline', name: 'one-INSERT-transaction route', unit: 'req/s', issue: 4_900 },
+  { id: 'http.commands.p99', side: 'baseline', name: "that route's p99", unit: 'ms', issue: 33 },
+  { id: 'replay.all', side: 'baseline', name: 'read and fold with decimal.js', unit: 'events/s', issue: 262_000,
+    note: (f) => `the issue read 200,000 events, this run ${Number(f.details?.events).toLocaleString('en-US')}` },
+];
+
+export interface AgainstIssue {
+  name: string;
+  unit: string;
+  /** This run's figure. */
+  here: number;
+  /** The issue's. */
+  issue: number;
+  /** here / issue */
+  ratio: number;
+  note?: string;
+}
+
+/** This run's baselines beside the issue's measurements (`ISSUE_MACHINE`), for the figures the run has. */
+export function againstIssueMachine(figures: readonly Figure[]): AgainstIssue[] {
+  const out: AgainstIssue[] = [];
+  for (const m of ISSUE_MACHINE) {
+    const f = figures.find((x) => x.id === m.id);
+    if (!f) continue;
+    const here = m.side === 'value' ? f.value : f.baseline.value;
+    out.push({ name: m.name, unit: m.unit, here, issue: m.issue, ratio: round(here / m.issue, 2), ...(m.note ? { note: m.note(f) } : {}) });
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------- results
 
 export interface Figure {
@@ -138,6 +177,8 @@ export interface BenchResults {
   setup: Record<string, unknown>;
   figures: Figure[];
   notMeasured: NotMeasured[];
+  /** This machine's baselines beside what the issue measured on its machine (`ISSUE_MACHINE`). */
+  againstIssueMachine: AgainstIssue[];
   /** Human-readable lines that show the contention results are exact. */
   proofs: string[];
 }
@@ -890,6 +931,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
       setup: ctx.setup,
       figures: ctx.figures,
       notMeasured: NOT_MEASURED,
+      againstIssueMachine: againstIssueMachine(ctx.figures),
       proofs: ctx.proofs,
     };
     if (opts.outPath) {
@@ -933,6 +975,12 @@ export function formatTable(results: BenchResults): string {
   for (const f of results.figures) {
     const perRound = f.details?.roundRatios as number[] | undefined;
     if (perRound) info.push(`${f.id}: ratio = median of ${perRound.length} paired rounds (${perRound.map((r) => r.toFixed(2)).join(' ')}); ratio of the totals ${String(f.details?.ratioOfTotals)}`);
+  }
+  if (results.againstIssueMachine.length > 0) {
+    const pairs = results.againstIssueMachine.map(
+      (a) => `${a.name} ${formatValue(a.here, a.unit)} against ${formatValue(a.issue, a.unit)} (${a.ratio.toFixed(2)}x${a.note ? `; ${a.note}` : ''})`,
+    );
+    info.push(`this machine against the issue's, whose speed the absolute targets assume: ${pairs.join(', ')}`);
   }
   const seed = results.setup.seed as { events: number; seconds: number; eventsPerSecond: number } | undefined;
   if (seed) info.push(`seed: ${seed.events.toLocaleString('en-US')} events in ${seed.seconds} s (${seed.eventsPerSecond.toLocaleString('en-US')} events/s)`);
