@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AuthInfo } from '../auth/guard.js';
 import type { DB } from '../db/schema.js';
-import { HttpError } from '../errors.js';
+import { HttpError, forbidden, notFound } from '../errors.js';
 
 export const STAFF_ROLES = ['WORKER', 'MANAGER', 'ADMIN'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
@@ -59,4 +59,22 @@ export async function assertManagesWorker(db: Kysely<DB>, staff: Pick<AuthInfo, 
 /** Throws 403 with `message` unless the caller has one of `roles` (role-only screens: claiming, managing workers). */
 export function assertRole(staff: Pick<AuthInfo, 'role'>, roles: readonly StaffRole[], message: string): void {
   if (!(roles as readonly string[]).includes(staff.role)) throw new HttpError(403, message);
+}
+
+/**
+ * The customer account a staff action on a profile targets: the access rule first, then the
+ * account must exist and be a customer's. An admin reaches every account, staff ones included,
+ * but these actions (ban, note, password reset, permissions, address, transactions) are for
+ * customers; staff accounts have their own.
+ */
+export async function customerInReach<U extends { role: string }>(
+  accounts: { db: Kysely<DB>; findById(id: string): Promise<U | null | undefined> },
+  staff: Pick<AuthInfo, 'userId' | 'role'>,
+  userId: string,
+): Promise<U> {
+  await assertCanManageUser(accounts.db, staff, userId);
+  const user = await accounts.findById(userId);
+  if (!user) throw notFound('User not found.');
+  if (user.role !== 'USER') throw forbidden('Access Denied: This action applies to customer accounts only.');
+  return user;
 }

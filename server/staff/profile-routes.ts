@@ -10,7 +10,7 @@ import { TransactionStatus } from '../../ledger/wallet/events.js';
 import { isAssetId } from '../../ledger/assets.js';
 import { ADDRESS_SHAPES, isValidAddress } from '../../ledger/addresses.js';
 import { requestAmount } from '../wallet/amounts.js';
-import { assertCanManageUser } from './access.js';
+import { assertCanManageUser, customerInReach } from './access.js';
 import { UUID } from '../ids.js';
 
 /** An admin's reset of a customer's password: at least this long (spec 002 section 9). */
@@ -39,14 +39,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
   const { accounts } = auth;
   const guard = auth.guard.requireAuth();
 
-  async function reachableUser(staff: AuthInfo, userId: string) {
-    await assertCanManageUser(db, staff, userId);
-    const user = await accounts.findById(userId);
-    if (!user) throw notFound('User not found.');
-    // An admin reaches every account, but these actions are for customers; staff accounts have their own.
-    if (user.role !== 'USER') throw forbidden('Access Denied: This action applies to customer accounts only.');
-    return user;
-  }
+  const reachableUser = (staff: AuthInfo, userId: string) => customerInReach(accounts, staff, userId);
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(

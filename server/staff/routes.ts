@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
-import { notFound } from '../errors.js';
-import { assertCanManageUser } from './access.js';
+import { customerInReach } from './access.js';
 
 /** A ban lasts until this far ahead: "banned until further notice". */
 const BAN_YEARS = 100;
@@ -15,8 +14,7 @@ export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/ban-user', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
       const staff = authOf(request);
-      await assertCanManageUser(accounts.db, staff, request.body.targetUserId);
-      if (!(await accounts.findById(request.body.targetUserId))) throw notFound('User not found.');
+      await customerInReach(accounts, staff, request.body.targetUserId);
       const until = new Date();
       until.setUTCFullYear(until.getUTCFullYear() + BAN_YEARS);
       await accounts.ban(request.body.targetUserId, until, { id: staff.userId, role: staff.role });
@@ -25,8 +23,7 @@ export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
 
     app.post('/unban-user', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
       const staff = authOf(request);
-      await assertCanManageUser(accounts.db, staff, request.body.targetUserId);
-      if (!(await accounts.findById(request.body.targetUserId))) throw notFound('User not found.');
+      await customerInReach(accounts, staff, request.body.targetUserId);
       await accounts.record(request.body.targetUserId, { type: 'Unban' }, { id: staff.userId, role: staff.role });
       return { success: true };
     });

@@ -46,6 +46,22 @@ describe('staff account actions: ban and unban', () => {
     expect(row.banned_until).toBeNull();
     expect((await inject({ method: 'POST', url: '/functions/v1/ban-user', payload: { targetUserId: other.user.id } })).statusCode).toBe(401);
   });
+
+  it('an admin reaches staff accounts but cannot ban them, nor themself: ban and unban are for customers', async () => {
+    const admin = await staffSession('ADMIN', 'admin-two@example.com');
+    const manager = await staffSession('MANAGER', 'manager-two@example.com');
+    for (const target of [manager.user.id, admin.user.id]) {
+      for (const url of ['/functions/v1/ban-user', '/functions/v1/unban-user']) {
+        const res = await inject({ method: 'POST', url, headers: bearer(admin.access_token), payload: { targetUserId: target } });
+        expect([url, res.statusCode, res.json()]).toEqual([url, 403, { error: 'Access Denied: This action applies to customer accounts only.' }]);
+      }
+    }
+    const rows = await t.database.db.selectFrom('users').select('banned_until').where('id', 'in', [manager.user.id, admin.user.id]).execute();
+    expect(rows.map((r) => r.banned_until)).toEqual([null, null]);
+    // Both can still sign in and act.
+    expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(manager.access_token) })).statusCode).toBe(200);
+    expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(admin.access_token) })).statusCode).toBe(200);
+  });
 });
 
 describe('staff: update a transaction', () => {
