@@ -52,6 +52,10 @@ test.describe('registration', () => {
     await expect(page.getByText('Email address is invalid.')).toBeVisible();
     await expect(page.getByText('Password must be at least 8 characters long.')).toBeVisible();
     await expect(page.getByText('Passwords do not match.')).toBeVisible();
+    // Passwords are cleared after any error; the other fields keep what was typed.
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue('');
+    await expect(page.getByLabel('Confirm Password')).toHaveValue('');
+    await expect(page.getByLabel('Full Name')).toHaveValue('Rita Register');
 
     await page.getByLabel('Email Address').fill(email);
     await page.getByLabel('Password', { exact: true }).fill(password);

@@ -62,6 +62,8 @@ export function RegisterPage() {
     setErrors(found);
     if (!captchaToken) setCaptchaError(MESSAGES.captchaRequired);
     if (hasErrors(found) || !captchaToken) {
+      // Passwords go after any error (spec 4.2); a solved bot check stays solved.
+      setForm((f) => ({ ...f, password: '', confirmPassword: '' }));
       setAttempt((n) => n + 1);
       return;
     }
