@@ -147,6 +147,20 @@ test('a customer opens a ticket with a PDF; the worker answers with an image; th
     await expect(reply).toHaveAttribute('placeholder', 'Type your reply...');
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     await page.screenshot({ path: `${screens}/support-conversation.png` });
+    // The picture opens in a tab of its own, without the failure alert.
+    const alerts: string[] = [];
+    const onDialog = (d: import('@playwright/test').Dialog) => {
+      alerts.push(d.message());
+      void d.dismiss();
+    };
+    page.on('dialog', onDialog);
+    const [picture] = await Promise.all([page.waitForEvent('popup'), convo.getByRole('button', { name: 'Open how-to.png' }).click()]);
+    await picture.waitForLoadState();
+    expect(picture.url()).toMatch(/^blob:/);
+    expect(await picture.evaluate(() => window.opener)).toBeNull();
+    await picture.close();
+    page.off('dialog', onDialog);
+    expect(alerts).toEqual([]);
     await reply.fill('Thank you, received it.');
     await convo.getByRole('button', { name: 'Send' }).click();
     await expect(reply).toBeDisabled();

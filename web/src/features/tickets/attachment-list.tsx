@@ -70,7 +70,10 @@ function InlineImage({ attachment }: { attachment: TicketAttachment }) {
       type="button"
       className="ticket-attachment__thumb"
       onClick={() => {
-        if (!window.open(url, '_blank', 'noopener')) window.alert('Failed to open image');
+        // With 'noopener' window.open always answers null; without it, null means a blocked pop-up.
+        const opened = window.open(url, '_blank');
+        if (opened) opened.opener = null;
+        else window.alert('Failed to open image');
       }}
       aria-label={`Open ${attachment.file_name}`}
     >
