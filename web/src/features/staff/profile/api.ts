@@ -98,6 +98,9 @@ export type PermissionFlags = { can_send: boolean; can_swap: boolean; can_buy: b
 const fn = (name: string) => `functions/v1/${name}`;
 
 export const profileApi = {
+  /** The profile shell's access questions (spec 002 section 7): a worker's, and a manager's or an admin's. */
+  checkOwnership: (profileUserId: string) => postJson<{ isOwner: boolean }>(fn('check-user-ownership'), { profileUserId }),
+  checkManagerAccess: (targetUserId: string) => postJson<{ isAuthorized: boolean }>(fn('check-manager-user-access'), { targetUserId }),
   details: (targetUserId: string) => postJson<ProfileDetails>(fn('get-user-profile-details'), { targetUserId }),
   ban: (targetUserId: string) => postJson(fn('ban-user'), { targetUserId }),
   unban: (targetUserId: string) => postJson(fn('unban-user'), { targetUserId }),

@@ -18,36 +18,58 @@ const TABS = [
 
 type Access = { state: 'checking' } | { state: 'allowed' } | { state: 'denied'; reason: string };
 
+const DENIED_ROLE = 'Access Denied: Your role cannot view user profiles.';
+const DENIED_USER = 'Access Denied: You do not have permission to view this profile.';
+
 /**
- * The User Profile shell (spec 002): header, side navigation and the selected tab. Access is
- * the server's one rule: the profile-details call answers 403 with the reason when the
- * staff member may not manage this user.
+ * Whether the signed-in staff member may open this user's profile (spec 002 section 6): a
+ * worker must own the user, a manager or an admin must be authorized for them, any other role
+ * is refused. Each question goes to the server, which also refuses every profile call itself.
  */
+async function checkAccess(role: string, userId: string): Promise<Access> {
+  const allowed = (yes: boolean): Access => (yes ? { state: 'allowed' } : { state: 'denied', reason: DENIED_USER });
+  try {
+    if (role === 'WORKER') return allowed((await profileApi.checkOwnership(userId)).isOwner);
+    if (role === 'MANAGER' || role === 'ADMIN') return allowed((await profileApi.checkManagerAccess(userId)).isAuthorized);
+    return { state: 'denied', reason: DENIED_ROLE };
+  } catch (error) {
+    return { state: 'denied', reason: error instanceof ApiError && error.message ? error.message : 'An error occurred during verification.' };
+  }
+}
+
+/** The User Profile shell (spec 002): header, side navigation and the selected tab, once the access check lets the caller in. */
 export function UserProfilePage() {
   const { userId } = useParams();
   const role = useSession((s) => s.role);
   const [access, setAccess] = useState<Access>({ state: 'checking' });
   const [details, setDetails] = useState<ProfileDetails | null>(null);
+  const [detailsError, setDetailsError] = useState<string | null>(null);
 
   const reload = useCallback(async () => {
     if (!userId) return;
     try {
       setDetails(await profileApi.details(userId));
-      setAccess({ state: 'allowed' });
+      setDetailsError(null);
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 403 || error.status === 404)) {
-        setAccess({ state: 'denied', reason: error.message });
-      } else {
-        setAccess((a) => (a.state === 'allowed' ? a : { state: 'denied', reason: error instanceof Error ? error.message : 'An error occurred during verification.' }));
-      }
+      setDetailsError(error instanceof ApiError && error.message ? error.message : 'Failed to fetch user details.');
     }
   }, [userId]);
 
   useEffect(() => {
+    if (!userId || !role) return;
+    let current = true;
     setAccess({ state: 'checking' });
     setDetails(null);
-    void reload();
-  }, [reload]);
+    setDetailsError(null);
+    void checkAccess(role, userId).then((result) => {
+      if (!current) return;
+      setAccess(result);
+      if (result.state === 'allowed') void reload();
+    });
+    return () => {
+      current = false;
+    };
+  }, [role, userId, reload]);
 
   if (!userId) return <Navigate to="/dashboard/worker/my-users" replace />;
   const home = role === 'WORKER' ? '/dashboard/worker/my-users' : '/dashboard';
@@ -80,6 +102,11 @@ export function UserProfilePage() {
         </Link>
       )}
       <ScreenTitle subtitle={<>Managing user: <span className="mono">{userId}</span></>}>User Profile</ScreenTitle>
+      {detailsError && (
+        <p className="banner banner--error" role="alert">
+          {detailsError}
+        </p>
+      )}
       <div className="profile-layout">
         <nav className="profile-nav" aria-label="User profile">
           {TABS.map((tab) => (
