@@ -94,7 +94,11 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
     const missing = await post('add-transaction', worker.access_token, { targetUserId: customer.user.id, assetId: 'BTC', amount: 0.5, status: 'Pending', sentAt: new Date().toISOString(), senderAddress: '' });
     expect([missing.statusCode, missing.json()]).toEqual([400, { error: 'Please fill in all required fields (*).' }]);
     const zero = await post('add-transaction', worker.access_token, { targetUserId: customer.user.id, assetId: 'BTC', amount: 0, status: 'Pending', sentAt: new Date().toISOString(), senderAddress: 'bc1qsender' });
-    expect(zero.statusCode).toBe(400);
+    expect([zero.statusCode, zero.json()]).toEqual([400, { error: 'Please fill in all required fields (*).' }]);
+    for (const amount of [-1, '1e3', 'abc', '0.0']) {
+      const bad = await post('add-transaction', worker.access_token, { targetUserId: customer.user.id, assetId: 'BTC', amount, status: 'Pending', sentAt: new Date().toISOString(), senderAddress: 'bc1qsender' });
+      expect([amount, bad.statusCode, bad.json()]).toEqual([amount, 400, { error: 'Please fill in all required fields (*).' }]);
+    }
     const added = await post('add-transaction', worker.access_token, {
       targetUserId: customer.user.id, assetId: 'BTC', amount: 0.5, status: 'Pending', sentAt: '2026-01-02T10:00:00.000Z', senderAddress: 'bc1qsender', txid: '', note: 'Wire received from bank', isHidden: false,
     });

@@ -163,8 +163,9 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
         if (!isAssetId(b.assetId) || !sentAt || Number.isNaN(sentAt.getTime()) || b.amount === null || b.amount === undefined || b.amount === '' || !senderAddress || !status.success) {
           throw badRequest(PROFILE_MESSAGES.missingTxFields);
         }
-        const amount = requestAmount(b.amount);
-        if (amount.lte(0)) throw badRequest('Please enter a valid amount');
+        // The spec's rule is "amount (number > 0)" among the required fields, with their one message.
+        const amount = requestAmount(b.amount, PROFILE_MESSAGES.missingTxFields);
+        if (amount.lte(0)) throw badRequest(PROFILE_MESSAGES.missingTxFields);
         const note = b.note?.trim() || null;
         const transactionId = randomUUID();
         await ledger.execute(
