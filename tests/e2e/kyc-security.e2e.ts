@@ -90,6 +90,14 @@ test.describe('KYC and account security', () => {
       await expect(page.getByText('Lisbon')).toBeVisible();
       await expect(page.getByRole('link', { name: 'View/Download' })).toHaveCount(2);
       await page.screenshot({ path: `${screens}/staff-verification-docs.png`, fullPage: true });
+
+      // A function's error is shown prefixed 'Error: ' in the loading-error state.
+      await page.route('**/functions/v1/get-kyc-details', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: 'KYC store unavailable' }) }),
+      );
+      await page.reload();
+      await expect(page.getByText('Error loading details: Error: KYC store unavailable')).toBeVisible();
+      await page.unroute('**/functions/v1/get-kyc-details');
     });
   });
 

@@ -26,7 +26,8 @@ const STATUS: Record<string, { label: string; tone: string }> = {
 
 function errorOf(e: unknown): string {
   if (e instanceof ApiError && e.status !== null && e.body && typeof e.body === 'object' && typeof (e.body as { error?: unknown }).error === 'string') {
-    return (e.body as { error: string }).error;
+    // A server function's own error is shown prefixed (spec 002, the error catalogue).
+    return `Error: ${(e.body as { error: string }).error}`;
   }
   return e instanceof Error && e.message ? e.message : 'Failed to fetch KYC details.';
 }
