@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthServices } from '../auth/index.js';
 import { authOf, type AuthInfo } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { TransactionStatus } from '../../ledger/wallet/events.js';
 import { isAssetId } from '../../ledger/assets.js';
