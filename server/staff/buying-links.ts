@@ -17,7 +17,7 @@ import {
   DEFAULT_BUYING_SERVICES,
   type BuyingLinksCommand,
 } from '../../ledger/buying-links/buying-links.js';
-import { assertCanManageUser } from './access.js';
+import { assertCanManageUser, customerInReach } from './access.js';
 import { UUID } from '../ids.js';
 
 /** Logo limit (spec 002 section 9): PNG only, under 512000 bytes. */
@@ -93,7 +93,7 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
       async (request) => {
         const caller = authOf(request);
         const { userId, logo } = request.body;
-        await assertCanManageUser(db, caller, userId);
+        await customerInReach(auth.accounts, caller, userId);
         const url = (request.body.url ?? '').trim();
         const name = (request.body.name ?? '').trim();
         const fieldError = checkLinkFields(url, name);
@@ -125,7 +125,7 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
       async (request) => {
         const caller = authOf(request);
         const { userId } = request.query;
-        await assertCanManageUser(db, caller, userId);
+        await customerInReach(auth.accounts, caller, userId);
         const id = UUID.safeParse(request.params.id);
         if (!id.success) throw notFound(BUYING_LINK_NOT_FOUND);
         await record(caller, userId, { type: 'RemoveLink', linkId: id.data });

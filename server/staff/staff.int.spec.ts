@@ -62,6 +62,31 @@ describe('staff account actions: ban and unban', () => {
     expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(manager.access_token) })).statusCode).toBe(200);
     expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(admin.access_token) })).statusCode).toBe(200);
   });
+
+  it('staff cannot fund a staff wallet: no card deposit for themselves, no settling or buying links on staff accounts', async () => {
+    const admin = await staffSession('ADMIN', 'admin-three@example.com');
+    const manager = await staffSession('MANAGER', 'manager-three@example.com');
+    const card = await inject({
+      method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: bearer(admin.access_token),
+      payload: { type: 'credit_card', cardNumber: '4000056655665556', cardHolderName: 'Admin Three', expiryDate: '10/41', cvv: '999' },
+    });
+    expect(card.statusCode, card.body).toBe(200);
+    const cardId = (await t.database.db.selectFrom('user_payment_methods_raw').select('id').where('user_id', '=', admin.user.id).executeTakeFirstOrThrow()).id;
+    for (const url of ['/functions/v1/create-deposit-request', '/functions/v1/create-withdrawal-request']) {
+      const res = await inject({ method: 'POST', url, headers: bearer(admin.access_token), payload: { tokenId: 'BTC', amount: '10', paymentMethodId: cardId, userId: admin.user.id } });
+      expect([url, res.statusCode, res.json()]).toEqual([url, 403, { error: 'Only customers make deposit and withdrawal requests.' }]);
+    }
+    const customerOnly = { error: 'Access Denied: This action applies to customer accounts only.' };
+    for (const target of [admin.user.id, manager.user.id]) {
+      const settle = await inject({ method: 'POST', url: '/functions/v1/update-transaction', headers: bearer(admin.access_token), payload: { targetUserId: target, transactionId: crypto.randomUUID(), status: 'Complete' } });
+      expect([settle.statusCode, settle.json()]).toEqual([403, customerOnly]);
+      const link = await inject({ method: 'POST', url: '/api/v1/buying-links', headers: bearer(admin.access_token), payload: { userId: target, url: 'https://buy.example.com', name: 'Buy here' } });
+      expect([link.statusCode, link.json()]).toEqual([403, customerOnly]);
+      const unlink = await inject({ method: 'DELETE', url: `/api/v1/buying-links/${crypto.randomUUID()}?userId=${target}`, headers: bearer(admin.access_token) });
+      expect([unlink.statusCode, unlink.json()]).toEqual([403, customerOnly]);
+    }
+    expect(await t.database.db.selectFrom('transactions').select('id').where('user_id', 'in', [admin.user.id, manager.user.id]).execute()).toEqual([]);
+  });
 });
 
 describe('staff: update a transaction', () => {

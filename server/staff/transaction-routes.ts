@@ -7,7 +7,7 @@ import type { LedgerContext } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { TransactionStatus, TransactionType } from '../../ledger/wallet/events.js';
-import { assertCanManageUser } from './access.js';
+import { assertCanManageUser, customerInReach } from './access.js';
 import { T_COLUMNS, type TransactionRow } from '../marketplace/swap-merge.js';
 
 /**
@@ -35,7 +35,8 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
       async (request) => {
         const staff = authOf(request);
         const { targetUserId, transactionId, status, type, note } = request.body;
-        await assertCanManageUser(db, staff, targetUserId);
+        // A customer's transaction only: an admin reaches staff accounts too, their own included.
+        await customerInReach(auth.accounts, staff, targetUserId);
         const row = await db.selectFrom('transactions').select(['id', 'status', 'is_hidden']).where('id', '=', transactionId).where('user_id', '=', targetUserId).executeTakeFirst();
         if (!row) throw notFound('Transaction not found.');
         if (row.is_hidden) throw conflict("This transaction is hidden from the user's view and cannot be edited.");

@@ -92,6 +92,8 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
           const caller = authOf(request);
           const body = request.body;
           if (body.userId !== caller.userId) throw forbidden('You can only make requests for your own account.');
+          // Card deposits and bank withdrawals are a customer's; staff accounts have no customer money.
+          if (caller.role !== 'USER') throw forbidden('Only customers make deposit and withdrawal requests.');
           const assetId = requestAsset(body.tokenId);
           const amount = requestAmount(body.amount);
           if (!body.paymentMethodId) throw badRequest('Please select a payment method');
