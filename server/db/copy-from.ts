@@ -17,7 +17,11 @@ import type { CopyBinary } from './copy-binary.js';
  * then inserts: for the journal's replay, half the server's time.
  */
 
-const COPY_FROM_STDIN = /^\s*copy\s[^;]*\sfrom\s+stdin(?:\s+with\s*\(\s*format\s+binary\s*\))?\s*$/i;
+/** What may follow `stdin` at the statement's end: the binary format's option, then nothing. */
+const STDIN_END = String.raw`(?:\s+with\s*\(\s*format\s+binary\s*\))?\s*$`;
+
+const COPY_FROM_STDIN = new RegExp(String.raw`^\s*copy\s[^;]*\sfrom\s+stdin` + STDIN_END, 'i');
+const STDIN_AT_END = new RegExp(String.raw`\bstdin(?=` + STDIN_END + ')', 'i');
 
 /** COPY's input: text, or its UTF-8 bytes (`CopyText`), or binary-format bytes (`CopyBinary`). */
 export type CopyData = string | Uint8Array;
@@ -29,7 +33,7 @@ export function isCopyFromStdin(sqlText: string, params: readonly unknown[] | un
 
 /** The same statement reading a PGlite blob instead of STDIN (in the same format). */
 export function copyFromBlob(sqlText: string): string {
-  return sqlText.replace(/\bstdin(?=(?:\s+with\s*\(\s*format\s+binary\s*\))?\s*$)/i, "'/dev/blob'");
+  return sqlText.replace(STDIN_AT_END, "'/dev/blob'");
 }
 
 const SPECIAL = /[\\\t\n\r]/;
