@@ -97,6 +97,7 @@ test.describe('KYC and account security', () => {
       );
       await page.reload();
       await expect(page.getByText('Error loading details: Error: KYC store unavailable')).toBeVisible();
+      await page.screenshot({ path: `${screens}/staff-verification-error.png` });
       await page.unroute('**/functions/v1/get-kyc-details');
     });
   });

@@ -89,6 +89,7 @@ test.describe('staff user profile', () => {
       await expect(customerPage.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
       await expect(customerPage.getByText('Access Denied: Your role cannot view user profiles.')).toBeVisible();
       await expect(customerPage.getByRole('heading', { level: 1, name: 'User Profile' })).toHaveCount(0);
+      await customerPage.screenshot({ path: `${screens}/staff-profile-customer-denied.png` });
       await customerPage.goto('/dashboard/overview');
     });
 
