@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
-import { canonicalAmount, formatAmount, money, roundFeeUp, ZERO } from '../money.js';
+import { canonicalAmount, formatAmount, MAX_INTEGER_DIGITS, money, roundFeeUp, ZERO } from '../money.js';
 import { openedStatus, openedType, type RowType, type TransactionStatus, type TransactionType, type WalletEvent } from './events.js';
 import { checkStakeAmount, estimatedEarnings, findStakePlan, STAKE_MESSAGES } from '../staking/plans.js';
 import { quoteSwap, swapNote } from '../swap/quote.js';
@@ -228,6 +228,56 @@ const none = { note: null, senderAddress: null, recipientAddress: null, txid: nu
 
 /** Pure: reads the state, returns the events that record the decision, or throws a WalletError. */
 export function decide(command: WalletCommand, state: WalletState): WalletEvent[] {
+  const events = decideEvents(command, state);
+  requireWithinCapacity(state, events);
+  return events;
+}
+
+/**
+ * `numeric(38, 18)` holds fewer than 10^20 before the point. An amount, or a total of the
+ * wallet (balance, pending deposits, pending withdrawals), at or beyond it could not be stored
+ * by the read models: their page would fail on every retry, and no read table would move on.
+ */
+const CAPACITY = money('1e20');
+const AMOUNT_FIELDS = ['amount', 'fee', 'requestedAmount', 'principal', 'earnings', 'estimatedEarnings', 'netReceived', 'fromAmount'] as const;
+export const CAPACITY_MESSAGE = 'This amount would take the wallet beyond the largest balance it can hold.';
+
+/** Refuses events whose amounts, or the totals they would leave, the ledger cannot store. */
+function requireWithinCapacity(state: WalletState, events: WalletEvent[]): void {
+  const after = new Map<AssetId, AssetBalance>();
+  const balanceOf = (assetId: AssetId) => after.get(assetId) ?? assetBalance(state, assetId);
+  for (const event of events) {
+    const data = event.data as Partial<Record<(typeof AMOUNT_FIELDS)[number], unknown>>;
+    for (const field of AMOUNT_FIELDS) {
+      const value = data[field];
+      if (typeof value === 'string' && integerDigits(value) > MAX_INTEGER_DIGITS) throw new WalletError('invalid_amount', CAPACITY_MESSAGE);
+    }
+    const status = openedStatus(event);
+    if (status && 'assetId' in event.data && 'amount' in event.data) {
+      const { assetId, amount } = event.data;
+      after.set(assetId, applyAmount(balanceOf(assetId), money(amount), status, 1));
+    } else if (event.type === 'wallet.transaction-settled' || event.type === 'wallet.transaction-failed') {
+      const tx = state.transactions.get(event.data.transactionId);
+      if (!tx) continue;
+      const amount = money(tx.amount);
+      const next = event.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed';
+      after.set(tx.assetId, applyAmount(applyAmount(balanceOf(tx.assetId), amount, tx.status, -1), amount, next, 1));
+    }
+  }
+  for (const b of after.values()) {
+    if (b.balance.abs().gte(CAPACITY) || b.pendingDeposits.abs().gte(CAPACITY) || b.pendingWithdrawals.abs().gte(CAPACITY)) {
+      throw new WalletError('invalid_amount', CAPACITY_MESSAGE);
+    }
+  }
+}
+
+/** Digits before the point of a canonical amount text (events hold only those). */
+function integerDigits(text: string): number {
+  const point = text.indexOf('.');
+  return (point < 0 ? text.length : point) - (text.startsWith('-') ? 1 : 0);
+}
+
+function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[] {
   switch (command.type) {
     case 'RequestDeposit': {
       requirePositive(command.amount);

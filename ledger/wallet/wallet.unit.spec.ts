@@ -5,7 +5,7 @@ import { commandFor, deposit, recorded, stepArb, withdrawal } from './wallet.arb
 import { money } from '../money.js';
 import { ASSET_IDS, type AssetId } from '../assets.js';
 import type { WalletEvent } from './events.js';
-import { availableBalance, decide, effectiveBalance, fold, WalletError, type WalletCommand, assetBalance } from './wallet.js';
+import { availableBalance, CAPACITY_MESSAGE, decide, effectiveBalance, fold, WalletError, type WalletCommand, assetBalance } from './wallet.js';
 
 
 /** given events, when command, then events (or an error) */
@@ -140,6 +140,26 @@ describe('wallet decider', () => {
     given([]).when(recorded('-1.5', 'Failed')).then((events) => {
       expect(availableBalance(fold(events), 'BTC').toFixed()).toBe('0');
     });
+  });
+
+  it('refuses what would take an amount or a total of the wallet to 10^20 or beyond (numeric(38, 18) could not store it)', () => {
+    const big = '99999999999999999999'; // the largest whole amount a request may carry
+    const id = randomUUID();
+    // One such deposit is held (less its fee) as pending; a second would make the pending total 1.98 x 10^20.
+    const first = run([], deposit(big, 'DOGE', id));
+    given(first).when(deposit(big, 'DOGE')).thenRefuses('invalid_amount', CAPACITY_MESSAGE);
+    given(first).when(deposit('1', 'BTC')).then((events) => expect(events).toHaveLength(1)); // other assets are not touched
+    // Settled, it is the balance: a staff-recorded credit on top is refused too.
+    const settled = run(first, { type: 'SettleTransaction', transactionId: id });
+    given(settled).when(recorded(big, 'Complete', 'DOGE')).thenRefuses('invalid_amount', CAPACITY_MESSAGE);
+    given(settled).when(recorded('1', 'Complete', 'DOGE')).then((events) => expect(events).toHaveLength(1));
+    // A swap whose received leg would not fit is refused, though the spent side is available.
+    given(settled)
+      .when({ type: 'RequestSwap', requestId: randomUUID(), fromTransactionId: randomUUID(), toTransactionId: randomUUID(), fromAssetId: 'DOGE', toAssetId: 'SOL', fromAmount: money('90000000000000000000'), fromPrice: money('150'), toPrice: money('0.1'), sentAt: new Date().toISOString() })
+      .thenRefuses('invalid_amount', CAPACITY_MESSAGE);
+    // The refusal names the limit exactly: the same total less one unit of 10^-18 is accepted.
+    given(run([], recorded('99999999999999999999.999999999999999998'))).when(recorded('0.000000000000000001')).then((events) => expect(events).toHaveLength(1));
+    given(run([], recorded('99999999999999999999.999999999999999999'))).when(recorded('0.000000000000000001')).thenRefuses('invalid_amount', CAPACITY_MESSAGE);
   });
 
   it('edits type and note without touching money', () => {

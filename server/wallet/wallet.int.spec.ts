@@ -78,6 +78,23 @@ describe('customer money calls', () => {
     expect([after.balances.BTC, after.pendingDeposits.BTC]).toEqual(['2.475', '0']);
   });
 
+  it('a deposit that would take a total beyond what the ledger stores is refused, and the read tables keep moving', async () => {
+    const dave = await registeredCustomer(t, 'dave@example.com', 'dave-pass-123');
+    const daveCard = (await inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: as(dave), payload: { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Dave D', expiryDate: '12/39', cvv: '123' } })).json().paymentMethod.id;
+    const big = { tokenId: 'DOGE', amount: '99999999999999999999', paymentMethodId: daveCard };
+    expect((await deposit(dave, big)).statusCode).toBe(200);
+    // Twice that is beyond numeric(38, 18): before the check, the second was accepted and the
+    // balances read model failed on its page at every retry, for every customer.
+    const second = await deposit(dave, big);
+    expect([second.statusCode, second.json()]).toEqual([400, { error: 'This amount would take the wallet beyond the largest balance it can hold.' }]);
+    const small = await deposit(dave, { ...big, amount: '1' });
+    expect(small.statusCode).toBe(200);
+    const details = (await profile(dave)).json();
+    expect(details.pendingDeposits.DOGE).toBe('99000000000000000000'); // 0.99 x (10^20 - 1) + 0.99
+    // Another customer's request is answered and visible as usual.
+    expect((await deposit(alice, { amount: '0.5' })).json()).toMatchObject({ success: true, amount: '0.495' });
+  });
+
   it('deposits need a credit card of one\'s own; requests for another user are refused', async () => {
     expect((await deposit(alice, { paymentMethodId: bank })).json()).toEqual({ error: 'Deposits can only be made with a credit card.' });
     expect((await deposit(bob, { paymentMethodId: card })).json()).toEqual({ error: 'Please select a payment method' });
