@@ -99,6 +99,13 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
       const bad = await post('add-transaction', worker.access_token, { targetUserId: customer.user.id, assetId: 'BTC', amount, status: 'Pending', sentAt: new Date().toISOString(), senderAddress: 'bc1qsender' });
       expect([amount, bad.statusCode, bad.json()]).toEqual([amount, 400, { error: 'Please fill in all required fields (*).' }]);
     }
+    // A date outside the ledger's era (years the event schema or PostgreSQL refuse, before 1970,
+    // more than a day ahead) is the same refusal, and nothing is recorded.
+    const ahead = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    for (const sentAt of ['10000-01-01', '+275760-09-13T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', ahead, 'yesterday']) {
+      const bad = await post('add-transaction', worker.access_token, { targetUserId: customer.user.id, assetId: 'BTC', amount: '1', status: 'Pending', sentAt, senderAddress: 'bc1qsender' });
+      expect([sentAt, bad.statusCode, bad.json()]).toEqual([sentAt, 400, { error: 'Please fill in all required fields (*).' }]);
+    }
     const added = await post('add-transaction', worker.access_token, {
       targetUserId: customer.user.id, assetId: 'BTC', amount: 0.5, status: 'Pending', sentAt: '2026-01-02T10:00:00.000Z', senderAddress: 'bc1qsender', txid: '', note: 'Wire received from bank', isHidden: false,
     });

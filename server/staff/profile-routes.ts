@@ -17,6 +17,8 @@ import { UUID } from '../ids.js';
 export const MIN_STAFF_RESET_PASSWORD = 6;
 const NOTE_MAX = 2000;
 const REASON_MAX = 500;
+/** How far ahead of the server's clock a manual transaction's sentAt may be: a day, for time zones. */
+const SENT_AT_AHEAD_MS = 86_400_000;
 
 export const PROFILE_MESSAGES = {
   emptyPassword: 'New password cannot be empty.',
@@ -158,9 +160,12 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
         const b = request.body;
         await reachableUser(staff, b.targetUserId);
         const sentAt = b.sentAt ? new Date(b.sentAt) : null;
+        // A real moment of the ledger's era: from 1970 to a day ahead (time zones), never a year
+        // outside 0001-9999 that the event schema or PostgreSQL would refuse halfway through.
+        const sentAtInRange = sentAt !== null && sentAt.getTime() >= 0 && sentAt.getTime() <= Date.now() + SENT_AT_AHEAD_MS;
         const senderAddress = b.senderAddress?.trim() ?? '';
         const status = TransactionStatus.safeParse(b.status);
-        if (!isAssetId(b.assetId) || !sentAt || Number.isNaN(sentAt.getTime()) || b.amount === null || b.amount === undefined || b.amount === '' || !senderAddress || !status.success) {
+        if (!isAssetId(b.assetId) || !sentAt || !sentAtInRange || b.amount === null || b.amount === undefined || b.amount === '' || !senderAddress || !status.success) {
           throw badRequest(PROFILE_MESSAGES.missingTxFields);
         }
         // The spec's rule is "amount (number > 0)" among the required fields, with their one message.
