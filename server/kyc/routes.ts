@@ -11,6 +11,7 @@ import type { DocumentRef } from '../../ledger/user/events.js';
 import type { DocumentRefRow } from '../db/schema.js';
 import { DocumentLinks, type KycDocument } from './document-links.js';
 import { KYC_MAX_FILE_BYTES, readSubmission, type UploadedFile } from './submission.js';
+import { clipText } from '../plugins/security.js';
 
 /** The document route, under /api/v1; signed links point here. */
 export const KYC_DOCUMENT_PATH = '/kyc-documents';
@@ -28,7 +29,7 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
 
   async function store(file: UploadedFile): Promise<{ ref: DocumentRef; blob: StoredBlob }> {
     const blob = await blobs.put(file.data, file.contentType);
-    return { blob, ref: { blobId: blob.blobId, fileName: file.fileName.slice(0, 255), contentType: blob.contentType, size: blob.size, sha256: blob.sha256 } };
+    return { blob, ref: { blobId: blob.blobId, fileName: clipText(file.fileName, 255), contentType: blob.contentType, size: blob.size, sha256: blob.sha256 } };
   }
 
   const functions: FastifyPluginAsyncZod = async (app) => {

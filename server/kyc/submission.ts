@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Multipart } from '@fastify/multipart';
 import { checkUpload } from '../blobs/sniff.js';
 import { HttpError, badRequest } from '../errors.js';
+import { hasUnstorableText, UNSTORABLE_MESSAGE } from '../plugins/security.js';
 
 /** Spec 001 section 5, "KYC step 2": the accepted types; the 10 MB the client hints is enforced here. */
 export const KYC_EXTENSIONS = ['pdf', 'jpeg', 'jpg', 'png'] as const;
@@ -49,6 +50,8 @@ export function parseBasicDetails(text: string | undefined): BasicDetails {
     throw badRequest(KYC_MESSAGES.unreadable);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw badRequest(KYC_MESSAGES.unreadable);
+  // A multipart field escapes the JSON bodies' check; its JSON may spell out a NUL or a lone surrogate.
+  if (hasUnstorableText(raw)) throw badRequest(UNSTORABLE_MESSAGE);
   const details = {} as BasicDetails;
   const missing: string[] = [];
   for (const [key, label, max] of DETAIL_FIELDS) {
@@ -89,6 +92,7 @@ export async function readSubmission(request: FastifyRequest): Promise<KycSubmis
       }
       const data = await part.toBuffer();
       if (data.byteLength === 0) continue; // an empty file input counts as no document
+      if (hasUnstorableText(part.filename)) throw badRequest(UNSTORABLE_MESSAGE);
       files[part.fieldname] = { fileName: part.filename, data, contentType: part.mimetype };
     }
   } catch (error) {

@@ -40,6 +40,18 @@ export function requestForLog(request: FastifyRequest) {
   };
 }
 
+export const UNSTORABLE_MESSAGE = 'The request contains characters that are not allowed.';
+
+/**
+ * `text` cut to at most `max` UTF-16 units without splitting a character: a cut between the
+ * two halves of a surrogate pair would leave a lone surrogate, which PostgreSQL refuses.
+ */
+export function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 /** True when a string anywhere in a parsed body holds a character PostgreSQL cannot store. */
 export function hasUnstorableText(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return UNSTORABLE.test(value);
@@ -148,7 +160,7 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   // them): such a request would fail halfway with a 500. Refuse it before any handler runs.
   app.addHook('preValidation', async (request) => {
     if (hasUnstorableText(request.body) || hasUnstorableText(request.query) || hasUnstorableText(request.params)) {
-      throw new HttpError(400, 'The request contains characters that are not allowed.');
+      throw new HttpError(400, UNSTORABLE_MESSAGE);
     }
   });
   // A preflight from a foreign origin finds no route and no Access-Control-Allow-* header.

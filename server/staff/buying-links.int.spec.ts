@@ -122,4 +122,14 @@ describe('crypto buying links', () => {
     const again = await inject({ method: 'DELETE', url: `/api/v1/buying-links/${randomUUID()}?userId=${customer.user.id}`, headers: bearer(admin.access_token) });
     expect(again.statusCode).toBe(404);
   });
+
+  it('a logo name long enough to be cut inside an emoji is stored whole characters only (the half left was a 500)', async () => {
+    // The stored name is `${Date.now()}_${name}` cut to 255 UTF-16 units: 13 digits, '_', then the name.
+    const name = `${'a'.repeat(240)}\u{1F9E8}.png`;
+    const res = await add(admin.access_token, { userId: other.user.id, url: 'https://buy.example.com/emoji', name: 'Emoji Exchange', logo: logo(png(500), name) });
+    expect(res.statusCode).toBe(200);
+    const [event] = await t.app.ledger.store.readStream(`buying-links-${other.user.id}`);
+    const stored = (event!.data as { logo: { fileName: string } }).logo.fileName;
+    expect(stored).toMatch(/^\d+_a{240}$/);
+  });
 });

@@ -19,6 +19,7 @@ import {
 } from '../../ledger/buying-links/buying-links.js';
 import { assertCanManageUser, customerInReach } from './access.js';
 import { UUID } from '../ids.js';
+import { clipText } from '../plugins/security.js';
 
 /** Logo limit (spec 002 section 9): PNG only, under 512000 bytes. */
 export const LOGO_MAX_BYTES = 512_000;
@@ -107,7 +108,7 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
 
         const stored = await blobs.put(bytes, 'image/png');
         const linkId = randomUUID();
-        const fileName = `${Date.now()}_${logo.fileName.replace(/\s+/g, '_')}`.slice(0, 255);
+        const fileName = clipText(`${Date.now()}_${logo.fileName.replace(/\s+/g, '_')}`, 255);
         try {
           await record(caller, userId, { type: 'AddLink', linkId, name, url, logo: { blobId: stored.blobId, fileName, contentType: 'image/png', size: stored.size, sha256: stored.sha256 } });
         } catch (err) {

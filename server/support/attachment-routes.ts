@@ -11,6 +11,7 @@ import { badRequest, HttpError, notFound } from '../errors.js';
 import { TICKET_TEXT } from '../../ledger/tickets/ticket.js';
 import { attachmentJson, type SupportTickets } from './tickets.js';
 import { isUuid } from '../ids.js';
+import { clipText, hasUnstorableText, UNSTORABLE_MESSAGE } from '../plugins/security.js';
 
 /** Spec 001 section 5, "Attachments". */
 export const ATTACHMENT_EXTENSIONS = ['jpeg', 'jpg', 'png', 'gif', 'webp', 'pdf', 'txt', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'zip'] as const;
@@ -51,6 +52,8 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
       }
       upload.file = { name: part.filename, data: await part.toBuffer() };
     }
+    // Multipart fields and names escape the JSON bodies' check (security.ts).
+    if (hasUnstorableText(upload.fields) || (upload.file && hasUnstorableText(upload.file.name))) throw badRequest(UNSTORABLE_MESSAGE);
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, ATTACHMENT_TEXT.tooLarge(current));
@@ -103,7 +106,7 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
                 uploadedBy: caller.userId,
                 fromWorker: side === 'worker',
                 responseId,
-                fileName: name.slice(0, 255),
+                fileName: clipText(name, 255),
                 fileType: checked.mime,
                 fileSize: blob.size,
                 blobId: blob.blobId,
