@@ -110,6 +110,11 @@ describe('staff: update a transaction', () => {
       t.app.inject({ method: 'POST', url: '/functions/v1/update-transaction', headers: bearer(token), payload: { targetUserId: c.user.id, transactionId: dep.transactionId, ...body } });
 
     expect((await update({ status: 'Complete' }, c.access_token)).statusCode).toBe(403);
+    // Spec 002: the editable types are deposit, withdrawal, adjustment, swap or unselected; a refused edit records nothing.
+    for (const type of ['send', 'stake', '']) {
+      const refused = await update({ type, status: 'Complete' });
+      expect([refused.statusCode, refused.json().error]).toEqual([400, expect.stringMatching(/^type: /)]);
+    }
     const settled = await update({ status: 'Complete', note: 'card payment received' });
     expect(settled.json()).toMatchObject({ success: true, transaction: { status: 'Complete', note: 'card payment received' } });
     const profile = (await t.app.inject({ method: 'POST', url: '/functions/v1/get-user-profile-details', headers: bearer(c.access_token), payload: { targetUserId: c.user.id } })).json();

@@ -10,6 +10,9 @@ import { TransactionStatus, TransactionType } from '../../ledger/wallet/events.j
 import { assertCanManageUser, customerInReach } from './access.js';
 import { T_COLUMNS, type TransactionRow } from '../marketplace/swap-merge.js';
 
+/** Spec 002: "Editable type values: deposit, withdrawal, adjustment, swap, or unselected" (left out). */
+const EditableTransactionType = TransactionType.exclude(['send']);
+
 /**
  * The staff's Edit Transaction (spec 002: status, type and note). A status change settles
  * or fails the money exactly as the ledger defines; only Pending transactions move.
@@ -27,7 +30,7 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
             targetUserId: z.uuid(),
             transactionId: z.uuid(),
             status: TransactionStatus.optional(),
-            type: TransactionType.optional(),
+            type: EditableTransactionType.optional(),
             note: z.string().max(1000).nullable().optional(),
           }),
         },
