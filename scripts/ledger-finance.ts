@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../server/config.js';
 import { openDatabase, type Database } from '../server/db/database.js';
+import { usersByEmail } from '../server/auth/accounts.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { openEventStore } from '../server/context.js';
 import { formatPosition, type EventStore } from '../ledger/event-store/port.js';
@@ -74,7 +75,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 async function resolveUser(database: Database, user: string | undefined): Promise<string> {
   if (!user) throw new FinanceUsageError('--user is required (an e-mail address or a user id).');
   if (UUID.test(user)) return user.toLowerCase();
-  const row = await database.db.selectFrom('users').select('id').where(sql`lower(email)`, '=', user.toLowerCase()).executeTakeFirst();
+  const row = await usersByEmail(database.db, user).select('id').executeTakeFirst();
   if (!row) throw new FinanceUsageError(`No user with the e-mail address ${user}.`);
   return row.id;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB, UsersTable } from '../db/schema.js';
 import type { LedgerContext } from '../context.js';
 import type { Actor } from '../../ledger/command-handler.js';
@@ -42,6 +42,16 @@ export interface RequestInfo {
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
+/**
+ * The users whose address, as this server normalises it, is `email`. Addresses are told apart
+ * only where they are reserved (auth_email_index), never by the database's `lower()`, which
+ * folds some letters otherwise.
+ */
+export function usersByEmail(db: Kysely<DB>, email: string) {
+  const reserved = db.selectFrom('auth_email_index').select('user_id').where('email_lower', '=', normaliseEmail(email));
+  return db.selectFrom('users').where('id', '=', reserved);
+}
+
 export class Accounts {
   constructor(
     readonly db: Kysely<DB>,
@@ -58,7 +68,7 @@ export class Accounts {
   }
 
   async findByEmail(email: string) {
-    return this.db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', normaliseEmail(email)).executeTakeFirst();
+    return usersByEmail(this.db, email).selectAll().executeTakeFirst();
   }
 
   async findById(id: string) {

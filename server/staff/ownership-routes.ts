@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
-import { normaliseEmail } from '../auth/accounts.js';
+import { usersByEmail } from '../auth/accounts.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { UserError } from '../../ledger/user/user.js';
 import { assertRole, canManageUser, isStaffRole } from './access.js';
@@ -31,10 +30,8 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
         const email = request.body.emailToSearch?.trim() ?? '';
         if (!email) throw badRequest('Please enter an email address.');
         // Exact address (case-insensitive, as sign-in treats it); staff accounts are not customers to claim.
-        const user = await db
-          .selectFrom('users')
+        const user = await usersByEmail(db, email)
           .select(['id', 'email', 'role'])
-          .where(sql<string>`lower(email)`, '=', normaliseEmail(email))
           .where('role', '=', 'USER')
           .executeTakeFirst();
         return user ? { user } : { user: null, message: 'User not found.' };
