@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import { sql } from 'kysely';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, solveCaptcha, mailTo, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { createTestApp, solveCaptcha, mailTo, bearer, ipFor, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from './staff-accounts.js';
 
 describe('accounts and access (/auth/v1)', () => {
@@ -15,6 +15,35 @@ describe('accounts and access (/auth/v1)', () => {
     await t.close();
   });
   const inject = (opts: InjectOptions) => t.app.inject(opts);
+  /** Calls made for one account, from an address of its own (the per-IP limits stay with it). */
+  const asUser = (email: string) => (opts: InjectOptions) => t.app.inject({ remoteAddress: ipFor(email), ...opts });
+
+  /** Enrols an authenticator with `token`, proves it with a code and makes it the active method. */
+  const enrolTotp = async (email: string, token: string) => {
+    const call = asUser(email);
+    const enrol = await call({ method: 'POST', url: '/auth/v1/factors', headers: bearer(token), payload: { factor_type: 'totp' } });
+    expect(enrol.statusCode, enrol.body).toBe(200);
+    const { id, totp } = enrol.json() as { id: string; totp: { secret: string } };
+    secretsSeen.push(totp.secret);
+    const challenge = (await call({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(token) })).json().id;
+    const verified = await call({ method: 'POST', url: `/auth/v1/factors/${id}/verify`, headers: bearer(token), payload: { challenge_id: challenge, code: await generate({ secret: totp.secret }) } });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const upgraded = verified.json().access_token as string;
+    const method = await call({ method: 'PUT', url: '/auth/v1/user', headers: bearer(upgraded), payload: { data: { active_mfa_method: 'totp' } } });
+    expect(method.statusCode, method.body).toBe(200);
+    return { id, secret: totp.secret, token: upgraded };
+  };
+
+  const codeMails = new Map<string, Awaited<ReturnType<typeof mailTo>>>();
+  /** Asks for an e-mailed code and reads it from the mail that follows. */
+  const emailCode = async (email: string) => {
+    expect((await asUser(email)({ method: 'POST', url: '/auth/v1/otp', payload: { email, create_user: false } })).statusCode).toBe(200);
+    const mail = await mailTo(t.outbox, email, /verification code/, { newerThan: codeMails.get(email) });
+    codeMails.set(email, mail);
+    return /\b(\d{6})\b/.exec(mail.text)![1]!;
+  };
+  const verifyEmailCode = (email: string, token: string, code: string) =>
+    asUser(email)({ method: 'POST', url: '/auth/v1/verify', headers: bearer(token), payload: { type: 'email', email, token: code } });
 
   it('registers, refuses sign-in until the e-mailed link confirms the address, then signs in', async () => {
     const email = 'Ada.Lovelace@example.com';
@@ -177,6 +206,19 @@ describe('accounts and access (/auth/v1)', () => {
     expect((await reauth(next.access_token, 'mailcode12')).json()).toEqual({ success: true });
     expect((await off(next.access_token)).json().user_metadata.active_mfa_method).toBeNull();
     expect((await inject({ method: 'POST', url: '/auth/v1/otp', payload: { email: 'nobody-here@example.com' } })).json()).toEqual({});
+  });
+
+  it('an e-mailed code is no second step for a user whose second step is the authenticator', async () => {
+    const email = 'totp-not-mail@example.com';
+    const s = await registeredCustomer(t, email, 'totp-not-mail1');
+    await enrolTotp(email, s.access_token);
+
+    const next = await signIn(t, email, 'totp-not-mail1');
+    const code = await emailCode(email);
+    const refused = await verifyEmailCode(email, next.access_token, code);
+    expect([refused.statusCode, refused.json().code]).toEqual([403, 'email_otp_not_allowed']);
+    // The session is still at the first level: only the authenticator's code opens the rest.
+    expect((await asUser(email)({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: {} })).json().code).toBe('mfa_required');
   });
 
   it('resets a password through a single-use e-mailed link and ends every session', async () => {

@@ -27,6 +27,9 @@ export const authErrors = {
   otpInvalid: () => new AuthError(400, 'otp_invalid', 'Invalid verification code. Please try again.'),
   otpExpired: () => new AuthError(400, 'otp_expired', 'Invalid or expired verification code. Please try again.'),
   mfaFailed: () => new AuthError(400, 'mfa_verification_failed', 'Invalid verification code. Please try again.'),
+  /** An e-mailed code is no second step for an account whose second step is the authenticator app. */
+  emailCodeNotAccepted: () =>
+    new AuthError(403, 'email_otp_not_allowed', 'Your account uses an authenticator app for two-factor authentication. Please enter the code from your authenticator app.'),
   factorNotFound: () => new AuthError(404, 'factor_not_found', 'No verified authenticator app found for your account.'),
   rateLimited: () => new AuthError(429, 'rate_limited', 'Too many attempts. Please wait a few minutes and try again.'),
 };

@@ -142,10 +142,16 @@ export class SecondFactors {
     return hmac(this.dataKey, `email-otp:${userId}:${code}`);
   }
 
-  /** Verifies the latest e-mailed code for the session's user; 5 wrong tries spend it. */
+  /**
+   * Verifies the latest e-mailed code for the session's user; 5 wrong tries spend it. A code
+   * counts as the second step only for a user without an authenticator: one whose active method
+   * is e-mail, or who is turning e-mail codes on. With a verified authenticator (or `totp` as the
+   * method) it is refused before the code is looked at, so e-mail access never stands in for it.
+   */
   async verifyEmailCode(auth: SessionAuth, email: string, code: string) {
     const user = await this.accounts.findById(auth.userId);
     if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) throw authErrors.otpInvalid();
+    if (user.active_mfa_method === 'totp' || (await this.hasVerifiedFactor(user.id))) throw authErrors.emailCodeNotAccepted();
     const row = await this.db
       .selectFrom('auth_one_time_tokens')
       .selectAll()
