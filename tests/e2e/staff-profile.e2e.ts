@@ -146,8 +146,22 @@ test.describe('staff user profile', () => {
       const txDialog = page.getByRole('dialog', { name: 'Add BTC Transaction' });
       await txDialog.getByRole('button', { name: 'Add Transaction' }).click();
       await expect(txDialog.getByText('Please fill in all required fields (*).')).toBeVisible();
-      await txDialog.getByLabel('Amount *').fill('0.5');
+      // The server's amount rule, checked before anything is sent: no leading point or zero, no exponent or hex, at most 18 decimals.
       await txDialog.getByLabel('Sender Address *').fill('bc1qsenderexchangewallet000000000000000000');
+      let addTxCalls = 0;
+      const countAddTx = (req: { url(): string }) => {
+        if (req.url().includes('/functions/v1/add-transaction')) addTxCalls++;
+      };
+      page.on('request', countAddTx);
+      for (const amount of ['.5', '05', '1e3', '0x10', '0.0000000000000000001']) {
+        await txDialog.getByLabel('Amount *').fill(amount);
+        await txDialog.getByRole('button', { name: 'Add Transaction' }).click();
+        await expect(txDialog.getByText('Please fill in all required fields (*).')).toBeVisible();
+        if (amount === '.5') await page.screenshot({ path: '/tmp/shots/staff-add-tx-amount-refused.png' });
+      }
+      page.off('request', countAddTx);
+      expect(addTxCalls).toBe(0);
+      await txDialog.getByLabel('Amount *').fill('0.5');
       await txDialog.getByLabel('TxID').fill('4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b');
       await txDialog.getByLabel(/Note/).fill('Bank wire received, ref 7781');
       await page.screenshot({ path: `${screens}/staff-profile-add-tx.png` });

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { formatCrypto, formatUsd, toDecimal } from '../../../lib/money.js';
+import { parseAmount } from '../../../../../ledger/money.js';
 import { ASSET_LIST, profileApi } from './api.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
@@ -117,8 +118,9 @@ function AddTxDialog({ userId, asset, onClose, onDone }: { userId: string; asset
   const [isHidden, setHidden] = useState(false);
 
   const validate = () => {
-    const value = Number(amount);
-    const complete = sentAt && amount.trim() && Number.isFinite(value) && value > 0 && senderAddress.trim() && status;
+    // The server's own amount rule (add-transaction reads the amount with it): a plain decimal
+    // above 0, no leading zero, point or exponent, at most 18 decimals.
+    const complete = sentAt && parseAmount(amount).ok && senderAddress.trim() && status;
     return complete ? null : 'Please fill in all required fields (*).';
   };
   const save = () =>
