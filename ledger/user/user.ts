@@ -123,6 +123,9 @@ export class UserError extends Error {
   }
 }
 
+const MFA_EMAIL_ON = 'Email authentication is on. Turn it off before setting up an authenticator app.';
+const MFA_TOTP_ON = 'An authenticator app is set up. Remove it before turning on email authentication.';
+
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   if (command.type === 'Register') {
     if (state.exists) throw new UserError('exists', 'This account already exists.');
@@ -156,11 +159,15 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
     case 'RequirePasswordChange':
       return state.requiresPasswordChange ? [] : [{ type: 'user.password-change-required', data: { required: true } }];
+    // One second factor at a time (spec 001 section 4): no authenticator while e-mail codes are on...
     case 'EnrolFactor':
+      if (state.mfaMethod === 'email') throw new UserError('invalid', MFA_EMAIL_ON);
       return [{ type: 'user.mfa-factor-enrolled', data: { factorId: command.factorId, factorType: 'totp' } }];
     case 'VerifyFactor':
       if (!state.factors.has(command.factorId)) throw new UserError('not_found', 'Factor not found.');
-      return state.factors.get(command.factorId) ? [] : [{ type: 'user.mfa-factor-verified', data: { factorId: command.factorId } }];
+      if (state.factors.get(command.factorId)) return [];
+      if (state.mfaMethod === 'email') throw new UserError('invalid', MFA_EMAIL_ON);
+      return [{ type: 'user.mfa-factor-verified', data: { factorId: command.factorId } }];
     case 'RemoveFactor': {
       if (!state.factors.has(command.factorId)) return [];
       const events: UserEvent[] = [{ type: 'user.mfa-factor-removed', data: { factorId: command.factorId } }];
@@ -172,6 +179,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (command.method === 'totp' && ![...state.factors.values()].some(Boolean)) {
         throw new UserError('invalid', 'No verified authenticator app found for your account.');
       }
+      // ...and no e-mail codes while a verified authenticator exists.
+      if (command.method === 'email' && [...state.factors.values()].some(Boolean)) throw new UserError('invalid', MFA_TOTP_ON);
       return state.mfaMethod === command.method ? [] : [{ type: 'user.mfa-method-changed', data: { method: command.method } }];
     case 'Ban':
       return [{ type: 'user.banned', data: { until: command.until } }];

@@ -221,6 +221,41 @@ describe('accounts and access (/auth/v1)', () => {
     expect((await asUser(email)({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: {} })).json().code).toBe('mfa_required');
   });
 
+  it('keeps one second factor at a time: no authenticator while e-mail codes are on, and the reverse', async () => {
+    const putUser = (email: string, token: string, payload: object) => asUser(email)({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload });
+    const conflict = (res: { statusCode: number; json: () => { code?: string } }) => [res.statusCode, res.json().code];
+
+    // E-mail codes on: an authenticator cannot be set up, nor one begun earlier be finished.
+    const mailUser = 'one-method-mail@example.com';
+    const m = await registeredCustomer(t, mailUser, 'one-method-1');
+    const early = await asUser(mailUser)({ method: 'POST', url: '/auth/v1/factors', headers: bearer(m.access_token), payload: { factor_type: 'totp' } });
+    const pending = early.json() as { id: string; totp: { secret: string } };
+    secretsSeen.push(pending.totp.secret);
+    expect((await verifyEmailCode(mailUser, m.access_token, await emailCode(mailUser))).statusCode).toBe(200);
+    expect((await putUser(mailUser, m.access_token, { data: { active_mfa_method: 'email' } })).json().user_metadata.active_mfa_method).toBe('email');
+    const enrol = await asUser(mailUser)({ method: 'POST', url: '/auth/v1/factors', headers: bearer(m.access_token), payload: { factor_type: 'totp' } });
+    expect(conflict(enrol)).toEqual([409, 'mfa_method_conflict']);
+    const challenge = (await asUser(mailUser)({ method: 'POST', url: `/auth/v1/factors/${pending.id}/challenge`, headers: bearer(m.access_token) })).json().id;
+    const finish = await asUser(mailUser)({
+      method: 'POST',
+      url: `/auth/v1/factors/${pending.id}/verify`,
+      headers: bearer(m.access_token),
+      payload: { challenge_id: challenge, code: await generate({ secret: pending.totp.secret }) },
+    });
+    expect(conflict(finish)).toEqual([409, 'mfa_method_conflict']);
+    const me = (await asUser(mailUser)({ method: 'GET', url: '/auth/v1/user', headers: bearer(m.access_token) })).json();
+    expect([me.user_metadata.active_mfa_method, me.factors.map((f: { status: string }) => f.status)]).toEqual(['email', ['unverified']]);
+
+    // A verified authenticator: e-mail codes cannot be turned on, even with a fresh code in the session.
+    const appUser = 'one-method-app@example.com';
+    const a = await registeredCustomer(t, appUser, 'one-method-2');
+    expect((await verifyEmailCode(appUser, a.access_token, await emailCode(appUser))).statusCode).toBe(200);
+    const { token } = await enrolTotp(appUser, a.access_token);
+    expect(conflict(await putUser(appUser, token, { data: { active_mfa_method: 'email' } }))).toEqual([409, 'mfa_method_conflict']);
+    const after = (await asUser(appUser)({ method: 'GET', url: '/auth/v1/user', headers: bearer(token) })).json();
+    expect(after.user_metadata.active_mfa_method).toBe('totp');
+  });
+
   it('resets a password through a single-use e-mailed link and ends every session', async () => {
     const s = await registeredCustomer(t, 'forgot@example.com', 'forgotten1');
     expect((await inject({ method: 'POST', url: '/auth/v1/recover', payload: { email: 'nobody@example.com' } })).json()).toEqual({});

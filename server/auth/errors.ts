@@ -30,6 +30,9 @@ export const authErrors = {
   /** An e-mailed code is no second step for an account whose second step is the authenticator app. */
   emailCodeNotAccepted: () =>
     new AuthError(403, 'email_otp_not_allowed', 'Your account uses an authenticator app for two-factor authentication. Please enter the code from your authenticator app.'),
+  /** Spec 001 section 4: one second factor at a time. */
+  emailMfaActive: () => new AuthError(409, 'mfa_method_conflict', 'Email authentication is on. Turn it off before setting up an authenticator app.'),
+  totpMfaActive: () => new AuthError(409, 'mfa_method_conflict', 'An authenticator app is set up. Remove it before turning on email authentication.'),
   factorNotFound: () => new AuthError(404, 'factor_not_found', 'No verified authenticator app found for your account.'),
   rateLimited: () => new AuthError(429, 'rate_limited', 'Too many attempts. Please wait a few minutes and try again.'),
 };

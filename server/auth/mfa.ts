@@ -52,7 +52,21 @@ export class SecondFactors {
     return requiredAalFor(user.active_mfa_method, await this.hasVerifiedFactor(user.id));
   }
 
+  /**
+   * Only one second factor is active at a time (spec 001 section 4): no authenticator while
+   * e-mail codes are on, and no e-mail codes while a verified authenticator exists.
+   */
+  async assertMethodAllowed(userId: string, method: 'totp' | 'email'): Promise<void> {
+    if (method === 'totp') {
+      const user = await this.accounts.findById(userId);
+      if (user?.active_mfa_method === 'email') throw authErrors.emailMfaActive();
+    } else if (await this.hasVerifiedFactor(userId)) {
+      throw authErrors.totpMfaActive();
+    }
+  }
+
   async enrol(auth: SessionAuth & { aal: string }, email: string, friendlyName: string | undefined) {
+    await this.assertMethodAllowed(auth.userId, 'totp');
     if ((await this.hasVerifiedFactor(auth.userId)) && auth.aal !== 'aal2') throw authErrors.mfaRequired();
     // One pending enrolment at a time: an abandoned one is replaced.
     const stale = await this.db.deleteFrom('auth_mfa_factors').where('user_id', '=', auth.userId).where('status', '=', 'unverified').returning('id').execute();
@@ -86,6 +100,8 @@ export class SecondFactors {
   /** Checks a code against the challenge; a code (its time step) is accepted once. */
   async verify(auth: SessionAuth, factorId: string, challengeId: string, code: string) {
     const factor = await this.ownFactor(auth.userId, factorId);
+    // An enrolment begun before e-mail codes were turned on cannot finish while they are on.
+    if (factor.status === 'unverified') await this.assertMethodAllowed(auth.userId, 'totp');
     const challenge = await this.db.selectFrom('auth_mfa_challenges').selectAll().where('id', '=', challengeId).where('factor_id', '=', factorId).executeTakeFirst();
     if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date()) throw authErrors.mfaFailed();
     const secret = decrypt(this.dataKey, factor.secret_encrypted);

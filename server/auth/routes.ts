@@ -139,6 +139,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
         }
         if (data?.active_mfa_method !== undefined) {
           const method = data.active_mfa_method;
+          if (method !== null) await mfa.assertMethodAllowed(auth.userId, method);
           if (method === 'email') await mfa.requireFresh(auth.sessionId, 'email');
           if (method === null) await mfa.requireFresh(auth.sessionId, 'reauth');
           await accounts.record(auth.userId, { type: 'SetMfaMethod', method }, { id: auth.userId, role: auth.role });
