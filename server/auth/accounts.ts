@@ -15,6 +15,8 @@ import type { SessionService } from './sessions.js';
 
 export const MIN_PASSWORD = 8;
 const SIGNUP_LINK_TTL_MS = 24 * 3600_000;
+/** How long after a confirmation mail no other is sent for the same address. */
+const CONFIRMATION_RESEND_MS = 10 * 60_000;
 const RECOVERY_LINK_TTL_MS = 3600_000;
 /** After an invalid-credentials failure, the next sign-ins from that IP or for that e-mail need the captcha. */
 const CAPTCHA_WINDOW_MS = 15 * 60_000;
@@ -140,13 +142,36 @@ export class Accounts {
     await this.spendCaptcha(input.captchaToken);
     if (input.password.length < MIN_PASSWORD) throw authErrors.weakPassword();
     const userId = await this.createAccount({ ...input, role: 'USER', source: 'self', requiresPasswordChange: false, emailConfirmed: false });
+    await this.sendConfirmation({ id: userId, email: input.email.trim(), full_name: input.fullName.trim() }, req);
+    return this.view((await this.findById(userId))!);
+  }
+
+  /** Mails a new confirmation link (valid 24 hours) to an address not yet confirmed. */
+  private async sendConfirmation(user: { id: string; email: string; full_name: string }, req: RequestInfo): Promise<void> {
     const token = randomToken();
     await this.db.insertInto('auth_one_time_tokens')
-      .values({ token_hash: sha256(token), user_id: userId, kind: 'signup', expires_at: new Date(Date.now() + SIGNUP_LINK_TTL_MS), used_at: null })
+      .values({ token_hash: sha256(token), user_id: user.id, kind: 'signup', expires_at: new Date(Date.now() + SIGNUP_LINK_TTL_MS), used_at: null })
       .execute();
     const link = `${this.publicUrl}/auth/v1/verify?type=signup&token=${token}`;
-    void sendQuietly(this.mailer, confirmationMail(input.email, input.fullName, link), req.log);
-    return this.view((await this.findById(userId))!);
+    void sendQuietly(this.mailer, confirmationMail(user.email, user.full_name, link), req.log);
+  }
+
+  /**
+   * A new confirmation link for an unconfirmed address, unless one went out in the last
+   * ten minutes (its mail may still be on its way). Answers nothing either way: whether an
+   * address has an account is not told.
+   */
+  async resendConfirmation(email: string, req: RequestInfo): Promise<void> {
+    const user = await this.findByEmail(email);
+    if (user && !user.email_confirmed_at) await this.offerConfirmation(user, req);
+  }
+
+  private async offerConfirmation(user: { id: string; email: string; full_name: string }, req: RequestInfo): Promise<void> {
+    const recent = await this.db.selectFrom('auth_one_time_tokens').select('token_hash')
+      .where('user_id', '=', user.id).where('kind', '=', 'signup').where('used_at', 'is', null)
+      .where('created_at', '>', new Date(Date.now() - CONFIRMATION_RESEND_MS))
+      .executeTakeFirst();
+    if (!recent) await this.sendConfirmation(user, req);
   }
 
   /** The e-mailed confirmation link. True when the address is (now) confirmed. */
@@ -208,7 +233,11 @@ export class Accounts {
       await this.db.insertInto('auth_failures').values([{ key: emailKey }, { key: ipKey }]).execute();
       throw authErrors.invalidCredentials();
     }
-    if (!user.email_confirmed_at) throw authErrors.emailNotConfirmed();
+    if (!user.email_confirmed_at) {
+      // The link may have expired or gone astray: the right password gets a fresh one.
+      await this.offerConfirmation(user, req);
+      throw authErrors.emailNotConfirmed();
+    }
     if (user.banned_until && new Date(user.banned_until) > new Date()) throw authErrors.banned();
     await this.db.deleteFrom('auth_failures').where('key', '=', emailKey).execute();
     const sessionId = await this.sessions.create(user.id, { aal: 'aal1', ipAddress: req.ip, userAgent: req.userAgent });

@@ -166,6 +166,15 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       },
     );
 
+    app.post(
+      '/resend',
+      { config: limit(10), schema: { tags: ['auth'], body: z.object({ type: z.literal('signup'), email }) } },
+      async (request) => {
+        await accounts.resendConfirmation(request.body.email, requestInfo(request));
+        return {};
+      },
+    );
+
     const factorParams = z.object({ id: z.uuid() });
     app.post(
       '/factors',
