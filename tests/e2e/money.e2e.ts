@@ -228,10 +228,10 @@ test.describe('customer money screens', () => {
       await modal.getByRole('button', { name: 'Send USDT' }).click();
       await expect(modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.')).toBeVisible();
 
-      // Within the shown balance, so the server decides: the address is not an Ethereum one.
+      // Within the shown balance, but that is all a pending deposit: nothing is available to send yet.
       await modal.getByLabel('Amount (USDT)').fill('1');
       await modal.getByRole('button', { name: 'Send USDT' }).click();
-      await expect(modal.getByRole('alert').filter({ hasText: 'This is not a valid Ethereum (ERC-20) address for USDT.' })).toBeVisible();
+      await expect(modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.')).toBeVisible();
       await page.screenshot({ path: `${screens}/wallet-send.png` });
 
       await modal.getByRole('tab', { name: 'Receive' }).click();
@@ -422,6 +422,32 @@ test.describe('customer money screens, with answers changed in the browser', () 
     await expect(modal.getByLabel('Amount (BTC)')).toHaveValue('');
     await expect(modal.getByLabel('Recipient Address')).toHaveValue('');
     await expect(modal.getByText('Transaction has been successfully sent for approval.')).toBeHidden({ timeout: 4_000 });
+  });
+
+  test('send checks the amount against the available balance; pending deposits do not count', async ({ page, request }) => {
+    await signInNewCustomer(page, request, 'send-available');
+    // Effective 1.5 BTC (shown in the list), available 0.5 BTC (what the server lets leave).
+    await patchProfile(page, { balances: { BTC: '0.5' }, pendingDeposits: { BTC: '1' } });
+    let sends = 0;
+    page.on('request', (req) => {
+      if (req.url().includes('/functions/v1/create-pending-withdrawal')) sends++;
+    });
+    await page.goto('/dashboard/wallets');
+    await page.getByRole('button', { name: /^Bitcoin \(BTC\)/ }).click();
+    const modal = page.getByRole('dialog', { name: 'Bitcoin (BTC)' });
+    await expect(modal.getByText('Balance: 1.50000000 BTC')).toBeVisible();
+    await modal.getByLabel('Amount (BTC)').fill('1');
+    await modal.getByLabel('Recipient Address').fill('0x1234');
+    await modal.getByRole('button', { name: 'Send BTC' }).click();
+    await expect(modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.')).toBeVisible();
+    await page.screenshot({ path: '/tmp/shots/send-insufficient-available.png' });
+    expect(sends).toBe(0);
+
+    // Within what is available, so the server decides: the address is not a Bitcoin one.
+    await modal.getByLabel('Amount (BTC)').fill('0.25');
+    await modal.getByRole('button', { name: 'Send BTC' }).click();
+    await expect(modal.getByRole('alert').filter({ hasText: 'This is not a valid Bitcoin address for BTC.' })).toBeVisible();
+    expect(sends).toBe(1);
   });
 
   test('Transactions pages through 10 at a time', async ({ page, request }) => {

@@ -55,7 +55,7 @@ export function SendPanel({ wallet, canSend, disabledNote, onSent }: SendPanelPr
     const value = parseAmountInput(amount);
     const next: Errors = {};
     if (!value || !value.isPositive() || value.isZero()) next.amount = SEND_MESSAGES.amount;
-    else if (value.greaterThan(wallet.balance)) next.amount = SEND_MESSAGES.insufficient;
+    else if (value.greaterThan(wallet.available)) next.amount = SEND_MESSAGES.insufficient;
     if (!recipient.trim()) next.recipient = SEND_MESSAGES.recipient;
     return next;
   };
