@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createTestApp, ipFor, mailTo, registeredCustomer, signIn, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
 
 const LINK = /https?:\/\/\S+\/auth\/v1\/verify\?type=signup&token=[\w-]+/;
@@ -32,9 +33,8 @@ describe('a confirmation link that expired or went astray', () => {
   };
   /** Makes every confirmation link of the user a day old: expired, and sent long ago. */
   const ageLinks = (userId: string) =>
-    t.database.db.updateTable('auth_one_time_tokens')
-      .set({ created_at: new Date(Date.now() - 25 * 3600_000), expires_at: new Date(Date.now() - 3600_000) })
-      .where('user_id', '=', userId).where('kind', '=', 'signup').execute();
+    sql`update auth_one_time_tokens set created_at = now() - interval '25 hours', expires_at = now() - interval '1 hour'
+      where user_id = ${userId}::uuid and kind = 'signup'`.execute(t.database.db);
   const mailsTo = async (email: string) => (await t.outbox.list()).filter((m) => m.to === email && /Confirm/.test(m.subject)).length;
 
   it('signing in with the right password mails a new link (once in ten minutes), which confirms the address', async () => {
