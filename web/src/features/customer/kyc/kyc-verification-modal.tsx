@@ -7,14 +7,15 @@ import { KYC_ACCEPT, KYC_MESSAGES, submissionMessage, submitKyc, type BasicDetai
 import './kyc.css';
 
 const EMPTY: BasicDetails = { firstName: '', lastName: '', dob: '', country: '', city: '', postalCode: '', fullAddress: '' };
-const FIELDS: { key: keyof BasicDetails; label: string; type?: string; autoComplete?: string }[] = [
-  { key: 'firstName', label: 'First Name', autoComplete: 'given-name' },
-  { key: 'lastName', label: 'Last Name', autoComplete: 'family-name' },
-  { key: 'dob', label: 'Date of Birth', type: 'date', autoComplete: 'bday' },
-  { key: 'country', label: 'Country', autoComplete: 'country-name' },
-  { key: 'city', label: 'City', autoComplete: 'address-level2' },
-  { key: 'postalCode', label: 'Postal Code', autoComplete: 'postal-code' },
-  { key: 'fullAddress', label: 'Full Address', autoComplete: 'street-address' },
+/** maxLength mirrors the server's limits (server/kyc/submission.ts, DETAIL_FIELDS), which refuse a longer value. */
+const FIELDS: { key: keyof BasicDetails; label: string; maxLength: number; type?: string; autoComplete?: string }[] = [
+  { key: 'firstName', label: 'First Name', maxLength: 100, autoComplete: 'given-name' },
+  { key: 'lastName', label: 'Last Name', maxLength: 100, autoComplete: 'family-name' },
+  { key: 'dob', label: 'Date of Birth', maxLength: 10, type: 'date', autoComplete: 'bday' },
+  { key: 'country', label: 'Country', maxLength: 100, autoComplete: 'country-name' },
+  { key: 'city', label: 'City', maxLength: 100, autoComplete: 'address-level2' },
+  { key: 'postalCode', label: 'Postal Code', maxLength: 20, autoComplete: 'postal-code' },
+  { key: 'fullAddress', label: 'Full Address', maxLength: 500, autoComplete: 'street-address' },
 ];
 
 type DetailErrors = Partial<Record<keyof BasicDetails, string>>;
@@ -154,7 +155,7 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
                 value={details[f.key]}
                 onChange={edit(f.key)}
                 error={errors[f.key]}
-                maxLength={f.key === 'fullAddress' ? 500 : 100}
+                maxLength={f.maxLength}
               />
             ))}
           </div>
