@@ -286,6 +286,30 @@ describe('accounts and access (/auth/v1)', () => {
     expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(s.access_token), payload: {} })).statusCode).toBe(200);
   });
 
+  it('a user with an authenticator whose password staff reset gives the code first, then sets a new password', async () => {
+    const email = 'staff-reset-totp@example.com';
+    const call = asUser(email);
+    const s = await registeredCustomer(t, email, 'staff-reset-1');
+    const { id, secret } = await enrolTotp(email, s.access_token);
+    const { accounts } = t.app.authServices;
+    const admin = { id: 'admin', role: 'ADMIN' } as const;
+    await accounts.record(s.user.id, { type: 'RequirePasswordChange' }, admin);
+    await accounts.changePassword(s.user.id, 'staff-set-1', { sessionId: null, method: 'staff-reset', actor: admin });
+
+    const next = await signIn(t, email, 'staff-set-1');
+    const put = (token: string, payload: object) => call({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload });
+    expect((await put(next.access_token, { password: 'my-own-pass-1' })).json().code).toBe('mfa_required');
+    const challenge = await call({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(next.access_token) });
+    expect(challenge.statusCode, challenge.body).toBe(200);
+    const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    const verified = await call({ method: 'POST', url: `/auth/v1/factors/${id}/verify`, headers: bearer(next.access_token), payload: { challenge_id: challenge.json().id, code } });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const token = verified.json().access_token as string;
+    expect((await put(token, {})).json().code).toBe('password_change_required');
+    const changed = await put(token, { password: 'my-own-pass-1' });
+    expect(changed.json().user_metadata.requires_password_change).toBe(false);
+  });
+
   it('a banned user cannot sign in and loses the sessions they had', async () => {
     const s = await registeredCustomer(t, 'banned@example.com', 'banned1234');
     // Signed in and just seen by the guard: the ban must still count from the very next request.

@@ -189,14 +189,15 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     );
     app.post(
       '/factors/:id/challenge',
-      { config: limit(30), preHandler: requireAuth({ allowAal1: true }), schema: { tags: ['auth'], params: factorParams } },
+      // The second step comes before a forced password change (spec 4.1, step 1), as for e-mailed codes.
+      { config: limit(30), preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }), schema: { tags: ['auth'], params: factorParams } },
       async (request) => mfa.challenge(authOf(request), request.params.id),
     );
     app.post(
       '/factors/:id/verify',
       {
         config: limit(30),
-        preHandler: requireAuth({ allowAal1: true }),
+        preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }),
         schema: { tags: ['auth'], params: factorParams, body: z.object({ challenge_id: z.uuid(), code: z.string().max(10) }) },
       },
       async (request) => mfa.verify(authOf(request), request.params.id, request.body.challenge_id, request.body.code.trim()),

@@ -314,6 +314,56 @@ test.describe('session', () => {
   });
 });
 
+test.describe('staff reset of a customer with an authenticator', () => {
+  test('the second step comes first, then the forced password change', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const user = await createConfirmedUser(request, 'reset-totp');
+
+    // An authenticator, enrolled and proved through the API.
+    const session = await apiSignIn(request, user.email, user.password);
+    const enrolled = await request.post('/auth/v1/factors', { headers: bearer(session), data: { factor_type: 'totp' } });
+    expect(enrolled.ok(), await enrolled.text()).toBe(true);
+    const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
+    const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as { id: string };
+    const enrolStep = Math.floor(Date.now() / 30_000);
+    const proved = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
+      headers: bearer(session),
+      data: { challenge_id: challenge.id, code: await generate({ secret: factor.totp.secret, epoch: enrolStep * 30 }) },
+    });
+    expect(proved.ok(), await proved.text()).toBe(true);
+
+    // Staff reset the password: the factor stays, and a new password is required.
+    const admin = await demoAdminSession(request);
+    const reset = await request.post('/functions/v1/reset-user-password', {
+      headers: bearer(admin),
+      data: { targetUserId: session.user.id, newPassword: 'Staff-set-pass-1' },
+    });
+    expect(reset.ok(), await reset.text()).toBe(true);
+
+    await signInWithForm(page, user.email, 'Staff-set-pass-1', { expectDashboard: false });
+    await expect(page.getByRole('heading', { level: 2, name: 'Two-Factor Authentication' })).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    // Until the code is given, the forced change page (and any other) leads to the second step.
+    await page.goto('/force-password-change');
+    await expect(page).toHaveURL(/\/verify-mfa$/);
+    await expect(
+      page.getByText('Your account requires two-factor authentication. Please enter the code from your authenticator app to continue.'),
+    ).toBeVisible();
+
+    const nextStep = Math.max(enrolStep + 1, Math.floor(Date.now() / 30_000));
+    await page.getByLabel('Verification Code').fill(await generate({ secret: factor.totp.secret, epoch: nextStep * 30 }));
+    await page.getByRole('button', { name: 'Verify Code' }).click();
+    await expect(page).toHaveURL(/\/force-password-change$/);
+
+    await page.getByLabel('New Password', { exact: true }).fill('My-own-pass-10');
+    await page.getByLabel('Confirm New Password').fill('My-own-pass-10');
+    await page.getByRole('button', { name: 'Set New Password' }).click();
+    await expect(page.getByText('Password updated successfully! Redirecting...')).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/overview$/, { timeout: 5_000 });
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+  });
+});
+
 test.describe('banned account', () => {
   test('a customer banned by an admin is refused at sign-in with the spec text', async ({ page, request }) => {
     const admin = await demoAdminSession(request);

@@ -16,10 +16,21 @@ export function LoadingAuthentication() {
   );
 }
 
-/** Every page: a user whose password was reset by staff must choose a new one first. */
+/** Where the second step of sign-in is shown: the sign-in screen and its /verify-mfa entry. */
+const SECOND_STEP_PATHS = new Set(['/login', '/verify-mfa']);
+
+/**
+ * Every page: a user whose password was reset by staff must choose a new one first, once
+ * signed in completely. A second step still owed comes before that (spec 4.1, step 1): until
+ * it is done the server refuses the new password, so the forced change waits for it.
+ */
 export function RootLayout() {
   const mustChangePassword = useSession((s) => s.status === 'ready' && s.session !== null && s.requiresPasswordChange);
+  const secondStepOwed = useSession((s) => s.status === 'ready' && pendingSecondFactor(s.session) !== null);
   const { pathname } = useLocation();
+  if (mustChangePassword && secondStepOwed) {
+    return SECOND_STEP_PATHS.has(pathname) ? <Outlet /> : <Navigate to="/verify-mfa" replace />;
+  }
   if (mustChangePassword && pathname !== '/force-password-change') {
     return <Navigate to="/force-password-change" replace />;
   }
