@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../tests/support/test-database.js';
 import { PostgresEventStore } from './event-store/postgres.js';
-import { CommandHandler, SYSTEM_ACTOR } from './command-handler.js';
+import { CommandHandler, IDEMPOTENCY_KEY_REUSED, IdempotencyKeyReusedError, SYSTEM_ACTOR } from './command-handler.js';
 import { walletDecider } from './wallet/decider.js';
-import { recorded, withdrawal } from './wallet/wallet.arbitraries.js';
+import { deposit, recorded, withdrawal } from './wallet/wallet.arbitraries.js';
 import { availableBalance, fold, WalletError } from './wallet/wallet.js';
 import type { WalletEvent } from './wallet/events.js';
+import { money } from './money.js';
 
 describe('command handler', () => {
   let database: TestDatabase;
@@ -54,6 +55,47 @@ describe('command handler', () => {
     expect(new Set(results.map((r) => r.eventIds.join()))).toEqual(new Set([results[0]!.eventIds.join()]));
     const events = await walletEvents(user);
     expect(events.filter((e) => e.type === 'wallet.withdrawal-requested')).toHaveLength(2); // key-1 once, key-2 once
+  });
+
+  it('refuses a key reused by a different request on the stream, also after a restart and from another process', async () => {
+    const user = randomUUID();
+    const handler = new CommandHandler(store);
+    const stale = new CommandHandler(store);
+    await handler.handle(walletDecider, user, recorded('10'), { actor: SYSTEM_ACTOR });
+    await stale.handle(walletDecider, user, recorded('1'), { actor: SYSTEM_ACTOR });
+    const keyed = (payload: unknown) => ({ actor: SYSTEM_ACTOR, idempotencyKey: 'key-1', idempotencyPayload: payload });
+    const first = await handler.handle(walletDecider, user, deposit('1'), keyed({ amount: '1' }));
+    const log = (await store.readStream(`wallet-${user}`)).map((e) => e.eventId);
+    // In the process that recorded it, in a fresh one (a restart reads the key from the log),
+    // and in one whose cached state predates it (its append meets the ids the key derives).
+    for (const h of [handler, new CommandHandler(store), stale]) {
+      await expect(h.handle(walletDecider, user, withdrawal('1'), keyed({ amount: '1' }))).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+      await expect(h.handle(walletDecider, user, deposit('2'), keyed({ amount: '2' }))).rejects.toThrow(IDEMPOTENCY_KEY_REUSED);
+      await expect(h.handle(walletDecider, user, withdrawal('1'), { actor: SYSTEM_ACTOR, idempotencyKey: 'key-1' })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    }
+    expect((await store.readStream(`wallet-${user}`)).map((e) => e.eventId)).toEqual(log);
+    // The same request with the key answers as the first did (new ids and time in the command notwithstanding).
+    for (const h of [handler, new CommandHandler(store), stale]) {
+      const again = await h.handle(walletDecider, user, deposit('1'), keyed({ amount: '1' }));
+      expect([again.replayed, again.eventIds, again.events]).toEqual([true, first.eventIds, first.events]);
+    }
+    expect((await store.readStream(`wallet-${user}`)).map((e) => e.eventId)).toEqual(log);
+  });
+
+  it('refuses a reused key from a process that has not read the stream since, whatever the number of events', async () => {
+    const user = randomUUID();
+    const here = new CommandHandler(store);
+    const elsewhere = new CommandHandler(store);
+    await here.handle(walletDecider, user, recorded('10'), { actor: SYSTEM_ACTOR });
+    // Another process records a one-event command with the key; this one's cache predates it.
+    await elsewhere.handle(walletDecider, user, withdrawal('1'), { actor: SYSTEM_ACTOR, idempotencyKey: 'key-x' });
+    const log = (await store.readStream(`wallet-${user}`)).map((e) => e.eventId);
+    const swap = {
+      type: 'RequestSwap' as const, requestId: randomUUID(), fromTransactionId: randomUUID(), toTransactionId: randomUUID(),
+      fromAssetId: 'BTC' as const, toAssetId: 'ETH' as const, fromAmount: money('1'), fromPrice: money('50000'), toPrice: money('2500'), sentAt: new Date().toISOString(),
+    };
+    await expect(here.handle(walletDecider, user, swap, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-x' })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    expect((await store.readStream(`wallet-${user}`)).map((e) => e.eventId)).toEqual(log);
   });
 
   it('retries on a conflict with another writer and still enforces the balance', async () => {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from './decider.js';
 import {
+  DuplicateEventIdError,
   WrongExpectedVersionError,
   type EventMetadata,
   type EventStore,
@@ -19,8 +20,18 @@ export interface CommandContext {
   actor: Actor;
   correlationId?: string;
   causationId?: string | null;
-  /** The same key on the same stream makes a retried command a no-op that answers as the first did. */
+  /**
+   * The same key on the same stream makes a retried command a no-op that answers as the first did.
+   * The key stands for one request: reused with another command type or another
+   * `idempotencyPayload` it is refused (IdempotencyKeyReusedError) and nothing is written.
+   */
   idempotencyKey?: string;
+  /**
+   * What makes two requests with one key the same request (e.g. the checked fields of an HTTP
+   * body), without the ids and times the server generates. Its hash, with the command type, is
+   * recorded beside the key, so it must hold no secrets. Without it, only the command type is compared.
+   */
+  idempotencyPayload?: unknown;
   /** Extra metadata (request ip, reason). Never secrets. */
   extra?: Record<string, unknown>;
 }
@@ -39,7 +50,62 @@ interface CachedStream<State> {
   revision: bigint | 'no_stream';
   state: State;
   /** idempotency key -> what that command recorded */
-  keys: Map<string, { events: DomainEvent[]; eventIds: string[]; position: Position }>;
+  keys: Map<string, KeyEntry>;
+}
+
+interface KeyEntry {
+  events: DomainEvent[];
+  eventIds: string[];
+  position: Position;
+  /** The fingerprint of the request (none on events recorded before fingerprints were kept). */
+  fingerprint?: string;
+}
+
+export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different request.';
+
+/** An idempotency key that an earlier, different request on the same stream used. */
+export class IdempotencyKeyReusedError extends Error {
+  /** What an HTTP server answers with. */
+  readonly statusCode = 422;
+  constructor(readonly idempotencyKey: string) {
+    super(IDEMPOTENCY_KEY_REUSED);
+    this.name = 'IdempotencyKeyReusedError';
+  }
+}
+
+/** JSON with object keys sorted, so that equal payloads hash alike. */
+function canonicalJson(value: unknown): string {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return canonicalJson((value as { toJSON: () => unknown }).toJSON());
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  if (typeof value === 'bigint') return JSON.stringify(value.toString());
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The fingerprint recorded beside an idempotency key: a hash of the command type and the request's payload. */
+export function requestFingerprint(commandType: string, payload: unknown): string {
+  return createHash('sha256').update(canonicalJson([commandType, payload ?? null])).digest('base64url');
+}
+
+function fingerprintOf(command: unknown, ctx: CommandContext): string | undefined {
+  if (!ctx.idempotencyKey) return undefined;
+  const type = (command as { type?: unknown } | null)?.type;
+  return requestFingerprint(typeof type === 'string' ? type : '', ctx.idempotencyPayload);
+}
+
+/** The answer of the earlier command with this key, if it was the same request; a different request is refused. */
+function replay<Event extends DomainEvent>(done: KeyEntry, key: string, fingerprint: string | undefined): CommandResult<Event> {
+  // Events recorded before fingerprints were kept carry none: those answer as they always did.
+  if (done.fingerprint !== undefined && done.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError(key);
+  return { events: done.events as Event[], eventIds: done.eventIds, position: done.position, replayed: true };
 }
 
 /** An in-process queue per stream, so that one process never races itself on a stream. */
@@ -93,6 +159,7 @@ export class CommandHandler {
     ctx: CommandContext,
   ): Promise<CommandResult<Event>> {
     const streamId = `${decider.category}-${id}`;
+    const fingerprint = fingerprintOf(command, ctx);
     return this.locks.run(streamId, async () => {
       const maxRetries = this.options.maxRetries ?? 5;
       for (let attempt = 0; ; attempt++) {
@@ -105,7 +172,7 @@ export class CommandHandler {
         for (;;) {
           if (ctx.idempotencyKey) {
             const done = cached.keys.get(ctx.idempotencyKey);
-            if (done) return { events: done.events as Event[], eventIds: done.eventIds, position: done.position, replayed: true };
+            if (done) return replay<Event>(done, ctx.idempotencyKey, fingerprint);
           }
           try {
             events = decider.decide(command, cached.state);
@@ -117,7 +184,7 @@ export class CommandHandler {
           cached = await this.load(decider, streamId, true);
         }
         if (events === null || events.length === 0) return { events: [], eventIds: [], position: null, replayed: false };
-        const toAppend = toNewEvents(decider, streamId, events, ctx);
+        const toAppend = toNewEvents(decider, streamId, events, ctx, fingerprint);
         try {
           const result = await this.store.append(streamId, toAppend, {
             expectedRevision: cached.revision === 'no_stream' ? 'no_stream' : cached.revision,
@@ -128,7 +195,7 @@ export class CommandHandler {
             for (const e of events) cached.state = decider.evolve(cached.state, e);
             cached.revision = result.nextExpectedRevision;
             if (ctx.idempotencyKey) {
-              cached.keys.set(ctx.idempotencyKey, { events, eventIds: toAppend.map((e) => e.eventId), position: result.position });
+              cached.keys.set(ctx.idempotencyKey, { events, eventIds: toAppend.map((e) => e.eventId), position: result.position, fingerprint });
             }
           } else {
             // The store answered for events another process appended with the same ids: answer
@@ -136,12 +203,15 @@ export class CommandHandler {
             this.cache.delete(streamId);
             if (ctx.idempotencyKey) {
               const done = (await this.load(decider, streamId)).keys.get(ctx.idempotencyKey);
-              if (done) return { events: done.events as Event[], eventIds: done.eventIds, position: done.position, replayed: true };
+              if (done) return replay<Event>(done, ctx.idempotencyKey, fingerprint);
             }
           }
           return { events, eventIds: toAppend.map((e) => e.eventId), position: result.position, replayed: false };
         } catch (err) {
-          if (!(err instanceof WrongExpectedVersionError) || attempt >= maxRetries) throw err;
+          // Ids derived from this key that another process stored for a different request: the
+          // next load reads that request, and the key check above answers for it.
+          const keyTaken = err instanceof DuplicateEventIdError && ctx.idempotencyKey !== undefined;
+          if (!(err instanceof WrongExpectedVersionError || keyTaken) || attempt >= maxRetries) throw err;
           // Someone else appended: the next load catches the cached state up.
         }
       }
@@ -169,7 +239,8 @@ export class CommandHandler {
       cached.revision = r.revision;
       const key = r.metadata.idempotencyKey;
       if (typeof key === 'string') {
-        const entry = cached.keys.get(key) ?? { events: [], eventIds: [], position: r.position };
+        const fingerprint = r.metadata.idempotencyFingerprint;
+        const entry = cached.keys.get(key) ?? { events: [], eventIds: [], position: r.position, ...(typeof fingerprint === 'string' ? { fingerprint } : {}) };
         entry.events.push(event);
         entry.eventIds.push(r.eventId);
         entry.position = r.position;
@@ -204,6 +275,7 @@ export function toNewEvents<Event extends DomainEvent>(
   streamId: string,
   events: Event[],
   ctx: CommandContext,
+  fingerprint?: string,
 ): NewEvent[] {
   const correlationId = ctx.correlationId ?? randomUUID();
   const occurredAt = new Date().toISOString();
@@ -220,6 +292,7 @@ export function toNewEvents<Event extends DomainEvent>(
       causationId: ctx.causationId ?? null,
       occurredAt,
       ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
+      ...(ctx.idempotencyKey && fingerprint ? { idempotencyFingerprint: fingerprint } : {}),
     };
     const eventId = ctx.idempotencyKey ? deterministicUuid(streamId, ctx.idempotencyKey, String(i)) : randomUUID();
     return { eventId, type: e.type, version: def.version, data, metadata };

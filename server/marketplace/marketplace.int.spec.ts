@@ -23,10 +23,10 @@ describe('swap and stake', () => {
   const credit = (userId: string, amount: string, assetId: 'BTC' | 'ETH' | 'XRP' = 'BTC') =>
     t.app.ledger.execute(walletDecider, userId, recorded(amount, 'Complete', assetId), staff);
   const profile = async (s: typeof carol) => (await inject({ method: 'POST', url: '/functions/v1/get-user-profile-details', headers: as(s), payload: { targetUserId: s.user.id } })).json();
-  const swap = (s: typeof carol, body: Record<string, unknown>) =>
-    inject({ method: 'POST', url: '/functions/v1/create-swap-request', headers: as(s), payload: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.1', ...body } });
-  const stake = (s: typeof carol, body: Record<string, unknown>) =>
-    inject({ method: 'POST', url: '/functions/v1/create-stake-transaction', headers: as(s), payload: { assetId: 'BTC', amount: '0.0117769844', durationDays: 7, rate: 2.7, ...body } });
+  const swap = (s: typeof carol, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    inject({ method: 'POST', url: '/functions/v1/create-swap-request', headers: { ...as(s), ...headers }, payload: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.1', ...body } });
+  const stake = (s: typeof carol, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    inject({ method: 'POST', url: '/functions/v1/create-stake-transaction', headers: { ...as(s), ...headers }, payload: { assetId: 'BTC', amount: '0.0117769844', durationDays: 7, rate: 2.7, ...body } });
   const list = async (s: typeof carol) => (await inject({ method: 'GET', url: '/api/v1/transactions?pageSize=100', headers: as(s) })).json();
 
   beforeAll(async () => {
@@ -163,6 +163,40 @@ describe('swap and stake', () => {
     expect((await inject({ method: 'GET', url: '/api/v1/scheduled-transactions', headers: as(dave) })).json().scheduledTransactions).toEqual([]);
     // The app's own scheduler runs with the real clock too; a tick now adds nothing.
     expect(await t.app.payouts.runDue()).toBe(0);
+  });
+
+  it('an Idempotency-Key a deposit used is refused (422) for a swap or a stake, writing nothing; a swap repeated with its key is one swap', async () => {
+    const erin = await registeredCustomer(t, 'erin@example.com', 'erin-pass-12');
+    await credit(erin.user.id, '1');
+    const card = await inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: as(erin), payload: { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Erin E', expiryDate: '12/39', cvv: '123' } });
+    const key = { 'idempotency-key': 'erin-key-1' };
+    const deposited = await inject({
+      method: 'POST', url: '/functions/v1/create-deposit-request', headers: { ...as(erin), ...key },
+      payload: { tokenId: 'BTC', amount: '1', paymentMethodId: card.json().paymentMethod.id, userId: erin.user.id },
+    });
+    expect(deposited.statusCode, deposited.body).toBe(200);
+    const stream = async () => (await t.app.ledger.store.readStream(walletStream(erin.user.id))).map((e) => e.eventId);
+    const scheduled = async () => (await inject({ method: 'GET', url: '/api/v1/scheduled-transactions', headers: as(erin) })).json().scheduledTransactions;
+    const [events, before, details] = [await stream(), await list(erin), await profile(erin)];
+
+    const refusedSwap = await swap(erin, {}, key);
+    expect([refusedSwap.statusCode, refusedSwap.json()]).toEqual([422, { error: 'This Idempotency-Key was already used for a different request.' }]);
+    const refusedStake = await stake(erin, {}, key);
+    expect([refusedStake.statusCode, refusedStake.json()]).toEqual([422, { error: 'This Idempotency-Key was already used for a different request.' }]);
+    expect(await stream()).toEqual(events);
+    expect(await list(erin)).toEqual(before);
+    expect(await profile(erin)).toEqual(details);
+    expect(await scheduled()).toEqual([]);
+
+    // A swap's own key: the same answer again, one swap; another swap with that key is refused.
+    const own = { 'idempotency-key': 'erin-key-2' };
+    const first = await swap(erin, { fromAmount: '0.2' }, own);
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await swap(erin, { fromAmount: 0.2 }, own);
+    expect([again.statusCode, again.json()]).toEqual([200, first.json()]);
+    expect((await swap(erin, { fromAmount: '0.3' }, own)).statusCode).toBe(422);
+    expect((await list(erin)).transactions.filter((r: { type: string }) => r.type === 'swap')).toHaveLength(1);
+    expect(await stream()).toHaveLength(events.length + 2);
   });
 
   it('ledger verify agrees with every read model after swaps, stakes and payouts', async () => {

@@ -70,7 +70,13 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
             toPrice: priceOf(toAssetId),
             sentAt: new Date().toISOString(),
           },
-          { actor: { id: caller.userId, role: caller.role }, idempotencyKey: idempotencyKey(request), extra: { ip: request.ip ?? null } },
+          {
+            actor: { id: caller.userId, role: caller.role },
+            // The same key with another swap (or another command) is refused; prices may move between retries.
+            idempotencyKey: idempotencyKey(request),
+            idempotencyPayload: { fromAssetId, toAssetId, fromAmount },
+            extra: { ip: request.ip ?? null },
+          },
         );
         const [from, to] = result.events.map((e) => e.data as WalletEventData<'wallet.swap-requested'>);
         return {
@@ -109,7 +115,12 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
           walletDecider,
           caller.userId,
           { type: 'OpenStake', stakeId, assetId, amount, durationDays: body.durationDays, rate, sentAt: new Date().toISOString() },
-          { actor: { id: caller.userId, role: caller.role }, idempotencyKey: idempotencyKey(request), extra: { ip: request.ip ?? null } },
+          {
+            actor: { id: caller.userId, role: caller.role },
+            idempotencyKey: idempotencyKey(request),
+            idempotencyPayload: { assetId, amount, durationDays: body.durationDays, rate },
+            extra: { ip: request.ip ?? null },
+          },
         );
         const opened = result.events[0]!.data as WalletEventData<'wallet.stake-opened'>;
         return {

@@ -101,7 +101,9 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
     try {
       return await ledger.execute(paymentMethodsDecider, caller.userId, command, {
         actor: { id: caller.userId, role: caller.role },
-        ...(key ? { idempotencyKey: key } : {}),
+        // The command holds no card number, CVV or account number, and its id derives from the
+        // key: it is the request's fingerprint, so a key reused for another method is refused.
+        ...(key ? { idempotencyKey: key, idempotencyPayload: command } : {}),
         extra: { ip: request.ip ?? null },
       });
     } catch (err) {

@@ -228,6 +228,25 @@ describe('payment methods: add, list, detail, delete', () => {
     expect(report.ok).toBe(true);
   });
 
+  it('an Idempotency-Key used to add one method is refused (422) for another, leaving no method and no sealed number', async () => {
+    const owner = await registeredCustomer(t, 'keyed@example.com', 'keyed-pass-12');
+    const addKeyed = (payload: object) =>
+      inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: { ...bearer(owner.access_token), 'idempotency-key': 'pm-key-1' }, payload });
+    const first = await addKeyed(visa());
+    expect(first.statusCode, first.body).toBe(200);
+    const [events, secrets] = [(await streamOf(owner.user.id)).length, await secretCount()];
+    for (const other of [bank(), { ...visa(), cardHolderName: 'Someone Else' }]) {
+      const refused = await addKeyed(other);
+      expect([refused.statusCode, refused.json()]).toEqual([422, { error: 'This Idempotency-Key was already used for a different request.' }]);
+    }
+    expect(await streamOf(owner.user.id)).toHaveLength(events);
+    expect(await secretCount()).toBe(secrets);
+    expect((await rowsOf(owner.user.id)).map((r) => r.type)).toEqual(['credit_card']);
+    // The same card again (its CVV is no part of what is compared): the first answer.
+    const again = await addKeyed({ ...visa(), cvv: '123' });
+    expect([again.statusCode, again.json()]).toEqual([200, first.json()]);
+  });
+
   it('every call needs a signed-in caller', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     for (const opts of [

@@ -39,10 +39,12 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
   const db = ledger.database.db;
   const guard = auth.guard.requireAuth();
 
-  const execute = (request: FastifyRequest, caller: AuthInfo, command: WalletCommand) =>
+  /** `asked`: the checked fields of the request; the same Idempotency-Key with another request is refused (422). */
+  const execute = (request: FastifyRequest, caller: AuthInfo, command: WalletCommand, asked: Record<string, unknown>) =>
     ledger.execute(walletDecider, caller.userId, command, {
       actor: { id: caller.userId, role: caller.role },
       idempotencyKey: idempotencyKey(request),
+      idempotencyPayload: asked,
       extra: { ip: request.ip ?? null },
     });
 
@@ -108,7 +110,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
             kind === 'deposit'
               ? { type: 'RequestDeposit', transactionId, assetId, amount, paymentMethodId: body.paymentMethodId, sentAt: new Date().toISOString() }
               : { type: 'RequestWithdrawal', transactionId, assetId, amount, paymentMethodId: body.paymentMethodId, sentAt: new Date().toISOString() };
-          const result = await execute(request, caller, command);
+          const result = await execute(request, caller, command, { assetId, amount, paymentMethodId: body.paymentMethodId });
           const opened = result.events[0]!.data as { transactionId: string; amount: string; fee: string };
           return { success: true, transactionId: opened.transactionId, amount: opened.amount, fee: opened.fee };
         },
@@ -130,7 +132,12 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
         if (!isValidAddress(assetId, address)) throw badRequest(`This is not a valid ${ADDRESS_SHAPES[assetId].network} address for ${assetId}.`);
         const profile = await permissions(caller.userId);
         if (profile && !profile.can_send) throw forbidden(profile.send_disabled_note || 'Sending is currently disabled for your account.');
-        const result = await execute(request, caller, { type: 'RequestSend', transactionId: randomUUID(), assetId, amount, recipientAddress: address, sentAt: new Date().toISOString() });
+        const result = await execute(
+          request,
+          caller,
+          { type: 'RequestSend', transactionId: randomUUID(), assetId, amount, recipientAddress: address, sentAt: new Date().toISOString() },
+          { assetId, amount, recipientAddress: address },
+        );
         return { success: true, transactionId: (result.events[0]!.data as { transactionId: string }).transactionId };
       },
     );

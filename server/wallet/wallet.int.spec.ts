@@ -32,8 +32,8 @@ describe('customer money calls', () => {
 
   const deposit = (s: typeof alice, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     inject({ method: 'POST', url: '/functions/v1/create-deposit-request', headers: { ...as(s), ...headers }, payload: { tokenId: 'BTC', amount: '1', paymentMethodId: card, userId: s.user.id, ...body } });
-  const withdraw = (s: typeof alice, body: Record<string, unknown>) =>
-    inject({ method: 'POST', url: '/functions/v1/create-withdrawal-request', headers: as(s), payload: { tokenId: 'BTC', amount: '1', paymentMethodId: bank, userId: s.user.id, ...body } });
+  const withdraw = (s: typeof alice, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    inject({ method: 'POST', url: '/functions/v1/create-withdrawal-request', headers: { ...as(s), ...headers }, payload: { tokenId: 'BTC', amount: '1', paymentMethodId: bank, userId: s.user.id, ...body } });
   const profile = async (s: typeof alice, targetUserId = s.user.id) =>
     inject({ method: 'POST', url: '/functions/v1/get-user-profile-details', headers: as(s), payload: { targetUserId } });
 
@@ -186,5 +186,42 @@ describe('customer money calls', () => {
     expect(new Set([a.json().transactionId, b.json().transactionId, c.json().transactionId]).size).toBe(1);
     const list = (await inject({ method: 'GET', url: '/api/v1/transactions?pageSize=100', headers: as(alice) })).json();
     expect(list.transactions.filter((r: { id: string }) => r.id === a.json().transactionId)).toHaveLength(1);
+  });
+
+  it('an Idempotency-Key used for one request is refused (422) for another, writing nothing', async () => {
+    const carl = await registeredCustomer(t, 'carl@example.com', 'carl-pass-12');
+    await credit(carl.user.id, '10');
+    const cardOf = await inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: as(carl), payload: { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Carl C', expiryDate: '12/39', cvv: '123' } });
+    const bankOf = await inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: as(carl), payload: { type: 'bank_account', bank_name: 'First Bank', account_number: 'DE89370400440532013000' } });
+    const [carlCard, carlBank] = [cardOf.json().paymentMethod.id, bankOf.json().paymentMethod.id];
+    const stream = async () => (await t.app.ledger.store.readStream(`wallet-${carl.user.id}`)).map((e) => e.eventId);
+    const transactions = async () => (await inject({ method: 'GET', url: '/api/v1/transactions?pageSize=100', headers: as(carl) })).json().transactions;
+    const key = { 'idempotency-key': randomUUID() };
+    const deposited = await deposit(carl, { paymentMethodId: carlCard }, key);
+    expect(deposited.statusCode, deposited.body).toBe(200);
+    const [events, listed, details] = [await stream(), await transactions(), (await profile(carl)).json()];
+
+    // A withdrawal with the deposit's key: refused, not answered with the deposit's id.
+    const refused = await withdraw(carl, { paymentMethodId: carlBank }, key);
+    expect([refused.statusCode, refused.json()]).toEqual([422, { error: 'This Idempotency-Key was already used for a different request.' }]);
+    // And a deposit of another amount with it.
+    expect((await deposit(carl, { paymentMethodId: carlCard, amount: '2' }, key)).statusCode).toBe(422);
+    expect(await stream()).toEqual(events);
+    expect(await transactions()).toEqual(listed);
+    expect(listed.some((r: { type: string }) => r.type === 'withdrawal')).toBe(false);
+    expect((await profile(carl)).json()).toEqual(details);
+    // The deposit itself repeated with its key still answers as the first time.
+    expect((await deposit(carl, { paymentMethodId: carlCard }, key)).json()).toEqual(deposited.json());
+
+    // A withdrawal repeated with its own key: the same answer, recorded once.
+    const own = { 'idempotency-key': randomUUID() };
+    const first = await withdraw(carl, { paymentMethodId: carlBank, amount: 1 }, own);
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await withdraw(carl, { paymentMethodId: carlBank, amount: '1.0' }, own);
+    expect([again.statusCode, again.json()]).toEqual([200, first.json()]);
+    expect((await withdraw(carl, { paymentMethodId: carlBank, amount: '3' }, own)).statusCode).toBe(422);
+    const withdrawals = (await transactions()).filter((r: { type: string }) => r.type === 'withdrawal');
+    expect(withdrawals.map((r: { id: string }) => r.id)).toEqual([first.json().transactionId]);
+    expect(await stream()).toHaveLength(events.length + 1);
   });
 });
