@@ -211,3 +211,14 @@ test('a customer opens a ticket with a PDF; the worker answers with an image; th
   });
   await workerPage.context().close();
 });
+
+test("the worker's ticket list shows a failed load as 'Failed to load tickets: {reason}'", async ({ request, browser }) => {
+  const worker = await newWorkerSession(request);
+  const page = await openAs(browser, worker, '/dashboard/worker/support-tickets');
+  await expect(page.getByText('No tickets found.')).toBeVisible();
+  await page.route('**/functions/v1/get-worker-tickets', (route) => route.fulfill({ status: 500, json: { error: 'Database is down.' } }));
+  await page.reload();
+  await expect(page.getByRole('alert')).toHaveText('Failed to load tickets: Database is down.');
+  await page.screenshot({ path: '/tmp/shots/worker-tickets-load-error.png' });
+  await page.context().close();
+});

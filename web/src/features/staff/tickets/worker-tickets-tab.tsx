@@ -93,7 +93,8 @@ export function WorkerTicketsTab() {
           </select>
         </label>
       </div>
-      {error && <p className="banner banner--error" role="alert">Error: {error}</p>}
+      {/* Spec 002 section 8: 'Failed to load tickets: {reason}', with no 'Error:' before it. */}
+      {error && <p className="banner banner--error" role="alert">{error}</p>}
       <Card className="ticket-card" aria-label="Tickets assigned to you">
         {loading && tickets.length === 0 ? (
           <SkeletonRows rows={5} columns={5} label="Loading tickets..." />
