@@ -124,7 +124,9 @@ export const profileApi = {
     note: string | null;
     isHidden: boolean;
   }) => postJson<{ message: string }>(fn('add-transaction'), body),
-  transactions: (userId: string) => getJson<{ transactions: StaffTransaction[] }>(`api/v1/users/${userId}/transactions`),
+  /** A page of the staff history; `before` is the last row already shown, `next` the one to ask with next (null at the end). */
+  transactions: (userId: string, before?: string) =>
+    getJson<{ transactions: StaffTransaction[]; next: string | null }>(`api/v1/users/${userId}/transactions`, before ? { searchParams: { before } } : undefined),
   updateTransaction: (body: { targetUserId: string; transactionId: string; status?: string; type?: string; note?: string | null }) =>
     postJson<{ success: boolean }>(fn('update-transaction'), body),
   paymentMethods: (userId: string) => getJson<{ paymentMethods: PaymentMethodRaw[] }>(`api/v1/users/${userId}/payment-methods`),

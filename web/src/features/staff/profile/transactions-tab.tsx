@@ -42,20 +42,47 @@ export function toEntries(rows: StaffTransaction[]): Entry[] {
 export function TransactionsTab() {
   const { userId, reload } = useProfile();
   const [rows, setRows] = useState<StaffTransaction[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState<{ tx: StaffTransaction; swap: boolean } | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setRows((await profileApi.transactions(userId)).transactions);
-      setError(null);
-    } catch (e) {
-      setError(errorText(e, 'Failed to fetch transactions.'));
-    }
-  }, [userId]);
+  /** The newest page, and further pages until at least `atLeast` rows are shown again (after an edit). */
+  const load = useCallback(
+    async (atLeast = 0) => {
+      try {
+        let page = await profileApi.transactions(userId);
+        const all = [...page.transactions];
+        while (page.next && all.length < atLeast) {
+          page = await profileApi.transactions(userId, page.next);
+          all.push(...page.transactions);
+        }
+        setRows(all);
+        setNext(page.next);
+        setError(null);
+      } catch (e) {
+        setError(errorText(e, 'Failed to fetch transactions.'));
+      }
+    },
+    [userId],
+  );
   useEffect(() => {
     void load();
   }, [load]);
+
+  const loadOlder = async () => {
+    if (!next) return;
+    setLoadingMore(true);
+    try {
+      const page = await profileApi.transactions(userId, next);
+      setRows((shown) => [...(shown ?? []), ...page.transactions]);
+      setNext(page.next);
+    } catch (e) {
+      setError(errorText(e, 'Failed to fetch transactions.'));
+    } finally {
+      setLoadingMore(false);
+    }
+  };
 
   return (
     <section className="card profile-card" aria-labelledby="history-title">
@@ -76,6 +103,13 @@ export function TransactionsTab() {
           ))}
         </ul>
       )}
+      {rows && next && (
+        <nav className="pager" aria-label="Older transactions">
+          <button type="button" className="button button--secondary pager__button" disabled={loadingMore} onClick={() => void loadOlder()}>
+            {loadingMore ? 'Loading...' : 'Show older transactions'}
+          </button>
+        </nav>
+      )}
       {editing && (
         <EditDialog
           userId={userId}
@@ -83,7 +117,7 @@ export function TransactionsTab() {
           swap={editing.swap}
           onClose={() => setEditing(null)}
           onSaved={async () => {
-            await load();
+            await load(rows?.length ?? 0);
             await reload();
           }}
         />
