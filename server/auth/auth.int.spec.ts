@@ -274,6 +274,38 @@ describe('accounts and access (/auth/v1)', () => {
     await signIn(t, 'forgot@example.com', 'remembered2', await solveCaptcha(t.app));
   });
 
+  it('a reset link sets a new password for a user with an authenticator, and only that; the code still guards sign-in', async () => {
+    const email = 'forgot-totp@example.com';
+    const call = asUser(email);
+    const s = await registeredCustomer(t, email, 'forgot-totp-1');
+    const { secret } = await enrolTotp(email, s.access_token);
+    expect((await call({ method: 'POST', url: '/auth/v1/recover', payload: { email } })).json()).toEqual({});
+    const mail = await mailTo(t.outbox, email, /Reset your password/);
+    const token = /update-password#type=recovery&token=([\w-]+)/.exec(mail.text)![1]!;
+    secretsSeen.push(token);
+    const rt = (await call({ method: 'POST', url: '/auth/v1/verify', payload: { type: 'recovery', token } })).json().access_token;
+    const put = (payload: object) => call({ method: 'PUT', url: '/auth/v1/user', headers: bearer(rt), payload });
+
+    // Nothing but the password: not the MFA method, not another call.
+    expect((await put({ password: 'forgot-totp-2', data: { active_mfa_method: null } })).json().code).toBe('recovery_password_only');
+    expect((await put({ data: { active_mfa_method: 'totp' } })).json().code).toBe('recovery_password_only');
+    expect((await put({})).json().code).toBe('password_change_required');
+    expect((await call({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(rt) })).json().code).toBe('password_change_required');
+    const changed = await put({ password: 'forgot-totp-2' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().factors).toEqual([expect.objectContaining({ status: 'verified' })]);
+    expect((await put({ password: 'forgot-totp-3' })).statusCode).toBe(401); // the change ended every session
+
+    // The next sign-in with the new password still owes the authenticator's code.
+    const next = await signIn(t, email, 'forgot-totp-2');
+    expect((await call({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: { password: 'forgot-totp-4' } })).json().code).toBe('mfa_required');
+    const factorId = next.user.factors[0]!.id;
+    const challenge = (await call({ method: 'POST', url: `/auth/v1/factors/${factorId}/challenge`, headers: bearer(next.access_token) })).json().id;
+    const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+    const upgraded = await call({ method: 'POST', url: `/auth/v1/factors/${factorId}/verify`, headers: bearer(next.access_token), payload: { challenge_id: challenge, code } });
+    expect(upgraded.statusCode, upgraded.body).toBe(200);
+  });
+
   it('a staff account made by an operator must change its one-time password first', async () => {
     const { password } = await createStaff(t.app.authServices.accounts, { email: 'worker1@example.com', fullName: 'Will Worker', role: 'WORKER' });
     secretsSeen.push(password);

@@ -21,6 +21,7 @@ export const authErrors = {
   notAuthenticated: () => new AuthError(401, 'not_authenticated', 'Session expired or invalid. Please sign in again.'),
   mfaRequired: () => new AuthError(403, 'mfa_required', 'Two-factor authentication is required to continue.'),
   passwordChangeRequired: () => new AuthError(403, 'password_change_required', 'You must set a new password before continuing.'),
+  recoveryPasswordOnly: () => new AuthError(403, 'recovery_password_only', 'A password reset link can only be used to set a new password.'),
   reauthRequired: () => new AuthError(403, 'reauthentication_required', 'Please enter your password to continue.'),
   refreshReused: () => new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
   refreshInvalid: () => new AuthError(400, 'invalid_refresh_token', 'Invalid Refresh Token'),

@@ -28,6 +28,11 @@ export interface GuardOptions {
   allowPasswordChange?: boolean;
   /** Reachable with a reset-link session (which exists only to set a password). */
   allowRecovery?: boolean;
+  /**
+   * A reset-link session reaches this route at `aal1` even when the user has a second factor
+   * (it cannot do a challenge); the route lets such a session set the password and nothing else.
+   */
+  allowRecoveryAtAal1?: boolean;
 }
 
 const BEARER = /^Bearer ([^\s]+)$/i;
@@ -62,7 +67,8 @@ export function createGuard(sessions: SessionService, verifyToken: (token: strin
       throw new AuthError(401, 'user_banned', 'User is banned');
     }
     if (session.recovery && !opts.allowRecovery) throw authErrors.passwordChangeRequired();
-    if (!opts.allowAal1 && session.aal !== 'aal2' && requiredAalFor(user.active_mfa_method, hasVerifiedFactor) === 'aal2') throw authErrors.mfaRequired();
+    const secondStepOwed = session.aal !== 'aal2' && requiredAalFor(user.active_mfa_method, hasVerifiedFactor) === 'aal2';
+    if (secondStepOwed && !opts.allowAal1 && !(session.recovery && opts.allowRecoveryAtAal1)) throw authErrors.mfaRequired();
     if (user.requires_password_change && !opts.allowPasswordChange) throw authErrors.passwordChangeRequired();
     request.auth = { userId: user.id, sessionId: session.id, role: user.role, aal: session.aal, recovery: session.recovery, user };
     return request.auth;

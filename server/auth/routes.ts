@@ -119,7 +119,9 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.put(
       '/user',
       {
-        preHandler: requireAuth({ allowPasswordChange: true, allowRecovery: true }),
+        // A reset-link session may set the password at aal1: the second factor still guards
+        // the next sign-in, and every session ends with the change.
+        preHandler: requireAuth({ allowPasswordChange: true, allowRecovery: true, allowRecoveryAtAal1: true }),
         schema: {
           tags: ['auth'],
           body: z.object({
@@ -131,6 +133,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       async (request) => {
         const auth = authOf(request);
         const { password: newPassword, data } = request.body;
+        if (auth.recovery && data?.active_mfa_method !== undefined) throw authErrors.recoveryPasswordOnly();
         if (newPassword !== undefined) {
           const method = auth.recovery ? 'recovery' : auth.user.requires_password_change ? 'forced' : 'self';
           await accounts.changePassword(auth.userId, newPassword, { sessionId: auth.sessionId, method, actor: { id: auth.userId, role: auth.role } });
