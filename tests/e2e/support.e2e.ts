@@ -222,3 +222,22 @@ test("the worker's ticket list shows a failed load as 'Failed to load tickets: {
   await page.screenshot({ path: '/tmp/shots/worker-tickets-load-error.png' });
   await page.context().close();
 });
+
+test("a refused ticket shows the server's error text, else 'Failed to create ticket. Please try again.'", async ({ page, request }) => {
+  await signInNewCustomer(page, request, 'support-refused');
+  const answers = [
+    { status: 429, json: { error: 'Rate limit exceeded, retry in 1 minute' } },
+    { status: 500, body: '' },
+  ];
+  await page.route('**/functions/v1/create-support-ticket', (route) => route.fulfill(answers.shift()!));
+  await page.goto('/dashboard/support');
+  await page.getByRole('button', { name: 'Create Ticket' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Support Ticket' });
+  await dialog.getByLabel('Subject').fill('Card declined');
+  await dialog.getByLabel('Message').fill('My card was declined twice.');
+  await dialog.getByRole('button', { name: 'Create Ticket' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Rate limit exceeded, retry in 1 minute');
+  await page.screenshot({ path: '/tmp/shots/create-ticket-server-error.png' });
+  await dialog.getByRole('button', { name: 'Create Ticket' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Failed to create ticket. Please try again.');
+});

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { Modal } from '../../../components/modal.js';
+import { ApiError, messageOf } from '../../../lib/api-client.js';
 import { useSession } from '../../../lib/session.js';
 import { createTicket, uploadAttachment, type Ticket, type Urgency } from '../../tickets/api.js';
 import { ATTACHMENT_RULES, TEXT, fileProblem } from '../../tickets/rules.js';
@@ -40,8 +41,10 @@ export function CreateTicketModal({ open, onClose, onCreated }: { open: boolean;
     let ticket: Ticket;
     try {
       ticket = await createTicket({ subject: subject.trim(), message: message.trim(), urgency, userId });
-    } catch {
-      setErrors({ form: 'Failed to create ticket. Please try again.' });
+    } catch (e) {
+      // Spec 001 section 8: the server's error field, in preference to the generic text.
+      const generic = 'Failed to create ticket. Please try again.';
+      setErrors({ form: e instanceof ApiError && e.status !== null ? messageOf(e.body, generic) : generic });
       setBusy(false);
       return;
     }
