@@ -91,6 +91,7 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'POST /auth/v1/token': { policy: 'public', request: () => ({ query: { grant_type: 'refresh_token' }, body: { refresh_token: 'not-a-token' } }) },
   'POST /auth/v1/otp': { policy: 'public', request: () => ({ body: { email: nobody() } }) },
   'POST /auth/v1/recover': { policy: 'public', request: () => ({ body: { email: nobody() } }) },
+  'POST /auth/v1/resend': { policy: 'public', request: () => ({ body: { type: 'signup', email: nobody() } }) },
   'POST /auth/v1/logout': { policy: 'signed-in', fresh: true, expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   'GET /auth/v1/user': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'ADMIN/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   'PUT /auth/v1/user': { policy: 'signed-in', request: () => ({ body: {} }), expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
