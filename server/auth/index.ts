@@ -4,7 +4,7 @@ import fastifyJwt from '@fastify/jwt';
 import type { Config } from '../config.js';
 import type { LedgerContext } from '../context.js';
 import { resolveSecrets } from '../secrets.js';
-import { createMailer, OutboxMailer, type Mailer } from '../mail/mailer.js';
+import { createMailer, drainMail, OutboxMailer, type Mailer } from '../mail/mailer.js';
 import { createCaptcha, type CaptchaVerifier } from '../captcha/captcha.js';
 import { captchaRoutes } from '../routes/captcha.js';
 import { devMailboxRoutes } from '../routes/dev-mailbox.js';
@@ -27,6 +27,9 @@ export interface AuthServices {
   dataKey: Buffer;
 }
 
+/** How long a shutdown waits for e-mails still being sent. */
+const MAIL_DRAIN_MS = 10_000;
+
 /** Access tokens whose verification is remembered (about 300 bytes each). */
 const VERIFIED_TOKENS_CACHED = 10_000;
 
@@ -41,6 +44,11 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   const db = ledger.database.db;
   const publicUrl = (config.PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`).replace(/\/$/, '');
   const mailer = createMailer(config);
+  // A shutdown lets the mails already on their way go out (a confirmation link, a code).
+  app.addHook('onClose', async () => {
+    const left = await drainMail(mailer, MAIL_DRAIN_MS);
+    if (left > 0) app.log.warn({ left }, 'e-mails still being sent at shutdown');
+  });
   // The captcha's HMAC key is derived from the data key, so no second secret needs managing.
   const captcha = createCaptcha(config, db, createHmac('sha256', secrets.dataKey).update('captcha').digest('hex'));
   const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS, ledger.database.watch);

@@ -169,7 +169,36 @@ export interface MailLog {
  * warning (recipient domain, subject and error; never the body, which may hold a code or a link)
  * and the answer is false.
  */
-export async function sendQuietly(mailer: Mailer, message: MailMessage, log: MailLog): Promise<boolean> {
+export function sendQuietly(mailer: Mailer, message: MailMessage, log: MailLog): Promise<boolean> {
+  const sending = sendLogged(mailer, message, log);
+  let pending = inFlight.get(mailer);
+  if (!pending) inFlight.set(mailer, (pending = new Set()));
+  pending.add(sending);
+  void sending.finally(() => pending.delete(sending));
+  return sending;
+}
+
+/** The mails `sendQuietly` has on their way, per mailer, so that a shutdown can let them go out. */
+const inFlight = new WeakMap<Mailer, Set<Promise<boolean>>>();
+
+/**
+ * Waits until every mail `sendQuietly` started through `mailer` has been sent or has failed,
+ * for at most `timeoutMs`. Answers how many were still on their way when it stopped waiting.
+ */
+export async function drainMail(mailer: Mailer, timeoutMs: number): Promise<number> {
+  const pending = inFlight.get(mailer);
+  if (!pending || pending.size === 0) return 0;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  try {
+    await Promise.race([Promise.allSettled([...pending]), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return pending.size;
+}
+
+async function sendLogged(mailer: Mailer, message: MailMessage, log: MailLog): Promise<boolean> {
   try {
     await mailer.send(message);
     return true;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import nodemailer from 'nodemailer';
-import { createMailer, OutboxMailer, sendQuietly, SmtpMailer, type Mailer } from './mailer.js';
+import { createMailer, drainMail, OutboxMailer, sendQuietly, SmtpMailer, type Mailer } from './mailer.js';
 import { confirmationMail, emailOtpMail, passwordResetMail, welcomeMail } from './templates.js';
 
 describe('OutboxMailer', () => {
@@ -78,6 +78,26 @@ describe('sendQuietly', () => {
     const mailer: Mailer = { send: async (m) => { sent.push(m.to); } };
     await expect(sendQuietly(mailer, { to: 'a@example.com', subject: 's', text: 't' }, { warn: vi.fn() })).resolves.toBe(true);
     expect(sent).toEqual(['a@example.com']);
+  });
+});
+
+describe('drainMail', () => {
+  it('waits for the mails still on their way, failed ones included, and no longer than it is given', async () => {
+    const delivered: string[] = [];
+    const slow: Mailer = {
+      send: (m) => new Promise((resolve, reject) => setTimeout(() => (m.subject === 'fails' ? reject(new Error('smtp down')) : (delivered.push(m.subject), resolve())), 150)),
+    };
+    expect(await drainMail(slow, 1000)).toBe(0); // nothing sent yet
+    void sendQuietly(slow, { to: 'a@example.com', subject: 'one', text: 't' }, { warn: vi.fn() });
+    void sendQuietly(slow, { to: 'b@example.com', subject: 'fails', text: 't' }, { warn: vi.fn() });
+    expect(await drainMail(slow, 5000)).toBe(0);
+    expect(delivered).toEqual(['one']);
+
+    const stuck: Mailer = { send: () => new Promise(() => {}) };
+    void sendQuietly(stuck, { to: 'a@example.com', subject: 'never', text: 't' }, { warn: vi.fn() });
+    const started = Date.now();
+    expect(await drainMail(stuck, 100)).toBe(1);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });
 
