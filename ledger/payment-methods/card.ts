@@ -23,6 +23,7 @@ export const PAYMENT_METHOD_MESSAGES = {
   notesTooLong: `Notes must be at most ${NOTES_MAX} characters.`,
   cardNumberElsewhere: 'The card number must not appear in other fields.',
   accountNumberElsewhere: 'The account number must not appear in other fields.',
+  cardNumberInText: 'Notes and names must not contain a card number.',
 } as const;
 const M = PAYMENT_METHOD_MESSAGES;
 
@@ -142,9 +143,69 @@ function optionalNotes(notes: Text): Checked<string | null> {
   return ok(text === '' ? null : text);
 }
 
-/** True when `secret` (already normalised) shows up in `text` once spaces and dashes are removed. */
-function contains(text: string | null, secret: string): boolean {
-  return text !== null && text.replace(/[\s-]/g, '').toUpperCase().includes(secret);
+// ------------------------------------------------------------------ free text
+
+/**
+ * Free text (holder name, bank name, notes) is recorded in the log and shown to staff, so it
+ * must carry no card or account number. One check for every such field: `ownNumber` is the
+ * normalised card or account number of the method being added, when there is one.
+ */
+export type FreeTextProblem = 'own-number' | 'card-number';
+
+/** Text as it reads: compatibility forms folded (fullwidth digits become 0-9), invisible format characters dropped. */
+const readable = (text: string) => text.normalize('NFKC').replace(/\p{Cf}/gu, '');
+
+/** Digit groups joined by exactly one character that is neither a letter nor a digit. */
+const DIGIT_RUN = /\d+(?:[^\p{L}\p{N}]\d+)*/gu;
+const CARD_MIN = 13;
+const CARD_MAX = 19;
+
+/**
+ * True when the text holds something that reads as a payment card number: 13 to 19 digits
+ * that pass the Luhn check, unbroken or in groups joined by single separators (spaces,
+ * dashes, dots, slashes...). Any run of whole groups counts, so a number followed by its
+ * expiry or CVV is still found; an unbroken digit string longer than 19 (a reference) is not.
+ */
+export function holdsCardLikeNumber(text: string): boolean {
+  for (const [run] of readable(text).matchAll(DIGIT_RUN)) {
+    const groups = run.split(/\D/);
+    for (let from = 0; from < groups.length; from++) {
+      let digits = '';
+      for (let to = from; to < groups.length && digits.length + groups[to]!.length <= CARD_MAX; to++) {
+        digits += groups[to];
+        if (digits.length >= CARD_MIN && luhnValid(digits)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * True when `ownNumber` (normalised: digits, or letters and digits) is in the text with any
+ * separators between its characters, or, for a number of at least 8 digits, when its digits
+ * appear in order with anything but digits between them.
+ */
+function holdsOwnNumber(text: string, ownNumber: string): boolean {
+  const upper = readable(text).toUpperCase();
+  if (upper.replace(/[^0-9A-Z]/g, '').includes(ownNumber)) return true;
+  const digits = ownNumber.replace(/\D/g, '');
+  return digits.length >= 8 && upper.replace(/\D/g, '').includes(digits);
+}
+
+/** What is wrong with a free-text field of a payment method, or null when it may be kept. */
+export function freeTextProblem(text: string | null, ownNumber?: string): FreeTextProblem | null {
+  if (text === null) return null;
+  if (ownNumber !== undefined && holdsOwnNumber(text, ownNumber)) return 'own-number';
+  return holdsCardLikeNumber(text) ? 'card-number' : null;
+}
+
+/** The refusal for the first free-text field with a problem; `ownMessage` names the method's own number. */
+function checkFreeText(texts: (string | null)[], ownNumber: string, ownMessage: string): string | null {
+  for (const text of texts) {
+    const problem = freeTextProblem(text, ownNumber);
+    if (problem) return problem === 'own-number' ? ownMessage : M.cardNumberInText;
+  }
+  return null;
 }
 
 export interface CardForm {
@@ -175,8 +236,10 @@ export function checkCard(form: CardForm, now: Date): Checked<CheckedCard> {
   if (cardHolderName.length > HOLDER_NAME_MAX) return fail(M.holderNameTooLong);
   const notes = optionalNotes(form.notes);
   if (!notes.ok) return fail(notes.error);
-  // Free text is stored and shown: it must not carry the number it sits beside.
-  if (contains(cardHolderName, number.value.digits) || contains(notes.value, number.value.digits)) return fail(M.cardNumberElsewhere);
+  // Free text is stored and shown: it must carry neither the number it sits beside nor any other.
+  // A CVV is not looked for: three digits are too common in notes to refuse them.
+  const refused = checkFreeText([cardHolderName, notes.value], number.value.digits, M.cardNumberElsewhere);
+  if (refused) return fail(refused);
   return ok({ cardBrand: number.value.brand, last4: number.value.last4, expiryDate: expiry.value, cardHolderName, notes: notes.value });
 }
 
@@ -208,6 +271,7 @@ export function checkBankAccount(form: BankAccountForm): Checked<CheckedBankAcco
   if (!accountNumber) return fail(M.accountNumber);
   const notes = optionalNotes(form.notes);
   if (!notes.ok) return fail(notes.error);
-  if (contains(bankName, accountNumber) || contains(notes.value, accountNumber)) return fail(M.accountNumberElsewhere);
+  const refused = checkFreeText([bankName, notes.value], accountNumber, M.accountNumberElsewhere);
+  if (refused) return fail(refused);
   return ok({ bankName, accountNumber, bankLast4: accountNumber.slice(-4), notes: notes.value });
 }

@@ -6,6 +6,8 @@ import {
   checkCvv,
   checkExpiry,
   detectBrand,
+  freeTextProblem,
+  holdsCardLikeNumber,
   luhnValid,
   normaliseAccountNumber,
   normaliseCardNumber,
@@ -145,8 +147,32 @@ describe('the card form', () => {
     [{ notes: 'x'.repeat(501) }, M.notesTooLong],
     [{ notes: 'my card 4242-4242-4242-4242' }, M.cardNumberElsewhere],
     [{ cardHolderName: '4242424242424242' }, M.cardNumberElsewhere],
+    // The card's own number with any separators, or letters, between its digits.
+    [{ notes: 'my card 4242.4242.4242.4242' }, M.cardNumberElsewhere],
+    [{ notes: '4242/4242/4242/4242' }, M.cardNumberElsewhere],
+    [{ notes: '4242_4242_4242_4242' }, M.cardNumberElsewhere],
+    [{ notes: '4242 / 4242 / 4242 / 4242' }, M.cardNumberElsewhere],
+    [{ notes: 'four 4242 then 4242 and 4242, 4242' }, M.cardNumberElsewhere],
+    [{ notes: '\uFF14\uFF12\uFF14\uFF12\uFF14\uFF12\uFF14\uFF12\uFF14\uFF12\uFF14\uFF12\uFF14\uFF12\uFF14\uFF12' }, M.cardNumberElsewhere],
+    [{ cardHolderName: 'Ada 4242.4242.4242.4242' }, M.cardNumberElsewhere],
+    // Any other card number.
+    [{ notes: 'spare 5555.5555.5555.4444' }, M.cardNumberInText],
+    [{ notes: 'old one 4000 0566 5566 5556 12/30 123' }, M.cardNumberInText],
+    [{ cardHolderName: 'Ada 5555/5555/5555/4444' }, M.cardNumberInText],
   ])('refuses %j with its message', (change, message) => {
     expect(checkCard({ ...form, ...change }, NOW)).toEqual({ ok: false, error: message });
+  });
+
+  it('notes with numbers that are not card numbers are kept, and so is a CVV-like group', () => {
+    for (const notes of [
+      'order ref 1234567890123456', // 16 digits, not Luhn-valid
+      'order 1234-5678-9012-3456',
+      'ref 98765432109876543210123', // one unbroken 23-digit reference
+      'limit 5000, renew 12/30, desk 739',
+      'ends 4242',
+    ]) {
+      expect(checkCard({ ...form, notes }, NOW)).toMatchObject({ ok: true, value: { notes } });
+    }
   });
 
   it('an American Express card needs a 4-digit CVV', () => {
@@ -183,5 +209,52 @@ describe('the bank account form', () => {
       ok: false,
       error: M.accountNumberElsewhere,
     });
+  });
+
+  it('refuses its own number with any separators, and any card number, in the bank name or notes', () => {
+    const bank = { bank_name: 'First Bank', account_number: 'GB29 NWBK 6016 1331 9268 19' };
+    for (const notes of ['GB29.NWBK.6016.1331.9268.19', 'gb29/nwbk/6016/1331/9268/19', 'digits 29 60 16 13 31 92 68 19']) {
+      expect(checkBankAccount({ ...bank, notes })).toEqual({ ok: false, error: M.accountNumberElsewhere });
+    }
+    expect(checkBankAccount({ bank_name: 'First Bank', account_number: '12345678', notes: '12x34y56z78' })).toEqual({ ok: false, error: M.accountNumberElsewhere });
+    expect(checkBankAccount({ ...bank, notes: 'backup card 4242.4242.4242.4242' })).toEqual({ ok: false, error: M.cardNumberInText });
+    expect(checkBankAccount({ ...bank, notes: 'card 5555555555554444' })).toEqual({ ok: false, error: M.cardNumberInText });
+    expect(checkBankAccount({ ...bank, bank_name: 'Visa 4242/4242/4242/4242' })).toEqual({ ok: false, error: M.cardNumberInText });
+    expect(checkBankAccount({ ...bank, notes: 'order ref 1234567890123456' })).toMatchObject({ ok: true, value: { notes: 'order ref 1234567890123456' } });
+  });
+});
+
+describe('free text', () => {
+  it('finds a Luhn-valid 13 to 19 digits, unbroken or in groups joined by single separators', () => {
+    for (const text of [
+      '4242424242424242',
+      'x4242-4242-4242-4242.',
+      '4242.4242.4242.4242',
+      '4242/4242/4242/4242',
+      '3782 822463 10005',
+      '4222222222222', // 13 digits
+      'ref 12 4242 4242 4242 4242 12/30', // whole groups inside a longer run
+      '4242\u200B4242\u200B4242\u200B4242', // invisible separators
+    ]) {
+      expect(holdsCardLikeNumber(text), text).toBe(true);
+    }
+    for (const text of [
+      '1234567890123456', // not Luhn-valid
+      '4242424242424241',
+      '424242424242', // 12 digits
+      '98765432109876543210123', // unbroken and longer than 19
+      '4242  4242  4242  4242', // two separators part the groups
+      '4242 abcd 4242 4242 4242',
+      '',
+    ]) {
+      expect(holdsCardLikeNumber(text), text).toBe(false);
+    }
+  });
+
+  it('names its own number first, then any card number', () => {
+    expect(freeTextProblem(null, '4242424242424242')).toBeNull();
+    expect(freeTextProblem('4242 4242 4242 4242', '4242424242424242')).toBe('own-number');
+    expect(freeTextProblem('4242 4242 4242 4242')).toBe('card-number');
+    expect(freeTextProblem('salary')).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import type { Decider } from '../decider.js';
+import { freeTextProblem, PAYMENT_METHOD_MESSAGES } from './card.js';
 import { paymentMethodEventSchemas, type CardBrand, type PaymentMethodEvent } from './events.js';
 
 export type PaymentMethodType = 'credit_card' | 'bank_account';
@@ -56,7 +57,7 @@ export const PAYMENT_METHOD_NOT_FOUND = 'Payment method not found.';
 
 export class PaymentMethodError extends Error {
   constructor(
-    readonly code: 'not_found' | 'duplicate',
+    readonly code: 'not_found' | 'duplicate' | 'invalid',
     message: string,
   ) {
     super(message);
@@ -64,10 +65,19 @@ export class PaymentMethodError extends Error {
   }
 }
 
+/**
+ * The second lock behind the form checks: free text that reads as a card number is never
+ * recorded, whoever built the command. (The method's own number is not in the command.)
+ */
+function refuseCardNumbersIn(texts: (string | null)[]): void {
+  if (texts.some((text) => freeTextProblem(text) !== null)) throw new PaymentMethodError('invalid', PAYMENT_METHOD_MESSAGES.cardNumberInText);
+}
+
 export function decidePaymentMethods(command: PaymentMethodsCommand, state: PaymentMethodsState): PaymentMethodEvent[] {
   switch (command.type) {
     case 'AddCard':
       if (state.used.has(command.paymentMethodId)) throw new PaymentMethodError('duplicate', 'This payment method already exists.');
+      refuseCardNumbersIn([command.cardHolderName, command.notes]);
       return [
         {
           type: 'payment-method.card-added',
@@ -83,6 +93,7 @@ export function decidePaymentMethods(command: PaymentMethodsCommand, state: Paym
       ];
     case 'AddBankAccount':
       if (state.used.has(command.paymentMethodId)) throw new PaymentMethodError('duplicate', 'This payment method already exists.');
+      refuseCardNumbersIn([command.bankName, command.notes]);
       return [
         {
           type: 'payment-method.bank-account-added',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { PAYMENT_METHOD_MESSAGES } from './card.js';
 import { paymentMethodEventSchemas, type PaymentMethodEvent } from './events.js';
 import {
   decidePaymentMethods,
@@ -30,7 +31,7 @@ function given(events: PaymentMethodEvent[]) {
   };
 }
 
-const addCard = (paymentMethodId: string): PaymentMethodsCommand => ({
+const addCard = (paymentMethodId: string): Extract<PaymentMethodsCommand, { type: 'AddCard' }> => ({
   type: 'AddCard',
   paymentMethodId,
   cardBrand: 'Visa',
@@ -87,6 +88,26 @@ describe('payment methods decider', () => {
     const id = randomUUID();
     given([]).when({ type: 'Remove', paymentMethodId: id }).thenRefuses('not_found', 'Payment method not found.');
     given([cardAdded(id), removed(id)]).when({ type: 'Remove', paymentMethodId: id }).thenRefuses('not_found', 'Payment method not found.');
+  });
+
+  it('free text that reads as a card number is refused, in every field, whatever the separators', () => {
+    const id = randomUUID();
+    const refused = PAYMENT_METHOD_MESSAGES.cardNumberInText;
+    const bank = { type: 'AddBankAccount', paymentMethodId: id, bankName: 'First Bank', bankLast4: '8901', notes: null } as const;
+    given([]).when({ ...addCard(id), notes: 'card 4242.4242.4242.4242' }).thenRefuses('invalid', refused);
+    given([]).when({ ...addCard(id), notes: '4242/4242/4242/4242' }).thenRefuses('invalid', refused);
+    given([]).when({ ...addCard(id), cardHolderName: 'Ada 4242 4242 4242 4242' }).thenRefuses('invalid', refused);
+    given([]).when({ ...bank, notes: 'backup card 5555-5555-5555-4444' }).thenRefuses('invalid', refused);
+    given([]).when({ ...bank, bankName: 'Visa 4242424242424242' }).thenRefuses('invalid', refused);
+  });
+
+  it('a long number that is not a card number (an order reference) is kept', () => {
+    const id = randomUUID();
+    const notes = 'order ref 1234567890123456';
+    given([]).when({ ...addCard(id), notes }).then([{ ...cardAdded(id), data: { ...cardAdded(id).data, notes } } as PaymentMethodEvent]);
+    given([])
+      .when({ type: 'AddBankAccount', paymentMethodId: id, bankName: 'First Bank', bankLast4: '8901', notes })
+      .then([{ type: 'payment-method.bank-account-added', data: { paymentMethodId: id, bankName: 'First Bank', bankLast4: '8901', notes } }]);
   });
 
   it('every decided event fits its schema', () => {

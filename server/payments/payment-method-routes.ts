@@ -107,7 +107,9 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
         extra: { ip: request.ip ?? null },
       });
     } catch (err) {
-      if (err instanceof PaymentMethodError) throw err.code === 'not_found' ? notFound(err.message) : conflict(err.message);
+      if (err instanceof PaymentMethodError) {
+        throw err.code === 'not_found' ? notFound(err.message) : err.code === 'invalid' ? badRequest(err.message) : conflict(err.message);
+      }
       throw err;
     }
   }

@@ -181,6 +181,40 @@ describe('payment methods: add, list, detail, delete', () => {
     expect((await list(customer.access_token)).json()).toEqual({ paymentMethods: [] });
   });
 
+  it('refuses a card number in any free-text field, whatever the separators, writing nothing; an order reference is kept', async () => {
+    const customer = await registeredCustomer(t, 'freetext@example.com', 'freetext-pass-1');
+    const secretsBefore = await secretCount();
+    const own = 'The card number must not appear in other fields.';
+    const any = 'Notes and names must not contain a card number.';
+    const cases: [object, string][] = [
+      [{ ...visa(), notes: 'card 4242.4242.4242.4242' }, own],
+      [{ ...visa(), notes: '4242/4242/4242/4242' }, own],
+      [{ ...visa(), cardHolderName: 'Ada 4242.4242.4242.4242' }, own],
+      [{ ...visa(), notes: 'old card 5555.5555.5555.4444' }, any],
+      [{ ...visa(), cardHolderName: 'Ada 5555/5555/5555/4444' }, any],
+      [{ ...bank(), notes: 'backup card 4242.4242.4242.4242' }, any],
+      [{ ...bank(), bank_name: 'NatWest 4000-0566-5566-5556' }, any],
+      [{ ...bank(), notes: 'GB29.NWBK.6016.1331.9268.19' }, 'The account number must not appear in other fields.'],
+    ];
+    for (const [payload, error] of cases) {
+      const res = await add(customer.access_token, payload);
+      expect([res.statusCode, res.json()], JSON.stringify(payload)).toEqual([400, { error }]);
+    }
+    expect(await streamOf(customer.user.id)).toEqual([]);
+    expect(await rowsOf(customer.user.id)).toEqual([]);
+    expect(await secretCount()).toBe(secretsBefore);
+    const log = JSON.stringify(await allEvents(), (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+    for (const typed of ['4242.4242', '4242/4242', '5555.5555', '5555/5555', '4000-0566', 'GB29.NWBK']) expect(log).not.toContain(typed);
+
+    // A long number that is not a card number (it fails the Luhn check) is an ordinary note.
+    const notes = 'order ref 1234567890123456';
+    const card = await add(customer.access_token, { ...visa(), notes });
+    expect(card.statusCode, card.body).toBe(200);
+    const account = await add(customer.access_token, { ...bank(), notes });
+    expect(account.statusCode, account.body).toBe(200);
+    expect((await streamOf(customer.user.id)).map((e) => (e.data as { notes: string }).notes)).toEqual([notes, notes]);
+  });
+
   it("another customer's method is not found, in detail and delete, and nothing is deleted", async () => {
     const owner = await registeredCustomer(t, 'owner@example.com', 'owner-pass-1');
     const other = await registeredCustomer(t, 'nosy@example.com', 'nosy-pass-12');
