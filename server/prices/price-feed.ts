@@ -48,27 +48,29 @@ export function roundPrice(price: number): number {
 const roundPercent = (value: number) => Number(value.toFixed(4));
 
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 
 /**
- * How each asset moves per simulated step, on the log of price / reference (an
- * Ornstein-Uhlenbeck walk): `volatility` is the standard deviation of one step of one
- * minute, `reversion` the share of the distance to the reference closed each step, and
- * `band` a hard limit on that distance (as a log), so that no run ever drifts to absurd values.
- * Volatilities are scaled by sqrt(stepMs / 1 minute) for other step sizes.
+ * How each asset moves, on the log of price / reference: `volatility` sets the size of moves
+ * (a day moves about `volatility x sqrt(1440)`, as a random walk of that one-minute volatility
+ * would), `octaves` how many time scales, doubling from one minute, the movement spans (16: the
+ * slowest has knots about 23 days apart, so the price wanders for weeks but keeps coming back;
+ * fewer: pulled back sooner), and `band` a hard limit on the distance to the reference (as a
+ * log), approached smoothly.
  */
-interface WalkParams {
+interface MotionParams {
   volatility: number;
-  reversion: number;
+  octaves: number;
   band: number;
 }
 
-const MAJOR: WalkParams = { volatility: 0.0008, reversion: 4e-5, band: Math.log(1.6) };
-const ALT: WalkParams = { volatility: 0.0012, reversion: 4e-5, band: Math.log(1.8) };
-const WALK: Readonly<Record<AssetId, WalkParams>> = {
+const MAJOR: MotionParams = { volatility: 0.0008, octaves: 16, band: Math.log(1.6) };
+const ALT: MotionParams = { volatility: 0.0012, octaves: 16, band: Math.log(1.8) };
+const MOTION: Readonly<Record<AssetId, MotionParams>> = {
   BTC: MAJOR,
   ETH: { ...MAJOR, volatility: 0.001 },
-  // A stablecoin: tiny noise, pulled back hard, never more than 0.3% away from 1.
-  USDT: { volatility: 0.00005, reversion: 0.05, band: 0.003 },
+  // A stablecoin: tiny noise that never lasts beyond about half an hour, never more than 0.3% away from 1.
+  USDT: { volatility: 0.00005, octaves: 5, band: 0.003 },
   BNB: { ...MAJOR, volatility: 0.0009 },
   SOL: { ...ALT, volatility: 0.0014 },
   XRP: ALT,
@@ -78,51 +80,65 @@ const WALK: Readonly<Record<AssetId, WalkParams>> = {
   LTC: { ...ALT, volatility: 0.001 },
 };
 
-/** mulberry32: a small, fast, seedable 32-bit generator; returns numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+/**
+ * Amplitude of the one-minute octave per unit of `volatility`: with octave `k` (period 2^k
+ * minutes) weighted sqrt(2^k), the sum moves like a random walk over any lag shorter than its
+ * longest period; this factor makes its one-day moves about `volatility x sqrt(1440)`.
+ */
+const OCTAVE_SCALE = 0.81;
+
+/** A 32-bit integer mix with good avalanche (Wellons' lowbias32). */
+function mix32(x: number): number {
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d);
+  x ^= x >>> 15;
+  x = Math.imul(x, 0x846ca68b);
+  x ^= x >>> 16;
+  return x >>> 0;
 }
 
-/** Standard normal draws (Box-Muller) from a uniform generator. */
-function gaussian(uniform: () => number): () => number {
-  let spare: number | null = null;
-  return () => {
-    if (spare !== null) {
-      const value = spare;
-      spare = null;
-      return value;
-    }
-    let u = 0;
-    while (u === 0) u = uniform();
-    const v = uniform();
-    const r = Math.sqrt(-2 * Math.log(u));
-    spare = r * Math.sin(2 * Math.PI * v);
-    return r * Math.cos(2 * Math.PI * v);
-  };
+/** A pseudo-random 32-bit value of four 32-bit keys. */
+function hash4(a: number, b: number, c: number, d: number): number {
+  let h = mix32((a ^ 0x9e3779b9) >>> 0);
+  h = mix32((h ^ b) >>> 0);
+  h = mix32((h + 0x85ebca6b) ^ c);
+  return mix32((h + 0xc2b2ae35) ^ d);
+}
+
+/** A stable key of a symbol (independent of the order of ASSETS). */
+function symbolKey(symbol: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < symbol.length; i++) h = Math.imul(h ^ symbol.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+interface Octave {
+  periodMin: number;
+  amplitude: number;
+  /** Shifts this octave's knots (whole minutes), so that knots of all octaves never line up. */
+  offsetMin: number;
+  key: number;
 }
 
 export interface SimulatedPriceFeedOptions {
-  /** Same seed and same clock: same prices. */
+  /** Same seed: same prices at the same instant, in any process, whenever it started. */
   seed?: number;
   /** Milliseconds since the epoch; `Date.now` by default. */
   now?: () => number;
-  /** One step of the walk; must divide 24 h. Default one minute. */
+  /** Prices hold for one step of the clock; must divide 24 h. Default one minute. */
   stepMs?: number;
 }
 
 /**
- * The offline default: a seeded random walk per asset, one step per `stepMs` of the clock,
- * reverting toward `REFERENCE_PRICES`. At construction it generates the 24 h before "now"
- * starting from the reference prices, so the first answer already has a full day of history,
- * and each `changePercent24Hr` is `(price now / price 24 h ago - 1) x 100` over that same
- * history (from the rounded prices it answers). The clock going backwards never rewinds it.
+ * The offline default. Each asset's price is a pure function of the seed and the wall clock
+ * (taken at the start of its `stepMs` step), so every instance and every restart shows the same
+ * price at the same instant, with a full day of history from the first answer. The log of
+ * price / reference is deterministic value noise: pseudo-random values hashed from (seed, asset,
+ * octave, knot) at knots every 1, 2, 4, ... minutes, smoothly interpolated and summed with
+ * weights growing as the square root of the period (so it wanders like a random walk up to
+ * weeks, and returns), then squashed into the asset's band. `changePercent24Hr` is
+ * `(price now / price 24 h earlier - 1) x 100` from the rounded prices, both from the same
+ * function. The clock going backwards never rewinds an instance's answers.
  */
 export class SimulatedPriceFeed implements PriceFeed {
   readonly name = 'simulated';
@@ -130,83 +146,75 @@ export class SimulatedPriceFeed implements PriceFeed {
   private readonly stepMs: number;
   /** Steps in 24 h. */
   private readonly window: number;
-  private readonly normal: () => number;
-  private readonly params: Record<AssetId, WalkParams & { sigma: number }>;
-  /** Log of price / reference, per asset, at `step`. */
-  private readonly level: Record<AssetId, number>;
-  /** The rounded prices of the last `window + 1` steps, per asset, as a ring indexed by step. */
-  private readonly history: Record<AssetId, Float64Array>;
-  private step: number;
+  private readonly motion: Record<AssetId, { band: number; octaves: Octave[] }>;
+  /** The latest step answered, so a clock going backwards holds the prices instead of rewinding them. */
+  private latestStep = -Infinity;
 
   constructor(options: SimulatedPriceFeedOptions = {}) {
-    const stepMs = options.stepMs ?? 60_000;
+    const stepMs = options.stepMs ?? MINUTE_MS;
     if (!Number.isInteger(stepMs) || stepMs <= 0 || DAY_MS % stepMs !== 0) {
       throw new Error(`stepMs must be a positive whole number of milliseconds that divides 24 h, got ${stepMs}`);
     }
     this.stepMs = stepMs;
     this.window = DAY_MS / stepMs;
     this.now = options.now ?? Date.now;
-    this.normal = gaussian(mulberry32(options.seed ?? 1));
-    const scale = Math.sqrt(stepMs / 60_000);
-    this.params = {} as Record<AssetId, WalkParams & { sigma: number }>;
-    this.level = {} as Record<AssetId, number>;
-    this.history = {} as Record<AssetId, Float64Array>;
+    const seed = (options.seed ?? 1) >>> 0;
+    this.motion = {} as Record<AssetId, { band: number; octaves: Octave[] }>;
     for (const { id } of ASSETS) {
-      const p = WALK[id];
-      // Longer steps revert proportionally more, but never overshoot the reference.
-      this.params[id] = { ...p, reversion: Math.min(1, p.reversion * (stepMs / 60_000)), sigma: p.volatility * scale };
-      this.level[id] = 0;
-      this.history[id] = new Float64Array(this.window + 1);
+      const { volatility, octaves, band } = MOTION[id];
+      const asset = symbolKey(id);
+      const list: Octave[] = [];
+      for (let k = 0; k < octaves; k++) {
+        const periodMin = 2 ** k;
+        list.push({
+          periodMin,
+          amplitude: volatility * OCTAVE_SCALE * Math.sqrt(periodMin),
+          offsetMin: hash4(seed, asset, k, 0xffffffff) % periodMin,
+          key: hash4(seed, asset, k, 0x5eed),
+        });
+      }
+      this.motion[id] = { band, octaves: list };
     }
-
-    const current = this.stepAt(this.now());
-    this.step = current - this.window;
-    this.record();
-    this.advanceTo(current);
   }
 
   async fetchPrices(): Promise<PriceMap> {
-    this.advanceTo(this.stepAt(this.now()));
+    const time = this.now();
+    if (!Number.isFinite(time)) throw new Error(`The clock answered ${time}`);
+    this.latestStep = Math.max(this.latestStep, Math.floor(time / this.stepMs));
+    const step = this.latestStep;
     const prices: PriceMap = {};
     for (const { id } of ASSETS) {
-      const now = this.priceAt(id, this.step);
-      const dayAgo = this.priceAt(id, this.step - this.window);
+      const now = this.priceAt(id, step);
+      const dayAgo = this.priceAt(id, step - this.window);
       prices[id] = { price: now, changePercent24Hr: roundPercent((now / dayAgo - 1) * 100) };
     }
     return prices;
   }
 
-  private stepAt(time: number): number {
-    if (!Number.isFinite(time)) throw new Error(`The clock answered ${time}`);
-    return Math.floor(time / this.stepMs);
-  }
-
-  private slot(step: number): number {
-    const size = this.window + 1;
-    return ((step % size) + size) % size;
-  }
-
+  /** The rounded price of an asset at the start of a step. */
   private priceAt(id: AssetId, step: number): number {
-    return this.history[id][this.slot(step)]!;
-  }
-
-  private record(): void {
-    for (const { id } of ASSETS) {
-      this.history[id][this.slot(this.step)] = roundPrice(REFERENCE_PRICES[id] * Math.exp(this.level[id]));
+    const { band, octaves } = this.motion[id];
+    const minute = (step * this.stepMs) / MINUTE_MS;
+    let sum = 0;
+    for (const { periodMin, amplitude, offsetMin, key } of octaves) {
+      const u = (minute + offsetMin) / periodMin;
+      const knot = Math.floor(u);
+      const f = u - knot;
+      const fade = f * f * (3 - 2 * f);
+      const a = knotValue(key, knot);
+      const b = knotValue(key, knot + 1);
+      sum += amplitude * (a + (b - a) * fade);
     }
+    return roundPrice(REFERENCE_PRICES[id] * Math.exp(band * Math.tanh(sum / band)));
   }
+}
 
-  private advanceTo(target: number): void {
-    while (this.step < target) {
-      for (const { id } of ASSETS) {
-        const { reversion, sigma, band } = this.params[id];
-        const next = this.level[id] * (1 - reversion) + sigma * this.normal();
-        this.level[id] = Math.max(-band, Math.min(band, next));
-      }
-      this.step += 1;
-      this.record();
-    }
-  }
+/** A pseudo-random value in [-1, 1) for a knot of an octave (knots are whole numbers; any sign). */
+function knotValue(key: number, knot: number): number {
+  // Knots stay within +-2^53; split into two 32-bit halves so distant knots never collide.
+  const low = knot >>> 0;
+  const high = Math.floor(knot / 4_294_967_296) >>> 0;
+  return hash4(key, low, high, 0x2545f491) / 2_147_483_648 - 1;
 }
 
 /** A number, or a string holding one (many market APIs send decimals as strings). */

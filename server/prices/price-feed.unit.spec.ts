@@ -131,6 +131,79 @@ describe('SimulatedPriceFeed', () => {
     }
   });
 
+  it('agrees with a feed started at another time, at the same instant', async () => {
+    const early = clock(START - 5 * DAY - 17 * MINUTE);
+    const late = clock(START);
+    const feedEarly = new SimulatedPriceFeed({ seed: 1, now: early.now });
+    await feedEarly.fetchPrices();
+    const feedLate = new SimulatedPriceFeed({ seed: 1, now: late.now });
+    early.advance(START - early.now());
+    expect(await feedEarly.fetchPrices()).toEqual(await feedLate.fetchPrices());
+    // And any later instant: one feed asked every minute, the other only now and then.
+    for (let minute = 1; minute <= 600; minute++) {
+      early.advance(MINUTE);
+      late.advance(MINUTE);
+      const a = await feedEarly.fetchPrices();
+      if (minute % 97 === 0) expect(await feedLate.fetchPrices()).toEqual(a);
+    }
+  });
+
+  it('after a restart answers what the running feed would have (3 h later)', async () => {
+    const c = clock();
+    const running = new SimulatedPriceFeed({ now: c.now });
+    await running.fetchPrices();
+    c.advance(3 * 60 * MINUTE);
+    const restarted = new SimulatedPriceFeed({ now: c.now });
+    expect(await restarted.fetchPrices()).toEqual(await running.fetchPrices());
+    // The default feed (the one the server builds) is a function of the clock alone.
+    expect(await new SimulatedPriceFeed({ now: c.now }).fetchPrices()).toEqual(await running.fetchPrices());
+  });
+
+  it('moves from minute to minute and stays in its band over 30 days of minutes', async () => {
+    const c = clock();
+    const feed = new SimulatedPriceFeed({ seed: 1, now: c.now });
+    // The documented caps: x1.6 for BTC, ETH and BNB, x1.8 for the others, USDT within 0.3%.
+    const cap = (id: AssetId) => (id === 'USDT' ? 1.003 : ['BTC', 'ETH', 'BNB'].includes(id) ? 1.6 : 1.8);
+    const low = {} as Record<AssetId, number>;
+    const high = {} as Record<AssetId, number>;
+    const moves = {} as Record<AssetId, number>;
+    let previous = await feed.fetchPrices();
+    const minutes = 30 * 24 * 60;
+    for (let i = 1; i <= minutes; i++) {
+      c.advance(MINUTE);
+      const prices = await feed.fetchPrices();
+      for (const id of ASSET_IDS) {
+        const price = prices[id]!.price;
+        low[id] = Math.min(low[id] ?? Infinity, price);
+        high[id] = Math.max(high[id] ?? -Infinity, price);
+        if (price !== previous[id]!.price) moves[id] = (moves[id] ?? 0) + 1;
+      }
+      previous = prices;
+    }
+    for (const id of ASSET_IDS) {
+      expect(low[id]).toBeGreaterThanOrEqual(REFERENCE_PRICES[id] / cap(id));
+      expect(high[id]).toBeLessThanOrEqual(REFERENCE_PRICES[id] * cap(id));
+      // Every asset but the stablecoin changes at nearly every minute (USDT only shows 4 decimals).
+      if (id !== 'USDT') expect(moves[id]! / minutes).toBeGreaterThan(0.9);
+    }
+    expect(moves.USDT).toBeGreaterThan(0);
+    // Over a month the majors wander by more than a few percent, as markets do.
+    expect(high.BTC! / low.BTC!).toBeGreaterThan(1.05);
+    expect(high.DOGE! / low.DOGE!).toBeGreaterThan(1.1);
+  });
+
+  it('reports as the 24 h change the ratio of its price to the price a day earlier, at any instant', async () => {
+    for (let k = 0; k < 200; k++) {
+      const t = START + k * 7_919 * MINUTE + (k % 60) * 1_000;
+      const now = await new SimulatedPriceFeed({ now: () => t }).fetchPrices();
+      const dayAgo = await new SimulatedPriceFeed({ now: () => t - DAY }).fetchPrices();
+      for (const id of ASSET_IDS) {
+        const expected = Number(((now[id]!.price / dayAgo[id]!.price - 1) * 100).toFixed(4));
+        expect(now[id]!.changePercent24Hr).toBe(expected);
+      }
+    }
+  });
+
   it('works with a coarser step that divides 24 h, and refuses one that does not', async () => {
     const c = clock();
     const feed = new SimulatedPriceFeed({ seed: 1, now: c.now, stepMs: 15 * MINUTE });
