@@ -11,6 +11,7 @@ import { confirmationMail, passwordResetMail, welcomeMail } from '../mail/templa
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto.js';
 import { AuthError, authErrors } from './errors.js';
+import { clearFailures, MAX_FAILURES, recentFailures, recordFailures } from './failures.js';
 import type { SessionService } from './sessions.js';
 
 export const MIN_PASSWORD = 8;
@@ -18,10 +19,6 @@ const SIGNUP_LINK_TTL_MS = 24 * 3600_000;
 /** How long after a confirmation mail no other is sent for the same address. */
 const CONFIRMATION_RESEND_MS = 10 * 60_000;
 const RECOVERY_LINK_TTL_MS = 3600_000;
-/** After an invalid-credentials failure, the next sign-ins from that IP or for that e-mail need the captcha. */
-const CAPTCHA_WINDOW_MS = 15 * 60_000;
-/** Failed sign-ins per account in that window before further tries are refused for a while. */
-const MAX_FAILURES_PER_ACCOUNT = 10;
 
 export interface UserView {
   id: string;
@@ -203,25 +200,16 @@ export class Accounts {
     if (!result.ok) throw authErrors.captchaFailed(result.error);
   }
 
-  private async recentFailures(key: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('auth_failures')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('key', '=', key)
-      .where('at', '>', new Date(Date.now() - CAPTCHA_WINDOW_MS))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
   /**
    * Password sign-in. One neutral answer for an unknown e-mail and a wrong password, with
-   * a password check either way so that the timing does not tell them apart.
+   * a password check either way so that the timing does not tell them apart. After a failure,
+   * sign-ins from that IP or for that e-mail need the captcha for the failure window.
    */
   async signInWithPassword(input: { email: string; password: string; captchaToken: string | undefined }, req: RequestInfo) {
     const emailKey = `email:${normaliseEmail(input.email)}`;
     const ipKey = `ip:${req.ip ?? 'unknown'}`;
-    const [byEmail, byIp] = await Promise.all([this.recentFailures(emailKey), this.recentFailures(ipKey)]);
-    if (byEmail >= MAX_FAILURES_PER_ACCOUNT) throw authErrors.rateLimited();
+    const [byEmail, byIp] = await Promise.all([recentFailures(this.db, emailKey), recentFailures(this.db, ipKey)]);
+    if (byEmail >= MAX_FAILURES) throw authErrors.rateLimited();
     if (byEmail > 0 || byIp > 0) await this.spendCaptcha(input.captchaToken);
 
     const user = await this.findByEmail(input.email);
@@ -230,7 +218,7 @@ export class Accounts {
       : undefined;
     const ok = await verifyPassword(credentials?.password_hash ?? null, input.password);
     if (!user || !ok) {
-      await this.db.insertInto('auth_failures').values([{ key: emailKey }, { key: ipKey }]).execute();
+      await recordFailures(this.db, [emailKey, ipKey]);
       throw authErrors.invalidCredentials();
     }
     if (!user.email_confirmed_at) {
@@ -239,7 +227,7 @@ export class Accounts {
       throw authErrors.emailNotConfirmed();
     }
     if (user.banned_until && new Date(user.banned_until) > new Date()) throw authErrors.banned();
-    await this.db.deleteFrom('auth_failures').where('key', '=', emailKey).execute();
+    await clearFailures(this.db, emailKey);
     const sessionId = await this.sessions.create(user.id, { aal: 'aal1', ipAddress: req.ip, userAgent: req.userAgent });
     const tokens = await this.sessions.issue(sessionId, user.id, user.role);
     return { ...tokens, user: await this.view(user) };

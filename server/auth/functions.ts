@@ -4,6 +4,7 @@ import type { Accounts } from './accounts.js';
 import { MIN_PASSWORD } from './accounts.js';
 import type { SessionService } from './sessions.js';
 import { authOf, type Guard } from './guard.js';
+import { clearFailures, countAttempt } from './failures.js';
 import { requestInfo } from './routes.js';
 
 /** `/functions/v1`: the account functions of spec 000 section 7.2 and spec 001's password call. */
@@ -46,9 +47,13 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
       async (request, reply) => {
         const auth = authOf(request);
         const { oldPassword, newPassword, verifyOnly } = request.body;
+        // Wrong passwords count against the user: 10 in 15 minutes refuse further checks (429).
+        const failures = `reauth:${auth.userId}`;
+        await countAttempt(accounts.db, failures);
         if (!(await accounts.checkPassword(auth.userId, oldPassword))) {
           return reply.status(400).send({ success: false, error: 'Password verification failed. Please check your password and try again.' });
         }
+        await clearFailures(accounts.db, failures);
         if (verifyOnly) {
           // Confirms the person at the keyboard before a sensitive change (removing a second factor).
           await sessions.upgrade(auth.sessionId, { reauthenticatedAt: new Date() });

@@ -9,12 +9,15 @@ import { sendQuietly } from '../mail/mailer.js';
 import { emailOtpMail } from '../mail/templates.js';
 import { hmac, sameDigest, sixDigitCode } from './crypto.js';
 import { authErrors } from './errors.js';
+import { clearFailures, countAttempt, FAILURE_WINDOW_MS } from './failures.js';
 import type { Accounts, RequestInfo } from './accounts.js';
 import type { SessionService } from './sessions.js';
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const EMAIL_OTP_TTL_MS = 10 * 60_000;
 const EMAIL_OTP_MAX_ATTEMPTS = 5;
+/** E-mailed codes sent to one account within the failure window (failures.ts); more are not sent. */
+const EMAIL_OTP_MAX_SENT = 5;
 /** Re-authentication (password confirmed) and a fresh e-mail code count for this long. */
 export const FRESH_MS = 5 * 60_000;
 const ISSUER = 'wallet-ledger';
@@ -97,7 +100,11 @@ export class SecondFactors {
     return { id, expires_at: Math.floor(expiresAt.getTime() / 1000) };
   }
 
-  /** Checks a code against the challenge; a code (its time step) is accepted once. */
+  /**
+   * Checks a code against the challenge; a code (its time step) is accepted once. Wrong codes
+   * count against the user (`totp:{userId}`, failures.ts): 10 in 15 minutes refuse further codes
+   * with 429 until the window passes; a right one clears the count.
+   */
   async verify(auth: SessionAuth, factorId: string, challengeId: string, code: string) {
     const factor = await this.ownFactor(auth.userId, factorId);
     // An enrolment begun before e-mail codes were turned on cannot finish while they are on.
@@ -106,6 +113,8 @@ export class SecondFactors {
     if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date()) throw authErrors.mfaFailed();
     const secret = decrypt(this.dataKey, factor.secret_encrypted);
     const lastStep = factor.last_used_step === null ? undefined : Number(factor.last_used_step);
+    const failures = `totp:${auth.userId}`;
+    await countAttempt(this.db, failures);
     const result = /^\d{6}$/.test(code) ? await verifyTotp({ secret, token: code, epochTolerance: 30, afterTimeStep: lastStep }) : { valid: false as const };
     if (!result.valid) throw authErrors.mfaFailed();
     const timeStep = (result as { timeStep: number }).timeStep;
@@ -118,6 +127,7 @@ export class SecondFactors {
       .returning('id')
       .executeTakeFirst();
     if (!spent) throw authErrors.mfaFailed();
+    await clearFailures(this.db, failures);
     await this.db.updateTable('auth_mfa_challenges').set({ verified_at: new Date() }).where('id', '=', challengeId).execute();
     if (factor.status === 'unverified') await this.accounts.record(auth.userId, { type: 'VerifyFactor', factorId }, { id: auth.userId, role: auth.role });
     await this.sessions.upgrade(auth.sessionId, { aal: 'aal2' });
@@ -141,15 +151,35 @@ export class SecondFactors {
     if (!at || Date.now() - new Date(at).getTime() > FRESH_MS) throw what === 'reauth' ? authErrors.reauthRequired() : authErrors.otpInvalid();
   }
 
-  /** Sends a 6-digit code to an existing confirmed account; answers the same either way. */
+  /**
+   * Sends a 6-digit code to an existing confirmed account, at most EMAIL_OTP_MAX_SENT in the
+   * failure window; answers the same either way. The new code is stored before the count, so
+   * parallel requests cannot all pass it; one over the cap is taken back, and the earlier code
+   * stays usable.
+   */
   async sendEmailCode(email: string, req: RequestInfo): Promise<void> {
     const user = await this.accounts.findByEmail(email);
     if (!user || !user.email_confirmed_at) return;
     const code = sixDigitCode();
-    await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() }).where('user_id', '=', user.id).where('kind', '=', 'email_otp').where('used_at', 'is', null).execute();
+    const id = randomUUID();
     await this.db
       .insertInto('auth_one_time_tokens')
-      .values({ token_hash: randomUUID(), code_digest: this.codeDigest(user.id, code), user_id: user.id, kind: 'email_otp', expires_at: new Date(Date.now() + EMAIL_OTP_TTL_MS), used_at: null })
+      .values({ token_hash: id, code_digest: this.codeDigest(user.id, code), user_id: user.id, kind: 'email_otp', expires_at: new Date(Date.now() + EMAIL_OTP_TTL_MS), used_at: null })
+      .execute();
+    const sent = await this.db
+      .selectFrom('auth_one_time_tokens')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'email_otp')
+      .where('created_at', '>', new Date(Date.now() - FAILURE_WINDOW_MS))
+      .executeTakeFirst();
+    if (Number(sent?.n ?? 0) > EMAIL_OTP_MAX_SENT) {
+      await this.db.deleteFrom('auth_one_time_tokens').where('token_hash', '=', id).execute();
+      req.log.warn({ userId: user.id }, 'e-mail code not sent: too many codes for this account in 15 minutes');
+      return;
+    }
+    await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() })
+      .where('user_id', '=', user.id).where('kind', '=', 'email_otp').where('used_at', 'is', null).where('token_hash', '!=', id)
       .execute();
     void sendQuietly(this.mailer, emailOtpMail(user.email, code), req.log);
   }
@@ -159,7 +189,9 @@ export class SecondFactors {
   }
 
   /**
-   * Verifies the latest e-mailed code for the session's user; 5 wrong tries spend it. A code
+   * Verifies the latest e-mailed code for the session's user; 5 wrong tries spend it, and wrong
+   * codes count against the user (`email-code:{userId}`, failures.ts): 10 in 15 minutes refuse
+   * further codes with 429 until the window passes; a right one clears the count. A code
    * counts as the second step only for a user without an authenticator: one whose active method
    * is e-mail, or who is turning e-mail codes on. With a verified authenticator (or `totp` as the
    * method) it is refused before the code is looked at, so e-mail access never stands in for it.
@@ -178,6 +210,8 @@ export class SecondFactors {
       .executeTakeFirst();
     if (!row) throw authErrors.otpInvalid();
     if (row.expires_at < new Date()) throw authErrors.otpExpired();
+    const failures = `email-code:${auth.userId}`;
+    await countAttempt(this.db, failures);
     if (!/^\d{6}$/.test(code) || !row.code_digest || !sameDigest(row.code_digest, this.codeDigest(auth.userId, code))) {
       const attempts = row.attempts + 1;
       await this.db
@@ -189,6 +223,7 @@ export class SecondFactors {
     }
     const spent = await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).returning('user_id').executeTakeFirst();
     if (!spent) throw authErrors.otpInvalid();
+    await clearFailures(this.db, failures);
     await this.sessions.upgrade(auth.sessionId, { aal: 'aal2', emailOtpVerifiedAt: new Date() });
     return this.sessionBody(auth);
   }
