@@ -234,7 +234,8 @@ export class Accounts {
   }
 
   /** Records this session's sign-in (time, IP, user agent) once. */
-  async logLogin(sessionId: string, userId: string, req: RequestInfo): Promise<void> {
+  /** `user`: who signed in, as the session's account is (a staff sign-in is recorded with the staff role). */
+  async logLogin(sessionId: string, user: Actor, req: RequestInfo): Promise<void> {
     const first = await this.db
       .updateTable('auth_sessions')
       .set({ login_logged: true })
@@ -243,7 +244,7 @@ export class Accounts {
       .returning('id')
       .executeTakeFirst();
     if (!first) return;
-    await this.record(userId, { type: 'RecordSignIn', sessionId, ipAddress: req.ip, userAgent: req.userAgent?.slice(0, 512) ?? null }, { id: userId, role: 'USER' });
+    await this.record(user.id, { type: 'RecordSignIn', sessionId, ipAddress: req.ip, userAgent: req.userAgent?.slice(0, 512) ?? null }, user);
   }
 
   async checkPassword(userId: string, password: string): Promise<boolean> {

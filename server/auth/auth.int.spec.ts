@@ -359,6 +359,15 @@ describe('accounts and access (/auth/v1)', () => {
     await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers });
     const rows = await t.database.db.selectFrom('login_history').selectAll().where('user_id', '=', s.user.id).execute();
     expect(rows.map((r) => [r.ip_address, r.user_agent])).toEqual([['127.0.0.1', 'HistoryTest/1.0']]);
+    const [customerSignIn] = (await t.app.ledger.store.readStream(`user-${s.user.id}`)).filter((e) => e.type === 'user.signed-in');
+    expect(customerSignIn!.metadata).toMatchObject({ actorId: s.user.id, actorRole: 'USER' });
+
+    // A staff member's sign-in names them with their own role.
+    const { password, userId } = await createStaff(t.app.authServices.accounts, { email: 'history.admin@example.com', fullName: 'History Admin', role: 'ADMIN' });
+    const admin = await signIn(t, 'history.admin@example.com', password);
+    await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(admin.access_token) });
+    const [staffSignIn] = (await t.app.ledger.store.readStream(`user-${userId}`)).filter((e) => e.type === 'user.signed-in');
+    expect(staffSignIn!.metadata).toMatchObject({ actorId: userId, actorRole: 'ADMIN' });
   });
 
   it('limits sign-ups per address and says so', async () => {

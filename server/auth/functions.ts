@@ -17,7 +17,7 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
       { preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }), schema: { tags: ['functions'] } },
       async (request) => {
         const auth = authOf(request);
-        await accounts.logLogin(auth.sessionId, auth.userId, requestInfo(request));
+        await accounts.logLogin(auth.sessionId, { id: auth.userId, role: auth.role }, requestInfo(request));
         return { success: true };
       },
     );
