@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
-import { withoutSecrets } from './event-trail.js';
+import { randomUUID } from 'node:crypto';
+import { CARD_LIKE_HIDDEN, withoutSecrets } from './event-trail.js';
 
 /** Every key anywhere in a JSON value. */
 function keysOf(value: unknown, out: string[] = []): string[] {
@@ -91,6 +92,19 @@ describe('event trail behind a customer', () => {
     expect([self.statusCode, self.json()]).toEqual([403, { error: 'Access Denied: Your role cannot view user profiles.' }]);
     const res = await inject({ method: 'GET', url: `/api/v1/users/${other.user.id}/event-trail`, headers: bearer(worker.access_token) });
     expect(res.statusCode).toBe(403);
+  });
+
+  it("hides a card number that an older payment method's notes hold, and keeps the rest", async () => {
+    // Recorded before free text was checked for card numbers (the decider now refuses it).
+    const paymentMethodId = randomUUID();
+    await t.app.ledger.store.append(`payment-methods-${customer.user.id}`, [{
+      eventId: randomUUID(), type: 'payment-method.card-added', version: 1,
+      data: { paymentMethodId, cardBrand: 'Visa', last4: '4242', expiryDate: '12/30', cardHolderName: 'Dana Customer', notes: 'old card 4242.4242.4242.4242, keep' },
+      metadata: { actorId: customer.user.id, actorRole: 'USER', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
+    }], { expectedRevision: 'any' });
+    const added = (await trail()).events.find((e: { data: { paymentMethodId?: string } }) => e.data.paymentMethodId === paymentMethodId);
+    expect(added.data).toMatchObject({ notes: CARD_LIKE_HIDDEN, cardHolderName: 'Dana Customer', last4: '4242', expiryDate: '12/30' });
+    expect(JSON.stringify(await trail())).not.toMatch(/4242\.4242\.4242\.4242/);
   });
 
   it('drops secret-looking fields at any depth', () => {
