@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { generate } from 'otplib';
 import {
   apiSignIn,
@@ -15,6 +15,7 @@ import {
   solveCaptchaWidget,
   uniqueEmail,
   waitForMail,
+  type ApiSession,
 } from './helpers.js';
 
 /*
@@ -23,6 +24,21 @@ import {
  * (15 minutes), so that test runs last. The tests of the other files, which may run at the same
  * time, type no wrong password and pass a solved captcha at every sign-in (helpers.ts).
  */
+
+/** Enrols an authenticator through the API and proves it with a code of the current 30 s step. */
+async function enrolAuthenticator(request: APIRequestContext, session: ApiSession) {
+  const enrolled = await request.post('/auth/v1/factors', { headers: bearer(session), data: { factor_type: 'totp' } });
+  expect(enrolled.ok(), await enrolled.text()).toBe(true);
+  const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
+  const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as { id: string };
+  const enrolStep = Math.floor(Date.now() / 30_000);
+  const proved = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
+    headers: bearer(session),
+    data: { challenge_id: challenge.id, code: await generate({ secret: factor.totp.secret, epoch: enrolStep * 30 }) },
+  });
+  expect(proved.ok(), await proved.text()).toBe(true);
+  return { factor, enrolStep };
+}
 
 test.describe('registration', () => {
   test('register with the captcha solved in the browser, confirm by e-mail, sign in', async ({ page, request }) => {
@@ -175,17 +191,7 @@ test.describe('sign-in', () => {
 
     // Enrol an authenticator through the API and prove it with a code.
     const session = await apiSignIn(request, user.email, user.password);
-    const enrolled = await request.post('/auth/v1/factors', { headers: bearer(session), data: { factor_type: 'totp' } });
-    expect(enrolled.ok(), await enrolled.text()).toBe(true);
-    const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
-    const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as { id: string };
-    const enrolStep = Math.floor(Date.now() / 30_000);
-    const enrolCode = await generate({ secret: factor.totp.secret, epoch: enrolStep * 30 });
-    const proved = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
-      headers: bearer(session),
-      data: { challenge_id: challenge.id, code: enrolCode },
-    });
-    expect(proved.ok(), await proved.text()).toBe(true);
+    const { factor, enrolStep } = await enrolAuthenticator(request, session);
 
     await page.goto('/login');
     await page.getByLabel('Email Address').fill(user.email);
@@ -321,16 +327,7 @@ test.describe('staff reset of a customer with an authenticator', () => {
 
     // An authenticator, enrolled and proved through the API.
     const session = await apiSignIn(request, user.email, user.password);
-    const enrolled = await request.post('/auth/v1/factors', { headers: bearer(session), data: { factor_type: 'totp' } });
-    expect(enrolled.ok(), await enrolled.text()).toBe(true);
-    const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
-    const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as { id: string };
-    const enrolStep = Math.floor(Date.now() / 30_000);
-    const proved = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
-      headers: bearer(session),
-      data: { challenge_id: challenge.id, code: await generate({ secret: factor.totp.secret, epoch: enrolStep * 30 }) },
-    });
-    expect(proved.ok(), await proved.text()).toBe(true);
+    const { factor, enrolStep } = await enrolAuthenticator(request, session);
 
     // Staff reset the password: the factor stays, and a new password is required.
     const admin = await demoAdminSession(request);
