@@ -214,8 +214,12 @@ describe('accounts and access (/auth/v1)', () => {
     await enrolTotp(email, s.access_token);
 
     const next = await signIn(t, email, 'totp-not-mail1');
-    const code = await emailCode(email);
-    const refused = await verifyEmailCode(email, next.access_token, code);
+    // Asking for a code answers as for anyone, and mails none: it could not be used.
+    const asked = await asUser(email)({ method: 'POST', url: '/auth/v1/otp', payload: { email, create_user: false } });
+    expect([asked.statusCode, asked.json()]).toEqual([200, {}]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await t.outbox.list({ to: email })).toHaveLength(1); // the confirmation link only
+    const refused = await verifyEmailCode(email, next.access_token, '123456');
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'email_otp_not_allowed']);
     // The session is still at the first level: only the authenticator's code opens the rest.
     expect((await asUser(email)({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: {} })).json().code).toBe('mfa_required');

@@ -160,6 +160,8 @@ export class SecondFactors {
   async sendEmailCode(email: string, req: RequestInfo): Promise<void> {
     const user = await this.accounts.findByEmail(email);
     if (!user || !user.email_confirmed_at) return;
+    // Such a code could never be used (verifyEmailCode refuses it): no mail, the same answer.
+    if (user.active_mfa_method === 'totp' || (await this.hasVerifiedFactor(user.id))) return;
     const code = sixDigitCode();
     const id = randomUUID();
     await this.db
