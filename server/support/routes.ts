@@ -110,6 +110,13 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
         if (ticket.assigned_worker_id && ticket.assigned_worker_id !== request.body.workerId) {
           throw new HttpError(409, 'This ticket is already assigned to a worker.');
         }
+        // The queue holds tickets of customers nobody owns. One whose customer was claimed while
+        // it was being opened goes to the customer's own worker, never to another team's.
+        const owner = await db.selectFrom('user_profiles').select('assigned_worker_id').where('user_id', '=', ticket.user_id).executeTakeFirst();
+        if (owner?.assigned_worker_id && owner.assigned_worker_id !== request.body.workerId) {
+          await policy.sweep([ticket.user_id]);
+          throw new HttpError(409, "This customer has their own worker now; the ticket has gone to them.");
+        }
         await tickets.run(ticket.id, { type: 'Assign', workerId: request.body.workerId }, caller);
         return { success: true, ticket: ticketJson((await tickets.find(ticket.id))!) };
       },

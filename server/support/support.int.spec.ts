@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { ticketDecider } from '../../ledger/tickets/ticket.js';
 import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 import { verifyReadModels } from '../../projections/verify.js';
@@ -193,5 +195,22 @@ describe('support tickets', () => {
     expect(carolTicket.assigned_worker_id).toBe(worker.userId);
     const assignedEvent = (await t.app.ledger.store.readStream(`ticket-${queued.id}`)).find((e) => e.type === 'ticket.assigned');
     expect(assignedEvent?.metadata.actorRole).toBe('SYSTEM');
+  });
+
+  it("a queued ticket whose customer has been claimed meanwhile goes to that customer's worker, not to another team's", async () => {
+    const erin = await registeredCustomer(t, 'erin@example.com', 'erin-pass-12');
+    await claim(erin.user.id, otherWorker.userId);
+    // The race's outcome: the ticket was opened as unowned (ownership read before the claim),
+    // and appended after the claim's sweep had looked for queued tickets.
+    const ticket = { id: randomUUID() };
+    await t.app.ledger.execute(ticketDecider, ticket.id, { type: 'Open', customerId: erin.user.id, subject: 'Help', message: 'Opened while being claimed', urgency: 'low', assignedWorkerId: null }, { actor: { id: erin.user.id, role: 'USER' } });
+    const queue = (await inject({ method: 'GET', url: '/api/v1/support-tickets/unassigned', headers: bearer(manager.access_token) })).json();
+    expect(queue.tickets.map((x: { id: string }) => x.id)).toContain(ticket.id);
+
+    const refused = await inject({ method: 'POST', url: '/functions/v1/assign-ticket', headers: bearer(manager.access_token), payload: { ticketId: ticket.id, workerId: worker.userId } });
+    expect([refused.statusCode, refused.json()]).toEqual([409, { error: "This customer has their own worker now; the ticket has gone to them." }]);
+    const row = await t.database.db.selectFrom('support_tickets').select('assigned_worker_id').where('id', '=', ticket.id).executeTakeFirstOrThrow();
+    expect(row.assigned_worker_id).toBe(otherWorker.userId);
+    expect((await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(worker.access_token) })).statusCode).toBe(404);
   });
 });
