@@ -59,6 +59,9 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
         const ticketId = randomUUID();
         const { subject, message, urgency } = request.body;
         await tickets.run(ticketId, { type: 'Open', customerId: caller.userId, subject, message, urgency, assignedWorkerId: owner?.workerId ?? null }, caller);
+        // A claim made since the ownership was read swept before this ticket existed: sweep again,
+        // so that of the two sweeps (the claim's, this one) one always sees both.
+        if (!owner?.workerId) await policy.sweep([caller.userId]);
         return ticketJson((await tickets.find(ticketId))!);
       },
     );
