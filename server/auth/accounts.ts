@@ -233,8 +233,7 @@ export class Accounts {
     return { ...tokens, user: await this.view(user) };
   }
 
-  /** Records this session's sign-in (time, IP, user agent) once. */
-  /** `user`: who signed in, as the session's account is (a staff sign-in is recorded with the staff role). */
+  /** Records this session's sign-in (time, IP, user agent) once, by `user` with their own role (a staff member's is a staff sign-in). */
   async logLogin(sessionId: string, user: Actor, req: RequestInfo): Promise<void> {
     const first = await this.db
       .updateTable('auth_sessions')
