@@ -30,6 +30,9 @@ export interface IssuedTokens {
 
 export type SignAccessToken = (claims: AccessClaims, expiresInSeconds: number) => string;
 
+/** Sessions this process just ended: one session, or a user's (all, or all but `except`). */
+export type SessionsEnded = { sessionId: string } | { userId: string; except?: string };
+
 /**
  * Sessions and refresh tokens. A refresh token is opaque, stored as its SHA-256, and
  * spent by its first use; a spent token used again means it was copied, so the whole
@@ -170,8 +173,44 @@ export class SessionService {
       .execute();
   }
 
+  private readonly endedListeners = new Set<(ended: SessionsEnded) => void>();
+
+  /** Tells `listener` of each revocation made by this process (after it is written); returns the way to stop. */
+  onEnded(listener: (ended: SessionsEnded) => void): () => void {
+    this.endedListeners.add(listener);
+    return () => this.endedListeners.delete(listener);
+  }
+
+  private ended(ended: SessionsEnded): void {
+    for (const listener of [...this.endedListeners]) {
+      try {
+        listener(ended);
+      } catch {
+        // A listener's failure must not fail the sign-out, ban or password change.
+      }
+    }
+  }
+
+  /** Of these sessions, those that are revoked, missing, or whose user is banned now. */
+  async endedAmong(sessionIds: readonly string[]): Promise<Set<string>> {
+    const ended = new Set(sessionIds);
+    for (let i = 0; i < sessionIds.length; i += 1000) {
+      const live = await this.db
+        .selectFrom('auth_sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select('s.id')
+        .where('s.id', 'in', sessionIds.slice(i, i + 1000))
+        .where('s.revoked_at', 'is', null)
+        .where((eb) => eb.or([eb('u.banned_until', 'is', null), eb('u.banned_until', '<=', new Date())]))
+        .execute();
+      for (const row of live) ended.delete(row.id);
+    }
+    return ended;
+  }
+
   async revoke(sessionId: string): Promise<void> {
     await this.db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+    this.ended({ sessionId });
   }
 
   /** Ends every session of the user, or all but `except`. */
@@ -179,5 +218,6 @@ export class SessionService {
     let q = this.db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
     if (except) q = q.where('id', '!=', except);
     await q.execute();
+    this.ended({ userId, except });
   }
 }

@@ -1,8 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createTestApp, registeredCustomer, type TestApp } from '../../tests/support/test-app.js';
+import { bearer, createTestApp, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
+import type { AccessClaims } from '../auth/sessions.js';
+import { sweepEndedSessions } from './routes.js';
+
+/** The close code, once the socket closes (rejects after `ms`). */
+function closed(socket: WebSocket, ms = 2000): Promise<number> {
+  if (socket.readyState === WebSocket.CLOSED) return Promise.reject(new Error('already closed'));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('still open')), ms);
+    socket.once('close', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
 
 /** Collects a socket's messages; `next(pred)` waits for the first that matches. */
 function listen(socket: WebSocket) {
@@ -66,6 +80,98 @@ describe('realtime socket', () => {
     expect(await a.next((m) => m.type === 'heartbeat')).toEqual({ type: 'heartbeat' });
     aliceSocket.terminate();
     bobSocket.terminate();
+  });
+
+  /** A customer's ready socket whose close is being awaited, and a wallet change that must not reach it afterwards. */
+  const readySocket = async (token: string) => {
+    const c = await connect(token);
+    await c.next((m) => m.type === 'ready');
+    return c;
+  };
+  const noHintAfterClose = async (userId: string, c: Awaited<ReturnType<typeof readySocket>>) => {
+    const before = c.seen.length;
+    await t.app.ledger.execute(walletDecider, userId, recorded('1'), { actor: { id: 'staff', role: 'ADMIN' } });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(c.seen.slice(before)).toEqual([]);
+  };
+
+  it('closes the sockets at once after a global sign-out, and nothing more reaches them', async () => {
+    const alice = await registeredCustomer(t, 'rt-global@example.com', 'rt-global-pass');
+    const other = await signIn(t, 'rt-global@example.com', 'rt-global-pass');
+    const a = await readySocket(alice.access_token);
+    const b = await readySocket(other.access_token);
+    const codes = [closed(a.socket), closed(b.socket)];
+    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=global', headers: bearer(alice.access_token) })).statusCode).toBe(204);
+    expect(await Promise.all(codes)).toEqual([4401, 4401]);
+    await noHintAfterClose(alice.user.id, a);
+  });
+
+  it('keeps the socket of another session open after a local sign-out', async () => {
+    const alice = await registeredCustomer(t, 'rt-local@example.com', 'rt-local-pass');
+    const other = await signIn(t, 'rt-local@example.com', 'rt-local-pass');
+    const a = await readySocket(alice.access_token);
+    const b = await readySocket(other.access_token);
+    const aClosed = closed(a.socket);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=local', headers: bearer(alice.access_token) })).statusCode).toBe(204);
+    expect(await aClosed).toBe(4401);
+    await t.app.ledger.execute(walletDecider, alice.user.id, recorded('1'), { actor: { id: 'staff', role: 'ADMIN' } });
+    expect(await b.next((m) => m.topic === 'transactions')).toEqual({ type: 'event', topic: 'transactions', payload: { changed: true } });
+    expect(b.socket.readyState).toBe(WebSocket.OPEN);
+    b.socket.terminate();
+  });
+
+  it('closes a banned customer\'s sockets at once', async () => {
+    const alice = await registeredCustomer(t, 'rt-ban@example.com', 'rt-ban-pass-1');
+    const a = await readySocket(alice.access_token);
+    const aClosed = closed(a.socket);
+    await t.app.authServices.accounts.ban(alice.user.id, new Date(Date.now() + 86_400_000), { id: 'staff', role: 'ADMIN' });
+    expect(await aClosed).toBe(4401);
+    await noHintAfterClose(alice.user.id, a);
+  });
+
+  it('closes the other sessions\' sockets after a password change, not the changing one\'s', async () => {
+    const alice = await registeredCustomer(t, 'rt-pass@example.com', 'rt-pass-old-1');
+    const other = await signIn(t, 'rt-pass@example.com', 'rt-pass-old-1');
+    const a = await readySocket(alice.access_token);
+    const b = await readySocket(other.access_token);
+    const bClosed = closed(b.socket);
+    const sessionId = t.app.jwt.decode<AccessClaims>(alice.access_token)!.session_id;
+    await t.app.authServices.accounts.changePassword(alice.user.id, 'rt-pass-new-1', { sessionId, method: 'self', actor: { id: alice.user.id, role: 'CUSTOMER' } });
+    expect(await bClosed).toBe(4401);
+    await noHintAfterClose(alice.user.id, b);
+    expect(a.socket.readyState).toBe(WebSocket.OPEN);
+    a.socket.terminate();
+  });
+
+  it('closes a socket when its access token expires', async () => {
+    const alice = await registeredCustomer(t, 'rt-expiry@example.com', 'rt-expiry-pass');
+    const claims = t.app.jwt.decode<AccessClaims>(alice.access_token)!;
+    const shortLived = t.app.jwt.sign({ sub: claims.sub, role: claims.role, aal: claims.aal, session_id: claims.session_id, jti: 'short-lived' }, { expiresIn: 2 });
+    const a = await readySocket(shortLived);
+    a.socket.send(JSON.stringify({ type: 'heartbeat' }));
+    expect(await closed(a.socket, 4000)).toBe(4401);
+    await noHintAfterClose(alice.user.id, a);
+  });
+
+  it('closes, on the periodic check, sockets whose session another process ended', async () => {
+    const alice = await registeredCustomer(t, 'rt-sweep@example.com', 'rt-sweep-pass');
+    const bob = await registeredCustomer(t, 'rt-sweep-b@example.com', 'rt-sweep-pass');
+    const carol = await registeredCustomer(t, 'rt-sweep-c@example.com', 'rt-sweep-pass');
+    const a = await readySocket(alice.access_token);
+    const b = await readySocket(bob.access_token);
+    const c = await readySocket(carol.access_token);
+    const aClosed = closed(a.socket);
+    const bClosed = closed(b.socket);
+    // Written behind this process's back, as another server on the same database would.
+    const db = t.database.db;
+    await db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', t.app.jwt.decode<AccessClaims>(alice.access_token)!.session_id).execute();
+    await db.updateTable('users').set({ banned_until: new Date(Date.now() + 86_400_000) }).where('id', '=', bob.user.id).execute();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(a.socket.readyState).toBe(WebSocket.OPEN);
+    await sweepEndedSessions(t.app.realtime, t.app.authServices.sessions);
+    expect(await Promise.all([aClosed, bClosed])).toEqual([4401, 4401]);
+    expect(c.socket.readyState).toBe(WebSocket.OPEN);
+    c.socket.terminate();
   });
 
   it('closes a socket without a valid token', async () => {
