@@ -6,6 +6,7 @@ import { CommandHandler, SYSTEM_ACTOR } from '../ledger/command-handler.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
 import type { WalletCommand } from '../ledger/wallet/wallet.js';
 import { deposit, recorded } from '../ledger/wallet/wallet.arbitraries.js';
+import { comparePositions } from '../ledger/event-store/port.js';
 import { foldJournal } from '../ledger/journal/fold.js';
 import { trialBalance } from '../ledger/journal/trial-balance.js';
 import { Projector } from '../projections/registry.js';
@@ -57,7 +58,9 @@ describe('trial balance: comparing with the read tables', () => {
     await run(recorded('3', 'Complete'));
     await projector.stop();
     // Appended with no projector running: the read tables have not seen it.
-    await new CommandHandler(store).handle(walletDecider, randomUUID(), recorded('1', 'Complete'), ctx);
+    const { position } = await new CommandHandler(store).handle(walletDecider, randomUUID(), recorded('1', 'Complete'), ctx);
+    // PostgreSQL's log shows an event once no older transaction can still commit (up to 100 ms on).
+    await expect.poll(async () => comparePositions((await store.headPosition())!, position!), { timeout: 5_000 }).toBe(0);
 
     expect(await reconcile()).toEqual([
       { table: 'balances', checked: false, differences: [] },
