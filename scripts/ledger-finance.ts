@@ -27,7 +27,8 @@ pending deposits, staked, fees earned, adjustments, swap conversion, staking rew
 the net flow with the outside world and deposits in transit. Every asset's accounts
 must sum to zero. Without --at it also reconciles with the balances and journal read
 tables. Exits 1 when anything does not reconcile.
-<time> is an ISO time (2026-03-01T12:00:00Z) or a date (2026-03-01 = the end of that day, UTC).`,
+<time> is an ISO time (2026-03-01T12:00:00Z; without a zone, UTC) or a date (2026-03-01 = the
+end of that day, UTC).`,
   balance: `Usage: npm run ledger -- balance --user <email|id> [--asset X] [--at <time>] [--json]
 
 A customer's balances as they stood at <time> (default now): the wallet's events recorded
@@ -37,7 +38,8 @@ withdrawals and available per asset.`,
 
 Opening balance, every change to the balance with the balance after it, and closing
 balance per asset for the period. --csv prints the CSV customers download.
-A date for --from means the start of that day, for --to the end of it (UTC).`,
+A date for --from means the start of that day, for --to the end of it (UTC); a time
+without a zone is UTC.`,
 };
 
 export const FINANCE_OPTIONS = {
@@ -64,19 +66,38 @@ export class FinanceUsageError extends Error {
   override name = 'UsageError';
 }
 
-/** An ISO time, or a date meaning the start (or end) of that day in UTC. */
+/**
+ * An ISO time, or a date meaning the start (or end) of that day in UTC. A time without a
+ * zone is UTC too. A day the calendar does not have (2026-02-30) is refused: Date.parse
+ * would roll it over into the next month.
+ */
 export function parseMoment(text: string, option: string, endOfDay: boolean): Date {
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text;
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(date) ? Date.parse(date) : Number.NaN;
-  if (Number.isNaN(ms)) throw new FinanceUsageError(`--${option} must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.`);
+  const refuse = () => new FinanceUsageError(`--${option} must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.`);
+  const day = /^(\d{4})-(\d{2})-(\d{2})(T|$)/.exec(text);
+  if (!day) throw refuse();
+  const [year, month, dayOfMonth] = [Number(day[1]), Number(day[2]), Number(day[3])];
+  if (month < 1 || month > 12 || dayOfMonth < 1 || dayOfMonth > new Date(Date.UTC(year, month, 0)).getUTCDate()) {
+    throw new FinanceUsageError(`--${option}: ${text.slice(0, 10)} is not a day of the calendar.`);
+  }
+  let date = text;
+  if (day[4] === '') date = `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`;
+  else if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(text)) date = `${text}Z`;
+  const ms = Date.parse(date);
+  if (Number.isNaN(ms)) throw refuse();
   return new Date(ms);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function resolveUser(database: Database, user: string | undefined): Promise<string> {
+async function resolveUser(database: Database, store: EventStore, user: string | undefined): Promise<string> {
   if (!user) throw new FinanceUsageError('--user is required (an e-mail address or a user id).');
-  if (UUID.test(user)) return user.toLowerCase();
+  if (UUID.test(user)) {
+    const id = user.toLowerCase();
+    // An account, or a wallet without one (seeded histories have no account).
+    const account = await database.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
+    if (!account && (await store.readStream(walletStream(id), { maxCount: 1 })).length === 0) throw new FinanceUsageError(`No user and no wallet with the id ${id}.`);
+    return id;
+  }
   const row = await usersByEmail(database.db, user).select('id').executeTakeFirst();
   if (!row) throw new FinanceUsageError(`No user with the e-mail address ${user}.`);
   return row.id;
@@ -223,7 +244,7 @@ async function balanceCommand(config: Config, values: FinanceValues): Promise<nu
   const at = values.at ? parseMoment(values.at, 'at', true) : new Date();
   const asset = assetOption(values.asset);
   return withLedger(config, async (database, store) => {
-    const userId = await resolveUser(database, values.user);
+    const userId = await resolveUser(database, store, values.user);
     const result = await balanceAt(store, userId, { at }, asset);
     if (values.json) console.log(json(result));
     else {
@@ -241,7 +262,7 @@ async function statementCommand(config: Config, values: FinanceValues): Promise<
   if (from > to) throw new FinanceUsageError('--from must not be after --to.');
   const asset = assetOption(values.asset);
   return withLedger(config, async (database, store) => {
-    const userId = await resolveUser(database, values.user);
+    const userId = await resolveUser(database, store, values.user);
     const statement = buildStatement(userId, await store.readStream(walletStream(userId)), from, to);
     if (asset) {
       statement.assets = statement.assets.filter((a) => a.assetId === asset);
