@@ -41,9 +41,34 @@ async function countEvents(pg: PGlite): Promise<number> {
   return (await pg.query<{ n: number }>('select count(*)::int as n from events')).rows[0]!.n;
 }
 
+/**
+ * Makes the folder that will hold `file`, one level at a time (a recursive mkdirSync never
+ * returns for a path under /proc), and checks it can be written, before the database is
+ * opened: a bad --out is a one-line refusal, not a stack after the copy was taken.
+ */
+function prepareOutFolder(file: string): void {
+  const folder = path.dirname(file);
+  const missing: string[] = [];
+  let at = folder;
+  while (!fs.existsSync(at) && path.dirname(at) !== at) {
+    missing.unshift(at);
+    at = path.dirname(at);
+  }
+  try {
+    if (!fs.statSync(at).isDirectory()) throw new Error(`${at} is not a folder`);
+    for (const dir of missing) fs.mkdirSync(dir);
+    fs.accessSync(folder, fs.constants.W_OK);
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) throw new Error(`${file} is a folder`);
+  } catch (err) {
+    throw new BackupUsageError(`Cannot write the backup to ${file}: ${(err as Error).message}`);
+  }
+}
+
 export async function backupDataDir(dataDir: string, out?: string): Promise<BackupResult> {
   const pgdata = path.join(dataDir, 'pgdata');
   if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) throw new BackupUsageError(`There is no embedded database in ${path.resolve(dataDir)} to back up.`);
+  const file = path.resolve(out ?? path.join(dataDir, 'backups', `ledger-${stamp()}.tar.gz`));
+  prepareOutFolder(file);
   const unlock = lockDataDir(dataDir);
   try {
     const pg = new PGlite({ dataDir: pgdata });
@@ -54,8 +79,6 @@ export async function backupDataDir(dataDir: string, out?: string): Promise<Back
       const events = await countEvents(pg);
       const dump = await pg.dumpDataDir('gzip');
       const bytes = Buffer.from(await dump.arrayBuffer());
-      const file = path.resolve(out ?? path.join(dataDir, 'backups', `ledger-${stamp()}.tar.gz`));
-      fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(`${file}.partial`, bytes, { mode: 0o600 });
       fs.renameSync(`${file}.partial`, file);
       return { file, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), events };

@@ -151,6 +151,8 @@ export async function runCli(argv: string[]): Promise<number> {
     return command === '' && !values.help ? 2 : 0;
   }
   if (!(command in HELP)) throw new UsageError(`Unknown command "${command}". Run \`npm run ledger -- --help\`.`);
+  const allowed = command === 'replay' ? 1 : 0;
+  if (rest.length > allowed) throw new UsageError(`Unexpected argument "${rest[allowed]}" for ${command}. Run \`npm run ledger -- ${command} --help\`.`);
   const config = loadConfig();
   const quiet = Boolean(values.json);
   const finance = runFinanceCommand(command, config, values);
