@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from '../support/test-app.js';
 import { buildWorld, type Ids, type World } from './world.js';
 import { ROUTE_POLICY } from './route-policy.js';
 import type { RouteEntry } from '../../server/plugins/security.js';
+import { setAt, dropAt } from '../support/json-paths.js';
 
 type JsonSchema = {
   type?: string | string[];
@@ -97,19 +98,6 @@ const pollution = fc.constantFrom(
   '{"__proto__":{"isAdmin":true,"role":"ADMIN"}}',
 );
 
-const setAt = (obj: unknown, path: string[], value: unknown): unknown => {
-  if (path.length === 0) return value;
-  const base = obj && typeof obj === 'object' && !Array.isArray(obj) ? { ...(obj as Record<string, unknown>) } : {};
-  base[path[0]!] = setAt(base[path[0]!], path.slice(1), value);
-  return base;
-};
-const dropAt = (obj: unknown, path: string[]): unknown => {
-  if (!obj || typeof obj !== 'object') return obj;
-  const base = { ...(obj as Record<string, unknown>) };
-  if (path.length === 1) delete base[path[0]!];
-  else base[path[0]!] = dropAt(base[path[0]!], path.slice(1));
-  return base;
-};
 
 interface Mutation {
   label: string;

@@ -7,6 +7,7 @@ import { createTestApp, signIn, type TestApp } from '../support/test-app.js';
 import { buildWorld, type Ids, type Role, type World } from './world.js';
 import { ROUTE_POLICY, type RoutePolicy } from './route-policy.js';
 import type { RouteEntry } from '../../server/plugins/security.js';
+import { getAt, setAt, dropAt } from '../support/json-paths.js';
 
 /**
  * Every route in route-policy.ts, called with generated malformed variations of its sample
@@ -138,20 +139,6 @@ function fieldPaths(sample: unknown, schema: JsonSchema | null): string[][] {
   return [...out.values()];
 }
 
-const getAt = (obj: unknown, path: string[]): unknown => path.reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), obj);
-const setAt = (obj: unknown, path: string[], value: unknown): unknown => {
-  if (path.length === 0) return value;
-  const base = obj && typeof obj === 'object' && !Array.isArray(obj) ? { ...(obj as Record<string, unknown>) } : {};
-  base[path[0]!] = setAt(base[path[0]!], path.slice(1), value);
-  return base;
-};
-const dropAt = (obj: unknown, path: string[]): unknown => {
-  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) return obj;
-  const base = { ...(obj as Record<string, unknown>) };
-  if (path.length === 1) delete base[path[0]!];
-  else base[path[0]!] = dropAt(base[path[0]!], path.slice(1));
-  return base;
-};
 
 /** One request to send. */
 interface Variant {
