@@ -11,7 +11,7 @@ import { confirmationMail, passwordResetMail, welcomeMail } from '../mail/templa
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto.js';
 import { AuthError, authErrors } from './errors.js';
-import { clearFailures, MAX_FAILURES, recentFailures, recordFailures } from './failures.js';
+import { clearFailures, countAttempt, MAX_FAILURES, recentFailures, recordFailures } from './failures.js';
 import type { SessionService } from './sessions.js';
 
 export const MIN_PASSWORD = 8;
@@ -211,6 +211,9 @@ export class Accounts {
     const [byEmail, byIp] = await Promise.all([recentFailures(this.db, emailKey), recentFailures(this.db, ipKey)]);
     if (byEmail >= MAX_FAILURES) throw authErrors.rateLimited();
     if (byEmail > 0 || byIp > 0) await this.spendCaptcha(input.captchaToken);
+    // Counted as a failure for the address before the password is checked, and cleared when it
+    // is right: parallel guesses cannot all pass a count of 9.
+    await countAttempt(this.db, emailKey);
 
     const user = await this.findByEmail(input.email);
     const credentials = user
@@ -218,16 +221,16 @@ export class Accounts {
       : undefined;
     const ok = await verifyPassword(credentials?.password_hash ?? null, input.password);
     if (!user || !ok) {
-      await recordFailures(this.db, [emailKey, ipKey]);
+      await recordFailures(this.db, [ipKey]);
       throw authErrors.invalidCredentials();
     }
+    await clearFailures(this.db, emailKey);
     if (!user.email_confirmed_at) {
       // The link may have expired or gone astray: the right password gets a fresh one.
       await this.offerConfirmation(user, req);
       throw authErrors.emailNotConfirmed();
     }
     if (user.banned_until && new Date(user.banned_until) > new Date()) throw authErrors.banned();
-    await clearFailures(this.db, emailKey);
     const sessionId = await this.sessions.create(user.id, { aal: 'aal1', ipAddress: req.ip, userAgent: req.userAgent });
     const tokens = await this.sessions.issue(sessionId, user.id, user.role);
     return { ...tokens, user: await this.view(user) };

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { createTestApp, mailTo, bearer, ipFor, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { createTestApp, mailTo, bearer, ipFor, registeredCustomer, signIn, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
 
 /**
  * Authenticator codes, e-mailed codes and the password re-check count their failures per user
@@ -194,6 +194,24 @@ describe('persisted limits on second factors and the password re-check', () => {
       for (let i = 0; i < 10; i++) expect((await recheck('not-it')).json()).toEqual(wrongAnswer);
       expect((await recheck('reauth-clear-1')).statusCode).toBe(429);
     });
+  });
+
+  it('password sign-in: wrong passwords sent in parallel past the ninth failure get one more try between them, not one each', async () => {
+    const email = 'burst@example.com';
+    await registeredCustomer(t, email, 'burst-right-1');
+    secretsSeen.push('burst-right-1');
+    const call = as(t.app, email);
+    const attempt = async (password: string) =>
+      call({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email, password, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) } } });
+    for (let i = 0; i < 9; i++) expect((await attempt(`wrong-${i}-pass`)).json().code).toBe('invalid_credentials');
+    const captchas = await Promise.all(Array.from({ length: 6 }, () => solveCaptcha(t.app)));
+    const burst = await Promise.all(
+      captchas.map((captcha_token, i) => call({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email, password: `burst-${i}-pass`, gotrue_meta_security: { captcha_token } } })),
+    );
+    const codes = burst.map((r) => r.json().code).sort();
+    expect(codes).toEqual(['invalid_credentials', 'rate_limited', 'rate_limited', 'rate_limited', 'rate_limited', 'rate_limited']);
+    // The right password now waits out the window too.
+    expect((await attempt('burst-right-1')).json()).toEqual(lockedOut);
   });
 
   it('writes no password or authenticator secret into the event log', async () => {
