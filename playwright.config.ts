@@ -1,6 +1,16 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig, devices } from '@playwright/test';
 
-const PORT = Number(process.env.E2E_PORT ?? 3199);
+// The server's port: E2E_PORT when given, else one the system has free now, so a server left on
+// a fixed port (another run, a forgotten `npm start`) cannot stop the run before its first test.
+// Chosen once by the main process; the workers, which load this file again, inherit it.
+process.env.E2E_RESULTS_DIR ??= process.env.E2E_PORT ? `tmp/e2e-results-${process.env.E2E_PORT}` : 'tmp/e2e-results';
+process.env.E2E_PORT ??= execFileSync(
+  process.execPath,
+  ['-e', "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); });"],
+  { encoding: 'utf8' },
+);
+const PORT = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${PORT}`;
 
 // A fresh data folder per run, so every run starts from an empty ledger.
@@ -12,8 +22,8 @@ process.env.E2E_DATA_DIR ??= `tmp/e2e-data-${runStamp}`;
 export default defineConfig({
   testDir: 'tests/e2e',
   testMatch: '**/*.e2e.ts',
-  // One folder per server port, so runs side by side do not clear each other's artifacts.
-  outputDir: process.env.E2E_PORT ? `tmp/e2e-results-${PORT}` : 'tmp/e2e-results',
+  // One folder per port given, so runs side by side do not clear each other's artifacts.
+  outputDir: process.env.E2E_RESULTS_DIR,
   // Two files at a time; the tests of one file run in order. Every test makes its own users;
   // the demo staff get their own passwords once, before any test, in global-setup.ts.
   fullyParallel: false,
