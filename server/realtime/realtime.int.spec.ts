@@ -174,6 +174,31 @@ describe('realtime socket', () => {
     c.socket.terminate();
   });
 
+  it('closes at once a socket whose session ends while its token is being checked', async () => {
+    const alice = await registeredCustomer(t, 'rt-race@example.com', 'rt-race-pass');
+    const guard = t.app.authServices.guard;
+    const authenticate = guard.authenticate;
+    // The sign-out lands after the token passed its check and before the socket is in the hub.
+    guard.authenticate = async (request) => {
+      const who = await authenticate.call(guard, request);
+      await t.app.authServices.sessions.revoke(who.sessionId);
+      return who;
+    };
+    try {
+      const socket = new WebSocket(`${base}/realtime/v1?token=${encodeURIComponent(alice.access_token)}`);
+      const code = await new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('still open')), 3000);
+        socket.on('close', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      expect(code).toBe(4401);
+    } finally {
+      guard.authenticate = authenticate;
+    }
+  });
+
   it('closes a socket without a valid token', async () => {
     const socket = new WebSocket(`${base}/realtime/v1?token=not-a-token`);
     const code = await new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)));

@@ -67,6 +67,12 @@ export async function registerRealtime(app: FastifyInstance, auth: AuthServices,
     if (socket.readyState !== socket.OPEN) return;
     // Closed (4401) when the token expires or the session ends: the client comes back with a fresh token.
     hub.add(socket, { userId, sessionId, expiresAt });
+    // An end announced while the token was being checked came before this socket was in the hub,
+    // so it closed nothing: look once more, now that the socket is there to be closed.
+    auth.sessions.endedAmong([sessionId]).then(
+      (ended) => hub.endSessions(ended),
+      (error: unknown) => app.log.warn({ err: error }, 'realtime session check failed'),
+    );
     let idle = setTimeout(() => socket.close(4408, 'idle'), IDLE_MS);
     socket.on('message', (raw) => {
       clearTimeout(idle);
