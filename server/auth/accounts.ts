@@ -190,8 +190,14 @@ export class Accounts {
   async sendWelcome(email: string, name: string | undefined, req: RequestInfo): Promise<void> {
     const user = await this.findByEmail(email);
     if (!user || Date.now() - new Date(user.created_at).getTime() > 3600_000) return;
-    const first = await this.db.insertInto('mail_sent').values({ key: `welcome:${user.id}` }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
-    if (first) void sendQuietly(this.mailer, welcomeMail(user.email, name?.trim() || 'there'), req.log);
+    // Taken before sending, so that two calls at once send one mail; given back when the mail
+    // fails, so that a later call sends it.
+    const key = `welcome:${user.id}`;
+    const first = await this.db.insertInto('mail_sent').values({ key }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    if (!first) return;
+    void sendQuietly(this.mailer, welcomeMail(user.email, name?.trim() || 'there'), req.log).then(async (sent) => {
+      if (!sent) await this.db.deleteFrom('mail_sent').where('key', '=', key).execute().catch((error: unknown) => req.log.warn({ err: error }, 'welcome mail key not released'));
+    });
   }
 
   private async spendCaptcha(token: string | undefined): Promise<void> {
