@@ -53,10 +53,19 @@ if [ -n "${DATABASE_URL:-}" ]; then
 fi
 
 echo "== browser tests (Playwright, Chromium)"
-npx playwright test || failed+=("browser tests")
+pw_rc=0
+npx playwright test 2>&1 | tee "$logs/playwright.log" || pw_rc=$?
+[ "$pw_rc" -eq 0 ] || failed+=("browser tests")
 
 if [ -n "$pg_pid" ]; then
   finish pg "$pg_pid" "unit and integration tests on PostgreSQL (${DATABASE_URL%%@*}@...), run beside the browser tests"
+fi
+
+if [ "$pw_rc" -ne 0 ]; then
+  # The PostgreSQL output came after the browser tests': their summary again, so that the end
+  # of the log names what failed.
+  echo "== browser tests, the end of their output again"
+  tail -n 40 "$logs/playwright.log"
 fi
 
 if [ "${#failed[@]}" -ne 0 ]; then
