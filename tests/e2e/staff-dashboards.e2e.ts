@@ -40,6 +40,14 @@ test.describe('staff dashboards', () => {
       await page.getByRole('button', { name: 'Create Worker' }).click();
       await expect(page.getByText('Password must be at least 8 characters long.')).toBeVisible();
       await page.getByLabel('Password').fill('Given-by-manager-1');
+      // A malformed address is told on the page, before any request.
+      const creates: string[] = [];
+      page.on('request', (r) => r.url().includes('/create-worker-for-manager') && creates.push(r.url()));
+      await page.getByLabel('Email').fill('walt.worker@example');
+      await page.getByRole('button', { name: 'Create Worker' }).click();
+      await expect(page.getByText('Please enter a valid email address.')).toBeVisible();
+      expect(creates).toEqual([]);
+      await page.getByLabel('Email').fill(workerEmail);
       await page.getByRole('button', { name: 'Create Worker' }).click();
       await expect(page.getByText(`Worker account for ${workerEmail} created successfully!`)).toBeVisible();
       await page.screenshot({ path: `${screens}/manager-create-worker.png`, fullPage: true });

@@ -11,9 +11,14 @@ export function hasErrors<K extends string>(errors: FieldErrors<K>): boolean {
   return Object.values(errors).some(Boolean);
 }
 
+/** Whether the address has the simple shape every e-mail field asks for (spaces around it aside). */
+export function isEmailShape(email: string): boolean {
+  return EMAIL_SHAPE.test(email.trim());
+}
+
 export function emailError(email: string): string | undefined {
   if (!email.trim()) return MESSAGES.emailRequired;
-  if (!EMAIL_SHAPE.test(email.trim())) return MESSAGES.emailInvalid;
+  if (!isEmailShape(email)) return MESSAGES.emailInvalid;
   return undefined;
 }
 

@@ -3,6 +3,7 @@ import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { ApiError } from '../../../lib/api-client.js';
+import { isEmailShape } from '../../auth/utils/validation.js';
 import { createWorker } from './api.js';
 
 const MIN_PASSWORD = 8;
@@ -26,6 +27,11 @@ export function CreateWorkerTab() {
     }
     if (password.length < MIN_PASSWORD) {
       setError('Password must be at least 8 characters long.');
+      return;
+    }
+    // The server's checks, in its order, so a malformed address is told before any request.
+    if (!isEmailShape(email)) {
+      setError('Please enter a valid email address.');
       return;
     }
     setSaving(true);
