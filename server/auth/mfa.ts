@@ -49,6 +49,11 @@ export class SecondFactors {
     return Boolean(row);
   }
 
+  /** Whether the user's second step is the authenticator app (chosen as the method, or verified). */
+  private async usesAuthenticator(user: { id: string; active_mfa_method: 'totp' | 'email' | null }): Promise<boolean> {
+    return user.active_mfa_method === 'totp' || (await this.hasVerifiedFactor(user.id));
+  }
+
   /** The level a session must reach before the rest of the API opens to it. */
   async requiredAal(user: { id: string; active_mfa_method: 'totp' | 'email' | null }): Promise<'aal1' | 'aal2'> {
     if (user.active_mfa_method === 'email') return 'aal2';
@@ -161,7 +166,7 @@ export class SecondFactors {
     const user = await this.accounts.findByEmail(email);
     if (!user || !user.email_confirmed_at) return;
     // Such a code could never be used (verifyEmailCode refuses it): no mail, the same answer.
-    if (user.active_mfa_method === 'totp' || (await this.hasVerifiedFactor(user.id))) return;
+    if (await this.usesAuthenticator(user)) return;
     const code = sixDigitCode();
     const id = randomUUID();
     await this.db
@@ -201,7 +206,7 @@ export class SecondFactors {
   async verifyEmailCode(auth: SessionAuth, email: string, code: string) {
     const user = await this.accounts.findById(auth.userId);
     if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) throw authErrors.otpInvalid();
-    if (user.active_mfa_method === 'totp' || (await this.hasVerifiedFactor(user.id))) throw authErrors.emailCodeNotAccepted();
+    if (await this.usesAuthenticator(user)) throw authErrors.emailCodeNotAccepted();
     const row = await this.db
       .selectFrom('auth_one_time_tokens')
       .selectAll()
