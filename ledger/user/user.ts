@@ -123,8 +123,9 @@ export class UserError extends Error {
   }
 }
 
-const MFA_EMAIL_ON = 'Email authentication is on. Turn it off before setting up an authenticator app.';
-const MFA_TOTP_ON = 'An authenticator app is set up. Remove it before turning on email authentication.';
+/** Spec 001 section 4, one second factor at a time: the refusals, also the API's (server/auth/errors.ts). */
+export const MFA_EMAIL_ON = 'Email authentication is on. Turn it off before setting up an authenticator app.';
+export const MFA_TOTP_ON = 'An authenticator app is set up. Remove it before turning on email authentication.';
 
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   if (command.type === 'Register') {

@@ -1,3 +1,5 @@
+import { MFA_EMAIL_ON, MFA_TOTP_ON } from '../../ledger/user/user.js';
+
 /** An auth refusal: `{ error, code }` with its status (docs/api-auth.md). */
 export class AuthError extends Error {
   constructor(
@@ -32,8 +34,8 @@ export const authErrors = {
   emailCodeNotAccepted: () =>
     new AuthError(403, 'email_otp_not_allowed', 'Your account uses an authenticator app for two-factor authentication. Please enter the code from your authenticator app.'),
   /** Spec 001 section 4: one second factor at a time. */
-  emailMfaActive: () => new AuthError(409, 'mfa_method_conflict', 'Email authentication is on. Turn it off before setting up an authenticator app.'),
-  totpMfaActive: () => new AuthError(409, 'mfa_method_conflict', 'An authenticator app is set up. Remove it before turning on email authentication.'),
+  emailMfaActive: () => new AuthError(409, 'mfa_method_conflict', MFA_EMAIL_ON),
+  totpMfaActive: () => new AuthError(409, 'mfa_method_conflict', MFA_TOTP_ON),
   factorNotFound: () => new AuthError(404, 'factor_not_found', 'No verified authenticator app found for your account.'),
   rateLimited: () => new AuthError(429, 'rate_limited', 'Too many attempts. Please wait a few minutes and try again.'),
 };
