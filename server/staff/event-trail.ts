@@ -22,7 +22,6 @@ export const TRAIL_PAGE_SIZE = 25;
  */
 const SECRET_FIELD = /pass(word)?|secret|code|token|hash|cvv|cvc|otp|pin$|session|card_?number|account_?number|idempotency/i;
 
-/** A copy of `value` without any field whose name looks secret, at any depth. */
 /**
  * A payment method's free text (notes, names) shown with any card-number-like run hidden:
  * such text is refused now, but events recorded before that check may still hold one.
@@ -35,6 +34,7 @@ export function withoutCardNumbers(value: unknown): unknown {
   return value;
 }
 
+/** A copy of `value` without any field whose name looks secret, at any depth. */
 export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value && typeof value === 'object') {
