@@ -47,14 +47,18 @@ const FIXED: Record<string, string> = {
   'wallet.stake-paid-out': 'Stake paid out',
 };
 
+/** How a hidden transaction's line reads in the customer's copy. */
+export const BALANCE_ADJUSTMENT = 'Balance adjustment';
+
 const label = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).replace('_', ' ');
 
 /**
  * A customer's statement for [from, to]: per asset the opening balance, every change to
  * the balance (the spec's balance, the sum of Complete amounts) with the balance after it,
  * and the closing balance. Opening + credits + debits = closing, per asset. With
- * `hideHidden` (the customer's own copy) the lines of transactions staff hid from the
- * customer's view are left out; the totals and balances stay those of the ledger.
+ * `hideHidden` (the customer's own copy) a transaction staff hid from the customer's view
+ * shows only as a "Balance adjustment" line (its amount and the balance after it, without
+ * its id, type, fee or note), so that the customer's copy still reconciles line by line.
  */
 export function buildStatement(userId: string, events: RecordedEvent[], from: Date, to: Date, opts: { hideHidden?: boolean } = {}): Statement {
   let state = initialState();
@@ -89,15 +93,15 @@ export function buildStatement(userId: string, events: RecordedEvent[], from: Da
       const tx = data.transactionId ? state.transactions.get(data.transactionId) : undefined;
       const type = tx?.type ?? 'adjustment';
       (change.isPositive() ? credits : debits).set(a, ((change.isPositive() ? credits : debits).get(a) ?? ZERO).plus(change));
-      if (opts.hideHidden && data.transactionId && hidden.has(data.transactionId)) continue;
+      const masked = opts.hideHidden && data.transactionId !== undefined && hidden.has(data.transactionId);
       lines.push({
         at: e.recordedAt.toISOString(),
         assetId: a,
-        transactionId: data.transactionId ?? null,
-        type,
-        description: FIXED[e.type] ?? `${label(type)} ${VERBS[e.type] ?? 'changed'}`,
+        transactionId: masked ? null : (data.transactionId ?? null),
+        type: masked ? 'adjustment' : type,
+        description: masked ? BALANCE_ADJUSTMENT : (FIXED[e.type] ?? `${label(type)} ${VERBS[e.type] ?? 'changed'}`),
         amount: formatAmount(change),
-        fee: fees.get(data.transactionId ?? '') ?? '0',
+        fee: masked ? '0' : (fees.get(data.transactionId ?? '') ?? '0'),
         balanceAfter: formatAmount(after),
         eventId: e.eventId,
       });
@@ -119,7 +123,8 @@ export function buildStatement(userId: string, events: RecordedEvent[], from: Da
   return { userId, from: from.toISOString(), to: to.toISOString(), assets, lines };
 }
 
-function csvCell(value: string): string {
+/** A CSV field, quoted when it holds a comma, a quote or a line break. */
+export function csvCell(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 

@@ -39,7 +39,7 @@ describe('statement', () => {
 });
 
 describe("the customer's copy of a statement", () => {
-  it('leaves out lines of transactions hidden from the customer, while the balances stay the ledger\'s', () => {
+  it('shows a transaction hidden from the customer as a "Balance adjustment" line, so each line reconciles with the balance', () => {
         const hidden: WalletCommand = { ...(recorded('2', 'Complete', 'ETH') as Extract<WalletCommand, { type: 'RecordTransaction' }>), isHidden: true };
     let state: WalletState = initialState();
     const events = [];
@@ -53,7 +53,11 @@ describe("the customer's copy of a statement", () => {
     const operator = buildStatement(USER, events, ...period);
     const customer = buildStatement(USER, events, ...period, { hideHidden: true });
     expect(operator.lines.map((l) => l.amount)).toEqual(['3', '2']);
-    expect(customer.lines.map((l) => l.amount)).toEqual(['3']);
+    expect(customer.lines.map((l) => [l.description, l.type, l.amount, l.balanceAfter])).toEqual([
+      ['Adjustment recorded', 'adjustment', '3', '3'],
+      ['Balance adjustment', 'adjustment', '2', '5'],
+    ]);
+    expect(customer.lines[1]!.transactionId).toBeNull();
     expect(customer.assets).toEqual(operator.assets);
     expect(customer.assets[0]!.closing).toBe('5');
     expect(statementAddsUp(customer)).toBe(true);
