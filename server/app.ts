@@ -17,6 +17,7 @@ import { staffTransactionListRoutes, staffTransactionRoutes } from './staff/tran
 import { staffProfileRoutes } from './staff/profile-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
 import { eventTrailRoutes } from './staff/event-trail.js';
+import { staffActionRoutes } from './staff/staff-actions.js';
 import { staffOwnershipRoutes } from './staff/ownership-routes.js';
 import { staffManagerRoutes, workerInfoRpc } from './staff/manager-routes.js';
 import { announcementHints, announcementRoutes } from './staff/announcements.js';
@@ -117,6 +118,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(profile.api, { prefix: '/api/v1' });
   await app.register(buyingLinkRoutes(auth, ledger, app.blobs), { prefix: '/api/v1' });
   await app.register(eventTrailRoutes(auth, ledger), { prefix: '/api/v1' });
+  await app.register(staffActionRoutes(auth, ledger), { prefix: '/api/v1' });
   const pm = paymentMethodRoutes(auth, ledger);
   await app.register(pm.functions, { prefix: '/functions/v1' });
   await app.register(pm.api, { prefix: '/api/v1' });

@@ -4,6 +4,7 @@ import type { JournalTables } from './schema-journal.js';
 import type { MarketplaceTables } from './schema-marketplace.js';
 import type { AnnouncementTables } from './schema-announcements.js';
 import type { TicketTables } from './schema-tickets.js';
+import type { StaffActionTables } from './schema-staff-actions.js';
 
 /** numeric and int8 columns are read as strings (see database.ts). */
 type Numeric = ColumnType<string, string, string>;
@@ -67,7 +68,7 @@ export interface TransactionsTable {
   updated_at: Timestamp;
 }
 
-export interface DB extends AccountTables, PaymentMethodTables, JournalTables, MarketplaceTables, AnnouncementTables, TicketTables {
+export interface DB extends AccountTables, PaymentMethodTables, JournalTables, MarketplaceTables, AnnouncementTables, TicketTables, StaffActionTables {
   events: EventsTable;
   streams: StreamsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
