@@ -1,23 +1,27 @@
 import { sql } from 'kysely';
 import { WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { settlementMessage } from '../ledger/notifications/notifications.js';
+import { isStaffActor, STAFF_NOTICE_TYPES, staffNoticeOf } from '../ledger/notifications/staff-notices.js';
 import { copyBinaryRows } from '../server/db/copy-from.js';
 import { CopyBinary } from '../server/db/copy-binary.js';
 import { table, type Projection } from './projection.js';
 
 const STREAM_PREFIX = 'notifications-';
+const USER_STREAM_PREFIX = 'user-';
 const COLUMNS = ['id', 'user_id', 'message', 'read', 'created_at', 'transaction_id'];
 
 /**
  * notifications: one per settled or failed deposit, withdrawal or send (its id is the
- * settling event's id), and the read marks a customer records.
+ * settling event's id), one per staff action the customer is told of (a password reset, a
+ * ban or unban, a change of permissions or of a deposit address; its id is that event's),
+ * and the read marks a customer records.
  */
 export const notificationsProjection: Projection = {
   name: 'notifications',
   tables: ['notifications'],
   handles: (type) =>
     type === 'wallet.transaction-settled' || type === 'wallet.transaction-failed' ||
-    type === 'notification.marked-read' || type === 'notification.all-marked-read',
+    type === 'notification.marked-read' || type === 'notification.all-marked-read' || STAFF_NOTICE_TYPES.has(type),
 
   async apply(target, events) {
     const t = table(target, 'notifications');
@@ -36,6 +40,10 @@ export const notificationsProjection: Projection = {
         const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
         if (!message) continue;
         pending.row(COLUMNS.length).uuid(e.eventId).uuid(e.streamId.slice(WALLET_STREAM_PREFIX.length)).text(message).bool(false).timestamp(e.recordedAt).uuid(data.transactionId);
+      } else if (STAFF_NOTICE_TYPES.has(e.type)) {
+        const notice = isStaffActor(e.metadata?.actorRole) ? staffNoticeOf(e.type, e.data as Record<string, unknown>) : null;
+        if (!notice || !e.streamId.startsWith(USER_STREAM_PREFIX)) continue;
+        pending.row(COLUMNS.length).uuid(e.eventId).uuid(e.streamId.slice(USER_STREAM_PREFIX.length)).text(notice.message).bool(false).timestamp(e.recordedAt).null();
       } else if (e.type === 'notification.marked-read') {
         await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);

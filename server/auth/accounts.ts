@@ -6,7 +6,9 @@ import type { Actor } from '../../ledger/command-handler.js';
 import { userDecider, type UserCommand } from '../../ledger/user/user.js';
 import type { Role } from '../../ledger/user/events.js';
 import type { Mailer } from '../mail/mailer.js';
-import { sendQuietly } from '../mail/mailer.js';
+import { sendQuietly, type MailLog } from '../mail/mailer.js';
+import { mailStaffNotices } from '../mail/staff-notices.js';
+import { isStaffActor } from '../../ledger/notifications/staff-notices.js';
 import { confirmationMail, passwordResetMail, welcomeMail } from '../mail/templates.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto.js';
@@ -59,11 +61,16 @@ export class Accounts {
     private readonly mailer: Mailer,
     private readonly captcha: CaptchaVerifier,
     private readonly publicUrl: string,
+    private readonly log: MailLog = console,
   ) {}
 
-  /** Records a fact about the user as an event and waits until the users table shows it. */
+  /**
+   * Records a fact about the user as an event and waits until the users table shows it. A staff
+   * action the customer must be told of (staff-notices.ts) is mailed to them here, once per event.
+   */
   async record(userId: string, command: UserCommand, actor: Actor, extra?: Record<string, unknown>): Promise<void> {
-    await this.ledger.execute(userDecider, userId, command, { actor, extra });
+    const result = await this.ledger.execute(userDecider, userId, command, { actor, extra });
+    if (isStaffActor(actor.role) && !result.replayed) await mailStaffNotices(this.db, this.mailer, this.log, userId, result.events, result.eventIds);
   }
 
   async findByEmail(email: string) {

@@ -52,7 +52,7 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   // The captcha's HMAC key is derived from the data key, so no second secret needs managing.
   const captcha = createCaptcha(config, db, createHmac('sha256', secrets.dataKey).update('captcha').digest('hex'));
   const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS, ledger.database.watch);
-  const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl);
+  const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl, app.log);
   const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);
   const guard = createGuard(sessions, (token) => app.jwt.verify<AccessClaims>(token));
 

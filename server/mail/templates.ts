@@ -124,3 +124,12 @@ export function passwordResetMail(to: string, link: string): MailMessage {
   );
   return { to, subject, text, html };
 }
+
+/** A staff action on the customer's account (ledger/notifications/staff-notices.ts): what happened, no secret. */
+export function staffNoticeMail(to: string, name: string | null | undefined, notice: { subject: string; message: string }): MailMessage {
+  const who = displayName(name);
+  const closing = 'You are receiving this because it concerns the security of your account.';
+  const text = [`Hi ${who},`, '', notice.message, '', closing].join('\n');
+  const html = layout(notice.subject, [paragraph(`Hi ${escapeHtml(who)},`), paragraph(escapeHtml(notice.message)), note(closing)].join('\n'));
+  return { to, subject: notice.subject, text, html };
+}
