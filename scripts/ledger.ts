@@ -17,6 +17,7 @@ import { seedLedger } from './seed.js';
 import { progressBar } from './progress.js';
 import { BACKUP_HELP, RESTORE_HELP, backupDataDir, restoreDataDir } from './ledger-backup.js';
 import { FINANCE_HELP, FINANCE_OPTIONS, printJournalCheck, runFinanceCommand } from './ledger-finance.js';
+import { STAFF_HELP, STAFF_OPTIONS, staffActionsCommand } from './ledger-staff.js';
 
 const HELP: Record<string, string> = {
   backup: BACKUP_HELP,
@@ -39,6 +40,7 @@ Commands:
   trial-balance         per asset: owed to customers, pending, fees, external flows; must sum to zero
   balance               a customer's balances at any moment (--user, --at)
   statement             a customer's statement for a period (--user, --from, --to, --csv)
+  staff-actions         every staff action, filtered (--staff, --customer, --action, --from, --to, --csv)
 
 Every command takes --help and --json (machine-readable output on stdout).`,
   migrate: `Usage: npm run ledger -- migrate [--json]\n\nApplies pending migrations (also done by every command and on app start).`,
@@ -67,6 +69,7 @@ wallet balances. Exits 1 with the differences when they differ.`,
 Creates a confirmed staff account and prints a one-time password, shown only this once.
 The password must be changed at the first sign-in.`,
   ...FINANCE_HELP,
+  ...STAFF_HELP,
 };
 
 class UsageError extends Error {}
@@ -143,6 +146,7 @@ export async function runCli(argv: string[]): Promise<number> {
       out: { type: 'string' },
       force: { type: 'boolean' },
       ...FINANCE_OPTIONS,
+      ...STAFF_OPTIONS,
     },
   });
   const [command = '', ...rest] = positionals;
@@ -157,6 +161,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const quiet = Boolean(values.json);
   const finance = runFinanceCommand(command, config, values);
   if (finance) return finance;
+  if (command === 'staff-actions') return staffActionsCommand(config, values);
 
   switch (command) {
     case 'migrate': {
