@@ -71,8 +71,8 @@ export async function listStaffActions(db: Kysely<DB>, filter: StaffActionFilter
     select a.at, a.staff_id, s.email as staff_email, s.full_name as staff_name, a.staff_role, a.customer_id, c.email as customer_email,
       a.action, a.detail, a.event_id, a.position
     from (select * from staff_actions a where ${sql.join(conditions, sql` and `)} order by a.at desc, a.event_id desc limit ${page.limit + 1}) a
-    left join users s on s.id = a.staff_id
-    left join users c on c.id = a.customer_id
+    left join lateral (select email, full_name from users where id = a.staff_id) s on true
+    left join lateral (select email from users where id = a.customer_id) c on true
     order by a.at desc, a.event_id desc`.execute(db);
   const actions = rows.slice(0, page.limit).map((r) => ({ ...r, at: new Date(r.at).toISOString() }));
   const last = actions[actions.length - 1];
