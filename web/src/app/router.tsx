@@ -71,7 +71,11 @@ const dashboardRoutes: RouteObject[] = [
       { path: 'unassigned-tickets', lazy: async () => ({ Component: (await import('../features/staff/manager/unassigned-tickets-tab.js')).UnassignedTicketsTab }) },
     ],
   },
-  { path: 'admin', lazy: async () => ({ Component: (await staff()).AdminDashboardPage }) },
+  {
+    path: 'admin',
+    lazy: async () => ({ Component: (await staff()).AdminDashboardPage }),
+    children: [{ index: true, element: <Navigate to="staff-activity" replace /> }, staffScreen('staff-activity', (m) => m.StaffActivityTab)],
+  },
   {
     path: 'user-profile/:userId',
     lazy: async () => ({ Component: (await staff()).UserProfilePage }),

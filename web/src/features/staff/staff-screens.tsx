@@ -1,4 +1,3 @@
-import { ScreenTitle } from '../../components/screen-title.js';
 import './worker/staff-dashboard.css';
 
 /*
@@ -15,9 +14,8 @@ export { CreateWorkerTab } from './manager/create-worker-tab.js';
 export { ActionsTab } from './manager/actions-tab.js';
 export { AllUsersTab } from './manager/all-users-tab.js';
 
-export function AdminDashboardPage() {
-  return <ScreenTitle subtitle="Welcome to the admin dashboard.">Admin Dashboard</ScreenTitle>;
-}
+export { AdminDashboard as AdminDashboardPage } from './admin/admin-dashboard.js';
+export { StaffActivityTab } from './admin/staff-activity-tab.js';
 
 export { UserProfilePage } from './profile/profile-page.js';
 

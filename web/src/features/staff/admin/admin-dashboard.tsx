@@ -1,0 +1,19 @@
+import { Outlet } from 'react-router-dom';
+import { ScreenTitle } from '../../../components/screen-title.js';
+import { RouteTabs } from '../worker/route-tabs.js';
+import '../worker/staff-dashboard.css';
+
+const TABS = [{ to: '/dashboard/admin/staff-activity', label: 'Staff activity' }];
+
+/** /dashboard/admin (spec 002, Admin Dashboard): the welcome, and the admin's tabs under it. */
+export function AdminDashboard() {
+  return (
+    <div className="staff-dashboard">
+      <ScreenTitle subtitle="Welcome to the admin dashboard.">Admin Dashboard</ScreenTitle>
+      <RouteTabs label="Admin Dashboard" tabs={TABS} />
+      <div className="staff-dashboard__panel">
+        <Outlet />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { Field } from '../../../components/field.js';
+import { SkeletonRows } from '../../../components/skeleton-rows.js';
+import { toApiError } from '../../../lib/api-client.js';
+import { staffActions, staffActionsCsv, type StaffActionFilters, type StaffActionPage } from './api.js';
+import './staff-activity.css';
+
+const PAGE_SIZE = 25;
+const NO_FILTERS: StaffActionFilters = { staff: '', customer: '', action: '', from: '', to: '' };
+
+const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/**
+ * Staff activity (admins): every staff action newest first, filtered by staff member,
+ * customer, action and dates, paged by the server's cursor, and downloadable as CSV.
+ */
+export function StaffActivityTab() {
+  const [draft, setDraft] = useState<StaffActionFilters>(NO_FILTERS);
+  const [filters, setFilters] = useState<StaffActionFilters>(NO_FILTERS);
+  // The cursors of the pages before this one (null: the first page), and this page's.
+  const [trail, setTrail] = useState<(string | null)[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [page, setPage] = useState<StaffActionPage | null>(null);
+  const [actionNames, setActionNames] = useState<string[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [downloading, setDownloading] = useState(false);
+
+  useEffect(() => {
+    const abort = new AbortController();
+    setError(null);
+    staffActions(filters, PAGE_SIZE, cursor, abort.signal)
+      .then((answer) => {
+        setPage(answer);
+        setActionNames(answer.actionNames);
+      })
+      .catch(async (err: unknown) => {
+        if (abort.signal.aborted) return;
+        setPage(null);
+        setError((await toApiError(err)).message);
+      });
+    return () => abort.abort();
+  }, [filters, cursor]);
+
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    if (draft.from && draft.to && draft.from > draft.to) return setError('The start date must be on or before the end date.');
+    setTrail([]);
+    setCursor(null);
+    setFilters({ ...draft });
+  }
+
+  async function download() {
+    setDownloading(true);
+    setError(null);
+    try {
+      const { blob, fileName } = await staffActionsCsv(filters);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = fileName;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (err) {
+      setError((await toApiError(err)).message);
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  const set = (key: keyof StaffActionFilters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
+  return (
+    <section className="card staff-card" aria-labelledby="staff-activity-title">
+      <div className="staff-activity__intro">
+        <h2 id="staff-activity-title" className="card__title">
+          Staff activity
+        </h2>
+        <p className="staff-activity__sub">Every action staff took on customers&apos; accounts, newest first.</p>
+      </div>
+      <form className="staff-activity__filters" onSubmit={apply} aria-label="Filters">
+        <Field label="Staff member" placeholder="E-mail or id" value={draft.staff} onChange={set('staff')} />
+        <Field label="Customer" placeholder="E-mail or id" value={draft.customer} onChange={set('customer')} />
+        <div className="field">
+          <label className="field__label" htmlFor="staff-activity-action">
+            Action
+          </label>
+          <select id="staff-activity-action" className="field__input" value={draft.action} onChange={set('action')}>
+            <option value="">All actions</option>
+            {actionNames.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field label="From" type="date" value={draft.from} onChange={set('from')} />
+        <Field label="To" type="date" value={draft.to} onChange={set('to')} />
+        <div className="staff-activity__buttons">
+          <Button type="submit">Apply filters</Button>
+          <Button type="button" variant="secondary" loading={downloading} loadingText="Preparing..." onClick={download}>
+            Download CSV
+          </Button>
+        </div>
+      </form>
+      {error && <Banner variant="error">{error}</Banner>}
+      {!page && !error && <SkeletonRows rows={5} columns={5} label="Loading staff activity" />}
+      {page && page.actions.length === 0 && <p className="empty-text">No staff action matches these filters.</p>}
+      {page && page.actions.length > 0 && (
+        <div className="staff-table-wrap">
+          <table className="staff-table staff-activity__table">
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Staff member</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Action</th>
+                <th scope="col">Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.actions.map((a) => (
+                <tr key={a.event_id} data-action={a.action}>
+                  <td className="nowrap">{when(a.at)}</td>
+                  <td>
+                    <strong>{a.staff_name || a.staff_email || a.staff_id}</strong>
+                    <div className="staff-activity__sub">
+                      {a.staff_email} · {a.staff_role}
+                    </div>
+                  </td>
+                  <td>{a.customer_email ?? a.customer_id ?? <span className="staff-activity__sub">-</span>}</td>
+                  <td>
+                    <span className="staff-activity__action">{a.action}</span>
+                  </td>
+                  <td>{a.detail}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="staff-activity__pager">
+        <Button
+          variant="secondary"
+          disabled={trail.length === 0}
+          onClick={() => {
+            setCursor(trail[trail.length - 1] ?? null);
+            setTrail(trail.slice(0, -1));
+          }}
+        >
+          Newer
+        </Button>
+        <Button
+          variant="secondary"
+          disabled={!page?.nextCursor}
+          onClick={() => {
+            setTrail([...trail, cursor]);
+            setCursor(page?.nextCursor ?? null);
+          }}
+        >
+          Older
+        </Button>
+      </div>
+    </section>
+  );
+}
