@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
 import { formatPosition, type RecordedEvent } from '../ledger/event-store/port.js';
+import { isStaffActor } from '../ledger/notifications/staff-notices.js';
 import { summaryOf, withoutCardNumbers, withoutSecrets } from '../server/staff/event-trail.js';
+import { isUuid } from '../server/ids.js';
 import { table, timestampText, type Projection } from './projection.js';
-
-/** The roles whose acts are staff actions. */
-const STAFF_ROLES = new Set(['WORKER', 'MANAGER', 'ADMIN']);
 
 type Data = Record<string, unknown>;
 
@@ -40,7 +39,6 @@ export const STAFF_ACTION_RULES: Record<string, ActionRule> = {
 /** The action names, for filters (sorted, each once). */
 export const STAFF_ACTIONS: string[] = [...new Set(Object.values(STAFF_ACTION_RULES).map((r) => r.action))].sort();
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DETAIL_MAX = 300;
 const ROWS_PER_INSERT = 1000;
 const COLUMNS = sql.raw('(event_id, at, staff_id, staff_role, customer_id, action, detail, event_type, position)');
@@ -55,7 +53,7 @@ function subjectOf(streamId: string): string | null {
 export function staffActionOf(e: RecordedEvent) {
   const rule = STAFF_ACTION_RULES[e.type];
   // A staff member is an account: an actor id that is no account's (a tool's, a test's) is none.
-  if (!rule || !STAFF_ROLES.has(e.metadata?.actorRole) || !UUID.test(e.metadata.actorId)) return null;
+  if (!rule || !isStaffActor(e.metadata?.actorRole) || !isUuid(e.metadata.actorId)) return null;
   const data = (e.data ?? {}) as Data;
   if (rule.when && !rule.when(data)) return null;
   const subject = subjectOf(e.streamId);
