@@ -8,6 +8,7 @@ import { createLedgerContext, type LedgerContext } from './context.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
 import { registerSecurity, requestForLog } from './plugins/security.js';
+import { guardDocs } from './plugins/production-surface.js';
 import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   await registerSecurity(app);
+  guardDocs(app, config);
 
   await app.register(fastifySwagger, {
     openapi: {
