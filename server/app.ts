@@ -76,7 +76,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   ledger.projector.on('failed', (err: unknown, retryInMs: number) => {
     app.log.error({ err, retryInMs }, 'projections: a page of the log failed to apply; the read tables wait until it passes');
   });
-  app.decorate('blobs', new BlobStore(ledger.database.db));
+  app.decorate('blobs', new BlobStore(ledger.database.db, { quotaMb: config.UPLOAD_QUOTA_MB }));
   app.addHook('onClose', async () => ledger.close());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -529,7 +529,6 @@ test.describe('sessions', () => {
     await expect(sessions.getByRole('row')).toHaveCount(3);
     await expect(sessions.getByText('This device')).toBeVisible();
     await expect(sessions.getByRole('cell', { name: 'Phone Browser/1.0' })).toBeVisible();
-    await sessions.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${screens}/settings-sessions.png`, fullPage: true });
 
     await sessions.getByRole('row', { name: /Phone Browser/ }).getByRole('button', { name: /End session/ }).click();
