@@ -58,7 +58,7 @@ export function SessionsSection() {
       {rows === null ? (
         !error && <SkeletonRows rows={2} label="Loading sessions..." />
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll sessions__scroll">
           <table className="history-table">
             <thead>
               <tr>
