@@ -19,6 +19,7 @@ import * as m0018 from './0018_journal_postings_position_key.js';
 import * as m0019 from './0019_transaction_list_order_index.js';
 import * as m0020 from './0020_users_email_not_unique.js';
 import * as m0021 from './0021_staff_actions.js';
+import * as m0022 from './0022_access_limits.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0019_transaction_list_order_index': m0019,
   '0020_users_email_not_unique': m0020,
   '0021_staff_actions': m0021,
+  '0022_access_limits': m0022,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

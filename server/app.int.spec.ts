@@ -11,6 +11,7 @@ import { walletDecider } from '../ledger/wallet/decider.js';
 import { recorded } from '../ledger/wallet/wallet.arbitraries.js';
 import { SYSTEM_ACTOR } from '../ledger/command-handler.js';
 import { PROJECTIONS } from '../projections/registry.js';
+import { createStaff } from './auth/staff-accounts.js';
 
 describe('the HTTP application', () => {
   let app: FastifyInstance;
@@ -28,8 +29,14 @@ describe('the HTTP application', () => {
     fs.rmSync(clientDir, { recursive: true, force: true });
   });
 
-  it('answers /healthz with the database, the event store and each projection\'s lag', async () => {
-    const res = await app.inject({ method: 'GET', url: '/healthz' });
+  it('answers /healthz with the database, the event store and each projection\'s lag to staff, and only ok to anyone else', async () => {
+    const anonymous = await app.inject({ method: 'GET', url: '/healthz' });
+    expect([anonymous.statusCode, anonymous.json()]).toEqual([200, { status: 'ok' }]);
+    const { password } = await createStaff(app.authServices.accounts, { email: 'health.admin@example.com', fullName: 'Health Admin', role: 'ADMIN' });
+    const signIn = await app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'health.admin@example.com', password } });
+    const authorization = `Bearer ${signIn.json().access_token}`;
+    await app.inject({ method: 'PUT', url: '/auth/v1/user', headers: { authorization }, payload: { password: 'own health 2' } });
+    const res = await app.inject({ method: 'GET', url: '/healthz', headers: { authorization } });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ status: 'ok', database: { kind: database.kind, ok: true }, eventStore: 'postgres' });

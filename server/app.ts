@@ -8,6 +8,7 @@ import { createLedgerContext, type LedgerContext } from './context.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
 import { registerSecurity, requestForLog } from './plugins/security.js';
+import { guardDocs } from './plugins/production-surface.js';
 import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
@@ -76,12 +77,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   ledger.projector.on('failed', (err: unknown, retryInMs: number) => {
     app.log.error({ err, retryInMs }, 'projections: a page of the log failed to apply; the read tables wait until it passes');
   });
-  app.decorate('blobs', new BlobStore(ledger.database.db));
+  app.decorate('blobs', new BlobStore(ledger.database.db, { quotaMb: config.UPLOAD_QUOTA_MB }));
   app.addHook('onClose', async () => ledger.close());
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   await registerSecurity(app);
+  guardDocs(app, config);
 
   await app.register(fastifySwagger, {
     openapi: {

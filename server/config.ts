@@ -39,6 +39,16 @@ const ConfigSchema = z.object({
   RATE_LIMIT_FACTOR: z.coerce.number().int().min(1).max(1000).default(1),
   /** Create the demo customer and staff on the first start of an empty embedded database. */
   DEMO_USERS: z.enum(['true', 'false']).default('true'),
+  /** In production, `/docs` and `/docs/json` answer only a staff sign-in unless this is true. */
+  DOCS_PUBLIC: z.enum(['true', 'false']).default('false'),
+  /** A refresh token ends after this many days unused, and this many days after sign-in at most. */
+  SESSION_IDLE_DAYS: z.coerce.number().positive().max(365).default(7),
+  SESSION_MAX_DAYS: z.coerce.number().positive().max(365).default(30),
+  /** The same for staff sessions, shorter. */
+  STAFF_SESSION_IDLE_MINUTES: z.coerce.number().positive().max(24 * 60).default(30),
+  STAFF_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
+  /** What one customer's uploads (ticket attachments, KYC documents) may take in all, in MB. */
+  UPLOAD_QUOTA_MB: z.coerce.number().positive().max(100_000).default(100),
 }).superRefine((c, ctx) => {
   if (c.NODE_ENV === 'production') {
     for (const key of ['JWT_SECRET', 'DATA_ENCRYPTION_KEY'] as const) {

@@ -9,11 +9,12 @@ import type { Mailer } from '../mail/mailer.js';
 import { sendQuietly, type MailLog } from '../mail/mailer.js';
 import { mailStaffNotices } from '../mail/staff-notices.js';
 import { isStaffActor } from '../../ledger/notifications/staff-notices.js';
-import { confirmationMail, passwordResetMail, welcomeMail } from '../mail/templates.js';
+import { accountExistsMail, confirmationMail, passwordResetMail, welcomeMail } from '../mail/templates.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto.js';
 import { AuthError, authErrors } from './errors.js';
-import { clearFailures, countAttempt, MAX_FAILURES, recentFailures, recordFailures } from './failures.js';
+import { SignInThrottle } from './failures.js';
+import { DatabaseThrottleStore } from './throttle.js';
 import type { SessionService } from './sessions.js';
 
 export const MIN_PASSWORD = 8;
@@ -21,6 +22,8 @@ const SIGNUP_LINK_TTL_MS = 24 * 3600_000;
 /** How long after a confirmation mail no other is sent for the same address. */
 const CONFIRMATION_RESEND_MS = 10 * 60_000;
 const RECOVERY_LINK_TTL_MS = 3600_000;
+/** Mails an hour to an account's owner about sign-ups with their address. */
+const ACCOUNT_EXISTS_MAILS = 3;
 
 export interface UserView {
   id: string;
@@ -62,6 +65,8 @@ export class Accounts {
     private readonly captcha: CaptchaVerifier,
     private readonly publicUrl: string,
     private readonly log: MailLog = console,
+    /** Sign-in throttling (server/auth/failures.ts); by default on counters in this database. */
+    readonly throttle: SignInThrottle = new SignInThrottle(new DatabaseThrottleStore(db)),
   ) {}
 
   /**
@@ -142,12 +147,47 @@ export class Accounts {
     return userId;
   }
 
+  /**
+   * Self sign-up. For an address that already has an account the answer is the same as for a
+   * new one (a user that is not confirmed yet, with an id of no account), nothing is created,
+   * and the owner is mailed instead (at most ACCOUNT_EXISTS_MAILS an hour): the answer does
+   * not tell whether an address is registered.
+   */
   async signUp(input: { email: string; password: string; fullName: string; captchaToken: string | undefined }, req: RequestInfo): Promise<UserView> {
     await this.spendCaptcha(input.captchaToken);
     if (input.password.length < MIN_PASSWORD) throw authErrors.weakPassword();
-    const userId = await this.createAccount({ ...input, role: 'USER', source: 'self', requiresPasswordChange: false, emailConfirmed: false });
+    let userId: string;
+    try {
+      userId = await this.createAccount({ ...input, role: 'USER', source: 'self', requiresPasswordChange: false, emailConfirmed: false });
+    } catch (error) {
+      if (!(error instanceof AuthError && error.code === 'email_exists')) throw error;
+      await this.mailExistingOwner(input.email, req);
+      return this.unconfirmedView(input.email, input.fullName);
+    }
     await this.sendConfirmation({ id: userId, email: input.email.trim(), full_name: input.fullName.trim() }, req);
     return this.view((await this.findById(userId))!);
+  }
+
+  private async mailExistingOwner(email: string, req: RequestInfo): Promise<void> {
+    const owner = await this.findByEmail(email);
+    if (!owner) return;
+    if ((await this.throttle.store.increment(`signup-exists:${owner.id}`, 3600_000)) > ACCOUNT_EXISTS_MAILS) return;
+    void sendQuietly(this.mailer, accountExistsMail(owner.email, `${this.publicUrl}/login`), req.log);
+  }
+
+  /** What a sign-up answers for a new, unconfirmed account. */
+  private unconfirmedView(email: string, fullName: string): UserView {
+    return {
+      id: randomUUID(),
+      email: email.trim(),
+      email_confirmed_at: null,
+      banned_until: null,
+      created_at: new Date().toISOString(),
+      last_sign_in_at: null,
+      user_metadata: { full_name: fullName.trim(), role: 'USER', requires_password_change: false, active_mfa_method: null },
+      factors: [],
+      identities: [],
+    };
   }
 
   /** Mails a new confirmation link (valid 24 hours) to an address not yet confirmed. */
@@ -207,26 +247,23 @@ export class Accounts {
     });
   }
 
-  private async spendCaptcha(token: string | undefined): Promise<void> {
+  private async spendCaptcha(token: string | undefined, minCost?: number): Promise<void> {
     if (!token) throw authErrors.captchaRequired();
-    const result = await this.captcha.spend(token);
+    const result = await this.captcha.spend(token, minCost);
     if (!result.ok) throw authErrors.captchaFailed(result.error);
   }
 
   /**
    * Password sign-in. One neutral answer for an unknown e-mail and a wrong password, with
-   * a password check either way so that the timing does not tell them apart. After a failure,
-   * sign-ins from that IP or for that e-mail need the captcha for the failure window.
+   * a password check either way so that the timing does not tell them apart. Throttled per
+   * address and per client without a lock (`SignInThrottle`): after a failure for the address
+   * or from the client a solved captcha is needed, as costly as the client's suspicion asks.
    */
   async signInWithPassword(input: { email: string; password: string; captchaToken: string | undefined }, req: RequestInfo) {
-    const emailKey = `email:${normaliseEmail(input.email)}`;
-    const ipKey = `ip:${req.ip ?? 'unknown'}`;
-    const [byEmail, byIp] = await Promise.all([recentFailures(this.db, emailKey), recentFailures(this.db, ipKey)]);
-    if (byEmail >= MAX_FAILURES) throw authErrors.rateLimited();
-    if (byEmail > 0 || byIp > 0) await this.spendCaptcha(input.captchaToken);
-    // Counted as a failure for the address before the password is checked, and cleared when it
-    // is right: parallel guesses cannot all pass a count of 9.
-    await countAttempt(this.db, emailKey);
+    const email = normaliseEmail(input.email);
+    const client = req.ip ?? 'unknown';
+    const { captchaNeeded, minCost } = await this.throttle.beforeAttempt(email, client);
+    if (captchaNeeded) await this.spendCaptcha(input.captchaToken, minCost);
 
     const user = await this.findByEmail(input.email);
     const credentials = user
@@ -234,10 +271,10 @@ export class Accounts {
       : undefined;
     const ok = await verifyPassword(credentials?.password_hash ?? null, input.password);
     if (!user || !ok) {
-      await recordFailures(this.db, [ipKey]);
+      await this.throttle.failed(client);
       throw authErrors.invalidCredentials();
     }
-    await clearFailures(this.db, emailKey);
+    await this.throttle.succeeded(email);
     if (!user.email_confirmed_at) {
       // The link may have expired or gone astray: the right password gets a fresh one.
       await this.offerConfirmation(user, req);

@@ -10,9 +10,12 @@ import { captchaRoutes } from '../routes/captcha.js';
 import { devMailboxRoutes } from '../routes/dev-mailbox.js';
 import { Accounts } from './accounts.js';
 import { SecondFactors } from './mfa.js';
+import { SignInThrottle } from './failures.js';
+import { DatabaseThrottleStore } from './throttle.js';
 import { SessionService, type AccessClaims } from './sessions.js';
 import { createGuard, type Guard } from './guard.js';
 import { authRoutes } from './routes.js';
+import { sessionRoutes } from './session-routes.js';
 import { accountFunctionRoutes } from './functions.js';
 import { loginHistoryRoutes } from './login-history.js';
 
@@ -51,15 +54,21 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   });
   // The captcha's HMAC key is derived from the data key, so no second secret needs managing.
   const captcha = createCaptcha(config, db, createHmac('sha256', secrets.dataKey).update('captcha').digest('hex'));
-  const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS, ledger.database.watch);
-  const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl, app.log);
+  const lifetimes = {
+    customer: { idleMs: config.SESSION_IDLE_DAYS * 86_400_000, maxMs: config.SESSION_MAX_DAYS * 86_400_000 },
+    staff: { idleMs: config.STAFF_SESSION_IDLE_MINUTES * 60_000, maxMs: config.STAFF_SESSION_MAX_HOURS * 3_600_000 },
+  };
+  const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS, ledger.database.watch, lifetimes);
+  const throttle = new SignInThrottle(new DatabaseThrottleStore(db), config.RATE_LIMIT_FACTOR);
+  const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl, app.log, throttle);
   const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);
   const guard = createGuard(sessions, (token) => app.jwt.verify<AccessClaims>(token));
 
   await app.register(authRoutes({ accounts, sessions, mfa, guard }), { prefix: '/auth/v1' });
+  await app.register(sessionRoutes({ sessions, guard }), { prefix: '/auth/v1' });
   await app.register(
     async (functions) => {
-      await functions.register(captchaRoutes(captcha));
+      await functions.register(captchaRoutes(captcha, (client) => throttle.challengeCost(client)));
       await functions.register(accountFunctionRoutes({ accounts, sessions, guard }));
       await functions.register(loginHistoryRoutes({ db, guard }));
     },

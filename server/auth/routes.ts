@@ -17,6 +17,18 @@ export function requestInfo(request: FastifyRequest): RequestInfo {
   return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null, log: request.log };
 }
 
+/**
+ * Starts `work` once the answer is on its way and answers nothing of it: calls whose work
+ * differs for a known and an unknown address (a look-up, a token, a mail) take the same time
+ * either way. Its failure is logged.
+ */
+function afterAnswer(request: FastifyRequest, work: () => Promise<void>): Record<string, never> {
+  setImmediate(() => {
+    work().catch((err: unknown) => request.log.error({ err }, 'work after the answer failed'));
+  });
+  return {};
+}
+
 /** `/auth/v1`: the authentication calls of spec 000 section 7.1 (docs/api-auth.md). */
 export function authRoutes(deps: { accounts: Accounts; sessions: SessionService; mfa: SecondFactors; guard: Guard }): FastifyPluginAsyncZod {
   const { accounts, sessions, mfa } = deps;
@@ -154,28 +166,19 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.post(
       '/otp',
       { config: limit(10), schema: { tags: ['auth'], body: z.object({ email, create_user: z.literal(false).optional(), data: z.record(z.string(), z.unknown()).optional() }) } },
-      async (request) => {
-        await mfa.sendEmailCode(request.body.email, requestInfo(request));
-        return {};
-      },
+      async (request) => afterAnswer(request, () => mfa.sendEmailCode(request.body.email, requestInfo(request))),
     );
 
     app.post(
       '/recover',
       { config: limit(10), schema: { tags: ['auth'], body: z.object({ email, redirect_to: z.string().max(2000).optional() }) } },
-      async (request) => {
-        await accounts.recover(request.body.email, requestInfo(request));
-        return {};
-      },
+      async (request) => afterAnswer(request, () => accounts.recover(request.body.email, requestInfo(request))),
     );
 
     app.post(
       '/resend',
       { config: limit(10), schema: { tags: ['auth'], body: z.object({ type: z.literal('signup'), email }) } },
-      async (request) => {
-        await accounts.resendConfirmation(request.body.email, requestInfo(request));
-        return {};
-      },
+      async (request) => afterAnswer(request, () => accounts.resendConfirmation(request.body.email, requestInfo(request))),
     );
 
     const factorParams = z.object({ id: z.uuid() });

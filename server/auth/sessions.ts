@@ -4,6 +4,7 @@ import type { DB } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';
 import { authErrors } from './errors.js';
 import { WatchedCache, type WriteWatch } from '../db/write-watch.js';
+import { isStaffRole } from '../staff/access.js';
 
 /** How long the guard may reuse what it read of a session (writes by this process end it at once). */
 const FOR_REQUEST_MAX_AGE_MS = 1000;
@@ -30,6 +31,35 @@ export interface IssuedTokens {
 
 export type SignAccessToken = (claims: AccessClaims, expiresInSeconds: number) => string;
 
+/** How long a session lives: unused (`idleMs`, since sign-in or its last refresh) and at most (`maxMs`, since sign-in). */
+export interface SessionLifetime {
+  idleMs: number;
+  maxMs: number;
+}
+
+/** Customers' and staff members' lifetimes (SESSION_IDLE_DAYS and the like in the configuration). */
+export interface SessionLifetimes {
+  customer: SessionLifetime;
+  staff: SessionLifetime;
+}
+
+const DAY_MS = 24 * 3600_000;
+export const DEFAULT_LIFETIMES: SessionLifetimes = {
+  customer: { idleMs: 7 * DAY_MS, maxMs: 30 * DAY_MS },
+  staff: { idleMs: 30 * 60_000, maxMs: 12 * 3600_000 },
+};
+
+/** A live session as the account's security settings list it. */
+export interface SessionListing {
+  id: string;
+  created_at: string;
+  last_active_at: string;
+  expires_at: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  current: boolean;
+}
+
 /** Sessions this process just ended: one session, or a user's (all, or all but `except`). */
 export type SessionsEnded = { sessionId: string } | { userId: string; except?: string };
 
@@ -45,6 +75,7 @@ export class SessionService {
     private readonly ttlSeconds: number,
     /** When given, `forRequest` answers repeated calls from memory until a watched table is written. */
     watch?: WriteWatch,
+    private readonly lifetimes: SessionLifetimes = DEFAULT_LIFETIMES,
   ) {
     this.recent = watch && new WatchedCache(watch, { maxAgeMs: FOR_REQUEST_MAX_AGE_MS, maxSize: FOR_REQUEST_CACHE_SIZE, keep: (found) => found !== undefined });
   }
@@ -90,7 +121,7 @@ export class SessionService {
     const row = await this.db
       .selectFrom('auth_refresh_tokens as t')
       .innerJoin('auth_sessions as s', 's.id', 't.session_id')
-      .select(['t.session_id', 't.spent_at', 's.user_id', 's.revoked_at', 's.aal'])
+      .select(['t.session_id', 't.spent_at', 's.user_id', 's.revoked_at', 's.aal', 's.created_at', 's.refreshed_at'])
       .where('t.token_hash', '=', hash)
       .executeTakeFirst();
     if (!row || row.revoked_at) throw authErrors.refreshInvalid();
@@ -111,7 +142,7 @@ export class SessionService {
       throw authErrors.refreshReused();
     }
     const user = await roleOf(row.user_id);
-    if (!user || user.banned) {
+    if (!user || user.banned || this.endsAt(user.role, row) <= Date.now()) {
       await this.revoke(row.session_id);
       throw authErrors.refreshInvalid();
     }
@@ -119,6 +150,52 @@ export class SessionService {
     await this.db.insertInto('auth_refresh_tokens').values({ token_hash: sha256(next), session_id: row.session_id, spent_at: null }).execute();
     await this.db.updateTable('auth_sessions').set({ refreshed_at: new Date() }).where('id', '=', row.session_id).execute();
     return { ...this.tokens(row.session_id, row.user_id, user.role, row.aal, next), userId: row.user_id };
+  }
+
+  /** When a session of a user with `role` ends: idle since its last refresh, or at its absolute end. */
+  endsAt(role: string, session: { created_at: Date | string; refreshed_at: Date | string }): number {
+    const lifetime = isStaffRole(role) ? this.lifetimes.staff : this.lifetimes.customer;
+    return Math.min(new Date(session.refreshed_at).getTime() + lifetime.idleMs, new Date(session.created_at).getTime() + lifetime.maxMs);
+  }
+
+  /** The user's sessions that are neither ended nor expired, newest first; `current` marks the caller's. */
+  async listLive(userId: string, role: string, currentSessionId: string): Promise<SessionListing[]> {
+    const rows = await this.db
+      .selectFrom('auth_sessions')
+      .select(['id', 'created_at', 'refreshed_at', 'ip_address', 'user_agent'])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('recovery', '=', false)
+      .orderBy('created_at', 'desc')
+      .limit(100)
+      .execute();
+    const now = Date.now();
+    return rows
+      .map((r) => ({ r, endsAt: this.endsAt(role, r) }))
+      .filter(({ endsAt }) => endsAt > now)
+      .map(({ r, endsAt }) => ({
+        id: r.id,
+        created_at: new Date(r.created_at).toISOString(),
+        last_active_at: new Date(r.refreshed_at).toISOString(),
+        expires_at: new Date(endsAt).toISOString(),
+        ip_address: r.ip_address,
+        user_agent: r.user_agent,
+        current: r.id === currentSessionId,
+      }));
+  }
+
+  /** Ends one of the user's own sessions; false when the user has no such live session. */
+  async revokeOwn(userId: string, sessionId: string): Promise<boolean> {
+    const ended = await this.db
+      .updateTable('auth_sessions')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    if (ended) this.ended({ sessionId });
+    return Boolean(ended);
   }
 
   async get(sessionId: string) {

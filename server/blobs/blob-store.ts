@@ -1,6 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { HttpError } from '../errors.js';
+import { DatabaseThrottleStore, type ThrottleStore } from '../auth/throttle.js';
+
+/** Uploads one customer may make a minute (attachments and KYC documents together). */
+export const UPLOADS_PER_MINUTE = 20;
+export const UPLOAD_TEXT = {
+  quota: (mb: number) => `Upload refused: your files would exceed your storage limit of ${mb} MB. Remove files you no longer need and try again.`,
+  rate: 'Too many uploads. Please wait a minute and try again.',
+} as const;
+
+export interface UploadLimits {
+  /** What one owner's blobs may take in all (UPLOAD_QUOTA_MB). */
+  quotaMb: number;
+  uploadsPerMinute?: number;
+  /** The rate counters; default the database's. */
+  store?: ThrottleStore;
+}
 
 export interface StoredBlob {
   blobId: string;
@@ -15,12 +32,40 @@ export interface StoredBlob {
  * PostgreSQL. Events refer to a blob by id and SHA-256; the bytes never enter the event log.
  */
 export class BlobStore {
-  constructor(private readonly db: Kysely<DB>) {}
+  private readonly quotaBytes: number;
+  private readonly uploadsPerMinute: number;
+  private readonly store: ThrottleStore;
 
-  async put(data: Uint8Array, contentType: string): Promise<StoredBlob> {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly limits: UploadLimits = { quotaMb: 100 },
+  ) {
+    this.quotaBytes = Math.floor(limits.quotaMb * 1024 * 1024);
+    this.uploadsPerMinute = limits.uploadsPerMinute ?? UPLOADS_PER_MINUTE;
+    this.store = limits.store ?? new DatabaseThrottleStore(db);
+  }
+
+  /**
+   * Stores a file. With `owner` (a customer's own upload) it counts against their quota and
+   * rate: past either it is refused (413, 429) and nothing is stored. The owner's total is
+   * read and the row written in one transaction that holds a lock on the owner, so parallel
+   * uploads cannot pass the quota together.
+   */
+  async put(data: Uint8Array, contentType: string, owner?: string): Promise<StoredBlob> {
     const blobId = randomUUID();
     const sha256 = createHash('sha256').update(data).digest('hex');
-    await this.db.insertInto('blobs').values({ id: blobId, content_type: contentType, size: data.byteLength, sha256, data }).execute();
+    const row = { id: blobId, content_type: contentType, size: data.byteLength, sha256, data, owner_id: owner ?? null };
+    if (!owner) {
+      await this.db.insertInto('blobs').values(row).execute();
+    } else {
+      if ((await this.store.increment(`uploads:${owner}`, 60_000)) > this.uploadsPerMinute) throw new HttpError(429, UPLOAD_TEXT.rate);
+      await this.db.transaction().execute(async (trx) => {
+        await sql`select pg_advisory_xact_lock(hashtext(${`blobs:${owner}`}))`.execute(trx);
+        const used = await trx.selectFrom('blobs').select((eb) => eb.fn.coalesce(eb.fn.sum<string>('size'), sql<string>`0`).as('n')).where('owner_id', '=', owner).executeTakeFirstOrThrow();
+        if (Number(used.n) + data.byteLength > this.quotaBytes) throw new HttpError(413, UPLOAD_TEXT.quota(this.limits.quotaMb));
+        await trx.insertInto('blobs').values(row).execute();
+      });
+    }
     return { blobId, contentType, size: data.byteLength, sha256 };
   }
 

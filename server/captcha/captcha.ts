@@ -14,9 +14,11 @@ export type CaptchaResult = { ok: true } | { ok: false; error: string };
  */
 export interface CaptchaVerifier {
   readonly provider: string;
-  challenge(): Promise<unknown>;
+  /** `cost`: the proof of work's size for this client (ALTCHA's maxnumber; see `altchaCostFor`). */
+  challenge(cost?: number): Promise<unknown>;
   check(token: string): Promise<CaptchaResult>;
-  spend(token: string): Promise<CaptchaResult>;
+  /** `minCost`: a solution of a cheaper challenge than this is refused (ALTCHA only). */
+  spend(token: string, minCost?: number): Promise<CaptchaResult>;
 }
 
 /** Short reasons; the client words the message around them. */
@@ -25,6 +27,7 @@ export const CaptchaReason = {
   expired: 'expired',
   used: 'already used',
   unavailable: 'verification unavailable',
+  tooEasy: 'a harder challenge is needed',
 } as const;
 
 const ok: CaptchaResult = { ok: true };
@@ -48,6 +51,27 @@ const fail = (error: string): CaptchaResult => ({ ok: false, error });
  * (an estimate from these figures, not a measurement on a phone).
  */
 export const ALTCHA_MAX_NUMBER = 50_000;
+/**
+ * The cost for a client under suspicion (SUSPICION_THRESHOLD): at least a second of work for a
+ * solver with native SHA-256 (Node's `createHash`, the fastest here: about 770,000 tries a
+ * second on one core of this 2-core server, so 1,000,000 tries on average take about 1.3 s),
+ * and about 30 s for altcha-lib's one-thread solver (the browser widget's workers share it).
+ */
+export const ALTCHA_SUSPECT_MAX_NUMBER = 2_000_000;
+/** The cost stops rising here (about 10 s with the native solver). */
+export const ALTCHA_TOP_MAX_NUMBER = 16_000_000;
+/** Suspicion (failed sign-ins from the client plus its excess challenge requests) from which the cost is raised. */
+export const SUSPICION_THRESHOLD = 3;
+/** Each further this much suspicion doubles the cost. */
+const SUSPICION_PER_DOUBLING = 5;
+
+/** The ALTCHA cost (maxnumber) for a client's suspicion: the base, then doubling up to the top. */
+export function altchaCostFor(suspicion: number): number {
+  if (suspicion < SUSPICION_THRESHOLD) return ALTCHA_MAX_NUMBER;
+  const doublings = Math.floor((suspicion - SUSPICION_THRESHOLD) / SUSPICION_PER_DOUBLING);
+  return Math.min(ALTCHA_SUSPECT_MAX_NUMBER * 2 ** Math.min(doublings, 8), ALTCHA_TOP_MAX_NUMBER);
+}
+
 /** A challenge (and so its solution) expires this long after it was issued. */
 export const ALTCHA_EXPIRES_MS = 10 * 60_000;
 const ALTCHA_ALGORITHM = 'SHA-256';
@@ -64,6 +88,8 @@ export interface AltchaOptions {
 interface DecodedSolution {
   payload: Payload;
   expiresAt: Date;
+  /** The challenge's maxnumber, carried in the signed salt. */
+  cost: number;
 }
 
 /**
@@ -91,12 +117,15 @@ export class AltchaCaptcha implements CaptchaVerifier {
     this.now = options.now ?? (() => new Date());
   }
 
-  async challenge(): Promise<Challenge> {
+  async challenge(cost?: number): Promise<Challenge> {
+    const maxnumber = Math.max(cost ?? this.maxNumber, this.maxNumber);
     return createChallenge({
       algorithm: ALTCHA_ALGORITHM,
       hmacKey: this.hmacKey,
-      maxnumber: this.maxNumber,
+      maxnumber,
       expires: new Date(this.now().getTime() + this.expiresInMs),
+      // In the salt, which the signature covers, so that a spend knows what the solution cost.
+      params: { cost: String(maxnumber) },
     });
   }
 
@@ -111,9 +140,10 @@ export class AltchaCaptcha implements CaptchaVerifier {
     return used ? fail(CaptchaReason.used) : ok;
   }
 
-  async spend(token: string): Promise<CaptchaResult> {
+  async spend(token: string, minCost?: number): Promise<CaptchaResult> {
     const decoded = await this.verify(token);
     if (!('payload' in decoded)) return decoded;
+    if (minCost !== undefined && decoded.cost < minCost) return fail(CaptchaReason.tooEasy);
     await this.removeExpired();
     // The primary key makes this single use even under concurrent spends: the second
     // insert of one signature waits for the first and then inserts nothing.
@@ -132,11 +162,14 @@ export class AltchaCaptcha implements CaptchaVerifier {
     if (!payload) return { ok: false, error: CaptchaReason.invalid };
     if (!(await verifySolution(payload, this.hmacKey, false))) return { ok: false, error: CaptchaReason.invalid };
     // Our challenges always carry an expiry; the signature covers it.
-    const expires = Number(extractParams(payload).expires);
+    const params = extractParams(payload);
+    const expires = Number(params.expires);
     if (!Number.isSafeInteger(expires) || expires <= 0) return { ok: false, error: CaptchaReason.invalid };
     const expiresAt = new Date(expires * 1000);
     if (expiresAt.getTime() <= this.now().getTime()) return { ok: false, error: CaptchaReason.expired };
-    return { payload, expiresAt };
+    // Challenges issued before costs were carried count as the base cost.
+    const cost = Number(params.cost ?? ALTCHA_MAX_NUMBER);
+    return { payload, expiresAt, cost: Number.isSafeInteger(cost) ? cost : 0 };
   }
 
   private async removeExpired(): Promise<void> {

@@ -156,6 +156,8 @@ export interface BlobsTable {
   sha256: string;
   data: Uint8Array;
   created_at: Generated<Timestamp>;
+  /** The customer whose upload this is (counts against their quota); null for staff uploads. */
+  owner_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface LoginHistoryTable {
@@ -236,6 +238,12 @@ export interface AuthFailuresTable {
   at: ColumnType<Date, Date | undefined, never>;
 }
 
+export interface AuthThrottleTable {
+  key: string;
+  count: number;
+  expires_at: Date;
+}
+
 export interface CaptchaSolutionsUsedTable {
   signature: string;
   expires_at: Date;
@@ -270,5 +278,6 @@ export interface AccountTables {
   auth_mfa_challenges: AuthMfaChallengesTable;
   auth_one_time_tokens: AuthOneTimeTokensTable;
   auth_failures: AuthFailuresTable;
+  auth_throttle: AuthThrottleTable;
   captcha_solutions_used: CaptchaSolutionsUsedTable;
 }

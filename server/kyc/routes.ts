@@ -27,8 +27,8 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
   const links = new DocumentLinks(auth.dataKey);
   const target = z.object({ targetUserId: z.uuid() });
 
-  async function store(file: UploadedFile): Promise<{ ref: DocumentRef; blob: StoredBlob }> {
-    const blob = await blobs.put(file.data, file.contentType);
+  async function store(file: UploadedFile, owner: string): Promise<{ ref: DocumentRef; blob: StoredBlob }> {
+    const blob = await blobs.put(file.data, file.contentType, owner);
     return { blob, ref: { blobId: blob.blobId, fileName: clipText(file.fileName, 255), contentType: blob.contentType, size: blob.size, sha256: blob.sha256 } };
   }
 
@@ -53,8 +53,15 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
         if (profile?.kyc_status === 'pending') throw new HttpError(409, 'Your verification is already under review.');
         if (profile?.kyc_status === 'verified') throw new HttpError(409, 'Your identity is already verified.');
         const submission = await readSubmission(request);
-        const identity = await store(submission.identityDoc);
-        const residence = await store(submission.residenceDoc);
+        const identity = await store(submission.identityDoc, caller.userId);
+        let residence: Awaited<ReturnType<typeof store>>;
+        try {
+          residence = await store(submission.residenceDoc, caller.userId);
+        } catch (error) {
+          // Over the quota or rate with the second file: keep neither.
+          await blobs.delete(identity.blob.blobId);
+          throw error;
+        }
         try {
           await accounts.record(
             caller.userId,

@@ -106,6 +106,29 @@ export function emailOtpMail(to: string, code: string): MailMessage {
   return { to, subject, text, html };
 }
 
+/** To the owner of an address someone tried to register again (the sign-up answered as for a new one). */
+export function accountExistsMail(to: string, signInLink: string): MailMessage {
+  const subject = 'Someone tried to sign up with your email address';
+  const text = [
+    'Someone tried to create a wallet account with this email address, which already has one. No new account was created.',
+    '',
+    `If it was you, sign in instead: ${signInLink}`,
+    'Forgot your password? Choose "Forgot Password" on that page to reset it.',
+    '',
+    'If it was not you, you can ignore this email: your account and password stay the same.',
+  ].join('\n');
+  const html = layout(
+    subject,
+    [
+      paragraph('Someone tried to create a wallet account with this email address, which already has one. No new account was created.'),
+      button(signInLink, 'Sign in'),
+      paragraph('Forgot your password? Choose &ldquo;Forgot Password&rdquo; on the sign-in page to reset it.'),
+      note('If it was not you, you can ignore this email: your account and password stay the same.'),
+    ].join('\n'),
+  );
+  return { to, subject, text, html };
+}
+
 export function passwordResetMail(to: string, link: string): MailMessage {
   const subject = 'Reset your password';
   const text = [

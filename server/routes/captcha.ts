@@ -23,8 +23,11 @@ const VerifyAnswerSchema = z.union([
   z.object({ success: z.literal(false), error: z.string() }),
 ]);
 
-/** `GET captcha-challenge` and `POST verify-recaptcha` (mounted under /functions/v1). */
-export function captchaRoutes(captcha: CaptchaVerifier): FastifyPluginAsyncZod {
+/**
+ * `GET captcha-challenge` and `POST verify-recaptcha` (mounted under /functions/v1). `costFor`
+ * answers the challenge's cost for the calling client (its failures and request rate).
+ */
+export function captchaRoutes(captcha: CaptchaVerifier, costFor?: (client: string) => Promise<number>): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/captcha-challenge',
@@ -36,8 +39,9 @@ export function captchaRoutes(captcha: CaptchaVerifier): FastifyPluginAsyncZod {
           response: { 200: ChallengeSchema },
         },
       },
-      async (_request, reply) => {
-        const challenge = (await captcha.challenge()) as z.infer<typeof ChallengeSchema>;
+      async (request, reply) => {
+        const cost = costFor && (await costFor(request.ip ?? 'unknown'));
+        const challenge = (await captcha.challenge(cost)) as z.infer<typeof ChallengeSchema>;
         return reply.header('cache-control', 'no-store').send(challenge);
       },
     );

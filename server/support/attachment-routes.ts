@@ -94,7 +94,8 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
         if (data.byteLength === 0) throw badRequest(ATTACHMENT_TEXT.empty(name));
         const checked = await checkUpload(name, data, ATTACHMENT_EXTENSIONS);
         if (!checked.ok) throw badRequest(checked.reason === 'extension' ? ATTACHMENT_TEXT.format(checked.ext) : ATTACHMENT_TEXT.content(name, checked.ext));
-        const blob = await blobs.put(data, checked.mime);
+        // A customer's upload counts against their quota; staff replies do not.
+        const blob = await blobs.put(data, checked.mime, caller.role === 'USER' ? caller.userId : undefined);
         const attachmentId = randomUUID();
         try {
           await tickets.run(

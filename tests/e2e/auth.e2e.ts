@@ -11,7 +11,9 @@ import {
   linkIn,
   mailIds,
   screens,
+  signInNewCustomer,
   signInWithForm,
+  solveCaptcha,
   solveCaptchaWidget,
   uniqueEmail,
   waitForMail,
@@ -505,6 +507,37 @@ test.describe('dashboard shell', () => {
     await expect(nav.getByRole('link', { name: 'Overview' })).not.toBeFocused();
     await page.keyboard.press('Escape');
     await expect(nav.getByRole('link', { name: 'Overview' })).toBeHidden();
+  });
+});
+
+test.describe('sessions', () => {
+  test("Settings lists the account's sessions, and ending another one signs that device out", async ({ page, request }) => {
+    test.setTimeout(60_000);
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    const user = await signInNewCustomer(page, request, 'sessions', 'Sess Ions');
+    const phone = await request.post('/auth/v1/token?grant_type=password', {
+      headers: { 'user-agent': 'Phone Browser/1.0' },
+      data: { email: user.email, password: user.password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
+    });
+    expect(phone.ok(), await phone.text()).toBe(true);
+    const phoneSession = (await phone.json()) as ApiSession;
+
+    await page.goto('/dashboard/settings');
+    await page.getByRole('tab', { name: 'Security' }).click();
+    const sessions = page.locator('section[aria-labelledby="sessions-title"]');
+    await expect(sessions.getByRole('heading', { name: 'Active Sessions' })).toBeVisible();
+    await expect(sessions.getByRole('row')).toHaveCount(3);
+    await expect(sessions.getByText('This device')).toBeVisible();
+    await expect(sessions.getByRole('cell', { name: 'Phone Browser/1.0' })).toBeVisible();
+    await page.screenshot({ path: `${screens}/settings-sessions.png`, fullPage: true });
+
+    await sessions.getByRole('row', { name: /Phone Browser/ }).getByRole('button', { name: /End session/ }).click();
+    await expect(sessions.getByRole('cell', { name: 'Phone Browser/1.0' })).toBeHidden();
+    await expect(sessions.getByRole('row')).toHaveCount(2);
+    expect((await request.get('/auth/v1/user', { headers: bearer(phoneSession) })).status()).toBe(401);
+    // This device is still signed in.
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Account Settings' })).toBeVisible();
   });
 });
 

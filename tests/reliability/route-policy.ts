@@ -95,6 +95,9 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'POST /auth/v1/logout': { policy: 'signed-in', fresh: true, expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   'GET /auth/v1/user': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'ADMIN/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   'PUT /auth/v1/user': { policy: 'signed-in', request: () => ({ body: {} }), expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  'GET /auth/v1/sessions': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'ADMIN/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  // Only the caller's own sessions can be ended: any other id (here one of no session) is not found.
+  'DELETE /auth/v1/sessions/:id': { policy: 'signed-in', request: () => ({ url: `/auth/v1/sessions/${randomUUID()}` }), expect: { 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   // An authenticator belongs to its user: another user's factor id is not found.
   'POST /auth/v1/factors': { policy: 'signed-in', request: () => ({ body: { factor_type: 'totp' } }), expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   // Unverified factors: the own one answers 404 'No verified authenticator app found' (allowed), a foreign one likewise.

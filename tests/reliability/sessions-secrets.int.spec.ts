@@ -105,7 +105,7 @@ describe('sessions and secrets', () => {
     expect([a.json().code, b.json().code]).toEqual(['mfa_verification_failed', 'mfa_verification_failed']);
   });
 
-  it('sign-in is limited per address (30 a minute) and per account (10 failures, from any address)', async () => {
+  it('sign-in is limited per address (30 a minute); failures for an account from any address need a captcha but lock no one out', async () => {
     await registeredCustomer(t, 'limited@example.com', 'limited-pass-1');
     secrets.push('limited-pass-1');
     // The limit counts every call before it is read, so empty bodies (refused at once) use it up as well.
@@ -115,7 +115,7 @@ describe('sessions and secrets', () => {
     }
     expect([last!.statusCode, last!.json().code]).toEqual([429, 'rate_limited']);
 
-    // Ten wrong passwords from ten addresses, each with a solved captcha; then even the right one is refused.
+    // Ten wrong passwords from ten addresses, each with a solved captcha; the right one with a captcha still gets in (no lock a stranger can set).
     for (let i = 0; i < 10; i++) {
       const wrong = await inject({
         method: 'POST',
@@ -131,7 +131,7 @@ describe('sessions and secrets', () => {
       remoteAddress: '10.78.1.1',
       payload: { email: 'limited@example.com', password: 'limited-pass-1', gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) } },
     });
-    expect([right.statusCode, right.json().code]).toEqual([429, 'rate_limited']);
+    expect(right.statusCode, right.body).toBe(200);
   }, 180_000);
 
   it('a ban by an admin ends every session of the customer at once, refresh tokens included', async () => {

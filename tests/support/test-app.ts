@@ -36,9 +36,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
-/** Solves the app's proof-of-work challenge (see proof-of-work.ts). */
-export async function solveCaptcha(app: FastifyInstance): Promise<string> {
-  return solveAltcha((await app.inject({ method: 'GET', url: '/functions/v1/captcha-challenge' })).json());
+/** Solves the app's proof-of-work challenge (see proof-of-work.ts), fetched from `remoteAddress` (its cost is the client's). */
+export async function solveCaptcha(app: FastifyInstance, remoteAddress?: string): Promise<string> {
+  return solveAltcha((await app.inject({ method: 'GET', url: '/functions/v1/captcha-challenge', ...(remoteAddress ? { remoteAddress } : {}) })).json());
 }
 
 /** Waits for the newest mail to an address (mail is sent after the answer). */
@@ -68,7 +68,7 @@ export async function registeredCustomer(t: TestApp, email: string, password = '
     method: 'POST',
     url: '/auth/v1/signup',
     remoteAddress: ipFor(email),
-    payload: { email, password, data: { full_name: fullName }, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) } },
+    payload: { email, password, data: { full_name: fullName }, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app, ipFor(email)) } },
   });
   if (signup.statusCode !== 200) throw new Error(`signup ${signup.statusCode} ${signup.body}`);
   const mail = await mailTo(t.outbox, email, /Confirm/);

@@ -1,9 +1,10 @@
 import { ChangePasswordSection } from './change-password-section.js';
 import { LoginHistorySection } from './login-history-section.js';
 import { MfaSection } from './mfa-section.js';
+import { SessionsSection } from './sessions-section.js';
 import '../settings.css';
 
-/** Settings > Security: multi-factor authentication, change password, login history. */
+/** Settings > Security: multi-factor authentication, change password, active sessions, login history. */
 export function SecurityTab() {
   return (
     <section aria-labelledby="security-title">
@@ -15,6 +16,7 @@ export function SecurityTab() {
       <div className="security-sections">
         <MfaSection />
         <ChangePasswordSection />
+        <SessionsSection />
         <LoginHistorySection />
       </div>
     </section>
