@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * One-time recovery codes of a second factor (issue 29): ten per account, made when an
- * authenticator is verified, kept only as keyed digests (HMAC with the data key), each spent
+ * authenticator is verified, kept only as argon2id hashes (a code holds about 49 bits), each spent
  * by its first use. A new set replaces the old; removing the last authenticator removes them.
  */
 export async function up(db: Kysely<any>): Promise<void> {

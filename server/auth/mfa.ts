@@ -8,7 +8,7 @@ import type { Actor } from '../../ledger/command-handler.js';
 import type { Mailer, MailLog } from '../mail/mailer.js';
 import { sendQuietly } from '../mail/mailer.js';
 import { emailOtpMail } from '../mail/templates.js';
-import { hmac, sameDigest, sixDigitCode } from './crypto.js';
+import { hashPassword, hmac, sameDigest, sixDigitCode, verifyPassword } from './crypto.js';
 import { isRecoveryCodeShape, newRecoveryCodes, normaliseRecoveryCode } from './recovery-codes.js';
 import { authErrors } from './errors.js';
 import { clearFailures, countAttempt, FAILURE_WINDOW_MS } from './failures.js';
@@ -140,22 +140,22 @@ export class SecondFactors {
     await this.sessions.upgrade(auth.sessionId, { aal: 'aal2' });
     if (factor.status === 'verified') return this.sessionBody(auth);
     await this.accounts.record(auth.userId, { type: 'VerifyFactor', factorId }, { id: auth.userId, role: auth.role });
-    // The enrolment's recovery codes: shown in this answer only, stored as keyed digests.
+    // The enrolment's recovery codes: shown in this answer only, stored as argon2id hashes.
     const recoveryCodes = await this.issueRecoveryCodes(auth);
     await this.accounts.notify(auth.userId, { kind: 'factor-added', at: new Date() }, log);
     return { ...(await this.sessionBody(auth)), recovery_codes: recoveryCodes };
   }
 
-  private recoveryDigest(userId: string, code: string): string {
-    return hmac(this.dataKey, `mfa-recovery:${userId}:${normaliseRecoveryCode(code)}`);
-  }
-
-  /** Ten new one-time codes replace the user's earlier ones. */
+  /**
+   * Ten new one-time codes replace the user's earlier ones. A code holds about 49 bits, so it is
+   * stored as a password is (argon2id with a random salt, ASVS 6.5.2), never as a plain hash.
+   */
   private async issueRecoveryCodes(auth: SessionAuth): Promise<string[]> {
     const codes = newRecoveryCodes();
+    const digests = await Promise.all(codes.map((c) => hashPassword(normaliseRecoveryCode(c))));
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('auth_mfa_recovery_codes').where('user_id', '=', auth.userId).execute();
-      await trx.insertInto('auth_mfa_recovery_codes').values(codes.map((c) => ({ code_digest: this.recoveryDigest(auth.userId, c), user_id: auth.userId, used_at: null }))).execute();
+      await trx.insertInto('auth_mfa_recovery_codes').values(digests.map((d) => ({ code_digest: d, user_id: auth.userId, used_at: null }))).execute();
     });
     await this.accounts.record(auth.userId, { type: 'IssueRecoveryCodes', count: codes.length }, { id: auth.userId, role: auth.role });
     return codes;
@@ -170,11 +170,19 @@ export class SecondFactors {
     if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date()) throw authErrors.mfaFailed();
     const failures = `totp:${auth.userId}`;
     await countAttempt(this.db, failures);
-    const spent = await this.db
+    const unspent = await this.db.selectFrom('auth_mfa_recovery_codes').select('code_digest').where('user_id', '=', auth.userId).where('used_at', 'is', null).execute();
+    let match: string | undefined;
+    for (const row of unspent) {
+      if (await verifyPassword(row.code_digest, normaliseRecoveryCode(code))) {
+        match = row.code_digest;
+        break;
+      }
+    }
+    // Spent race-free: only one request can set used_at.
+    const spent = match === undefined ? undefined : await this.db
       .updateTable('auth_mfa_recovery_codes')
       .set({ used_at: new Date() })
-      .where('code_digest', '=', this.recoveryDigest(auth.userId, code))
-      .where('user_id', '=', auth.userId)
+      .where('code_digest', '=', match)
       .where('used_at', 'is', null)
       .returning('code_digest')
       .executeTakeFirst();
