@@ -37,7 +37,8 @@ async function enrolAuthenticator(request: APIRequestContext, session: ApiSessio
     data: { challenge_id: challenge.id, code: await generate({ secret: factor.totp.secret, epoch: enrolStep * 30 }) },
   });
   expect(proved.ok(), await proved.text()).toBe(true);
-  return { factor, enrolStep };
+  const { recovery_codes: recoveryCodes } = (await proved.json()) as { recovery_codes: string[] };
+  return { factor, enrolStep, recoveryCodes };
 }
 
 test.describe('registration', () => {
@@ -97,7 +98,7 @@ test.describe('registration', () => {
     await expect(page).toHaveURL(/\/dashboard\/overview$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
 
-    // The welcome mail was asked for on the side.
+    // The server sent the welcome mail when the address was confirmed.
     await waitForMail(request, email, 'Welcome to your wallet');
   });
 
@@ -225,6 +226,24 @@ test.describe('sign-in', () => {
     await page.getByRole('button', { name: 'Verify Code' }).click();
     await expect(page).toHaveURL(/\/dashboard\/wallets$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Wallets' })).toBeVisible();
+  });
+
+  test('a lost authenticator: a recovery code stands in for it once at the second step', async ({ page, request }) => {
+    const user = await createConfirmedUser(request, 'recovery-code');
+    const { recoveryCodes } = await enrolAuthenticator(request, await apiSignIn(request, user.email, user.password));
+    expect(recoveryCodes).toHaveLength(10);
+
+    await page.goto('/login');
+    await page.getByLabel('Email Address').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Two-Factor Authentication' })).toBeVisible();
+    await page.getByRole('button', { name: 'Lost your authenticator? Use a recovery code' }).click();
+    await page.getByLabel('Recovery Code').fill(recoveryCodes[0]!);
+    await page.screenshot({ path: `${screens}/login-recovery-code.png` });
+    await page.getByRole('button', { name: 'Verify Code' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/overview$/);
+    await waitForMail(request, user.email, 'A recovery code was used');
   });
 
   test('reset a forgotten password through the e-mailed link', async ({ page, request }) => {
