@@ -163,7 +163,8 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
           if (method === null) await mfa.requireFresh(auth.sessionId, 'reauth');
           const previous = auth.user.active_mfa_method;
           await accounts.record(auth.userId, { type: 'SetMfaMethod', method }, { id: auth.userId, role: auth.role });
-          if (previous !== method) await accounts.notify(auth.userId, { kind: 'mfa-method', at: new Date(), method, previous }, request.log);
+          // Choosing the app follows its verification, whose mail ('A second factor was added') told it already.
+          if (previous !== method && method !== 'totp') await accounts.notify(auth.userId, { kind: 'mfa-method', at: new Date(), method, previous }, request.log);
         }
         return accounts.view((await accounts.findById(auth.userId))!);
       },
