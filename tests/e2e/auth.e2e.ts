@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
 import {
   apiSignIn,
@@ -8,6 +8,7 @@ import {
   bearer,
   codeIn,
   createConfirmedUser,
+  enrolAuthenticator,
   linkIn,
   mailIds,
   screens,
@@ -24,22 +25,6 @@ import {
  * (15 minutes), so that test runs last. The tests of the other files, which may run at the same
  * time, type no wrong password and pass a solved captcha at every sign-in (helpers.ts).
  */
-
-/** Enrols an authenticator through the API and proves it with a code of the current 30 s step. */
-async function enrolAuthenticator(request: APIRequestContext, session: ApiSession) {
-  const enrolled = await request.post('/auth/v1/factors', { headers: bearer(session), data: { factor_type: 'totp' } });
-  expect(enrolled.ok(), await enrolled.text()).toBe(true);
-  const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
-  const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as { id: string };
-  const enrolStep = Math.floor(Date.now() / 30_000);
-  const proved = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
-    headers: bearer(session),
-    data: { challenge_id: challenge.id, code: await generate({ secret: factor.totp.secret, epoch: enrolStep * 30 }) },
-  });
-  expect(proved.ok(), await proved.text()).toBe(true);
-  const { recovery_codes: recoveryCodes } = (await proved.json()) as { recovery_codes: string[] };
-  return { factor, enrolStep, recoveryCodes };
-}
 
 test.describe('registration', () => {
   test('register with the captcha solved in the browser, confirm by e-mail, sign in', async ({ page, request }) => {
