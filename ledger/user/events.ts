@@ -65,6 +65,12 @@ export const userEventSchemas = {
   'user.mfa-factor-verified': { version: 1, schema: z.object({ factorId: z.uuid() }) },
   'user.mfa-factor-removed': { version: 1, schema: z.object({ factorId: z.uuid() }) },
   'user.mfa-method-changed': { version: 1, schema: z.object({ method: MfaMethod }) },
+  /** Ten new one-time recovery codes replaced any earlier ones (the codes themselves are never in the log). */
+  'user.mfa-recovery-codes-issued': { version: 1, schema: z.object({ count: z.number().int().positive() }) },
+  /** A recovery code stood in for the authenticator at the second step; `left` unspent remain. */
+  'user.mfa-recovery-code-used': { version: 1, schema: z.object({ left: z.number().int().nonnegative() }) },
+  /** A manager or admin removed the customer's second factor (the factors' removals precede it); actor the staff member. */
+  'user.mfa-removed-by-staff': { version: 1, schema: z.object({ reason: z.string(), previousMethod: MfaMethod }) },
   'user.banned': { version: 1, schema: z.object({ until: z.iso.datetime({ offset: true }) }) },
   'user.unbanned': { version: 1, schema: z.object({}) },
   /** A worker took this customer on (spec 002: claiming); the customer's stream, actor the worker. */

@@ -99,6 +99,9 @@ export type UserCommand =
   | { type: 'VerifyFactor'; factorId: string }
   | { type: 'RemoveFactor'; factorId: string }
   | { type: 'SetMfaMethod'; method: MfaMethod }
+  | { type: 'IssueRecoveryCodes'; count: number }
+  | { type: 'UseRecoveryCode'; left: number }
+  | { type: 'RemoveMfaByStaff'; reason: string }
   | { type: 'Ban'; until: string }
   | { type: 'Unban' }
   | { type: 'Claim'; workerId: string }
@@ -126,6 +129,7 @@ export class UserError extends Error {
 /** Spec 001 section 4, one second factor at a time: the refusals, also the API's (server/auth/errors.ts). */
 export const MFA_EMAIL_ON = 'Email authentication is on. Turn it off before setting up an authenticator app.';
 export const MFA_TOTP_ON = 'An authenticator app is set up. Remove it before turning on email authentication.';
+export const NO_MFA_TO_REMOVE = 'This customer has no two-factor authentication to remove.';
 
 export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
   if (command.type === 'Register') {
@@ -183,6 +187,19 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       // ...and no e-mail codes while a verified authenticator exists.
       if (command.method === 'email' && [...state.factors.values()].some(Boolean)) throw new UserError('invalid', MFA_TOTP_ON);
       return state.mfaMethod === command.method ? [] : [{ type: 'user.mfa-method-changed', data: { method: command.method } }];
+    case 'IssueRecoveryCodes':
+      if (![...state.factors.values()].some(Boolean)) throw new UserError('invalid', 'No verified authenticator app found for your account.');
+      return [{ type: 'user.mfa-recovery-codes-issued', data: { count: command.count } }];
+    case 'UseRecoveryCode':
+      return [{ type: 'user.mfa-recovery-code-used', data: { left: command.left } }];
+    case 'RemoveMfaByStaff': {
+      // Every factor and the active method go, so that the owner can sign in with the password alone.
+      if (state.factors.size === 0 && state.mfaMethod === null) throw new UserError('invalid', NO_MFA_TO_REMOVE);
+      const events: UserEvent[] = [...state.factors.keys()].map((factorId) => ({ type: 'user.mfa-factor-removed' as const, data: { factorId } }));
+      if (state.mfaMethod !== null) events.push({ type: 'user.mfa-method-changed', data: { method: null } });
+      events.push({ type: 'user.mfa-removed-by-staff', data: { reason: command.reason, previousMethod: state.mfaMethod } });
+      return events;
+    }
     case 'Ban':
       return [{ type: 'user.banned', data: { until: command.until } }];
     case 'Unban':

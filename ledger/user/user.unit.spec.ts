@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserEvent } from './events.js';
-import { decideUser, evolveUser, initialUserState, UserError, type UserCommand } from './user.js';
+import { decideUser, evolveUser, initialUserState, NO_MFA_TO_REMOVE, UserError, type UserCommand } from './user.js';
 
 const registered: UserEvent = {
   type: 'user.registered',
@@ -68,5 +68,24 @@ describe('user decider: one second factor at a time (spec 001 section 4)', () =>
     given([registered, enrolled('f1')]).when({ type: 'SetMfaMethod', method: 'totp' }).thenRefuses('invalid', 'No verified authenticator app found for your account.');
     given([registered, enrolled('f1'), verified('f1')]).when({ type: 'SetMfaMethod', method: 'totp' }).then([method('totp')]);
     given([registered, method('email')]).when({ type: 'SetMfaMethod', method: null }).then([method(null)]);
+  });
+
+  it('a staff removal of the second factor removes every factor and the method, then records the reason', () => {
+    given([registered, enrolled('f1'), verified('f1'), method('totp')])
+      .when({ type: 'RemoveMfaByStaff', reason: 'Lost phone' })
+      .then([
+        { type: 'user.mfa-factor-removed', data: { factorId: 'f1' } },
+        method(null),
+        { type: 'user.mfa-removed-by-staff', data: { reason: 'Lost phone', previousMethod: 'totp' } },
+      ]);
+    given([registered, method('email')])
+      .when({ type: 'RemoveMfaByStaff', reason: 'No mail access' })
+      .then([method(null), { type: 'user.mfa-removed-by-staff', data: { reason: 'No mail access', previousMethod: 'email' } }]);
+    given([registered]).when({ type: 'RemoveMfaByStaff', reason: 'x' }).thenRefuses('invalid', NO_MFA_TO_REMOVE);
+  });
+
+  it('recovery codes are issued only for a verified authenticator', () => {
+    given([registered, enrolled('f1')]).when({ type: 'IssueRecoveryCodes', count: 10 }).thenRefuses('invalid', 'No verified authenticator app found for your account.');
+    given([registered, enrolled('f1'), verified('f1')]).when({ type: 'IssueRecoveryCodes', count: 10 }).then([{ type: 'user.mfa-recovery-codes-issued', data: { count: 10 } }]);
   });
 });

@@ -9,15 +9,24 @@ import type { Mailer } from '../mail/mailer.js';
 import { sendQuietly, type MailLog } from '../mail/mailer.js';
 import { mailStaffNotices } from '../mail/staff-notices.js';
 import { isStaffActor } from '../../ledger/notifications/staff-notices.js';
-import { accountExistsMail, confirmationMail, passwordResetMail, welcomeMail } from '../mail/templates.js';
+import { accountExistsMail, confirmationMail, passwordResetMail, securityMail, welcomeMail, type SecurityNotice } from '../mail/templates.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto.js';
 import { AuthError, authErrors } from './errors.js';
-import { SignInThrottle } from './failures.js';
+import { clearFailures, countAttempt, SignInThrottle } from './failures.js';
 import { DatabaseThrottleStore } from './throttle.js';
 import type { SessionService } from './sessions.js';
+import { passwordProblem } from './password-policy.js';
+import { isNewDevice, networkOf } from './new-device.js';
 
-export const MIN_PASSWORD = 8;
+/** Throws the rule a new password breaks (password-policy.ts), on every path that sets one. */
+export function assertPasswordAllowed(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw authErrors.weakPassword(problem);
+}
+
+/** A session's sign-in or its last password confirmation counts as a recent authentication this long. */
+export const RECENT_AUTH_MS = 5 * 60_000;
 const SIGNUP_LINK_TTL_MS = 24 * 3600_000;
 /** How long after a confirmation mail no other is sent for the same address. */
 const CONFIRMATION_RESEND_MS = 10 * 60_000;
@@ -120,7 +129,7 @@ export class Accounts {
     emailConfirmed: boolean;
     actor?: Actor;
   }): Promise<string> {
-    if (input.password.length < MIN_PASSWORD) throw authErrors.weakPassword();
+    assertPasswordAllowed(input.password);
     const userId = randomUUID();
     const passwordHash = await hashPassword(input.password);
     const reserved = await this.db
@@ -155,7 +164,7 @@ export class Accounts {
    */
   async signUp(input: { email: string; password: string; fullName: string; captchaToken: string | undefined }, req: RequestInfo): Promise<UserView> {
     await this.spendCaptcha(input.captchaToken);
-    if (input.password.length < MIN_PASSWORD) throw authErrors.weakPassword();
+    assertPasswordAllowed(input.password);
     let userId: string;
     try {
       userId = await this.createAccount({ ...input, role: 'USER', source: 'self', requiresPasswordChange: false, emailConfirmed: false });
@@ -218,8 +227,8 @@ export class Accounts {
     if (!recent) await this.sendConfirmation(user, req);
   }
 
-  /** The e-mailed confirmation link. True when the address is (now) confirmed. */
-  async confirmSignup(token: string): Promise<boolean> {
+  /** The e-mailed confirmation link. True when the address is (now) confirmed; the welcome mail follows. */
+  async confirmSignup(token: string, log: RequestInfo['log']): Promise<boolean> {
     const row = await this.db
       .updateTable('auth_one_time_tokens')
       .set({ used_at: new Date() })
@@ -231,20 +240,42 @@ export class Accounts {
       .executeTakeFirst();
     if (!row) return false;
     await this.record(row.user_id, { type: 'ConfirmEmail' }, { id: row.user_id, role: 'USER' });
+    await this.sendWelcome(row.user_id, log);
     return true;
   }
 
-  async sendWelcome(email: string, name: string | undefined, req: RequestInfo): Promise<void> {
-    const user = await this.findByEmail(email);
-    if (!user || Date.now() - new Date(user.created_at).getTime() > 3600_000) return;
+  /**
+   * The welcome mail, once per account, with the name the account holds: sent by the server when
+   * the address is confirmed (no caller chooses its address or text).
+   */
+  async sendWelcome(userId: string, log: RequestInfo['log']): Promise<void> {
+    const user = await this.findById(userId);
+    if (!user || !user.email_confirmed_at) return;
     // Taken before sending, so that two calls at once send one mail; given back when the mail
     // fails, so that a later call sends it.
     const key = `welcome:${user.id}`;
     const first = await this.db.insertInto('mail_sent').values({ key }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
     if (!first) return;
-    void sendQuietly(this.mailer, welcomeMail(user.email, name?.trim() || 'there'), req.log).then(async (sent) => {
-      if (!sent) await this.db.deleteFrom('mail_sent').where('key', '=', key).execute().catch((error: unknown) => req.log.warn({ err: error }, 'welcome mail key not released'));
+    void sendQuietly(this.mailer, welcomeMail(user.email, user.full_name), log).then(async (sent) => {
+      if (!sent) await this.db.deleteFrom('mail_sent').where('key', '=', key).execute().catch((error: unknown) => log.warn({ err: error }, 'welcome mail key not released'));
     });
+  }
+
+  /** A security notice to the account's own address (what changed, when, and what to do if it was not them). */
+  async notify(userId: string, notice: SecurityNotice, log: RequestInfo['log'] = this.log): Promise<void> {
+    const user = await this.findById(userId);
+    if (user) void sendQuietly(this.mailer, securityMail(user.email, user.full_name, notice), log);
+  }
+
+  /**
+   * Whether the session's owner proved it recently: a password sign-in or a password
+   * confirmation (verifyOnly) within RECENT_AUTH_MS. A reset-link session never counts.
+   */
+  async recentlyAuthenticated(sessionId: string): Promise<boolean> {
+    const session = await this.sessions.get(sessionId);
+    if (!session || session.recovery) return false;
+    const times = [session.created_at, session.reauthenticated_at].filter((d): d is Date => d !== null).map((d) => new Date(d).getTime());
+    return times.some((at) => Date.now() - at <= RECENT_AUTH_MS);
   }
 
   private async spendCaptcha(token: string | undefined, minCost?: number): Promise<void> {
@@ -296,7 +327,12 @@ export class Accounts {
       .returning('id')
       .executeTakeFirst();
     if (!first) return;
-    await this.record(user.id, { type: 'RecordSignIn', sessionId, ipAddress: req.ip, userAgent: req.userAgent?.slice(0, 512) ?? null }, user);
+    const userAgent = req.userAgent?.slice(0, 512) ?? null;
+    const seen = await this.db.selectFrom('login_history').select(['ip_address', 'user_agent']).where('user_id', '=', user.id).orderBy('timestamp', 'desc').limit(200).execute();
+    await this.record(user.id, { type: 'RecordSignIn', sessionId, ipAddress: req.ip, userAgent }, user);
+    if (isNewDevice(seen, { ip: req.ip, userAgent })) {
+      await this.notify(user.id, { kind: 'new-sign-in', at: new Date(), ip: req.ip, network: networkOf(req.ip), userAgent }, req.log);
+    }
   }
 
   async checkPassword(userId: string, password: string): Promise<boolean> {
@@ -305,16 +341,30 @@ export class Accounts {
   }
 
   /**
+   * The password re-check of a signed-in user: wrong passwords count against the user
+   * (`reauth:{userId}`), 10 in 15 minutes refuse further checks (429); a right one clears them.
+   */
+  async confirmPassword(userId: string, password: string): Promise<boolean> {
+    const failures = `reauth:${userId}`;
+    await countAttempt(this.db, failures);
+    if (!(await this.checkPassword(userId, password))) return false;
+    await clearFailures(this.db, failures);
+    return true;
+  }
+
+  /**
    * Sets a new password: clears a staff reset's flag and ends every other session (all of
    * them after a reset-link change, whose session exists only for this).
    */
-  async changePassword(userId: string, newPassword: string, ctx: { sessionId: string | null; method: 'self' | 'recovery' | 'forced' | 'staff-reset'; actor: Actor }): Promise<void> {
-    if (newPassword.length < MIN_PASSWORD && ctx.method !== 'staff-reset') throw authErrors.weakPassword();
+  async changePassword(userId: string, newPassword: string, ctx: { sessionId: string | null; method: 'self' | 'recovery' | 'forced' | 'staff-reset'; actor: Actor; log?: RequestInfo['log'] }): Promise<void> {
+    assertPasswordAllowed(newPassword);
     const passwordHash = await hashPassword(newPassword);
     await this.db.updateTable('auth_credentials').set({ password_hash: passwordHash, updated_at: new Date() }).where('user_id', '=', userId).execute();
     await this.record(userId, { type: 'RecordPasswordChange', method: ctx.method }, ctx.actor);
     if (ctx.method === 'recovery' || ctx.method === 'staff-reset' || !ctx.sessionId) await this.sessions.revokeAll(userId);
     else await this.sessions.revokeAll(userId, ctx.sessionId);
+    // A staff reset is told by its staff notice (record(), staff-notices.ts): one mail, not two.
+    if (ctx.method !== 'staff-reset') await this.notify(userId, { kind: 'password-changed', at: new Date() }, ctx.log);
   }
 
   /** Always answers the same; an existing account gets a single-use link valid one hour. */

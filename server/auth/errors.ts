@@ -18,7 +18,8 @@ export const authErrors = {
   banned: () => new AuthError(400, 'user_banned', 'User is banned'),
   captchaRequired: () => new AuthError(400, 'captcha_required', 'Please complete the verification challenge.'),
   captchaFailed: (reason: string) => new AuthError(400, 'captcha_failed', `CAPTCHA verification failed: ${reason}`),
-  weakPassword: () => new AuthError(400, 'weak_password', 'Password must be at least 8 characters long.'),
+  /** `message` is the rule the password breaks (password-policy.ts). */
+  weakPassword: (message: string) => new AuthError(400, 'weak_password', message),
   emailExists: () => new AuthError(422, 'email_exists', 'A user with this email address has already been registered'),
   notAuthenticated: () => new AuthError(401, 'not_authenticated', 'Session expired or invalid. Please sign in again.'),
   mfaRequired: () => new AuthError(403, 'mfa_required', 'Two-factor authentication is required to continue.'),
@@ -37,5 +38,7 @@ export const authErrors = {
   emailMfaActive: () => new AuthError(409, 'mfa_method_conflict', MFA_EMAIL_ON),
   totpMfaActive: () => new AuthError(409, 'mfa_method_conflict', MFA_TOTP_ON),
   factorNotFound: () => new AuthError(404, 'factor_not_found', 'No verified authenticator app found for your account.'),
+  /** A verified authenticator's recovery codes are spent or wrong. */
+  recoveryCodeInvalid: () => new AuthError(400, 'mfa_verification_failed', 'Invalid recovery code. Please try again.'),
   rateLimited: () => new AuthError(429, 'rate_limited', 'Too many attempts. Please wait a few minutes and try again.'),
 };

@@ -4,10 +4,12 @@ import { generateSecret, generateURI, verify as verifyTotp } from 'otplib';
 import QRCode from 'qrcode';
 import type { DB } from '../db/schema.js';
 import { decrypt, encrypt } from '../secrets.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Actor } from '../../ledger/command-handler.js';
+import type { Mailer, MailLog } from '../mail/mailer.js';
 import { sendQuietly } from '../mail/mailer.js';
 import { emailOtpMail } from '../mail/templates.js';
-import { hmac, sameDigest, sixDigitCode } from './crypto.js';
+import { hashPassword, hmac, sameDigest, sixDigitCode, verifyPassword } from './crypto.js';
+import { isRecoveryCodeShape, newRecoveryCodes, normaliseRecoveryCode } from './recovery-codes.js';
 import { authErrors } from './errors.js';
 import { clearFailures, countAttempt, FAILURE_WINDOW_MS } from './failures.js';
 import type { Accounts, RequestInfo } from './accounts.js';
@@ -110,8 +112,9 @@ export class SecondFactors {
    * count against the user (`totp:{userId}`, failures.ts): 10 in 15 minutes refuse further codes
    * with 429 until the window passes; a right one clears the count.
    */
-  async verify(auth: SessionAuth, factorId: string, challengeId: string, code: string) {
+  async verify(auth: SessionAuth, factorId: string, challengeId: string, code: string, log: MailLog) {
     const factor = await this.ownFactor(auth.userId, factorId);
+    if (factor.status === 'verified' && isRecoveryCodeShape(code)) return this.verifyRecoveryCode(auth, factorId, challengeId, code, log);
     // An enrolment begun before e-mail codes were turned on cannot finish while they are on.
     if (factor.status === 'unverified') await this.assertMethodAllowed(auth.userId, 'totp');
     const challenge = await this.db.selectFrom('auth_mfa_challenges').selectAll().where('id', '=', challengeId).where('factor_id', '=', factorId).executeTakeFirst();
@@ -134,12 +137,77 @@ export class SecondFactors {
     if (!spent) throw authErrors.mfaFailed();
     await clearFailures(this.db, failures);
     await this.db.updateTable('auth_mfa_challenges').set({ verified_at: new Date() }).where('id', '=', challengeId).execute();
-    if (factor.status === 'unverified') await this.accounts.record(auth.userId, { type: 'VerifyFactor', factorId }, { id: auth.userId, role: auth.role });
     await this.sessions.upgrade(auth.sessionId, { aal: 'aal2' });
+    if (factor.status === 'verified') return this.sessionBody(auth);
+    await this.accounts.record(auth.userId, { type: 'VerifyFactor', factorId }, { id: auth.userId, role: auth.role });
+    // The enrolment's recovery codes: shown in this answer only, stored as argon2id hashes.
+    const recoveryCodes = await this.issueRecoveryCodes(auth);
+    await this.accounts.notify(auth.userId, { kind: 'factor-added', at: new Date() }, log);
+    return { ...(await this.sessionBody(auth)), recovery_codes: recoveryCodes };
+  }
+
+  /**
+   * Ten new one-time codes replace the user's earlier ones. A code holds about 49 bits, so it is
+   * stored as a password is (argon2id with a random salt, ASVS 6.5.2), never as a plain hash.
+   */
+  private async issueRecoveryCodes(auth: SessionAuth): Promise<string[]> {
+    const codes = newRecoveryCodes();
+    const digests = await Promise.all(codes.map((c) => hashPassword(normaliseRecoveryCode(c))));
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('auth_mfa_recovery_codes').where('user_id', '=', auth.userId).execute();
+      await trx.insertInto('auth_mfa_recovery_codes').values(digests.map((d) => ({ code_digest: d, user_id: auth.userId, used_at: null }))).execute();
+    });
+    await this.accounts.record(auth.userId, { type: 'IssueRecoveryCodes', count: codes.length }, { id: auth.userId, role: auth.role });
+    return codes;
+  }
+
+  /**
+   * A recovery code in place of the authenticator's code at the second step: spent by its first
+   * use, counted with the authenticator's wrong codes (`totp:{userId}`), recorded and mailed.
+   */
+  private async verifyRecoveryCode(auth: SessionAuth, factorId: string, challengeId: string, code: string, log: MailLog) {
+    const challenge = await this.db.selectFrom('auth_mfa_challenges').selectAll().where('id', '=', challengeId).where('factor_id', '=', factorId).executeTakeFirst();
+    if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date()) throw authErrors.mfaFailed();
+    const failures = `totp:${auth.userId}`;
+    await countAttempt(this.db, failures);
+    const unspent = await this.db.selectFrom('auth_mfa_recovery_codes').select('code_digest').where('user_id', '=', auth.userId).where('used_at', 'is', null).execute();
+    let match: string | undefined;
+    for (const row of unspent) {
+      if (await verifyPassword(row.code_digest, normaliseRecoveryCode(code))) {
+        match = row.code_digest;
+        break;
+      }
+    }
+    // Spent race-free: only one request can set used_at.
+    const spent = match === undefined ? undefined : await this.db
+      .updateTable('auth_mfa_recovery_codes')
+      .set({ used_at: new Date() })
+      .where('code_digest', '=', match)
+      .where('used_at', 'is', null)
+      .returning('code_digest')
+      .executeTakeFirst();
+    if (!spent) throw authErrors.recoveryCodeInvalid();
+    await clearFailures(this.db, failures);
+    await this.db.updateTable('auth_mfa_challenges').set({ verified_at: new Date() }).where('id', '=', challengeId).execute();
+    const left = await this.db.selectFrom('auth_mfa_recovery_codes').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', auth.userId).where('used_at', 'is', null).executeTakeFirst();
+    await this.accounts.record(auth.userId, { type: 'UseRecoveryCode', left: Number(left?.n ?? 0) }, { id: auth.userId, role: auth.role });
+    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2' });
+    await this.accounts.notify(auth.userId, { kind: 'recovery-code-used', at: new Date(), left: Number(left?.n ?? 0) }, log);
     return this.sessionBody(auth);
   }
 
-  async remove(auth: SessionAuth & { aal: string }, factorId: string) {
+  /**
+   * A manager or admin removes a customer's second factor (every authenticator, the recovery
+   * codes and e-mailed codes as the method), with a reason: recorded, and mailed to the customer.
+   */
+  async removeByStaff(userId: string, reason: string, actor: Actor, log: MailLog): Promise<void> {
+    await this.accounts.record(userId, { type: 'RemoveMfaByStaff', reason }, actor);
+    await this.db.deleteFrom('auth_mfa_factors').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('auth_mfa_recovery_codes').where('user_id', '=', userId).execute();
+    await this.accounts.notify(userId, { kind: 'factor-removed-by-staff', at: new Date(), reason }, log);
+  }
+
+  async remove(auth: SessionAuth & { aal: string }, factorId: string, log: MailLog) {
     const factor = await this.ownFactor(auth.userId, factorId);
     if (factor.status === 'verified') {
       if (auth.aal !== 'aal2') throw authErrors.mfaRequired();
@@ -147,6 +215,10 @@ export class SecondFactors {
     }
     await this.db.deleteFrom('auth_mfa_factors').where('id', '=', factorId).execute();
     await this.accounts.record(auth.userId, { type: 'RemoveFactor', factorId }, { id: auth.userId, role: auth.role });
+    if (factor.status === 'verified') {
+      if (!(await this.hasVerifiedFactor(auth.userId))) await this.db.deleteFrom('auth_mfa_recovery_codes').where('user_id', '=', auth.userId).execute();
+      await this.accounts.notify(auth.userId, { kind: 'factor-removed', at: new Date() }, log);
+    }
     return { id: factorId };
   }
 

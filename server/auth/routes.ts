@@ -12,6 +12,18 @@ const password = z.string().min(1).max(1024);
 const security = z.object({ captcha_token: z.string().max(10_000).optional() }).optional();
 const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
 
+/**
+ * Refuses (403 reauthentication_required) unless the caller gives the right current password or the
+ * session signed in or confirmed its password in the last 5 minutes (accounts.ts RECENT_AUTH_MS).
+ */
+export async function assertRecentAuth(accounts: Accounts, sessionId: string, userId: string, currentPassword: string | undefined): Promise<void> {
+  if (currentPassword !== undefined) {
+    if (await accounts.confirmPassword(userId, currentPassword)) return;
+    throw authErrors.reauthRequired();
+  }
+  if (!(await accounts.recentlyAuthenticated(sessionId))) throw authErrors.reauthRequired();
+}
+
 export function requestInfo(request: FastifyRequest): RequestInfo {
   const ua = request.headers['user-agent'];
   return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null, log: request.log };
@@ -53,7 +65,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       '/verify',
       { config: limit(30), schema: { tags: ['auth'], querystring: z.object({ type: z.literal('signup'), token: z.string().max(200) }) } },
       async (request, reply) => {
-        const ok = await accounts.confirmSignup(request.query.token);
+        const ok = await accounts.confirmSignup(request.query.token, request.log);
         return reply.redirect(ok ? '/login?confirmed=1' : '/login?confirm_error=1', 303);
       },
     );
@@ -138,17 +150,21 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
           tags: ['auth'],
           body: z.object({
             password: z.string().max(1024).optional(),
+            /** The current password, unless the session signed in or confirmed it in the last 5 minutes. */
+            current_password: z.string().max(1024).optional(),
             data: z.object({ active_mfa_method: z.enum(['totp', 'email']).nullable().optional(), requires_password_change: z.literal(false).optional() }).optional(),
           }),
         },
       },
       async (request) => {
         const auth = authOf(request);
-        const { password: newPassword, data } = request.body;
+        const { password: newPassword, current_password: currentPassword, data } = request.body;
         if (auth.recovery && data?.active_mfa_method !== undefined) throw authErrors.recoveryPasswordOnly();
         if (newPassword !== undefined) {
           const method = auth.recovery ? 'recovery' : auth.user.requires_password_change ? 'forced' : 'self';
-          await accounts.changePassword(auth.userId, newPassword, { sessionId: auth.sessionId, method, actor: { id: auth.userId, role: auth.role } });
+          // A token alone does not change the password: the reset link, the current password or a recent sign-in does.
+          if (!auth.recovery) await assertRecentAuth(accounts, auth.sessionId, auth.userId, currentPassword);
+          await accounts.changePassword(auth.userId, newPassword, { sessionId: auth.sessionId, method, actor: { id: auth.userId, role: auth.role }, log: request.log });
         } else if (auth.recovery || auth.user.requires_password_change) {
           throw authErrors.passwordChangeRequired();
         }
@@ -157,7 +173,10 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
           if (method !== null) await mfa.assertMethodAllowed(auth.userId, method);
           if (method === 'email') await mfa.requireFresh(auth.sessionId, 'email');
           if (method === null) await mfa.requireFresh(auth.sessionId, 'reauth');
+          const previous = auth.user.active_mfa_method;
           await accounts.record(auth.userId, { type: 'SetMfaMethod', method }, { id: auth.userId, role: auth.role });
+          // Choosing the app follows its verification, whose mail ('A second factor was added') told it already.
+          if (previous !== method && method !== 'totp') await accounts.notify(auth.userId, { kind: 'mfa-method', at: new Date(), method, previous }, request.log);
         }
         return accounts.view((await accounts.findById(auth.userId))!);
       },
@@ -190,6 +209,8 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       },
       async (request) => {
         const auth = authOf(request);
+        // A stolen access token alone cannot add the thief's authenticator.
+        await assertRecentAuth(accounts, auth.sessionId, auth.userId, undefined);
         return mfa.enrol(auth, auth.user.email, request.body.friendly_name);
       },
     );
@@ -204,14 +225,15 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       {
         config: limit(30),
         preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }),
-        schema: { tags: ['auth'], params: factorParams, body: z.object({ challenge_id: z.uuid(), code: z.string().max(10) }) },
+        // `code`: the app's 6 digits, or one of the recovery codes (xxxxx-xxxxx) at the second step.
+        schema: { tags: ['auth'], params: factorParams, body: z.object({ challenge_id: z.uuid(), code: z.string().max(20) }) },
       },
-      async (request) => mfa.verify(authOf(request), request.params.id, request.body.challenge_id, request.body.code.trim()),
+      async (request) => mfa.verify(authOf(request), request.params.id, request.body.challenge_id, request.body.code.trim(), request.log),
     );
     app.delete(
       '/factors/:id',
       { preHandler: requireAuth({ allowAal1: true }), schema: { tags: ['auth'], params: factorParams } },
-      async (request) => mfa.remove(authOf(request), request.params.id),
+      async (request) => mfa.remove(authOf(request), request.params.id, request.log),
     );
   };
 }

@@ -213,6 +213,13 @@ export interface AuthMfaFactorsTable {
   verified_at: Date | null;
 }
 
+export interface AuthMfaRecoveryCodesTable {
+  code_digest: string;
+  user_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  used_at: Date | null;
+}
+
 export interface AuthMfaChallengesTable {
   id: string;
   factor_id: string;
@@ -276,6 +283,7 @@ export interface AccountTables {
   auth_refresh_tokens: AuthRefreshTokensTable;
   auth_mfa_factors: AuthMfaFactorsTable;
   auth_mfa_challenges: AuthMfaChallengesTable;
+  auth_mfa_recovery_codes: AuthMfaRecoveryCodesTable;
   auth_one_time_tokens: AuthOneTimeTokensTable;
   auth_failures: AuthFailuresTable;
   auth_throttle: AuthThrottleTable;

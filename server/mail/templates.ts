@@ -156,3 +156,64 @@ export function staffNoticeMail(to: string, name: string | null | undefined, not
   const html = layout(notice.subject, [paragraph(`Hi ${escapeHtml(who)},`), paragraph(escapeHtml(notice.message)), note(closing)].join('\n'));
   return { to, subject: notice.subject, text, html };
 }
+
+/** What a security notice tells the account's owner (spec-silent; docs/decisions.md, security mail). */
+export type SecurityNotice =
+  | { kind: 'password-changed'; at: Date }
+  | { kind: 'factor-added'; at: Date }
+  | { kind: 'factor-removed'; at: Date }
+  | { kind: 'factor-removed-by-staff'; at: Date; reason: string }
+  | { kind: 'mfa-method'; at: Date; method: 'totp' | 'email' | null; previous: 'totp' | 'email' | null }
+  | { kind: 'recovery-code-used'; at: Date; left: number }
+  | { kind: 'new-sign-in'; at: Date; ip: string | null; network: string | null; userAgent: string | null };
+
+/** Said in every security notice. */
+export const NOT_YOU =
+  "If this was not you, reset your password now with 'Forgot password?' on the sign-in page, then contact the support team: someone else may have access to your account.";
+
+const METHOD_NAME = { totp: 'an authenticator app', email: 'e-mailed codes' } as const;
+
+function securityWhat(n: SecurityNotice): { subject: string; lines: string[] } {
+  const when = `Time: ${n.at.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+  switch (n.kind) {
+    case 'password-changed':
+      return { subject: 'Your password was changed', lines: ['The password of your wallet account was changed.', when] };
+    case 'factor-added':
+      return { subject: 'A second factor was added to your account', lines: ['An authenticator app was added as a second sign-in step of your wallet account.', when] };
+    case 'factor-removed':
+      return { subject: 'A second factor was removed from your account', lines: ['An authenticator app was removed from your wallet account.', when] };
+    case 'factor-removed-by-staff':
+      return {
+        subject: 'Your two-factor authentication was removed by our staff',
+        lines: ['A staff member removed the second sign-in step of your wallet account.', `Reason given: ${n.reason}`, when, 'You can set up two-factor authentication again in Settings > Security.'],
+      };
+    case 'mfa-method': {
+      const lines =
+        n.method === 'email' ? ['E-mailed verification codes were turned on for your wallet account.']
+        : n.method === null ? [n.previous === 'email' ? 'E-mailed verification codes were turned off for your wallet account.' : 'Two-factor authentication was turned off for your wallet account.']
+        : [`Your wallet account's second sign-in step is now ${METHOD_NAME[n.method]}.`];
+      const subject = n.method === 'email' ? 'E-mail codes were turned on' : n.method === null && n.previous === 'email' ? 'E-mail codes were turned off' : 'Your two-factor method was changed';
+      return { subject, lines: [...lines, when] };
+    }
+    case 'recovery-code-used':
+      return { subject: 'A recovery code was used', lines: ['A recovery code was used instead of your authenticator app to sign in.', `Recovery codes left: ${n.left}`, when] };
+    case 'new-sign-in':
+      return {
+        subject: 'New sign-in to your account',
+        lines: [
+          'Your wallet account was signed in to from a device and network not seen before.',
+          when,
+          `Place (IP range): ${n.network ?? 'unknown'}${n.ip ? ` (IP ${n.ip})` : ''}`,
+          `Device: ${n.userAgent?.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 300) ?? 'unknown'}`,
+        ],
+      };
+  }
+}
+
+export function securityMail(to: string, name: string | null | undefined, notice: SecurityNotice): MailMessage {
+  const who = displayName(name);
+  const { subject, lines } = securityWhat(notice);
+  const text = [`Hi ${who},`, '', ...lines, '', NOT_YOU].join('\n');
+  const html = layout(subject, [paragraph(`Hi ${escapeHtml(who)},`), ...lines.map((l) => paragraph(escapeHtml(l))), note(escapeHtml(NOT_YOU))].join('\n'));
+  return { to, subject, text, html };
+}

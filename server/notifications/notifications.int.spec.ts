@@ -50,7 +50,7 @@ describe('notifications', () => {
   });
 
   it('a credit named by a notification older than the ten shown still does not show as received', async () => {
-    const c = await registeredCustomer(t, 'bell-many@example.com', 'bell-many-pass');
+    const c = await registeredCustomer(t, 'bell-many@example.com', 'bell-many-pass-1');
     for (let i = 1; i <= 11; i++) {
       const transactionId = randomUUID();
       await t.app.ledger.execute(walletDecider, c.user.id, { ...recorded(String(i), 'Pending', 'BTC', transactionId), txType: 'deposit' } as WalletCommand, staff);
@@ -65,7 +65,7 @@ describe('notifications', () => {
   });
 
   it('a stake payout shows in the bell as money received, once, naming the payout', async () => {
-    const c = await registeredCustomer(t, 'bell-stake@example.com', 'bell-stake-pass');
+    const c = await registeredCustomer(t, 'bell-stake@example.com', 'bell-stake-pass-1');
     const h = bearer(c.access_token);
     await t.app.ledger.execute(walletDecider, c.user.id, recorded('1', 'Complete', 'BTC'), staff);
     const staked = await inject({ method: 'POST', url: '/functions/v1/create-stake-transaction', headers: h, payload: { assetId: 'BTC', amount: '0.5', durationDays: 7, rate: 2.7 } });

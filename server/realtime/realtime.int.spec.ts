@@ -59,7 +59,7 @@ describe('realtime socket', () => {
   });
 
   it('tells a customer, and only that customer, when their transactions change; answers heartbeats', async () => {
-    const alice = await registeredCustomer(t, 'rt-alice@example.com', 'rt-alice-pass');
+    const alice = await registeredCustomer(t, 'rt-alice@example.com', 'rt-alice-pass-1');
     const bob = await registeredCustomer(t, 'rt-bob@example.com', 'rt-bob-pass-1');
     const a = await connect(alice.access_token);
     const b = await connect(bob.access_token);
@@ -96,8 +96,8 @@ describe('realtime socket', () => {
   };
 
   it('closes the sockets at once after a global sign-out, and nothing more reaches them', async () => {
-    const alice = await registeredCustomer(t, 'rt-global@example.com', 'rt-global-pass');
-    const other = await signIn(t, 'rt-global@example.com', 'rt-global-pass');
+    const alice = await registeredCustomer(t, 'rt-global@example.com', 'rt-global-pass-1');
+    const other = await signIn(t, 'rt-global@example.com', 'rt-global-pass-1');
     const a = await readySocket(alice.access_token);
     const b = await readySocket(other.access_token);
     const codes = [closed(a.socket), closed(b.socket)];
@@ -107,8 +107,8 @@ describe('realtime socket', () => {
   });
 
   it('keeps the socket of another session open after a local sign-out', async () => {
-    const alice = await registeredCustomer(t, 'rt-local@example.com', 'rt-local-pass');
-    const other = await signIn(t, 'rt-local@example.com', 'rt-local-pass');
+    const alice = await registeredCustomer(t, 'rt-local@example.com', 'rt-local-pass-1');
+    const other = await signIn(t, 'rt-local@example.com', 'rt-local-pass-1');
     const a = await readySocket(alice.access_token);
     const b = await readySocket(other.access_token);
     const aClosed = closed(a.socket);
@@ -144,7 +144,7 @@ describe('realtime socket', () => {
   });
 
   it('closes a socket when its access token expires', async () => {
-    const alice = await registeredCustomer(t, 'rt-expiry@example.com', 'rt-expiry-pass');
+    const alice = await registeredCustomer(t, 'rt-expiry@example.com', 'rt-expiry-pass-1');
     const claims = t.app.jwt.decode<AccessClaims>(alice.access_token)!;
     const shortLived = t.app.jwt.sign({ sub: claims.sub, role: claims.role, aal: claims.aal, session_id: claims.session_id, jti: 'short-lived' }, { expiresIn: 2 });
     const a = await readySocket(shortLived);
@@ -154,9 +154,9 @@ describe('realtime socket', () => {
   });
 
   it('closes, on the periodic check, sockets whose session another process ended', async () => {
-    const alice = await registeredCustomer(t, 'rt-sweep@example.com', 'rt-sweep-pass');
-    const bob = await registeredCustomer(t, 'rt-sweep-b@example.com', 'rt-sweep-pass');
-    const carol = await registeredCustomer(t, 'rt-sweep-c@example.com', 'rt-sweep-pass');
+    const alice = await registeredCustomer(t, 'rt-sweep@example.com', 'rt-sweep-pass-1');
+    const bob = await registeredCustomer(t, 'rt-sweep-b@example.com', 'rt-sweep-pass-1');
+    const carol = await registeredCustomer(t, 'rt-sweep-c@example.com', 'rt-sweep-pass-1');
     const a = await readySocket(alice.access_token);
     const b = await readySocket(bob.access_token);
     const c = await readySocket(carol.access_token);
@@ -175,7 +175,7 @@ describe('realtime socket', () => {
   });
 
   it('closes at once a socket whose session ends while its token is being checked', async () => {
-    const alice = await registeredCustomer(t, 'rt-race@example.com', 'rt-race-pass');
+    const alice = await registeredCustomer(t, 'rt-race@example.com', 'rt-race-pass-1');
     const guard = t.app.authServices.guard;
     const authenticate = guard.authenticate;
     // The sign-out lands after the token passed its check and before the socket is in the hub.

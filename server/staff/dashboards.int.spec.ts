@@ -21,9 +21,9 @@ describe('staff dashboards: ownership, workers, announcements', () => {
   };
   /** A worker created by a manager through the dashboard, who then sets a password of their own. */
   const managedWorker = async (manager: Session, email: string, fullName: string) => {
-    const created = await post('/functions/v1/create-worker-for-manager', manager.access_token, { fullName, email, password: 'given-by-manager' });
+    const created = await post('/functions/v1/create-worker-for-manager', manager.access_token, { fullName, email, password: 'given-by-manager-1' });
     expect(created.statusCode, created.body).toBe(201);
-    const first = await signIn(t, email, 'given-by-manager');
+    const first = await signIn(t, email, 'given-by-manager-1');
     expect(first.user.user_metadata.requires_password_change).toBe(true);
     const changed = await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'worker-own-pass-1' } });
     expect(changed.statusCode, changed.body).toBe(200);
@@ -52,9 +52,9 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     expect([missing.statusCode, missing.json()]).toEqual([400, { error: 'Please fill in all fields.' }]);
     const short = await post('/functions/v1/create-worker-for-manager', m1.access_token, { fullName: 'X', email: 'x@example.com', password: 'seven77' });
     expect([short.statusCode, short.json()]).toEqual([400, { error: 'Password must be at least 8 characters long.' }]);
-    const taken = await post('/functions/v1/create-worker-for-manager', m1.access_token, { fullName: 'X', email: 'CAROL@example.com', password: 'long-enough' });
+    const taken = await post('/functions/v1/create-worker-for-manager', m1.access_token, { fullName: 'X', email: 'CAROL@example.com', password: 'long-enough-1' });
     expect([taken.statusCode, taken.json()]).toEqual([409, { error: 'A user with this email already exists. Please try a different email.' }]);
-    const asWorker = await post('/functions/v1/create-worker-for-manager', w1.access_token, { fullName: 'X', email: 'x@example.com', password: 'long-enough' });
+    const asWorker = await post('/functions/v1/create-worker-for-manager', w1.access_token, { fullName: 'X', email: 'x@example.com', password: 'long-enough-1' });
     expect(asWorker.statusCode).toBe(403);
     expect(await t.app.authServices.accounts.findByEmail('x@example.com')).toBeUndefined();
 
@@ -62,7 +62,7 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     const assigned = events.find((e) => e.type === 'user.worker-assigned')!;
     expect(assigned.data).toEqual({ managerId: m1.user.id });
     expect(assigned.metadata).toMatchObject({ actorId: m1.user.id, actorRole: 'MANAGER' });
-    expect(events.some((e) => JSON.stringify(e.data).includes('given-by-manager'))).toBe(false);
+    expect(events.some((e) => JSON.stringify(e.data).includes('given-by-manager-1'))).toBe(false);
 
     const workers = await post('/api/v1/rpc/get_worker_info', m1.access_token, { p_manager_id: m1.user.id });
     expect(workers.json()).toEqual([{ id: w1.user.id, full_name: 'Wes Worker', email: 'wes@example.com' }]);
@@ -195,7 +195,7 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     const m3 = await operatorStaff('MANAGER', 'mia@example.com');
     const w3 = await managedWorker(m3, 'wyn@example.com', 'Wyn Worker');
     for (const [email, fullName] of [['will@example.com', 'Will Worker'], ['wade@example.com', 'Wade Worker']]) {
-      expect((await post('/functions/v1/create-worker-for-manager', m3.access_token, { fullName, email, password: 'given-by-manager' })).statusCode).toBe(201);
+      expect((await post('/functions/v1/create-worker-for-manager', m3.access_token, { fullName, email, password: 'given-by-manager-1' })).statusCode).toBe(201);
     }
     const workers = (paging: Record<string, unknown>) => post('/api/v1/rpc/get_worker_info', m3.access_token, { p_manager_id: m3.user.id, ...paging });
     const names = (res: Awaited<ReturnType<typeof post>>) => (res.json() as { full_name: string }[]).map((w) => w.full_name);

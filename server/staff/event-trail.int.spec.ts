@@ -44,7 +44,7 @@ describe('event trail behind a customer', () => {
     await post('add-transaction', worker.access_token, { targetUserId: customer.user.id, assetId: 'BTC', amount: '0.25', status: 'Pending', sentAt: new Date().toISOString(), senderAddress: 'bc1qsender', note: 'Bank wire 42' });
     const tx = (await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/transactions`, headers: bearer(worker.access_token) })).json().transactions[0];
     await post('update-transaction', worker.access_token, { targetUserId: customer.user.id, transactionId: tx.id, status: 'Complete' });
-    await post('reset-user-password', worker.access_token, { targetUserId: customer.user.id, newPassword: 'secret-temp-pw' });
+    await post('reset-user-password', worker.access_token, { targetUserId: customer.user.id, newPassword: 'secret-temp-pw1' });
 
     const all = await trail();
     const types = all.events.map((e: { type: string }) => e.type);
@@ -63,7 +63,7 @@ describe('event trail behind a customer', () => {
 
   it("includes the customer's support tickets under support", async () => {
     // After the staff reset the customer signs in with it and must choose their own password first.
-    const forced = await signIn(t, 'dana@example.com', 'secret-temp-pw');
+    const forced = await signIn(t, 'dana@example.com', 'secret-temp-pw1');
     expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(forced.access_token), payload: { password: 'dana-own-pass-2' } })).statusCode).toBe(200);
     const again = await signIn(t, 'dana@example.com', 'dana-own-pass-2');
     const ticket = await post('create-support-ticket', again.access_token, { subject: 'Where is my deposit?', message: 'It has been a day.', urgency: 'high' });

@@ -104,6 +104,8 @@ export function summaryOf(type: string, d: Data): string {
       return d.method === 'staff-reset' ? 'Password reset by staff' : `Password changed (${s(d.method)})`;
     case 'user.password-change-required':
       return d.required ? 'New password required at next sign-in' : 'Password change requirement cleared';
+    case 'user.mfa-removed-by-staff':
+      return `Two-factor authentication removed by staff: "${s(d.reason)}"`;
     case 'user.banned':
       return `Banned until ${s(d.until)}`;
     case 'user.unbanned':

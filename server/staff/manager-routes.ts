@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import { AuthError } from '../auth/errors.js';
-import { MIN_PASSWORD } from '../auth/accounts.js';
+import { passwordProblem } from '../auth/password-policy.js';
 import { temporaryPassword } from '../auth/staff-accounts.js';
 import { badRequest, conflict, forbidden } from '../errors.js';
 import { assertManagesWorker, assertRole } from './access.js';
@@ -40,7 +40,8 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
         const email = request.body.email?.trim() ?? '';
         const password = request.body.password ?? '';
         if (!fullName || !email || !password) throw badRequest('Please fill in all fields.');
-        if (password.length < MIN_PASSWORD) throw badRequest('Password must be at least 8 characters long.');
+        const problem = passwordProblem(password);
+        if (problem) throw badRequest(problem);
         if (!EMAIL_SHAPE.test(email)) throw badRequest('Please enter a valid email address.');
         const actor = { id: manager.userId, role: manager.role };
         let workerId: string;
@@ -67,7 +68,7 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
         const password = temporaryPassword();
         // The flag first: there is no moment in which the temporary password opens a normal session.
         await accounts.record(request.body.workerId, { type: 'RequirePasswordChange' }, actor);
-        await accounts.changePassword(request.body.workerId, password, { sessionId: null, method: 'staff-reset', actor });
+        await accounts.changePassword(request.body.workerId, password, { sessionId: null, method: 'staff-reset', actor, log: request.log });
         // Shown once to the manager; it is in no event, log or table.
         return { success: true, temporaryPassword: password };
       },

@@ -192,22 +192,25 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
     for (const e of first) expect(Object.keys(e).sort()).toEqual(['id', 'ip_address', 'timestamp', 'user_agent']);
   });
 
-  it('reset password: at least 6 characters; sessions end at once and the user must choose a new one', async () => {
+  it('reset password: at least 6 characters on the screen, the one password rule on the server; sessions end at once and the user must choose a new one', async () => {
     const empty = await post('reset-user-password', worker.access_token, { targetUserId: customer.user.id, newPassword: '' });
     expect([empty.statusCode, empty.json()]).toEqual([400, { error: 'New password cannot be empty.' }]);
     const short = await post('reset-user-password', worker.access_token, { targetUserId: customer.user.id, newPassword: '12345' });
     expect([short.statusCode, short.json()]).toEqual([400, { error: 'Password must be at least 6 characters long.' }]);
+    // Past the screen's 6, the one password rule of every path (password-policy.ts).
+    const common = await post('reset-user-password', worker.access_token, { targetUserId: customer.user.id, newPassword: 'password1' });
+    expect([common.statusCode, common.json()]).toEqual([400, { error: 'This password is too common and easy to guess. Please choose a different one.' }]);
     const live = await signIn(t, 'dana@example.com', 'dana-pass-12');
-    expect((await post('reset-user-password', worker.access_token, { targetUserId: customer.user.id, newPassword: 'temp12' })).statusCode).toBe(200);
+    expect((await post('reset-user-password', worker.access_token, { targetUserId: customer.user.id, newPassword: 'temp12-reset' })).statusCode).toBe(200);
     expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(live.access_token) })).statusCode).toBe(401);
     await expect(signIn(t, 'dana@example.com', 'dana-pass-12')).rejects.toThrow();
-    const fresh = await signIn(t, 'dana@example.com', 'temp12', await solveCaptcha(t.app));
+    const fresh = await signIn(t, 'dana@example.com', 'temp12-reset', await solveCaptcha(t.app));
     expect(fresh.user.user_metadata).toMatchObject({ requires_password_change: true });
     const events = (await t.app.ledger.store.readStream(`user-${customer.user.id}`)).slice(-2);
     expect(events.map((e) => [e.type, e.metadata.actorId])).toEqual([
       ['user.password-change-required', worker.userId],
       ['user.password-changed', worker.userId],
     ]);
-    expect(JSON.stringify(events.map((e) => [e.data, e.metadata]))).not.toContain('temp12');
+    expect(JSON.stringify(events.map((e) => [e.data, e.metadata]))).not.toContain('temp12-reset');
   });
 });

@@ -10,8 +10,9 @@ import { TransactionStatus } from '../../ledger/wallet/events.js';
 import { isAssetId } from '../../ledger/assets.js';
 import { ADDRESS_SHAPES, isValidAddress } from '../../ledger/addresses.js';
 import { requestAmount } from '../wallet/amounts.js';
-import { assertCanManageUser, customerInReach } from './access.js';
+import { assertCanManageUser, assertRole, customerInReach } from './access.js';
 import { UUID } from '../ids.js';
+import { passwordProblem } from '../auth/password-policy.js';
 
 /** An admin's reset of a customer's password: at least this long (spec 002 section 9). */
 export const MIN_STAFF_RESET_PASSWORD = 6;
@@ -25,6 +26,8 @@ export const PROFILE_MESSAGES = {
   shortPassword: 'Password must be at least 6 characters long.',
   missingAddress: 'Missing required information or address is empty.',
   missingTxFields: 'Please fill in all required fields (*).',
+  mfaRoles: 'Access Denied: Only managers and admins can remove two-factor authentication.',
+  mfaReason: 'Please give a reason for removing two-factor authentication.',
 } as const;
 
 const actorOf = (staff: AuthInfo) => ({ id: staff.userId, role: staff.role });
@@ -65,10 +68,30 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
         await reachableUser(staff, targetUserId);
         if (!newPassword) throw badRequest(PROFILE_MESSAGES.emptyPassword);
         if (newPassword.length < MIN_STAFF_RESET_PASSWORD) throw badRequest(PROFILE_MESSAGES.shortPassword);
+        // The one password rule of every path (password-policy.ts) applies past the screen's 6.
+        const problem = passwordProblem(newPassword);
+        if (problem) throw badRequest(problem);
         // The flag first, so that no moment exists with the new password and no forced change;
         // changePassword then records the reset (never the password) and ends every session.
         await accounts.record(targetUserId, { type: 'RequirePasswordChange' }, actorOf(staff));
-        await accounts.changePassword(targetUserId, newPassword, { sessionId: null, method: 'staff-reset', actor: actorOf(staff) });
+        await accounts.changePassword(targetUserId, newPassword, { sessionId: null, method: 'staff-reset', actor: actorOf(staff), log: request.log });
+        return { success: true };
+      },
+    );
+
+    // A customer who lost their authenticator and recovery codes: a manager (their team's
+    // customers) or an admin removes the second factor, with a reason that is recorded and mailed.
+    app.post(
+      '/remove-user-mfa',
+      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) }) } },
+      async (request) => {
+        const staff = authOf(request);
+        const { targetUserId } = request.body;
+        assertRole(staff, ['MANAGER', 'ADMIN'], PROFILE_MESSAGES.mfaRoles);
+        await reachableUser(staff, targetUserId);
+        const reason = request.body.reason.trim();
+        if (!reason) throw badRequest(PROFILE_MESSAGES.mfaReason);
+        await auth.mfa.removeByStaff(targetUserId, reason, actorOf(staff), request.log);
         return { success: true };
       },
     );

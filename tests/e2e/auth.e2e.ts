@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
 import {
   apiSignIn,
@@ -8,6 +8,7 @@ import {
   bearer,
   codeIn,
   createConfirmedUser,
+  enrolAuthenticator,
   linkIn,
   mailIds,
   screens,
@@ -26,21 +27,6 @@ import {
  * (15 minutes), so that test runs last. The tests of the other files, which may run at the same
  * time, type no wrong password and pass a solved captcha at every sign-in (helpers.ts).
  */
-
-/** Enrols an authenticator through the API and proves it with a code of the current 30 s step. */
-async function enrolAuthenticator(request: APIRequestContext, session: ApiSession) {
-  const enrolled = await request.post('/auth/v1/factors', { headers: bearer(session), data: { factor_type: 'totp' } });
-  expect(enrolled.ok(), await enrolled.text()).toBe(true);
-  const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
-  const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as { id: string };
-  const enrolStep = Math.floor(Date.now() / 30_000);
-  const proved = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
-    headers: bearer(session),
-    data: { challenge_id: challenge.id, code: await generate({ secret: factor.totp.secret, epoch: enrolStep * 30 }) },
-  });
-  expect(proved.ok(), await proved.text()).toBe(true);
-  return { factor, enrolStep };
-}
 
 test.describe('registration', () => {
   test('register with the captcha solved in the browser, confirm by e-mail, sign in', async ({ page, request }) => {
@@ -99,7 +85,7 @@ test.describe('registration', () => {
     await expect(page).toHaveURL(/\/dashboard\/overview$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
 
-    // The welcome mail was asked for on the side.
+    // The server sent the welcome mail when the address was confirmed.
     await waitForMail(request, email, 'Welcome to your wallet');
   });
 
@@ -227,6 +213,24 @@ test.describe('sign-in', () => {
     await page.getByRole('button', { name: 'Verify Code' }).click();
     await expect(page).toHaveURL(/\/dashboard\/wallets$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Wallets' })).toBeVisible();
+  });
+
+  test('a lost authenticator: a recovery code stands in for it once at the second step', async ({ page, request }) => {
+    const user = await createConfirmedUser(request, 'recovery-code');
+    const { recoveryCodes } = await enrolAuthenticator(request, await apiSignIn(request, user.email, user.password));
+    expect(recoveryCodes).toHaveLength(10);
+
+    await page.goto('/login');
+    await page.getByLabel('Email Address').fill(user.email);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Two-Factor Authentication' })).toBeVisible();
+    await page.getByRole('button', { name: 'Lost your authenticator? Use a recovery code' }).click();
+    await page.getByLabel('Recovery Code').fill(recoveryCodes[0]!);
+    await page.screenshot({ path: `${screens}/login-recovery-code.png` });
+    await page.getByRole('button', { name: 'Verify Code' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/overview$/);
+    await waitForMail(request, user.email, 'A recovery code was used');
   });
 
   test('reset a forgotten password through the e-mailed link', async ({ page, request }) => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { generate } from 'otplib';
 import { solveAltcha, type AltchaChallenge } from '../support/proof-of-work.js';
 
 /** Shared steps of the browser tests: users, the local mailbox, the captcha, signing in. */
@@ -236,4 +237,20 @@ async function keepSession(page: Page, session: ApiSession): Promise<void> {
 export async function openAs(page: Page, session: ApiSession, url: string): Promise<void> {
   await keepSession(page, session);
   await page.goto(url);
+}
+
+/** Enrols an authenticator through the API and proves it with a code of the current 30 s step. */
+export async function enrolAuthenticator(request: APIRequestContext, session: ApiSession) {
+  const enrolled = await request.post('/auth/v1/factors', { headers: bearer(session), data: { factor_type: 'totp' } });
+  expect(enrolled.ok(), await enrolled.text()).toBe(true);
+  const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
+  const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as { id: string };
+  const enrolStep = Math.floor(Date.now() / 30_000);
+  const proved = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
+    headers: bearer(session),
+    data: { challenge_id: challenge.id, code: await generate({ secret: factor.totp.secret, epoch: enrolStep * 30 }) },
+  });
+  expect(proved.ok(), await proved.text()).toBe(true);
+  const { recovery_codes: recoveryCodes } = (await proved.json()) as { recovery_codes: string[] };
+  return { factor, enrolStep, recoveryCodes };
 }

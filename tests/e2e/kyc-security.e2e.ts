@@ -132,6 +132,11 @@ test.describe('KYC and account security', () => {
       await mfa.getByLabel(/6-digit code/).fill(await generate({ secret }));
       await mfa.getByRole('button', { name: 'Verify and Enable' }).click();
       await expect(mfa.getByText('Authenticator App has been enabled successfully.')).toBeVisible();
+      // The ten recovery codes are shown once, until the customer says they are saved.
+      await expect(mfa.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
+      await page.screenshot({ path: `${screens}/settings-mfa-recovery-codes.png` });
+      await mfa.getByRole('button', { name: 'I Have Saved My Codes' }).click();
+      await expect(mfa.getByTestId('recovery-codes')).toHaveCount(0);
       await expect(mfa.getByRole('button', { name: 'Enable' })).toBeDisabled();
       await page.screenshot({ path: `${screens}/settings-mfa-enabled.png` });
       // The message goes after 4 s.

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, demoAdminSession, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
+import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail, demoAdminSession, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
 
 /*
  * The staff User Profile (spec 002): a manager's worker claims a customer, sets a BTC
@@ -48,6 +48,26 @@ function profileNav(page: Page, name: string) {
 }
 
 test.describe('staff user profile', () => {
+  test('an admin removes a customer\'s lost authenticator with a reason; the customer signs in with the password alone', async ({ page, request }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const customer = await createConfirmedUser(request, 'lost-authenticator', 'Lena Lost');
+    const session = await apiSignIn(request, customer.email, customer.password);
+    await enrolAuthenticator(request, session);
+    const admin = await demoAdminSession(request);
+    await openAs(page, admin, `/dashboard/user-profile/${session.user.id}/general`);
+    const card = page.locator('section[aria-labelledby="mfa-reset-title"]');
+    await card.getByRole('button', { name: 'Remove Two-Factor Authentication' }).click();
+    await expect(card.getByText('Please give a reason for removing two-factor authentication.')).toBeVisible();
+    await card.getByLabel('Reason (recorded and sent to the customer)').fill('Lost phone; identity checked by video call');
+    await card.getByRole('button', { name: 'Remove Two-Factor Authentication' }).click();
+    await expect(card.getByText('Two-factor authentication removed. The customer has been informed by e-mail.')).toBeVisible();
+    await page.screenshot({ path: `${screens}/staff-profile-remove-mfa.png` });
+    const mail = await waitForMail(request, customer.email, 'Your two-factor authentication was removed by our staff');
+    expect(mail.text).toContain('Reason given: Lost phone; identity checked by video call');
+    const again = await apiSignIn(request, customer.email, customer.password);
+    expect(again.user.factors).toEqual([]);
+  });
+
   test('a worker sets an address, adds a pending deposit and completes it; the customer and the event trail follow', async ({ page, browser, request }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width: 1280, height: 900 });

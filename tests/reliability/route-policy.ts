@@ -23,6 +23,8 @@ export type Policy =
   | 'manager-of-worker'
   /** managers and admins, nobody else */
   | 'manager-only'
+  /** managers about customers of their workers, admins about every customer; no worker */
+  | 'manager-owner'
   /** workers only (claiming customers, their own list) */
   | 'worker-only'
   | 'admin-only'
@@ -47,6 +49,7 @@ export const EXPECTED: Record<Policy, Record<Role, [Outcome, Outcome]>> = {
   'staff-owner': { anonymous: ['401', '-'], USER: ['403', '403'], WORKER: ['allowed', '403'], MANAGER: ['allowed', '403'], ADMIN: ['allowed', 'allowed'] },
   staff: { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['allowed', '-'], MANAGER: ['allowed', '-'], ADMIN: ['allowed', '-'] },
   'manager-of-worker': { anonymous: ['401', '-'], USER: ['403', '403'], WORKER: ['403', '403'], MANAGER: ['allowed', '403'], ADMIN: ['allowed', 'allowed'] },
+  'manager-owner': { anonymous: ['401', '-'], USER: ['403', '403'], WORKER: ['403', '403'], MANAGER: ['allowed', '403'], ADMIN: ['allowed', 'allowed'] },
   'manager-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['403', '-'], MANAGER: ['allowed', '-'], ADMIN: ['allowed', '-'] },
   'worker-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['allowed', '-'], MANAGER: ['403', '-'], ADMIN: ['403', '-'] },
   'admin-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['403', '-'], MANAGER: ['403', '-'], ADMIN: ['allowed', '-'] },
@@ -112,8 +115,12 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'GET /functions/v1/captcha-challenge': { policy: 'public' },
   'POST /functions/v1/verify-recaptcha': { policy: 'public', request: () => ({ body: { token: 'not-a-solution' } }) },
   'POST /functions/v1/log-login-details': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
-  // Mails only an account registered within the hour, once: harmless to expose.
-  'POST /functions/v1/send-welcome-email': { policy: 'public', request: () => ({ body: { email: nobody(), name: 'Nobody' } }) },
+  // The caller's own welcome mail, once; the body's address and name are ignored.
+  'POST /functions/v1/send-welcome-email': {
+    policy: 'signed-in',
+    request: () => ({ body: { email: nobody(), name: 'Nobody' } }),
+    expect: { 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
   'POST /functions/v1/verify-and-update-password': {
     policy: 'signed-in',
     request: (_ids, ctx) => ({ body: { oldPassword: ctx.password, newPassword: ctx.password, verifyOnly: true } }),
@@ -176,6 +183,7 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   // Staff work on one customer's profile: the access rule of server/staff/access.ts.
   'POST /functions/v1/set-dashboard-note': { policy: 'staff-owner', request: (ids) => ({ body: { userId: ids.userId, noteContent: 'Checked by staff' } }) },
   'POST /functions/v1/reset-user-password': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId, newPassword: 'reset-by-staff-1' } }) },
+  'POST /functions/v1/remove-user-mfa': { policy: 'manager-owner', request: (ids) => ({ body: { targetUserId: ids.userId, reason: 'Lost phone, identity checked' } }) },
   'POST /functions/v1/update-all-user-permissions': {
     policy: 'staff-owner',
     request: (ids) => ({ body: { targetUserId: ids.userId, permissions: { can_send: true, can_swap: true, can_buy: true, can_sell: true, can_stake: true } } }),

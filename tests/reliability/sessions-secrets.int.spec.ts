@@ -90,8 +90,8 @@ describe('sessions and secrets', () => {
   });
 
   it('a TOTP code is accepted once, even by a second session of the same user', async () => {
-    const s = await registeredCustomer(t, 'totp-once@example.com', 'totp-once-pass');
-    secrets.push('totp-once-pass');
+    const s = await registeredCustomer(t, 'totp-once@example.com', 'totp-once-pass-1');
+    secrets.push('totp-once-pass-1');
     const enrol = (await inject({ method: 'POST', url: '/auth/v1/factors', headers: bearer(s.access_token), payload: { factor_type: 'totp' } })).json();
     secrets.push(enrol.totp.secret);
     const verify = async (token: string, code: string) => {
@@ -100,7 +100,7 @@ describe('sessions and secrets', () => {
     };
     const code = await generate({ secret: enrol.totp.secret });
     expect((await verify(s.access_token, code)).statusCode).toBe(200);
-    const other = await signIn(t, 'totp-once@example.com', 'totp-once-pass');
+    const other = await signIn(t, 'totp-once@example.com', 'totp-once-pass-1');
     const [a, b] = await Promise.all([verify(other.access_token, code), verify(other.access_token, code)]);
     expect([a.json().code, b.json().code]).toEqual(['mfa_verification_failed', 'mfa_verification_failed']);
   });

@@ -64,8 +64,9 @@ export function ForcePasswordChangePage() {
       setDone(true);
     } catch (error) {
       setApiError(
+        // The server's rule text: too short, no digit, or too common (password-policy.ts).
         error instanceof ApiError && error.status !== null && error.code === 'weak_password'
-          ? MESSAGES.passwordTooShort
+          ? error.message || MESSAGES.passwordTooShort
           : error instanceof ApiError && error.status !== null && error.status < 500 && error.message
             ? error.message
             : MESSAGES.passwordUpdateFailed,

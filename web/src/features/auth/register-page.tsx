@@ -8,7 +8,7 @@ import { Button } from '../../components/button.js';
 import { CaptchaWidget, type CaptchaWidgetHandle } from '../../components/captcha-widget.js';
 import { Field } from '../../components/field.js';
 import { verifyCaptchaToken } from './api/captcha.js';
-import { sendWelcomeEmail, signUp } from './api/sign-up.js';
+import { signUp } from './api/sign-up.js';
 import { AuthLayout, AuthStatus } from './components/auth-layout.js';
 import { MESSAGES } from './utils/messages.js';
 import { hasErrors, validateRegistration, type FieldErrors, type RegistrationForm } from './utils/validation.js';
@@ -87,7 +87,7 @@ export function RegisterPage() {
       return failed('api', MESSAGES.unexpectedRegister);
     }
 
-    sendWelcomeEmail(form.email, form.fullName);
+    // The welcome mail is sent by the server once the address is confirmed (issue 29).
     finished.current = true;
     setForm(EMPTY_FORM);
     setErrors({});

@@ -16,10 +16,3 @@ export function signUp({ fullName, email, password, captchaToken }: SignUpInput)
     anonymous(),
   );
 }
-
-/** Fire and forget: the welcome mail is a courtesy, its failure is nobody's problem. */
-export function sendWelcomeEmail(email: string, name: string): void {
-  postJson('functions/v1/send-welcome-email', { email: email.trim(), name: name.trim() || 'there' }, anonymous()).catch(
-    () => undefined,
-  );
-}

@@ -107,6 +107,7 @@ export const profileApi = {
   approveKyc: (targetUserId: string) => postJson(fn('approve-kyc'), { targetUserId }),
   setNote: (userId: string, noteContent: string | null) => postJson(fn('set-dashboard-note'), { userId, noteContent }),
   resetPassword: (targetUserId: string, newPassword: string) => postJson(fn('reset-user-password'), { targetUserId, newPassword }),
+  removeMfa: (targetUserId: string, reason: string) => postJson<{ success: boolean }>(fn('remove-user-mfa'), { targetUserId, reason }),
   updatePermissions: (targetUserId: string, permissions: PermissionFlags, sendDisabledNote: string | null, swapDisabledNote: string | null) =>
     postJson(fn('update-all-user-permissions'), { targetUserId, permissions, sendDisabledNote, swapDisabledNote }),
   loginHistory: (targetUserId: string, page: number, pageSize: number) =>

@@ -7,6 +7,8 @@ import { NewPasswordFields } from '../../../components/new-password-fields.js';
 import { errorText, profileApi, type LoginEntry, type PermissionFlags, type ProfileDetails } from './api.js';
 import { useProfile } from './profile-context.js';
 import { dateTime, useFlash } from './use-flash.js';
+import { MfaCard } from './mfa-card.js';
+import { useSession } from '../../../lib/session.js';
 
 const LOGIN_PAGE_SIZE = 5;
 const MIN_PASSWORD = 6;
@@ -29,6 +31,7 @@ const isBanned = (d: ProfileDetails) => Boolean(d.banned_until && new Date(d.ban
 /** General tab (spec 002): details, ban/unban, Approve KYC, note, password reset, permissions, login history. */
 export function GeneralTab() {
   const { userId, details, reload } = useProfile();
+  const role = useSession((s) => s.role);
   if (!details) return <p className="page-status">Loading...</p>;
   return (
     <div className="profile-stack">
@@ -38,6 +41,7 @@ export function GeneralTab() {
         <PasswordCard userId={userId} />
       </div>
       <PermissionsCard userId={userId} details={details} reload={reload} />
+      {(role === 'MANAGER' || role === 'ADMIN') && <MfaCard userId={userId} />}
       <LoginHistoryCard userId={userId} />
     </div>
   );

@@ -6,6 +6,7 @@ import { ApiError } from '../../../../lib/api-client.js';
 import { verifiedTotpFactor, type Session } from '../../../../lib/auth-types.js';
 import { fetchCurrentUser, setSession, updateUser, useSession } from '../../../../lib/session.js';
 import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
+import { RecoveryCodesPanel } from './recovery-codes-panel.js';
 import {
   enrolTotp,
   sendEmailCode,
@@ -17,8 +18,12 @@ import {
   type TotpEnrolment,
 } from '../api/security.js';
 
-/** Spec 001 section 4, "MFA setup flow": 0 list, 1 starting, 2 scan QR, 3 code, 4 remove app, 5 e-mail code, 6 remove e-mail. */
-type Step = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+/**
+ * Spec 001 section 4, "MFA setup flow": 0 list, 1 starting, 2 scan QR, 3 code, 4 remove app, 5 e-mail code, 6 remove e-mail;
+ * and (issue 29) 7 confirm the password before setting up an app when the sign-in is older than 5 minutes,
+ * 8 the recovery codes, shown once.
+ */
+type Step = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
 
 export const MFA_MESSAGES = {
   startFailed: 'Could not start authenticator setup.',
@@ -62,6 +67,7 @@ export function MfaSection() {
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
+  const [recoveryCodes, setRecoveryCodes] = useState<string[]>([]);
 
   const backToList = () => {
     setStep(0);
@@ -79,6 +85,12 @@ export function MfaSection() {
       setEnrolment(answer);
       setStep(2);
     } catch (e) {
+      // The server asks for the password when the sign-in is not recent (a stolen token cannot add an app).
+      if (e instanceof ApiError && e.code === 'reauthentication_required') {
+        setPassword('');
+        setStep(7);
+        return;
+      }
       setError(e instanceof Error && e.message === MFA_MESSAGES.noEnrolmentData ? e.message : MFA_MESSAGES.startFailed);
       setStep(0);
     }
@@ -94,11 +106,14 @@ export function MfaSection() {
   };
 
   /** Steps 3 and 5: the code is checked, then the method becomes the active one. */
-  const verifyAndActivate = async (verify: () => Promise<Session>, codeError: (error: unknown) => string, method: 'totp' | 'email', message: string) => {
+  const verifyAndActivate = async (verify: () => Promise<Session & { recovery_codes?: string[] }>, codeError: (error: unknown) => string, method: 'totp' | 'email', message: string) => {
     setBusy(true);
     setError(null);
+    let codes: string[] = [];
     try {
-      setSession(await verify());
+      const session = await verify();
+      codes = session.recovery_codes ?? [];
+      setSession(session);
     } catch (e) {
       setError(codeError(e));
       setBusy(false);
@@ -108,6 +123,10 @@ export function MfaSection() {
       updateUser(await setActiveMfaMethod(method));
       backToList();
       showSuccess(message);
+      if (codes.length > 0) {
+        setRecoveryCodes(codes);
+        setStep(8);
+      }
     } catch {
       setError(MFA_MESSAGES.verifyFailed);
     } finally {
@@ -204,6 +223,25 @@ export function MfaSection() {
 
   const cancel = () => {
     setError(null);
+    backToList();
+  };
+
+  /** Step 7: the password confirmed, the set-up starts again. */
+  const confirmThenStart = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (await confirmPassword()) await startAuthenticator();
+    } catch {
+      setError(MFA_MESSAGES.startFailed);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const doneWithCodes = () => {
+    setRecoveryCodes([]);
     backToList();
   };
 
@@ -329,6 +367,31 @@ export function MfaSection() {
           </div>
         </form>
       )}
+
+      {step === 7 && (
+        <form className="mfa-panel" onSubmit={(e) => void confirmThenStart(e)} noValidate>
+          <p>To set up an authenticator app, confirm your password.</p>
+          <Field
+            label="Password"
+            name="setup-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            autoFocus
+          />
+          <div className="mfa-panel__actions">
+            <Button variant="secondary" onClick={cancel} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy} loadingText="Confirming...">
+              Continue
+            </Button>
+          </div>
+        </form>
+      )}
+
+      {step === 8 && recoveryCodes.length > 0 && <RecoveryCodesPanel codes={recoveryCodes} onDone={doneWithCodes} />}
 
       {(step === 4 || step === 6) && (
         <form className="mfa-panel" onSubmit={(e) => void (step === 4 ? removeAuthenticator(e) : disableEmail(e))} noValidate>
