@@ -2,12 +2,14 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { buildApp } from './app.js';
 import { configureHeap } from './heap.js';
+import { preflight } from './preflight.js';
 
 /** Starts the server: parse config, open and migrate the database, project, listen. */
 export async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    await preflight(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
