@@ -7,6 +7,7 @@ import { resolveSecrets } from '../secrets.js';
 import { createMailer, drainMail, OutboxMailer, type Mailer } from '../mail/mailer.js';
 import { createCaptcha, type CaptchaVerifier } from '../captcha/captcha.js';
 import { captchaRoutes } from '../routes/captcha.js';
+import { RedisTokenMemory } from '../captcha/token-memory.js';
 import { devMailboxRoutes } from '../routes/dev-mailbox.js';
 import { Accounts } from './accounts.js';
 import { SecondFactors } from './mfa.js';
@@ -50,7 +51,9 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
     if (left > 0) app.log.warn({ left }, 'e-mails still being sent at shutdown');
   });
   // The captcha's HMAC key is derived from the data key, so no second secret needs managing.
-  const captcha = createCaptcha(config, db, createHmac('sha256', secrets.dataKey).update('captcha').digest('hex'));
+  // With REDIS_URL the provider's tokens are remembered for every instance (a token checked on one is spent on another once).
+  const tokenMemory = app.redis ? new RedisTokenMemory(app.redis, `${config.REDIS_KEY_PREFIX}captcha:`) : undefined;
+  const captcha = createCaptcha(config, db, createHmac('sha256', secrets.dataKey).update('captcha').digest('hex'), tokenMemory);
   const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS, ledger.database.watch);
   const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl);
   const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);
