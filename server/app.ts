@@ -102,7 +102,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('metrics', metrics);
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   registerRequestId(app);
-  metrics.register(app);
   metrics.projectionLag(() => projectionLags(ledger, config.READY_MAX_LAG + 1));
   ledger.projector.on('failed', (err: unknown, retryInMs: number) => {
     metrics.projectionFailures.inc();
@@ -114,6 +113,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   await registerSecurity(app);
+  metrics.register(app);
 
   await app.register(fastifySwagger, {
     openapi: {
