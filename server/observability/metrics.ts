@@ -3,6 +3,19 @@ import type { FastifyInstance } from 'fastify';
 import type { LedgerObserver } from '../context.js';
 
 /**
+ * The process's own metrics (CPU, memory, heap, event loop, GC), collected once per process:
+ * each collector installs observers that stay for the life of the process.
+ */
+let processRegistry: client.Registry | undefined;
+function processMetrics(): client.Registry {
+  if (!processRegistry) {
+    processRegistry = new client.Registry();
+    client.collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
  * The app's Prometheus metrics, on a registry of its own (so two apps in one process, as in
  * the tests, do not share counters). Names are listed in docs/operations.md, "Observe".
  */
@@ -46,10 +59,6 @@ export class Metrics implements LedgerObserver {
     registers: [this.registry],
   });
 
-  constructor() {
-    client.collectDefaultMetrics({ register: this.registry });
-  }
-
   /** `ledger_projection_lag_events{projection}`, worked out when scraped (bounded, see health.ts). */
   projectionLag(collect: () => Promise<{ name: string; lag: number }[]>): void {
     new client.Gauge({
@@ -85,7 +94,7 @@ export class Metrics implements LedgerObserver {
       done();
     });
     app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-      const body = await this.registry.metrics();
+      const body = `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
       return reply.header('content-type', this.registry.contentType).header('cache-control', 'no-store').send(body);
     });
   }
