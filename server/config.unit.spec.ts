@@ -94,5 +94,9 @@ describe('configuration', () => {
     expect(unreachable.status).toBe(2);
     expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
     expect(unreachable.stderr).toMatch(/^Invalid configuration: DATABASE_URL: cannot use the database at 127\.0\.0\.1:1\/ledger/);
+    const noRedis = run({ REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-cfg-')), DEMO_USERS: 'false', LOG_LEVEL: 'silent' });
+    expect(noRedis.status).toBe(2);
+    expect(noRedis.stderr.trim().split('\n')).toHaveLength(1);
+    expect(noRedis.stderr).toMatch(/^Invalid configuration: REDIS_URL: cannot use Redis at 127\.0\.0\.1:1 /);
   });
 });

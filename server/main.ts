@@ -26,6 +26,11 @@ export async function main(): Promise<void> {
       console.error(err.message);
       process.exit(3);
     }
+    // A dependency found unusable while opening (Redis): one line, as for a bad value.
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
     throw err;
   }
   if (!config.DATABASE_URL && config.DEMO_USERS === 'true') {
