@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLedgerContext } from '../context.js';
+import { notificationsDecider } from '../../ledger/notifications/notifications.js';
 import { bearer, createTestApp, registeredCustomer, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
 
 /** Operators' view of one instance: client address behind a proxy, request ids, metrics, probes. */
@@ -93,6 +95,27 @@ describe('operations', () => {
     for (const name of ['ledger_append_conflicts_total', 'ledger_command_retries_total', 'ledger_event_store_errors_total', 'process_cpu_user_seconds_total', 'nodejs_heap_size_used_bytes']) {
       expect(text).toContain(`# TYPE ${name}`);
     }
+  });
+
+  it('counts an append that lost a race to another instance, and its retry', async () => {
+    t = await createTestApp();
+    // A second instance's ledger on the same database, writing to the same stream in between.
+    const other = await createLedgerContext({ ...t.app.ledger.config, PROJECTION_WAIT_MS: 0 }, { database: t.database, startProjections: false });
+    const id = randomUUID();
+    const ctx = { actor: { id, role: 'USER' } };
+    const markAll = () => ({ type: 'MarkAllRead' as const, upTo: new Date().toISOString() });
+    try {
+      await t.app.ledger.execute(notificationsDecider, id, markAll(), ctx);
+      await other.execute(notificationsDecider, id, markAll(), ctx);
+      // This instance's cached revision is now behind: the append conflicts, is retried and lands.
+      expect((await t.app.ledger.execute(notificationsDecider, id, markAll(), ctx)).events).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(text).toMatch(/ledger_append_conflicts_total\{category="notifications"\} 1\n/);
+    expect(text).toMatch(/ledger_command_retries_total\{category="notifications"\} 1\n/);
+    expect(text).toMatch(/ledger_command_duration_seconds_count\{type="MarkAllRead",outcome="accepted"\} 2\n/);
   });
 
   it('/livez answers while the database is down; /readyz and the event store error count tell the outage', async () => {
