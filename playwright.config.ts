@@ -81,6 +81,8 @@ export default defineConfig({
       RATE_LIMIT_FACTOR: '20',
       // The browser tests run on a fresh embedded database even when DATABASE_URL is set.
       DATABASE_URL: '',
+      // And on each process's own limits, not the Redis that CI exports for the scale-out suite.
+      REDIS_URL: '',
     },
     reuseExistingServer: false,
     timeout: 120_000,

@@ -149,7 +149,12 @@ export class CommandHandler {
 
   constructor(
     private readonly store: EventStore,
-    private readonly options: { maxRetries?: number; cacheSize?: number } = {},
+    private readonly options: {
+      maxRetries?: number;
+      cacheSize?: number;
+      /** Told of every append that lost a race (WrongExpectedVersion), and whether it is retried. */
+      onConflict?: (category: string, retried: boolean) => void;
+    } = {},
   ) {}
 
   async handle<Command, Event extends DomainEvent, State>(
@@ -211,7 +216,9 @@ export class CommandHandler {
           // Ids derived from this key that another process stored for a different request: the
           // next load reads that request, and the key check above answers for it.
           const keyTaken = err instanceof DuplicateEventIdError && ctx.idempotencyKey !== undefined;
-          if (!(err instanceof WrongExpectedVersionError || keyTaken) || attempt >= maxRetries) throw err;
+          const conflict = err instanceof WrongExpectedVersionError;
+          if (conflict) this.options.onConflict?.(decider.category, attempt < maxRetries);
+          if (!(conflict || keyTaken) || attempt >= maxRetries) throw err;
           // Someone else appended: the next load catches the cached state up.
         }
       }

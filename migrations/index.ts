@@ -56,3 +56,17 @@ export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+export interface MigrationStatus {
+  applied: { name: string; executedAt: Date }[];
+  pending: string[];
+}
+
+/** Which migrations the database has and which it lacks, without applying any. */
+export async function migrationStatus(db: Kysely<any>): Promise<MigrationStatus> {
+  const all = await new Migrator({ db, provider }).getMigrations();
+  return {
+    applied: all.filter((m) => m.executedAt).map((m) => ({ name: m.name, executedAt: m.executedAt! })),
+    pending: all.filter((m) => !m.executedAt).map((m) => m.name),
+  };
+}

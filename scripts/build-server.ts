@@ -23,7 +23,7 @@ export async function buildServer(entry: string, out: string): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node22',
     packages: 'external',
     keepNames: true,
     write: false,
@@ -35,3 +35,6 @@ export async function buildServer(entry: string, out: string): Promise<string> {
   fs.renameSync(tmp, outfile);
   return outfile;
 }
+
+// `npm run build:server` (the image's build stage): the server's bundle alone.
+if (import.meta.url === `file://${process.argv[1]}`) console.log(`built ${path.relative(root, await buildServer('server/main.ts', 'build/server/main.mjs'))}`);

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { ConfigError, loadConfig, type Config } from '../server/config.js';
 import { DataDirLockedError } from '../server/db/data-dir-lock.js';
 import { openDatabase, type Database } from '../server/db/database.js';
-import { migrateToLatest } from '../migrations/index.js';
+import { migrateToLatest, migrationStatus } from '../migrations/index.js';
 import { openEventStore } from '../server/context.js';
 import { formatPosition, START, type EventStore, type Position } from '../ledger/event-store/port.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
@@ -29,7 +29,7 @@ set, otherwise the embedded database in DATA_DIR (default ./var), which the runn
 holds locked: stop the app first when using the embedded database.
 
 Commands:
-  migrate               apply database migrations
+  migrate               apply database migrations (--status: list applied and pending ones)
   seed                  append generated wallet histories (for trials and benchmarks)
   replay [name|all]     rebuild read tables from the event log
   verify                rebuild into scratch tables, compare with the live ones, check invariants
@@ -43,7 +43,11 @@ Commands:
   staff-actions         every staff action, filtered (--staff, --customer, --action, --from, --to, --csv)
 
 Every command takes --help and --json (machine-readable output on stdout).`,
-  migrate: `Usage: npm run ledger -- migrate [--json]\n\nApplies pending migrations (also done by every command and on app start).`,
+  migrate: `Usage: npm run ledger -- migrate [--status] [--json]
+
+Applies pending migrations (also done by every command and on app start).
+
+--status  lists the applied migrations (with when) and the pending ones, and applies nothing.`,
   seed: `Usage: npm run ledger -- seed [--events N] [--seed S] [--json]
 
 Appends about N wallet events (default 100000) over N/100 new wallets. Every event is
@@ -145,6 +149,7 @@ export async function runCli(argv: string[]): Promise<number> {
       shadow: { type: 'boolean' },
       out: { type: 'string' },
       force: { type: 'boolean' },
+      status: { type: 'boolean' },
       ...FINANCE_OPTIONS,
       ...STAFF_OPTIONS,
     },
@@ -167,6 +172,16 @@ export async function runCli(argv: string[]): Promise<number> {
     case 'migrate': {
       const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
       try {
+        if (values.status) {
+          const status = await migrationStatus(database.db);
+          if (values.json) console.log(json(status));
+          else {
+            for (const m of status.applied) console.log(`applied  ${m.name}  ${m.executedAt.toISOString()}`);
+            for (const name of status.pending) console.log(`pending  ${name}`);
+            console.log(`${status.applied.length} applied, ${status.pending.length} pending.`);
+          }
+          return 0;
+        }
         const applied = await migrateToLatest(database.db);
         if (values.json) console.log(json({ applied }));
         else console.log(applied.length ? `Applied ${applied.join(', ')}.` : 'The database is up to date.');

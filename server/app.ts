@@ -39,6 +39,11 @@ import { BlobStore } from './blobs/blob-store.js';
 import { supportRoutes } from './support/routes.js';
 import { kycRoutes } from './kyc/routes.js';
 import { balanceHistoryRoutes } from './wallet/balance-history.js';
+import type { Redis } from 'ioredis';
+import { openRedis } from './shared-state.js';
+import { Metrics } from './observability/metrics.js';
+import { registerRequestId, requestIdOf } from './observability/request-id.js';
+import { projectionLags } from './routes/health.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,6 +55,10 @@ declare module 'fastify' {
     payouts: PayoutScheduler;
     /** Uploaded files (KYC documents, attachments, logos). */
     blobs: BlobStore;
+    /** Shared by every instance when REDIS_URL is set: rate limits and captcha memory (null: this process's memory). */
+    redis: Redis | null;
+    /** The Prometheus metrics served at /metrics. */
+    metrics: Metrics;
   }
 }
 
@@ -62,19 +71,42 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
 }
 
+/** TRUST_PROXY as fastify takes it: a hop count trusts the nearest N addresses, whatever they are. */
+function trustProxyOption(setting: Config['TRUST_PROXY']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting ?? false;
+}
+
 /** The whole HTTP application; `inject` it in tests, `listen` in main.ts. */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
-  const ledger = await createLedgerContext(config, { database: opts.database });
+  const metrics = new Metrics();
+  const ledger = await createLedgerContext(config, { database: opts.database, observer: metrics });
+  let redis: Redis | null = null;
+  try {
+    redis = config.REDIS_URL ? await openRedis(config.REDIS_URL) : null;
+  } catch (err) {
+    await ledger.close();
+    throw err;
+  }
   const app = Fastify({
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
         : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'], serializers: { req: requestForLog }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
-    trustProxy: false,
+    // Which proxies may tell the client's address (X-Forwarded-For): none unless TRUST_PROXY says.
+    trustProxy: trustProxyOption(config.TRUST_PROXY),
+    // The caller's X-Request-Id when it is a sane one, else a new UUID (server/observability/request-id.ts).
+    genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
   });
   app.decorate('ledger', ledger);
+  app.decorate('redis', redis);
+  app.decorate('metrics', metrics);
+  if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
+  registerRequestId(app);
+  metrics.projectionLag(() => projectionLags(ledger, config.READY_MAX_LAG + 1));
   ledger.projector.on('failed', (err: unknown, retryInMs: number) => {
+    metrics.projectionFailures.inc();
     app.log.error({ err, retryInMs }, 'projections: a page of the log failed to apply; the read tables wait until it passes');
   });
   app.decorate('blobs', new BlobStore(ledger.database.db, { quotaMb: config.UPLOAD_QUOTA_MB }));
@@ -84,6 +116,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerErrorHandling(app);
   await registerSecurity(app);
   guardDocs(app, config);
+  metrics.register(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -105,6 +138,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(fastifyRateLimit, {
     global: false,
     keyGenerator: (request) => request.ip ?? 'unknown',
+    // With Redis every instance counts against one limit; keys are named per deployment.
+    ...(redis ? { redis, nameSpace: `${config.REDIS_KEY_PREFIX}rate-limit:`, skipOnError: true } : {}),
     errorResponseBuilder: () => new AuthError(429, 'rate_limited', 'Too many requests. Please wait a moment and try again.'),
   });
 

@@ -1,9 +1,53 @@
+import net from 'node:net';
 import { z } from 'zod';
+
+/** A host name (RFC 1123 labels) or an IP address. */
+function isHostOrAddress(value: string): boolean {
+  if (net.isIP(value)) return true;
+  return value.length <= 253 && value.split('.').every((label) => /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/.test(label));
+}
+
+/** `a@b.c` or `Name <a@b.c>`: what an SMTP server accepts as the sender. */
+const MAIL_ADDRESS = /^[^\s@<>"]+@[^\s@<>".]+(\.[^\s@<>".]+)+$/;
+function isMailbox(value: string): boolean {
+  const named = /^([^<>\r\n]*)<([^<>\s]+)>$/.exec(value.trim());
+  return MAIL_ADDRESS.test(named ? named[2]! : value.trim());
+}
+
+/** An IP address or an address/prefix block, as proxy-addr understands them. */
+function isAddressOrBlock(value: string): boolean {
+  const [address, prefix, ...rest] = value.split('/');
+  const family = net.isIP(address ?? '');
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `TRUST_PROXY`: unset, `false` or `0`: the socket's address is the client's; a number N:
+ * trust N proxy hops (the Nth address from the right of X-Forwarded-For); a comma-separated
+ * list of addresses and CIDR blocks: trust the proxies at those addresses.
+ */
+const TrustProxy = z
+  .string()
+  .transform((value, ctx): false | number | string[] => {
+    const v = value.trim();
+    if (v === 'false' || v === '0') return false;
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v);
+      if (hops <= 10) return hops;
+    } else {
+      const blocks = v.split(',').map((b) => b.trim()).filter(Boolean);
+      if (blocks.length && blocks.every(isAddressOrBlock)) return blocks;
+    }
+    ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY must be false, a hop count (1 to 10) or a comma-separated list of proxy addresses or CIDR blocks' });
+    return z.NEVER;
+  });
 
 /** Everything the process reads from its environment, parsed once with clear errors. */
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('127.0.0.1'),
+  HOST: z.string().refine(isHostOrAddress, 'HOST must be an IP address or a host name (0.0.0.0 in containers)').default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z
     .string()
@@ -21,7 +65,7 @@ const ConfigSchema = z.object({
   /** How far the heap may grow past its live objects before a full collection, in percent; 0: V8's own policy (server/heap.ts). */
   HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
   /** Where links in e-mails point; default http://HOST:PORT. */
-  PUBLIC_URL: z.url().optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http:// or https:// URL' }).optional(),
   /** Signs access tokens (32+ characters). Outside production a generated one is kept in DATA_DIR. */
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 characters').optional(),
   /** 32 bytes as 64 hex characters: encrypts second-factor secrets and bank account numbers (AES-256-GCM). */
@@ -29,7 +73,20 @@ const ConfigSchema = z.object({
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
   /** smtp:// or smtps:// URL; unset: mail is written to the outbox folder in DATA_DIR. */
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL').optional(),
-  MAIL_FROM: z.string().default('wallet-ledger <no-reply@wallet-ledger.local>'),
+  /** Explicitly keep mail in the outbox folder in production (no SMTP server). */
+  MAIL_OUTBOX: z.enum(['true', 'false']).optional(),
+  MAIL_FROM: z
+    .string()
+    .refine(isMailbox, 'MAIL_FROM must be an address (no-reply@example.com) or a name and address (Wallet <no-reply@example.com>)')
+    .default('wallet-ledger <no-reply@wallet-ledger.local>'),
+  /** Which proxies in front of the app to believe about the client's address (X-Forwarded-For). */
+  TRUST_PROXY: TrustProxy.optional(),
+  /** redis:// or rediss:// URL: rate limits and captcha memory shared by every instance; unset: each process's memory. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\/[^/]/, 'REDIS_URL must be a redis:// or rediss:// URL').optional(),
+  /** Prefix of every key the app writes to Redis, so deployments (or test runs) can share one Redis. */
+  REDIS_KEY_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits or . : - _').default('wallet-ledger:'),
+  /** /readyz fails when a read model is more than this many events behind the log. */
+  READY_MAX_LAG: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
   /** altcha (self-hosted proof of work, the default), recaptcha or turnstile (need CAPTCHA_SECRET). */
   CAPTCHA_PROVIDER: z.enum(['altcha', 'recaptcha', 'turnstile']).default('altcha'),
   CAPTCHA_SECRET: z.string().optional(),
@@ -51,8 +108,12 @@ const ConfigSchema = z.object({
   UPLOAD_QUOTA_MB: z.coerce.number().positive().max(100_000).default(100),
 }).superRefine((c, ctx) => {
   if (c.NODE_ENV === 'production') {
-    for (const key of ['JWT_SECRET', 'DATA_ENCRYPTION_KEY'] as const) {
+    for (const key of ['JWT_SECRET', 'DATA_ENCRYPTION_KEY', 'PUBLIC_URL'] as const) {
       if (!c[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required in production` });
+    }
+    // Mail written to a local folder in production is mail nobody reads: ask for it by name.
+    if (!c.SMTP_URL && c.MAIL_OUTBOX !== 'true') {
+      ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'SMTP_URL is required in production (or MAIL_OUTBOX=true to keep mail in DATA_DIR/outbox)' });
     }
   }
   if (c.CAPTCHA_PROVIDER !== 'altcha' && !c.CAPTCHA_SECRET) {
@@ -69,8 +130,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = ConfigSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    // One line per refused value, naming it (an operator reads this in a container's log).
+    const lines = parsed.error.issues.map((i) => `Invalid configuration: ${i.path.join('.') || '(root)'}: ${i.message.replace(/\s+/g, ' ')}`);
+    throw new ConfigError(lines.join('\n'));
   }
   return parsed.data;
 }

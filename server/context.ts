@@ -1,11 +1,59 @@
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from '../migrations/index.js';
-import type { EventStore } from '../ledger/event-store/port.js';
+import { DuplicateEventIdError, WrongExpectedVersionError, type EventStore } from '../ledger/event-store/port.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
 import { CommandHandler, type CommandContext, type CommandResult } from '../ledger/command-handler.js';
 import type { Decider, DomainEvent } from '../ledger/decider.js';
 import { Projector } from '../projections/registry.js';
+import { currentRequestId } from './observability/request-id.js';
+
+/** What the metrics (server/observability/metrics.ts) are told by the ledger. */
+export interface LedgerObserver {
+  command(type: string, outcome: 'accepted' | 'replayed' | 'unchanged' | 'refused' | 'conflict' | 'error', seconds: number): void;
+  conflict(category: string, retried: boolean): void;
+  storeError(operation: string): void;
+}
+
+/** Errors the event store raised for a reason other than the caller's expectation (outage, bug). */
+const storeFailures = new WeakSet<object>();
+
+/** The store with every failed call (other than a conflict) told to the observer. */
+function observedStore(store: EventStore, observer: LedgerObserver): EventStore {
+  const failed = (operation: string) => (err: unknown) => {
+    if (!(err instanceof WrongExpectedVersionError || err instanceof DuplicateEventIdError)) {
+      observer.storeError(operation);
+      if (typeof err === 'object' && err !== null) storeFailures.add(err);
+    }
+    throw err;
+  };
+  const overrides: Partial<EventStore> = {
+    append: (streamId, events, options) => store.append(streamId, events, options).catch(failed('append')),
+    readStream: (streamId, options) => store.readStream(streamId, options).catch(failed('readStream')),
+    readAll: (options) => store.readAll(options).catch(failed('readAll')),
+    headPosition: () => store.headPosition().catch(failed('headPosition')),
+    subscribeAll(options) {
+      const subscription = store.subscribeAll(options);
+      const nextBatch = subscription.nextBatch.bind(subscription);
+      subscription.nextBatch = (max) => nextBatch(max).catch(failed('subscribe'));
+      return subscription;
+    },
+  };
+  // A proxy, so that the adapter's own members and `instanceof` still answer as before.
+  return new Proxy(store, {
+    get(target, prop) {
+      if (Object.hasOwn(overrides, prop)) return overrides[prop as keyof EventStore];
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function outcomeOf(err: unknown): 'refused' | 'conflict' | 'error' {
+  if (err instanceof WrongExpectedVersionError) return 'conflict';
+  if (typeof err === 'object' && err !== null && storeFailures.has(err)) return 'error';
+  return 'refused';
+}
 
 /** The long-lived parts of a running ledger: database, event store, command handler, projections. */
 export interface LedgerContext {
@@ -33,7 +81,7 @@ export async function openEventStore(config: Pick<Config, 'EVENTSTORE_URL'>, dat
 
 export async function createLedgerContext(
   config: Config,
-  opts: { database?: Database; startProjections?: boolean } = {},
+  opts: { database?: Database; startProjections?: boolean; observer?: LedgerObserver } = {},
 ): Promise<LedgerContext> {
   const database =
     opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DB_POOL_SIZE }));
@@ -43,8 +91,10 @@ export async function createLedgerContext(
     if (!opts.database) await database.close();
     throw err;
   }
-  const store = await openEventStore(config, database);
-  const commands = new CommandHandler(store);
+  const observer = opts.observer;
+  const opened = await openEventStore(config, database);
+  const store = observer ? observedStore(opened, observer) : opened;
+  const commands = new CommandHandler(store, observer ? { onConflict: (category, retried) => observer.conflict(category, retried) } : {});
   const projector = new Projector(database.projectionDb, store);
   if (opts.startProjections !== false) await projector.start();
   return {
@@ -54,7 +104,19 @@ export async function createLedgerContext(
     commands,
     projector,
     async execute(decider, id, command, ctx) {
-      const result = await commands.handle(decider, id, command, ctx);
+      // The events a request causes carry its request id as their correlation id.
+      const correlationId = ctx.correlationId ?? currentRequestId();
+      const withRequest = correlationId ? { ...ctx, correlationId } : ctx;
+      const type = String((command as { type?: unknown }).type ?? decider.category);
+      const started = performance.now();
+      let result;
+      try {
+        result = await commands.handle(decider, id, command, withRequest);
+      } catch (err) {
+        observer?.command(type, outcomeOf(err), (performance.now() - started) / 1000);
+        throw err;
+      }
+      observer?.command(type, result.replayed ? 'replayed' : result.events.length ? 'accepted' : 'unchanged', (performance.now() - started) / 1000);
       const visible = result.position ? await projector.waitFor(result.position, config.PROJECTION_WAIT_MS) : true;
       return { ...result, visible };
     },

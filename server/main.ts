@@ -2,12 +2,14 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { buildApp } from './app.js';
 import { configureHeap } from './heap.js';
+import { preflight } from './preflight.js';
 
 /** Starts the server: parse config, open and migrate the database, project, listen. */
 export async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
+    await preflight(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -23,6 +25,11 @@ export async function main(): Promise<void> {
     if (err instanceof DataDirLockedError) {
       console.error(err.message);
       process.exit(3);
+    }
+    // A dependency found unusable while opening (Redis): one line, as for a bad value.
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
     }
     throw err;
   }

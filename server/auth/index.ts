@@ -7,6 +7,7 @@ import { resolveSecrets } from '../secrets.js';
 import { createMailer, drainMail, OutboxMailer, type Mailer } from '../mail/mailer.js';
 import { createCaptcha, type CaptchaVerifier } from '../captcha/captcha.js';
 import { captchaRoutes } from '../routes/captcha.js';
+import { RedisTokenMemory } from '../captcha/token-memory.js';
 import { devMailboxRoutes } from '../routes/dev-mailbox.js';
 import { Accounts } from './accounts.js';
 import { SecondFactors } from './mfa.js';
@@ -53,7 +54,9 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
     if (left > 0) app.log.warn({ left }, 'e-mails still being sent at shutdown');
   });
   // The captcha's HMAC key is derived from the data key, so no second secret needs managing.
-  const captcha = createCaptcha(config, db, createHmac('sha256', secrets.dataKey).update('captcha').digest('hex'));
+  // With REDIS_URL the provider's tokens are remembered for every instance (a token checked on one is spent on another once).
+  const tokenMemory = app.redis ? new RedisTokenMemory(app.redis, `${config.REDIS_KEY_PREFIX}captcha:`) : undefined;
+  const captcha = createCaptcha(config, db, createHmac('sha256', secrets.dataKey).update('captcha').digest('hex'), tokenMemory);
   const lifetimes = {
     customer: { idleMs: config.SESSION_IDLE_DAYS * 86_400_000, maxMs: config.SESSION_MAX_DAYS * 86_400_000 },
     staff: { idleMs: config.STAFF_SESSION_IDLE_MINUTES * 60_000, maxMs: config.STAFF_SESSION_MAX_HOURS * 3_600_000 },

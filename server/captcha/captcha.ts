@@ -4,6 +4,7 @@ import { createChallenge, extractParams, verifySolution } from 'altcha-lib/v1';
 import type { Challenge, Payload } from 'altcha-lib/v1/types';
 import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
+import { LocalTokenMemory, type TokenMemory, type TokenState } from './token-memory.js';
 
 export type CaptchaResult = { ok: true } | { ok: false; error: string };
 
@@ -233,21 +234,17 @@ export interface RemoteCaptchaOptions {
   minScore?: number;
   /** How long a checked token stays usable for one spend (the providers' tokens live 2 to 5 minutes). */
   rememberMs?: number;
+  /** Where checked and spent tokens are remembered; default this process's memory. */
+  memory?: TokenMemory;
   now?: () => number;
 }
-
-interface RememberedToken {
-  state: 'verified' | 'spent';
-  until: number;
-}
-
-const REMEMBERED_MAX = 10_000;
 
 /**
  * reCAPTCHA or Turnstile: the provider's widget makes the token and its siteverify endpoint
  * judges it (form POST of `secret` and `response`). The providers accept a token only
- * once, so a token that `check` verified is remembered in this process and `spend` uses
- * that verdict instead of asking again; a spent one is remembered as used.
+ * once, so a token that `check` verified is remembered (in this process, or in Redis for
+ * every instance) and `spend` uses that verdict instead of asking again; a spent one is
+ * remembered as used.
  */
 export class RemoteCaptcha implements CaptchaVerifier {
   readonly provider: RemoteProvider;
@@ -257,8 +254,7 @@ export class RemoteCaptcha implements CaptchaVerifier {
   private readonly timeoutMs: number;
   private readonly minScore: number;
   private readonly rememberMs: number;
-  private readonly now: () => number;
-  private readonly remembered = new Map<string, RememberedToken>();
+  private readonly memory: TokenMemory;
 
   constructor(options: RemoteCaptchaOptions) {
     if (!options.secret) throw new Error(`CAPTCHA_SECRET is required for ${options.provider}`);
@@ -269,7 +265,7 @@ export class RemoteCaptcha implements CaptchaVerifier {
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.minScore = options.minScore ?? 0.5;
     this.rememberMs = options.rememberMs ?? 5 * 60_000;
-    this.now = options.now ?? Date.now;
+    this.memory = options.memory ?? new LocalTokenMemory(options.now);
   }
 
   async challenge(): Promise<{ provider: RemoteProvider }> {
@@ -278,27 +274,34 @@ export class RemoteCaptcha implements CaptchaVerifier {
 
   async check(token: string): Promise<CaptchaResult> {
     const key = tokenKey(token);
-    const known = this.recall(key);
-    if (known) return known.state === 'spent' ? fail(CaptchaReason.used) : ok;
+    const known = await this.recall(key);
+    if (known === null) return fail(CaptchaReason.unavailable);
+    if (known) return known === 'spent' ? fail(CaptchaReason.used) : ok;
     const result = await this.siteverify(token);
-    // Another call may have settled this token meanwhile; its verdict stands.
-    if (result.ok && !this.recall(key)) this.remember(key, 'verified');
+    // Another call may have settled this token meanwhile; its verdict stands (markVerified keeps it).
+    if (result.ok) await this.memory.markVerified(key, this.rememberMs).catch(() => {});
     return result;
   }
 
   async spend(token: string): Promise<CaptchaResult> {
     const key = tokenKey(token);
-    const known = this.recall(key);
-    if (known) {
-      if (known.state === 'spent') return fail(CaptchaReason.used);
-      this.remember(key, 'spent');
-      return ok;
+    const known = await this.recall(key);
+    if (known === null) return fail(CaptchaReason.unavailable);
+    if (known === 'spent') return fail(CaptchaReason.used);
+    if (!known) {
+      const result = await this.siteverify(token);
+      if (!result.ok) return result;
     }
-    const result = await this.siteverify(token);
-    if (!result.ok) return result;
-    if (this.recall(key)?.state === 'spent') return fail(CaptchaReason.used);
-    this.remember(key, 'spent');
-    return ok;
+    try {
+      return (await this.memory.spend(key, this.rememberMs)) === 'spent' ? fail(CaptchaReason.used) : ok;
+    } catch {
+      return fail(CaptchaReason.unavailable);
+    }
+  }
+
+  /** What is remembered of a token; null when the shared memory cannot be asked (no spend is safe then). */
+  private async recall(key: string): Promise<TokenState | undefined | null> {
+    return this.memory.recall(key).catch(() => null);
   }
 
   private async siteverify(token: string): Promise<CaptchaResult> {
@@ -329,31 +332,6 @@ export class RemoteCaptcha implements CaptchaVerifier {
     if (codes.some((c) => c.includes('secret') || c === 'bad-request' || c === 'internal-error')) return fail(CaptchaReason.unavailable);
     return fail(CaptchaReason.invalid);
   }
-
-  private recall(key: string): RememberedToken | undefined {
-    const entry = this.remembered.get(key);
-    if (entry && entry.until <= this.now()) {
-      this.remembered.delete(key);
-      return undefined;
-    }
-    return entry;
-  }
-
-  private remember(key: string, state: RememberedToken['state']): void {
-    const now = this.now();
-    this.remembered.delete(key);
-    this.remembered.set(key, { state, until: now + this.rememberMs });
-    if (this.remembered.size > REMEMBERED_MAX) {
-      for (const [k, v] of this.remembered) {
-        if (v.until <= now) this.remembered.delete(k);
-      }
-      // Still full: forget the oldest (a Map keeps insertion order).
-      for (const k of this.remembered.keys()) {
-        if (this.remembered.size <= REMEMBERED_MAX) break;
-        this.remembered.delete(k);
-      }
-    }
-  }
 }
 
 const tokenKey = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
@@ -364,8 +342,9 @@ export function createCaptcha(
   config: Pick<Config, 'CAPTCHA_PROVIDER' | 'CAPTCHA_SECRET'>,
   db: Kysely<DB>,
   hmacKey: string,
+  memory?: TokenMemory,
 ): CaptchaVerifier {
   if (config.CAPTCHA_PROVIDER === 'altcha') return new AltchaCaptcha(db, hmacKey);
   if (!config.CAPTCHA_SECRET) throw new Error(`CAPTCHA_SECRET is required for ${config.CAPTCHA_PROVIDER}`);
-  return new RemoteCaptcha({ provider: config.CAPTCHA_PROVIDER, secret: config.CAPTCHA_SECRET });
+  return new RemoteCaptcha({ provider: config.CAPTCHA_PROVIDER, secret: config.CAPTCHA_SECRET, ...(memory ? { memory } : {}) });
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
 export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
-const API_PREFIXES = ['/api/', '/functions/', '/auth/', '/realtime/', '/docs/', '/healthz/', '/dev/'];
+const API_PREFIXES = ['/api/', '/functions/', '/auth/', '/realtime/', '/docs/', '/healthz/', '/livez/', '/readyz/', '/metrics/', '/dev/'];
 
 /**
  * Serves the built client and answers unknown non-API paths with index.html, so that

@@ -3,7 +3,7 @@ import { bearer, createTestApp, registeredCustomer, type TestApp } from '../../t
 import { createStaff } from '../auth/staff-accounts.js';
 import { DOCS_STAFF_ONLY } from './production-surface.js';
 
-const production = { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64) };
+const production = { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64), PUBLIC_URL: 'https://wallet.example.com', MAIL_OUTBOX: 'true' };
 
 /** A staff member who has set their own password (a one-time password only reaches the change page). */
 async function staffToken(t: TestApp): Promise<string> {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { LedgerContext } from '../context.js';
 import { isStaffCaller } from '../plugins/production-surface.js';
+import { comparePositions } from '../../ledger/event-store/port.js';
 
 const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -14,11 +15,95 @@ const HealthSchema = z.object({
 const AnonymousHealthSchema = z.object({ status: z.enum(['ok', 'degraded']) });
 const HealthAnswer = z.union([HealthSchema, AnonymousHealthSchema]);
 
-/** Events not yet applied, counted up to a cap so that a large backlog stays cheap to report. */
-const LAG_CAP = 10_000;
+const ReadySchema = z.object({
+  status: z.enum(['ready', 'not ready']),
+  /** What keeps the instance out of the load balancer, one line each. */
+  problems: z.array(z.string()),
+});
+
+/** Events not yet applied that /healthz counts at most (one read of the log per probe). */
+const HEALTH_LAG_CAP = 1_000;
+
+/** How long a readiness probe waits for the database or the event store. */
+const PROBE_TIMEOUT_MS = 2_000;
+
+export interface ProjectionLag {
+  name: string;
+  position: string;
+  lag: number;
+  /** The count stopped at the cap: the lag is at least `lag`. */
+  lagCapped: boolean;
+}
+
+/**
+ * Each read model's lag, counted from one read of at most `cap` events after the one furthest
+ * behind (the read models usually share one position), so a probe costs one bounded query.
+ */
+export async function projectionLags(ledger: LedgerContext, cap: number): Promise<ProjectionLag[]> {
+  const runners = ledger.projector.runners;
+  const pending = cap > 0 ? await ledger.store.readAll({ after: ledger.projector.position, maxCount: cap }) : [];
+  const capped = pending.length >= cap;
+  return runners.map((r) => ({
+    name: r.projection.name,
+    position: `${r.position.commit}/${r.position.prepare}`,
+    lag: pending.filter((e) => comparePositions(e.position, r.position) > 0).length,
+    lagCapped: capped,
+  }));
+}
+
+function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
 
 export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
   return async (app) => {
+    // Liveness: the process serves requests. Touches nothing else, so a database outage does
+    // not make an orchestrator restart every instance.
+    app.get(
+      '/livez',
+      { schema: { tags: ['health'], summary: 'The process is serving (no dependency checked)', response: { 200: z.object({ status: z.literal('ok') }) } } },
+      async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' as const }),
+    );
+
+    // Readiness: this instance can do its work now. Fails on a database or event store that
+    // does not answer, or read tables more than READY_MAX_LAG events behind the log.
+    app.get(
+      '/readyz',
+      { schema: { tags: ['health'], summary: 'Database, event store and read tables fit to serve', response: { 200: ReadySchema, 503: ReadySchema } } },
+      async (_request, reply) => {
+        const problems: string[] = [];
+        const maxLag = ledger.config.READY_MAX_LAG;
+        await Promise.all([
+          withTimeout(sql`select 1`.execute(ledger.database.db), 'the database').catch((err) => {
+            problems.push(`database: ${firstLine(err)}`);
+          }),
+          withTimeout(ledger.store.headPosition(), 'the event store').catch((err) => {
+            problems.push(`event store (${ledger.store.name}): ${firstLine(err)}`);
+          }),
+        ]);
+        if (!problems.length) {
+          try {
+            for (const p of await withTimeout(projectionLags(ledger, maxLag + 1), 'the event store')) {
+              if (p.lag > maxLag) problems.push(`projection ${p.name}: more than ${maxLag} events behind the log`);
+            }
+          } catch (err) {
+            problems.push(`event store (${ledger.store.name}): ${firstLine(err)}`);
+          }
+        }
+        const ready = problems.length === 0;
+        return reply
+          .header('cache-control', 'no-store')
+          .status(ready ? 200 : 503)
+          .send({ status: ready ? ('ready' as const) : ('not ready' as const), problems });
+      },
+    );
+
     app.get(
       '/healthz',
       { schema: { tags: ['health'], summary: 'Up or not; database reachability and projection lag for staff', response: { 200: HealthAnswer, 503: HealthAnswer } } },
@@ -31,17 +116,9 @@ export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
           dbOk = false;
         }
         if (!staff) return reply.status(dbOk ? 200 : 503).send({ status: dbOk ? 'ok' : 'degraded' });
-        const projections = await Promise.all(
-          ledger.projector.runners.map(async (r) => {
-            const pending = dbOk ? await ledger.store.readAll({ after: r.position, maxCount: LAG_CAP }).catch(() => []) : [];
-            return {
-              name: r.projection.name,
-              position: `${r.position.commit}/${r.position.prepare}`,
-              lag: pending.length,
-              lagCapped: pending.length >= LAG_CAP,
-            };
-          }),
-        );
+        const projections = dbOk
+          ? await projectionLags(ledger, HEALTH_LAG_CAP).catch(() => [])
+          : [];
         const body = {
           status: dbOk ? ('ok' as const) : ('degraded' as const),
           database: { kind: ledger.database.kind, ok: dbOk },

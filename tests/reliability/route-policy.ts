@@ -86,6 +86,10 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'GET /docs/yaml': { policy: 'public' },
   'GET /docs/static/*': { policy: 'public', request: () => ({ url: '/docs/static/swagger-ui.css' }) },
   'GET /healthz': { policy: 'public' },
+  // Probes and metrics for the orchestrator and Prometheus (docs/operations.md: keep /metrics off the public proxy).
+  'GET /livez': { policy: 'public' },
+  'GET /readyz': { policy: 'public' },
+  'GET /metrics': { policy: 'public' },
 
   // /auth/v1: the steps before a session exists are public.
   'POST /auth/v1/signup': { policy: 'public', request: () => ({ body: { email: nobody(), password: 'long-enough-1', data: { full_name: 'Nobody' } } }) },
