@@ -68,25 +68,25 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
     if (closed.length > 0) await sql`delete from ${tTx} where transaction_id = any(${closed}::uuid[])`.execute(target.trx);
     if (open.length > 0) {
       await sql`
-        insert into ${tTx} (transaction_id, user_id, asset_id, amount, fee, kind, status)
+        insert into ${tTx} (transaction_id, user_id, asset_id, amount, fee, kind, status, staff_id)
         select * from unnest(${open.map((r) => r.transactionId)}::uuid[], ${open.map((r) => r.userId)}::uuid[], ${open.map((r) => r.assetId)}::text[],
           ${open.map((r) => r.amount)}::numeric[], ${open.map((r) => r.fee)}::numeric[],
-          ${open.map((r) => r.kind)}::text[], ${open.map((r) => r.status)}::text[])
+          ${open.map((r) => r.kind)}::text[], ${open.map((r) => r.status)}::text[], ${open.map((r) => r.staffId ?? null)}::text[])
         on conflict (transaction_id) do update set kind = excluded.kind, status = excluded.status`.execute(target.trx);
     }
   };
   return { write, changed };
 }
 
-type StoredRow = { transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string };
+type StoredRow = { transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string; staff_id: string | null };
 
 /** journal_transactions' rows as `StoredRow`s, from `from` (the table and any condition). */
-const selectStored = (from: RawBuilder<unknown>) => sql<StoredRow>`select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${from}`;
+const selectStored = (from: RawBuilder<unknown>) => sql<StoredRow>`select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status, staff_id from ${from}`;
 
 function openTransaction(r: StoredRow): OpenTransaction {
   return {
     transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: canonicalAmount(r.amount), fee: canonicalAmount(r.fee),
-    kind: r.kind, status: r.status as TransactionStatus,
+    kind: r.kind, status: r.status as TransactionStatus, ...(r.staff_id !== null ? { staffId: r.staff_id } : {}),
   };
 }
 
