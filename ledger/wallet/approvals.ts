@@ -28,6 +28,13 @@ const ProposedTransaction = z.object({
 });
 export type ProposedTransaction = z.infer<typeof ProposedTransaction>;
 
+/**
+ * How a staff action that ran at once was valued against the limit (it was below it): kept on
+ * its event so that `ledger verify` can tell it needed no second person.
+ */
+export const Valuation = z.object({ priceUsd: decimalString, valueUsd: decimalString, limitUsd: decimalString });
+export type Valuation = z.infer<typeof Valuation>;
+
 const Decision = z.object({
   requestId: z.uuid(),
   makerId: z.uuid(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ASSET_IDS } from '../assets.js';
-import { approvalEventSchemas } from './approvals.js';
+import { approvalEventSchemas, Valuation } from './approvals.js';
 
 /** Wallet events live on `wallet-{userId}`: all ten assets in one stream, so both legs of a swap append atomically. */
 export const walletStream = (userId: string) => `wallet-${userId}`;
@@ -88,9 +88,10 @@ export const walletEventSchemas = {
       /** The staff member who entered it (absent on events written before the rule), and the approved request, if one was needed. */
       makerId: z.uuid().optional(),
       approvalRequestId: z.uuid().optional(),
+      valuation: Valuation.optional(),
     }),
   },
-  'wallet.transaction-settled': { version: 1, schema: StatusChange.extend({ approvalRequestId: z.uuid().optional() }) },
+  'wallet.transaction-settled': { version: 1, schema: StatusChange.extend({ approvalRequestId: z.uuid().optional(), valuation: Valuation.optional() }) },
   'wallet.transaction-failed': { version: 1, schema: StatusChange.extend({ reason: z.string().nullable() }) },
   'wallet.swap-requested': { version: 1, schema: SwapLeg },
   'wallet.stake-opened': { version: 1, schema: StakeOpened },

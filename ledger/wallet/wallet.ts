@@ -6,7 +6,7 @@ import { checkStakeAmount, estimatedEarnings, findStakePlan, STAKE_MESSAGES } fr
 import { quoteSwap, swapNote } from '../swap/quote.js';
 import {
   APPROVAL_MESSAGES, checkerRefusal, effectiveStatus, evolveApprovals, pendingRequestFor,
-  type ApprovalAction, type ApprovalEvent, type ApprovalState, type ProposedTransaction,
+  type ApprovalAction, type ApprovalEvent, type ApprovalState, type ProposedTransaction, type Valuation,
 } from './approvals.js';
 
 /** Fee on deposits and withdrawals: 1% of the requested amount (spec 001 section 9). */
@@ -181,6 +181,8 @@ export type WalletCommand =
       /** The staff member who entered it, and the request a second person approved (four eyes). */
       makerId?: string | null;
       approvalRequestId?: string | null;
+      /** Staff ran it at once: the value that was below the limit. */
+      valuation?: Valuation;
     } & NewTransactionFields)
   | {
       type: 'RequestSwap';
@@ -197,7 +199,7 @@ export type WalletCommand =
     }
   | { type: 'OpenStake'; stakeId: string; assetId: AssetId; amount: Decimal; durationDays: number; rate: Decimal; sentAt: string }
   | { type: 'PayOutStake'; stakeId: string; transactionId: string; now: string }
-  | { type: 'SettleTransaction'; transactionId: string; approvalRequestId?: string | null }
+  | { type: 'SettleTransaction'; transactionId: string; approvalRequestId?: string | null; valuation?: Valuation }
   | { type: 'FailTransaction'; transactionId: string; reason: string | null }
   | { type: 'EditTransaction'; transactionId: string; txType?: TransactionType; note?: string | null }
   | {
@@ -406,6 +408,7 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
             reason: command.reason,
             ...(command.makerId ? { makerId: command.makerId } : {}),
             ...(command.approvalRequestId ? { approvalRequestId: command.approvalRequestId } : {}),
+            ...(command.valuation ? { valuation: command.valuation } : {}),
           },
         },
       ];
@@ -467,6 +470,7 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
         const base = {
           transactionId, assetId: row.assetId, amount: row.amount, kind: statusKind(row.type),
           ...(command.type === 'SettleTransaction' && command.approvalRequestId ? { approvalRequestId: command.approvalRequestId } : {}),
+          ...(command.type === 'SettleTransaction' && command.valuation ? { valuation: command.valuation } : {}),
         };
         return command.type === 'SettleTransaction'
           ? { type: 'wallet.transaction-settled', data: base }

@@ -6,7 +6,7 @@ import type { LedgerContext } from '../context.js';
 import type { PriceCache } from '../prices/price-cache.js';
 import { usdPrice } from '../prices/usd-price.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
-import { needsSecondApproval, type ApprovalAction, type ProposedTransaction } from '../../ledger/wallet/approvals.js';
+import { needsSecondApproval, type ApprovalAction, type ProposedTransaction, type Valuation } from '../../ledger/wallet/approvals.js';
 import type { AssetId } from '../../ledger/assets.js';
 import { formatAmount, money } from '../../ledger/money.js';
 import type { StaffRole } from './access.js';
@@ -70,17 +70,20 @@ export class FourEyes {
     this.expiryMs = ledger.config.FOUR_EYES_EXPIRY_HOURS * HOUR_MS;
   }
 
-  /** The USD price used and |amount| x price; null when the rule does not apply to this value. */
-  valuation(assetId: AssetId, amount: Decimal): { price: Decimal; value: Decimal } | null {
+  /** The USD price of the moment, |amount| x price, and the limit it is held against. */
+  valuation(assetId: AssetId, amount: Decimal): Valuation {
     const price = usdPrice(this.prices, assetId);
-    const value = amount.abs().times(price);
-    return needsSecondApproval(formatAmount(value.toDecimalPlaces(18)), formatAmount(this.limitUsd)) ? { price, value } : null;
+    return { priceUsd: formatAmount(price), valueUsd: formatAmount(amount.abs().times(price).toDecimalPlaces(18)), limitUsd: formatAmount(this.limitUsd) };
   }
 
-  /** Records the action as waiting for a second person, when its value needs one; null when it may run at once. */
-  async requestIfNeeded(staff: AuthInfo, a: MakerAction, ctx: { ip: string | null }): Promise<ApprovalView | null> {
-    const valued = this.valuation(a.assetId, a.amount);
-    if (!valued) return null;
+  /**
+   * Records the action as waiting for a second person when its value needs one (`waiting`);
+   * otherwise answers the valuation the action runs with at once (kept on its event).
+   */
+  async requestIfNeeded(staff: AuthInfo, a: MakerAction, ctx: { ip: string | null }): Promise<{ waiting: ApprovalView | null; valuation: Valuation }> {
+    const valuation = this.valuation(a.assetId, a.amount);
+    if (!needsSecondApproval(valuation.valueUsd, valuation.limitUsd)) return { waiting: null, valuation };
+    const valued = { price: money(valuation.priceUsd) };
     const requestId = randomUUID();
     const now = new Date();
     await this.ledger.execute(
@@ -94,7 +97,7 @@ export class FourEyes {
       { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'four eyes: request', ip: ctx.ip } },
     );
     const [view] = await this.read({ requestId });
-    return view ?? null;
+    return { waiting: view ?? null, valuation };
   }
 
   /** A checker's decision: approval (with its effect) or rejection, refused as the decider says. */

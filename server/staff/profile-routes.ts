@@ -13,6 +13,7 @@ import { requestAmount } from '../wallet/amounts.js';
 import { assertCanManageUser, customerInReach } from './access.js';
 import { UUID } from '../ids.js';
 import { AWAITING_SECOND_APPROVAL, type FourEyes } from './four-eyes.js';
+import type { Valuation } from '../../ledger/wallet/approvals.js';
 
 /** An admin's reset of a customer's password: at least this long (spec 002 section 9). */
 export const MIN_STAFF_RESET_PASSWORD = 6;
@@ -177,8 +178,9 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
         const proposed = { sentAt: sentAt.toISOString(), status: status.data, type: 'deposit' as const, note, senderAddress, txid: b.txid?.trim() || null, isHidden: b.isHidden ?? false };
         // Four eyes: a Complete manual transaction above the limit waits for a second person and moves
         // nothing yet; a Pending one is gated when it is completed, a Failed one moves nothing.
+        let valuation: Valuation | undefined;
         if (status.data === 'Complete') {
-          const waiting = await fourEyes.requestIfNeeded(
+          const { waiting, valuation: valued } = await fourEyes.requestIfNeeded(
             staff,
             { customerId: b.targetUserId, action: 'manual-transaction', transactionId, assetId: b.assetId, amount, transaction: proposed },
             { ip: request.ip ?? null },
@@ -187,6 +189,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
             reply.status(202);
             return { message: AWAITING_SECOND_APPROVAL, transactionId, awaitingApproval: true, approval: waiting };
           }
+          valuation = valued;
         }
         await ledger.execute(
           walletDecider,
@@ -205,6 +208,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
             isHidden: proposed.isHidden,
             reason: note,
             makerId: staff.userId,
+            valuation,
           },
           { actor: actorOf(staff), extra: { reason: 'staff manual transaction', ip: request.ip ?? null } },
         );

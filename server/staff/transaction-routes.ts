@@ -10,6 +10,7 @@ import { TransactionStatus, TransactionType } from '../../ledger/wallet/events.j
 import { assertCanManageUser, customerInReach } from './access.js';
 import { T_COLUMNS, type TransactionRow } from '../marketplace/swap-merge.js';
 import { AWAITING_SECOND_APPROVAL, type FourEyes } from './four-eyes.js';
+import type { Valuation } from '../../ledger/wallet/approvals.js';
 import { isAssetId } from '../../ledger/assets.js';
 import { money } from '../../ledger/money.js';
 
@@ -57,8 +58,9 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
         }
         // Four eyes: completing a deposit, a manual credit, a withdrawal or a send above the limit
         // waits for a second person (a swap's legs convert and are not under the rule).
+        let valuation: Valuation | undefined;
         if (statusChange && status === 'Complete' && row.type !== 'swap' && isAssetId(row.asset_id)) {
-          const waiting = await fourEyes.requestIfNeeded(
+          const { waiting, valuation: valued } = await fourEyes.requestIfNeeded(
             staff,
             { customerId: targetUserId, action: 'settle-transaction', transactionId, assetId: row.asset_id, amount: money(row.amount), transaction: null },
             { ip: request.ip ?? null },
@@ -68,9 +70,10 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
             reply.status(202);
             return { success: true, message: AWAITING_SECOND_APPROVAL, awaitingApproval: true, approval: waiting, transaction: unchanged };
           }
+          valuation = valued;
         }
         if (statusChange) {
-          await ledger.execute(walletDecider, targetUserId, status === 'Complete' ? { type: 'SettleTransaction', transactionId } : { type: 'FailTransaction', transactionId, reason: null }, ctx);
+          await ledger.execute(walletDecider, targetUserId, status === 'Complete' ? { type: 'SettleTransaction', transactionId, valuation } : { type: 'FailTransaction', transactionId, reason: null }, ctx);
         }
         const updated = await db.selectFrom('transactions').select(['id', 'status', 'type', 'note']).where('id', '=', transactionId).executeTakeFirstOrThrow();
         return { success: true, transaction: updated };
