@@ -15,7 +15,7 @@ import { AuthError } from './auth/errors.js';
 import { staffAccountRoutes } from './staff/routes.js';
 import { staffTransactionListRoutes, staffTransactionRoutes } from './staff/transaction-routes.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
-import { FourEyes } from './staff/four-eyes.js';
+import { approvalHints, FourEyes } from './staff/four-eyes.js';
 import { approvalRoutes } from './staff/approval-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
 import { eventTrailRoutes } from './staff/event-trail.js';
@@ -139,6 +139,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // One follower of the log for every realtime hint and policy (server/realtime/live-feed.ts).
   const live = new LiveFeed(ledger.store, ledger.projector, config.PROJECTION_WAIT_MS);
   live.register(customerHints(hub));
+  live.register(approvalHints(ledger, hub));
   await live.start();
   app.addHook('onClose', () => live.stop());
   // Staff dashboards: ownership, workers, announcements (docs/api-staff.md).

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import WebSocket from 'ws';
 import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
@@ -191,5 +192,33 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     const forProfile = await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/approvals`, headers: bearer(otherWorker.token) });
     expect(forProfile.json().approvals).toEqual([expect.objectContaining({ requestId, status: 'pending', makerEmail: 'otto@example.com' })]);
     expect((await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/approvals`, headers: bearer(worker.token) })).statusCode).toBe(403);
+  });
+
+  it("the Approvals list is live: the maker's manager and the admins hear of a new request and of its decision, another manager does not", async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `ws://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const open = async (token: string) => {
+      const socket = new WebSocket(`${base}/realtime/v1?token=${encodeURIComponent(token)}`);
+      const topics: string[] = [];
+      socket.on('message', (raw) => topics.push(String(JSON.parse(String(raw)).topic)));
+      await new Promise((resolve) => socket.once('open', resolve));
+      return { socket, topics };
+    };
+    const sockets = { manager: await open(manager.token), admin: await open(admin.token), other: await open(otherManager.token) };
+    const heard = async (who: { topics: string[] }, count: number) => {
+      for (let i = 0; i < 100 && who.topics.filter((x) => x === 'approvals').length < count; i++) await new Promise((r) => setTimeout(r, 50));
+      return who.topics.filter((x) => x === 'approvals').length;
+    };
+    try {
+      const customer = await claimedCustomer('live@example.com');
+      const requestId = (await credit(worker.token, customer.user.id, '80')).json().approval.requestId;
+      expect(await heard(sockets.manager, 1)).toBe(1);
+      expect(await heard(sockets.admin, 1)).toBe(1);
+      expect((await decide(admin.token, requestId, 'reject', 'duplicate of an earlier credit')).statusCode).toBe(200);
+      expect(await heard(sockets.manager, 2)).toBe(2);
+      expect(sockets.other.topics).not.toContain('approvals');
+    } finally {
+      for (const s of Object.values(sockets)) s.socket.close();
+    }
   });
 });

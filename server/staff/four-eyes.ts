@@ -6,10 +6,12 @@ import type { LedgerContext } from '../context.js';
 import type { PriceCache } from '../prices/price-cache.js';
 import { usdPrice } from '../prices/usd-price.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
-import { needsSecondApproval, type ApprovalAction, type ProposedTransaction, type Valuation } from '../../ledger/wallet/approvals.js';
+import { isApprovalEventType, needsSecondApproval, type ApprovalAction, type ProposedTransaction, type Valuation } from '../../ledger/wallet/approvals.js';
 import type { AssetId } from '../../ledger/assets.js';
 import { formatAmount, money } from '../../ledger/money.js';
 import type { StaffRole } from './access.js';
+import type { RealtimeHub } from '../realtime/hub.js';
+import type { FeedHandler } from '../realtime/live-feed.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -156,4 +158,27 @@ export class FourEyes {
       requestedAt: time(r.requested_at)!, expiresAt: time(r.expires_at)!, decidedAt: time(r.decided_at),
     }));
   }
+}
+
+/**
+ * Tells the people concerned that the approvals list changed, once the read table shows it:
+ * the maker, the maker's manager and every admin (their Approvals tabs refetch).
+ */
+export function approvalHints(ledger: LedgerContext, hub: RealtimeHub): FeedHandler {
+  return {
+    wants: (e) => isApprovalEventType(e.type),
+    async handle(events) {
+      const makers = [...new Set(events.map((e) => (e.data as { makerId: string }).makerId))];
+      const people = await ledger.database.db
+        .selectFrom('users').select(['id', 'manager_id'])
+        .where((eb) => eb.or([eb('id', 'in', makers), eb('role', '=', 'ADMIN')]))
+        .execute();
+      const told = new Set<string>(makers);
+      for (const p of people) {
+        told.add(p.id);
+        if (p.manager_id && makers.includes(p.id)) told.add(p.manager_id);
+      }
+      for (const userId of told) hub.publish(userId, 'approvals', { changed: true });
+    },
+  };
 }
