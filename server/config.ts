@@ -51,7 +51,7 @@ const ConfigSchema = z.object({
   FOUR_EYES_EXPIRY_HOURS: z.coerce.number().int().min(1).max(8760).default(72),
 }).superRefine((c, ctx) => {
   if (c.NODE_ENV === 'production' && c.DEMO_USERS === 'true') {
-    ctx.addIssue({ code: 'custom', path: ['DEMO_USERS'], message: 'DEMO_USERS=true is not allowed in production: demo accounts have known roles and printed passwords' });
+    ctx.addIssue({ code: 'custom', path: ['DEMO_USERS'], message: 'true is not allowed in production (demo accounts have known roles and printed passwords)' });
   }
   if (c.NODE_ENV === 'production') {
     for (const key of ['JWT_SECRET', 'DATA_ENCRYPTION_KEY'] as const) {
