@@ -1,5 +1,8 @@
 import { ScreenTitle } from '../../components/screen-title.js';
 import './worker/staff-dashboard.css';
+import './approvals/approvals.css';
+import { RouteTabs } from './worker/route-tabs.js';
+import { ApprovalsTab } from './approvals/approvals-tab.js';
 
 /*
  * The staff screens (spec 002). Each shows its title until its own issue fills it in;
@@ -15,8 +18,19 @@ export { CreateWorkerTab } from './manager/create-worker-tab.js';
 export { ActionsTab } from './manager/actions-tab.js';
 export { AllUsersTab } from './manager/all-users-tab.js';
 
+export { ApprovalsTab } from './approvals/approvals-tab.js';
+
+/** /dashboard/admin: the spec's title, and the Approvals of the two-person rule (every team's). */
 export function AdminDashboardPage() {
-  return <ScreenTitle subtitle="Welcome to the admin dashboard.">Admin Dashboard</ScreenTitle>;
+  return (
+    <div className="staff-dashboard">
+      <ScreenTitle subtitle="Welcome to the admin dashboard.">Admin Dashboard</ScreenTitle>
+      <RouteTabs label="Admin Dashboard" tabs={[{ to: '/dashboard/admin', label: 'Approvals' }]} />
+      <div className="staff-dashboard__panel">
+        <ApprovalsTab />
+      </div>
+    </div>
+  );
 }
 
 export { UserProfilePage } from './profile/profile-page.js';
