@@ -33,11 +33,11 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
       <tr>
         <td>{a.customerName || a.customerEmail}<div className="muted small">{a.customerEmail}</div></td>
         <td>{ACTION_LABELS[a.action]}</td>
-        <td className="mono">{a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}</td>
-        <td className="mono">{Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD</td>
-        <td>{a.makerName || a.makerEmail}</td>
-        <td>{age(a.requestedAt)}</td>
-        <td>
+        <td className="mono approvals__nowrap">{a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}</td>
+        <td className="mono approvals__nowrap">{Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD</td>
+        <td className="approvals__nowrap">{a.makerName || a.makerEmail}</td>
+        <td className="approvals__nowrap">{age(a.requestedAt)}</td>
+        <td className="staff-table__actions">
           <div className="approvals__actions">
             <Button variant="primary" onClick={() => setDecision('approve')} disabled={busy}>Approve</Button>
             <Button variant="secondary" onClick={() => setDecision('reject')} disabled={busy}>Reject</Button>
@@ -109,8 +109,8 @@ export function ApprovalsTab() {
           ) : waiting.length === 0 ? (
             <p className="muted">No requests are waiting.</p>
           ) : (
-            <div className="table-scroll">
-              <table className="table approvals__table">
+            <div className="staff-table-wrap">
+              <table className="staff-table approvals__table">
                 <thead>
                   <tr><th>Customer</th><th>Action</th><th>Amount</th><th>Value</th><th>Maker</th><th>Age</th><th /></tr>
                 </thead>
