@@ -8,6 +8,7 @@ import { walletDecider } from '../../ledger/wallet/decider.js';
 import { walletStream } from '../../ledger/wallet/events.js';
 import { APPROVAL_MESSAGES } from '../../ledger/wallet/approvals.js';
 import { money } from '../../ledger/money.js';
+import { summaryOf } from './event-trail.js';
 
 /**
  * The two-person rule through the API (default limit: 1000 USD): the insider sequence of
@@ -95,6 +96,14 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     const rows = await t.app.ledger.database.db.selectFrom('journal_entries').select(['account', 'amount']).where('user_id', '=', customer.user.id).execute();
     const staffAccount = rows.filter((r) => r.account === `staff:${worker.userId}:staff-adjustments`);
     expect(staffAccount.map((r) => money(r.amount).toFixed())).toEqual(['-500']);
+    // The event trail tells the story in words.
+    const story = (await t.app.ledger.store.readStream(walletStream(customer.user.id))).map((e) => summaryOf(e.type, e.data as Record<string, unknown>));
+    expect(story.filter((line) => /approval/i.test(line))).toEqual([
+      expect.stringMatching(/^Awaiting second approval: manual transaction \+500 BTC \(\d+(\.\d+)? USD at \d+(\.\d+)?\)$/),
+      'Second approval given: matched the bank statement',
+      expect.stringMatching(/^Awaiting second approval: Complete of -400 BTC/),
+      'Second approval given: matched the bank statement',
+    ]);
     // The maker sees the outcome of both requests.
     const mine = (await post('list-approvals', worker.token, { scope: 'mine' })).json().approvals;
     expect(mine.filter((a: { userId: string }) => a.userId === customer.user.id).map((a: { status: string; checkerId: string }) => [a.status, a.checkerId])).toEqual([
