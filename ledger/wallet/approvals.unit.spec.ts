@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { money } from '../money.js';
 import type { WalletEvent } from './events.js';
-import { APPROVAL_MESSAGES } from './approvals.js';
+import { APPROVAL_MESSAGES, needsSecondApproval } from './approvals.js';
 import { assetBalance, decide, fold, WalletError, type WalletCommand } from './wallet.js';
 import { recorded, withdrawal } from './wallet.arbitraries.js';
 
@@ -119,5 +119,12 @@ describe('two-person rule (wallet decider)', () => {
     const requestId = randomUUID();
     const history = after([], recorded('5', 'Complete'), manualRequest('-5', requestId), recorded('-1', 'Complete'));
     expect(refusal(history, approve(requestId)).code).toBe('insufficient_balance');
+  });
+
+  it('the limit: above it needs a second person, at it does not; a limit of 0 covers every action', () => {
+    expect(needsSecondApproval('1000', '1000')).toBe(false);
+    expect(needsSecondApproval('1000.000000000000000001', '1000')).toBe(true);
+    expect(needsSecondApproval('999.99', '1000')).toBe(false);
+    expect(needsSecondApproval('0.000001', '0')).toBe(true);
   });
 });
