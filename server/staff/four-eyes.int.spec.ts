@@ -117,6 +117,13 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     const added = await credit(worker.token, customer.user.id, '0.00001');
     expect([added.statusCode, added.json().message]).toEqual([200, 'Transaction added successfully!']);
     expect((await balances(worker.token, customer.user.id)).BTC).toBe('0.00001');
+    // A Pending manual credit completed later still posts against its maker's account (kept while Pending).
+    const pending = await credit(worker.token, customer.user.id, '0.00002', { status: 'Pending' });
+    expect(pending.statusCode).toBe(200);
+    const done = await post('update-transaction', worker.token, { targetUserId: customer.user.id, transactionId: pending.json().transactionId, status: 'Complete' });
+    expect(done.statusCode).toBe(200);
+    const staffRows = await t.app.ledger.database.db.selectFrom('journal_entries').select(['amount']).where('user_id', '=', customer.user.id).where('account', '=', `staff:${worker.userId}:staff-adjustments`).execute();
+    expect(staffRows.reduce((sum, r) => sum.plus(r.amount), money(0)).toFixed()).toBe('-0.00003');
   });
 
   it('refuses the maker, a worker, a manager of another team, a second decision and a rejected request; nothing is written', async () => {
