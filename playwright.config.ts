@@ -79,6 +79,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Every test signs up from 127.0.0.1; the limits themselves are covered by the API tests.
       RATE_LIMIT_FACTOR: '20',
+      // The screens' staff amounts stay below the two-person limit; approvals.e2e.ts goes above it.
+      FOUR_EYES_LIMIT_USD: '10000000',
       // The browser tests run on a fresh embedded database even when DATABASE_URL is set.
       DATABASE_URL: '',
       // And on each process's own limits, not the Redis that CI exports for the scale-out suite.

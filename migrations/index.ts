@@ -21,6 +21,7 @@ import * as m0020 from './0020_users_email_not_unique.js';
 import * as m0021 from './0021_staff_actions.js';
 import * as m0022 from './0022_access_limits.js';
 import * as m0023 from './0023_mfa_recovery_codes.js';
+import * as m0024 from './0024_four_eyes.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0021_staff_actions': m0021,
   '0022_access_limits': m0022,
   '0023_mfa_recovery_codes': m0023,
+  '0024_four_eyes': m0024,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

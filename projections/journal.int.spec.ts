@@ -54,13 +54,13 @@ describe('journal projection', () => {
     const byKind = await sql<{ account_kind: string; sum: string }>`
       select account_kind, sum(amount)::text as sum from journal_entries where asset_id = 'ETH' group by account_kind order by account_kind`.execute(db);
     const sums = Object.fromEntries(byKind.rows.map((r) => [r.account_kind, Number(r.sum)]));
-    // 50 credited by staff, a 10 deposit settled (9.9 net, 0.1 fee), a 20 withdrawal failed (hold returned).
-    expect(sums).toEqual({ available: 59.9, adjustments: -50, fees: 0.1, external: -10, 'in-transit': 0, 'pending-in': 0, 'pending-out': 0 });
+    // 50 credited by staff (a manual transaction: staff adjustments), a 10 deposit settled (9.9 net, 0.1 fee), a 20 withdrawal failed (hold returned).
+    expect(sums).toEqual({ available: 59.9, 'staff-adjustments': -50, fees: 0.1, external: -10, 'in-transit': 0, 'pending-in': 0, 'pending-out': 0 });
     const balance = await db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
     expect(Number(balance.balance)).toBe(59.9);
 
     const tb = trialBalance((await foldJournal(store)).entries());
-    expect(tb.lines).toEqual([expect.objectContaining({ assetId: 'ETH', customerLiabilities: '59.9', feesEarned: '0.1', externalNet: '-10', adjustments: '-50', total: '0', reconciles: true })]);
+    expect(tb.lines).toEqual([expect.objectContaining({ assetId: 'ETH', customerLiabilities: '59.9', feesEarned: '0.1', externalNet: '-10', adjustments: '0', staffAdjustments: '-50', total: '0', reconciles: true })]);
 
     await projector.stop();
     const report = await verifyReadModels(db, store);

@@ -8,6 +8,7 @@ import { WALLET_STREAM_PREFIX } from '../ledger/wallet/events.js';
 import type { TransactionStatus } from '../ledger/wallet/events.js';
 import { customerAccount } from '../ledger/journal/accounts.js';
 import { foldJournal } from '../ledger/journal/fold.js';
+import { FourEyesAudit, type FourEyesAuditResult } from '../ledger/journal/four-eyes-audit.js';
 import type { BalanceRow } from './read-models.js';
 import { hasPostingRule, postingsFor, type JournalTransaction, type Posting } from '../ledger/journal/postings.js';
 import { copyBinaryRows } from '../server/db/copy-from.js';
@@ -68,25 +69,25 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
     if (closed.length > 0) await sql`delete from ${tTx} where transaction_id = any(${closed}::uuid[])`.execute(target.trx);
     if (open.length > 0) {
       await sql`
-        insert into ${tTx} (transaction_id, user_id, asset_id, amount, fee, kind, status)
+        insert into ${tTx} (transaction_id, user_id, asset_id, amount, fee, kind, status, staff_id)
         select * from unnest(${open.map((r) => r.transactionId)}::uuid[], ${open.map((r) => r.userId)}::uuid[], ${open.map((r) => r.assetId)}::text[],
           ${open.map((r) => r.amount)}::numeric[], ${open.map((r) => r.fee)}::numeric[],
-          ${open.map((r) => r.kind)}::text[], ${open.map((r) => r.status)}::text[])
+          ${open.map((r) => r.kind)}::text[], ${open.map((r) => r.status)}::text[], ${open.map((r) => r.staffId ?? null)}::text[])
         on conflict (transaction_id) do update set kind = excluded.kind, status = excluded.status`.execute(target.trx);
     }
   };
   return { write, changed };
 }
 
-type StoredRow = { transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string };
+type StoredRow = { transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string; staff_id: string | null };
 
 /** journal_transactions' rows as `StoredRow`s, from `from` (the table and any condition). */
-const selectStored = (from: RawBuilder<unknown>) => sql<StoredRow>`select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status from ${from}`;
+const selectStored = (from: RawBuilder<unknown>) => sql<StoredRow>`select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status, staff_id from ${from}`;
 
 function openTransaction(r: StoredRow): OpenTransaction {
   return {
     transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: canonicalAmount(r.amount), fee: canonicalAmount(r.fee),
-    kind: r.kind, status: r.status as TransactionStatus,
+    kind: r.kind, status: r.status as TransactionStatus, ...(r.staff_id !== null ? { staffId: r.staff_id } : {}),
   };
 }
 
@@ -143,6 +144,8 @@ export interface JournalCheck {
   typesWithoutRule: string[];
   /** Customer accounts that differ from the wallet balances folded by the decider (at most 20). */
   customerMismatches: { key: string; journal: string; wallet: string }[];
+  /** The two-person rule: staff money moved above the limit without an approval fails the check. */
+  fourEyes: FourEyesAuditResult;
 }
 
 /**
@@ -156,7 +159,8 @@ export async function checkJournal(
   store: EventStore,
   opts: { until: Position | null; postingsTable: string; wallet: Map<string, BalanceRow>; onProgress?: (events: number) => void },
 ): Promise<JournalCheck> {
-  const book = await foldJournal(store, { until: opts.until }, { onProgress: opts.onProgress });
+  const audit = new FourEyesAudit();
+  const book = await foldJournal(store, { until: opts.until }, { onProgress: opts.onProgress, onEvent: (e) => audit.apply({ eventId: e.eventId, streamId: e.streamId, type: e.type, data: e.data }) });
   const { rows } = await sql<{ event_id: string; asset_id: string; sum: string; commit_position: string; prepare_position: string }>`
     select p.event_id, l.asset_id, sum(l.amount)::text as sum, p.commit_position::text, p.prepare_position::text
     from ${sql.table(opts.postingsTable)} p cross join lateral unnest(p.asset_ids, p.amounts) as l (asset_id, amount)
@@ -180,7 +184,8 @@ export async function checkJournal(
     firstUnbalancedInTable: bad ? { eventId: bad.event_id, assetId: bad.asset_id, sum: formatAmount(money(bad.sum)), position: `${bad.commit_position}/${bad.prepare_position}` } : null,
     typesWithoutRule: [...book.unruledTypes],
     customerMismatches,
+    fourEyes: audit.result,
   };
-  check.ok = !check.firstUnbalanced && !check.firstUnbalancedInTable && customerMismatches.length === 0;
+  check.ok = !check.firstUnbalanced && !check.firstUnbalancedInTable && customerMismatches.length === 0 && audit.result.problems.length === 0;
   return check;
 }

@@ -13,6 +13,7 @@ import { buyingLinksProjection } from './buying-links.js';
 import { announcementsProjection } from './announcements.js';
 import { ticketsProjection } from './tickets.js';
 import { staffActionsProjection } from './staff-actions.js';
+import { approvalRequestsProjection } from './approval-requests.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 
@@ -21,7 +22,7 @@ const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10_000;
 
 /** Every read model, in the order they are replayed. */
-export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection, notificationsProjection, scheduledTransactionsProjection, journalProjection, buyingLinksProjection, announcementsProjection, ticketsProjection, staffActionsProjection];
+export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection, notificationsProjection, scheduledTransactionsProjection, journalProjection, buyingLinksProjection, announcementsProjection, ticketsProjection, staffActionsProjection, approvalRequestsProjection];
 
 export function findProjection(name: string): Projection | undefined {
   return PROJECTIONS.find((p) => p.name === name);

@@ -34,6 +34,10 @@ export const STAFF_ACTION_RULES: Record<string, ActionRule> = {
   'wallet.transaction-settled': { action: 'transaction-status' },
   'wallet.transaction-failed': { action: 'transaction-status' },
   'wallet.transaction-edited': { action: 'transaction-edit' },
+  'wallet.approval-requested': { action: 'approval-request' },
+  'wallet.approval-approved': { action: 'approval-decision' },
+  'wallet.approval-rejected': { action: 'approval-decision' },
+  'user.mfa-removed-by-staff': { action: 'mfa-removal' },
 };
 
 /** The action names, for filters (sorted, each once). */

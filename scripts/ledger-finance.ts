@@ -16,10 +16,11 @@ import { journalProjection, type JournalCheck } from '../projections/journal.js'
 import { balancesProjection } from '../projections/balances.js';
 import type { Projection } from '../projections/projection.js';
 import { progressBar } from './progress.js';
+import { StaffAdjustments, type StaffAdjustmentLine } from '../ledger/journal/four-eyes-audit.js';
 
 /** The finance commands of `npm run ledger` (trial-balance, balance, statement). */
 export const FINANCE_HELP: Record<string, string> = {
-  'trial-balance': `Usage: npm run ledger -- trial-balance [--at <time>] [--json]
+  'trial-balance': `Usage: npm run ledger -- trial-balance [--at <time>] [--from <time> --to <time>] [--json]
 
 Runs the event log through the journal's posting rules (up to --at, default now) and
 prints per asset: what customers are owed (available + held for pending withdrawals),
@@ -27,6 +28,9 @@ pending deposits, staked, fees earned, adjustments, swap conversion, staking rew
 the net flow with the outside world and deposits in transit. Every asset's accounts
 must sum to zero. Without --at it also reconciles with the balances and journal read
 tables. Exits 1 when anything does not reconcile.
+With --from and --to it also prints the staff adjustments of that period (manual
+transactions, which post to their maker's staff adjustments account) per staff member
+and asset: the net value they put into customers' wallets.
 <time> is an ISO time (2026-03-01T12:00:00Z; without a zone, UTC) or a date (2026-03-01 = the
 end of that day, UTC).`,
   balance: `Usage: npm run ledger -- balance --user <email|id> [--asset X] [--at <time>] [--json]
@@ -192,7 +196,7 @@ export async function reconcileReadModels(database: Database, store: EventStore,
       select asset_id, account_kind, sum(amount)::text as sum from journal_entries group by asset_id, account_kind`.execute(database.db);
     const field: Record<string, keyof TrialBalanceLine> = {
       available: 'customerAvailable', 'pending-out': 'pendingWithdrawals', 'pending-in': 'pendingDeposits', staked: 'staked', fees: 'feesEarned',
-      adjustments: 'adjustments', 'swap-conversion': 'swapConversion', 'staking-rewards': 'stakingRewards', external: 'externalNet', 'in-transit': 'inTransit',
+      adjustments: 'adjustments', 'staff-adjustments': 'staffAdjustments', 'swap-conversion': 'swapConversion', 'staking-rewards': 'stakingRewards', external: 'externalNet', 'in-transit': 'inTransit',
     };
     for (const r of rows) {
       const expected = String(line(r.asset_id)?.[field[r.account_kind]!] ?? '0');
@@ -203,38 +207,66 @@ export async function reconcileReadModels(database: Database, store: EventStore,
   return out;
 }
 
+/** The period of the staff adjustments table (both bounds, or neither). */
+function adjustmentsPeriod(values: FinanceValues): { from: Date; to: Date } | null {
+  if (!values.from && !values.to) return null;
+  if (!values.from || !values.to) throw new FinanceUsageError('--from and --to go together.');
+  const period = { from: parseMoment(values.from, 'from', false), to: parseMoment(values.to, 'to', true) };
+  if (period.from > period.to) throw new FinanceUsageError('--from must not be after --to.');
+  return period;
+}
+
+/** Staff adjustments per member and asset, with the member's e-mail address. */
+async function printStaffAdjustments(database: Database, lines: StaffAdjustmentLine[], period: { from: Date; to: Date }): Promise<void> {
+  const ids = lines.map((l) => l.staffId).filter((id): id is string => id !== null);
+  const emails = new Map((ids.length ? await database.db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute() : []).map((u) => [u.id, u.email]));
+  console.log(`\nStaff adjustments from ${period.from.toISOString()} to ${period.to.toISOString()} (manual transactions, net put into customers' wallets)\n`);
+  if (lines.length === 0) console.log('(none)');
+  else console.log(table(['staff member', 'asset', 'net credited', 'postings'], lines.map((l) => [l.staffId ? `${emails.get(l.staffId) ?? '?'} (${l.staffId})` : '(maker not recorded)', l.assetId, l.credited, String(l.postings)])));
+}
+
 async function trialBalanceCommand(config: Config, values: FinanceValues): Promise<number> {
   const at = values.at ? parseMoment(values.at, 'at', true) : undefined;
+  const period = adjustmentsPeriod(values);
+  const adjustments = new StaffAdjustments();
   const quiet = Boolean(values.json);
   return withLedger(config, async (database, store) => {
     const head = await store.headPosition();
     const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(database.db)).rows[0]!.n);
     const bar = progressBar('posting the log', total, { quiet });
     let last: string | null = null;
-    const book = await foldJournal(store, { until: head, at }, { onProgress: (n) => bar.update(n), onEvent: (e) => (last = formatPosition(e.position)) });
+    const book = await foldJournal(store, { until: head, at }, {
+      onProgress: (n) => bar.update(n),
+      onEvent: (e, postings) => {
+        last = formatPosition(e.position);
+        if (period && e.recordedAt >= period.from && e.recordedAt <= period.to) adjustments.add(postings);
+      },
+    });
     bar.finish(book.events);
     const tb = trialBalance(book.entries());
     const position = last ?? (head ? formatPosition(head) : null);
     const readModels = !at && head ? await reconcileReadModels(database, store, tb, head) : [];
     const ok = tb.reconciles && !book.firstProblem && readModels.every((c) => c.differences.length === 0);
     if (values.json) {
-      console.log(json({ at: at?.toISOString() ?? null, position, walletEvents: book.events, ...tb, firstProblem: book.firstProblem, readModels, ok }));
+      const staffAdjustments = period ? { from: period.from.toISOString(), to: period.to.toISOString(), lines: adjustments.lines() } : undefined;
+      console.log(json({ at: at?.toISOString() ?? null, position, walletEvents: book.events, ...tb, firstProblem: book.firstProblem, readModels, staffAdjustments, ok }));
       return ok ? 0 : 1;
     }
     console.log(`Trial balance ${at ? `at ${at.toISOString()}` : 'now'} (${book.events.toLocaleString('en-US')} wallet events, up to position ${position ?? '(empty log)'})\n`);
     const cols: [string, keyof TrialBalanceLine][] = [
       ['owed to customers', 'customerLiabilities'], ['available', 'customerAvailable'], ['held (pend. out)', 'pendingWithdrawals'],
-      ['pending in', 'pendingDeposits'], ['staked', 'staked'], ['fees earned', 'feesEarned'], ['adjustments', 'adjustments'],
+      ['pending in', 'pendingDeposits'], ['staked', 'staked'], ['fees earned', 'feesEarned'], ['adjustments', 'adjustments'], ['staff adjustments', 'staffAdjustments'],
       ['swap conversion', 'swapConversion'], ['staking rewards', 'stakingRewards'], ['external net', 'externalNet'], ['in transit', 'inTransit'], ['sum', 'total'],
     ];
     console.log(table(['asset', ...cols.map((c) => c[0]), ''], tb.lines.map((l) => [l.assetId, ...cols.map((c) => String(l[c[1]])), l.reconciles ? 'ok' : 'FAIL'])));
-    console.log('\nPer asset: owed to customers + staked + fees + adjustments + swap conversion + staking rewards + external net = 0, and pending in + in transit = 0.');
+    console.log('\nPer asset: owed to customers + staked + fees + adjustments + staff adjustments + swap conversion + staking rewards + external net = 0, and pending in + in transit = 0.');
     if (book.firstProblem) console.log(`FAIL first event that breaks the books: ${book.firstProblem.eventId} (${book.firstProblem.type} at ${book.firstProblem.position}): ${book.firstProblem.problem}`);
     for (const c of readModels) {
       if (!c.checked) console.log(`skip ${c.table}: the read table is not at the log's head (the app is writing); run again or use verify`);
       else console.log(`${c.differences.length ? 'FAIL' : 'ok  '} ${c.table} read table agrees with the journal`);
       for (const d of c.differences) console.log(`     ${d}`);
     }
+    if (period) await printStaffAdjustments(database, adjustments.lines(), period);
     console.log(ok ? 'trial balance: the books balance.' : 'trial balance: FAILED');
     return ok ? 0 : 1;
   });
@@ -310,4 +342,7 @@ export function printJournalCheck(check: JournalCheck | undefined): void {
   }
   console.log(`${check.customerMismatches.length ? 'FAIL' : 'ok  '} journal customer accounts equal the wallet balances`);
   for (const m of check.customerMismatches) console.log(`     ${m.key}: journal ${m.journal}, wallet ${m.wallet}`);
+  const f = check.fourEyes;
+  console.log(`${f.problems.length ? 'FAIL' : 'ok  '} four eyes: every staff credit, debit and settlement above the limit has a second approval (${f.checked} checked, ${f.approved} approved by a second person, ${f.unvalued} written before the rule)`);
+  for (const p of f.problems) console.log(`     ${p.eventId} (${p.type}, transaction ${p.transactionId}): ${p.problem}`);
 }

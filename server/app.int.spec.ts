@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
-import { loadConfig } from './config.js';
+import { demoUsersWanted, loadConfig } from './config.js';
 import { createTestDatabase, type TestDatabase } from '../tests/support/test-database.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
 import { recorded } from '../ledger/wallet/wallet.arbitraries.js';
@@ -98,5 +98,25 @@ describe('configuration', () => {
     expect(loadConfig({}).HEAP_GROWING_PERCENT).toBe(50);
     expect(loadConfig({ HEAP_GROWING_PERCENT: '0' }).HEAP_GROWING_PERCENT).toBe(0);
     expect(() => loadConfig({ HEAP_GROWING_PERCENT: '-5' })).toThrow(/HEAP_GROWING_PERCENT/);
+  });
+  it('the two-person rule: 1000 USD and 72 hours unless told otherwise; 0 means every action; nonsense is refused by name', () => {
+    expect([loadConfig({}).FOUR_EYES_LIMIT_USD, loadConfig({}).FOUR_EYES_EXPIRY_HOURS]).toEqual(['1000', 72]);
+    expect(loadConfig({ FOUR_EYES_LIMIT_USD: '0', FOUR_EYES_EXPIRY_HOURS: '1' })).toMatchObject({ FOUR_EYES_LIMIT_USD: '0', FOUR_EYES_EXPIRY_HOURS: 1 });
+    for (const bad of ['-1', '1e3', 'ten', '1000.001', '01000']) expect(() => loadConfig({ FOUR_EYES_LIMIT_USD: bad })).toThrow(/FOUR_EYES_LIMIT_USD: FOUR_EYES_LIMIT_USD must be/);
+    expect(() => loadConfig({ FOUR_EYES_EXPIRY_HOURS: '0' })).toThrow(/FOUR_EYES_EXPIRY_HOURS/);
+  });
+  it('production refuses DEMO_USERS=true in one line naming it, and never makes demo accounts; development makes them unless told not to', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), DATA_ENCRYPTION_KEY: 'a'.repeat(64) };
+    let message = '';
+    try {
+      loadConfig({ ...production, DEMO_USERS: 'true' });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message.split('\n').filter((l) => l.includes('DEMO_USERS'))).toEqual(['  DEMO_USERS: true is not allowed in production (demo accounts have known roles and printed passwords)']);
+    expect(demoUsersWanted(loadConfig(production))).toBe(false);
+    expect(demoUsersWanted(loadConfig({}))).toBe(true);
+    expect(demoUsersWanted(loadConfig({ DEMO_USERS: 'false' }))).toBe(false);
+    expect(demoUsersWanted(loadConfig({ DATABASE_URL: 'postgres://x/y' }))).toBe(false);
   });
 });

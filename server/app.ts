@@ -16,6 +16,8 @@ import { AuthError } from './auth/errors.js';
 import { staffAccountRoutes } from './staff/routes.js';
 import { staffTransactionListRoutes, staffTransactionRoutes } from './staff/transaction-routes.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
+import { approvalHints, FourEyes } from './staff/four-eyes.js';
+import { approvalRoutes } from './staff/approval-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
 import { eventTrailRoutes } from './staff/event-trail.js';
 import { staffActionRoutes } from './staff/staff-actions.js';
@@ -148,9 +150,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const auth = await registerAuth(app, ledger, config);
   app.decorate('authServices', auth);
   await app.register(staffAccountRoutes(auth), { prefix: '/functions/v1' });
-  await app.register(staffTransactionRoutes(auth, ledger), { prefix: '/functions/v1' });
+  const prices = new PriceCache(createPriceFeed({ url: config.PRICE_FEED_URL }), { log: app.log });
+  await prices.start();
+  app.addHook('onClose', () => prices.stop());
+  app.decorate('prices', prices);
+  // The two-person rule on staff actions that move value (docs/finance.md, "Four eyes").
+  const fourEyes = new FourEyes(ledger, prices);
+  const approvals = approvalRoutes(auth, ledger, fourEyes);
+  await app.register(approvals.functions, { prefix: '/functions/v1' });
+  await app.register(approvals.api, { prefix: '/api/v1' });
+  await app.register(staffTransactionRoutes(auth, ledger, fourEyes), { prefix: '/functions/v1' });
   await app.register(staffTransactionListRoutes(auth, ledger), { prefix: '/api/v1' });
-  const profile = staffProfileRoutes(auth, ledger);
+  const profile = staffProfileRoutes(auth, ledger, fourEyes);
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
   await app.register(buyingLinkRoutes(auth, ledger, app.blobs), { prefix: '/api/v1' });
@@ -159,10 +170,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const pm = paymentMethodRoutes(auth, ledger);
   await app.register(pm.functions, { prefix: '/functions/v1' });
   await app.register(pm.api, { prefix: '/api/v1' });
-  const prices = new PriceCache(createPriceFeed({ url: config.PRICE_FEED_URL }), { log: app.log });
-  await prices.start();
-  app.addHook('onClose', () => prices.stop());
-  app.decorate('prices', prices);
   await app.register(priceRoutes(prices), { prefix: '/functions/v1' });
   const hub = new RealtimeHub();
   app.decorate('realtime', hub);
@@ -171,6 +178,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // One follower of the log for every realtime hint and policy (server/realtime/live-feed.ts).
   const live = new LiveFeed(ledger.store, ledger.projector, config.PROJECTION_WAIT_MS);
   live.register(customerHints(hub));
+  live.register(approvalHints(ledger, hub));
   await live.start();
   app.addHook('onClose', () => live.stop());
   // Staff dashboards: ownership, workers, announcements (docs/api-staff.md).

@@ -94,8 +94,6 @@ const ConfigSchema = z.object({
   PRICE_FEED_URL: z.string().regex(/^https?:\/\//, 'PRICE_FEED_URL must be an http:// or https:// URL').optional(),
   /** Multiplies every per-route rate limit (browser test runs sign up many accounts from one address). */
   RATE_LIMIT_FACTOR: z.coerce.number().int().min(1).max(1000).default(1),
-  /** Create the demo customer and staff on the first start of an empty embedded database. */
-  DEMO_USERS: z.enum(['true', 'false']).default('true'),
   /** In production, `/docs` and `/docs/json` answer only a staff sign-in unless this is true. */
   DOCS_PUBLIC: z.enum(['true', 'false']).default('false'),
   /** A refresh token ends after this many days unused, and this many days after sign-in at most. */
@@ -106,7 +104,22 @@ const ConfigSchema = z.object({
   STAFF_SESSION_MAX_HOURS: z.coerce.number().positive().max(24 * 30).default(12),
   /** What one customer's uploads (ticket attachments, KYC documents) may take in all, in MB. */
   UPLOAD_QUOTA_MB: z.coerce.number().positive().max(100_000).default(100),
+  /**
+   * Create the demo customer and staff on the first start of an empty embedded database.
+   * Unset: true outside production, false in production (where true is refused).
+   */
+  DEMO_USERS: z.enum(['true', 'false']).optional(),
+  /** The two-person rule: a staff action above this USD value waits for a second person; 0: every such action. */
+  FOUR_EYES_LIMIT_USD: z
+    .string()
+    .regex(/^(0|[1-9]\d{0,14})(\.\d{1,2})?$/, 'FOUR_EYES_LIMIT_USD must be a number of US dollars, 0 or more (e.g. 1000 or 2500.50)')
+    .default('1000'),
+  /** How long a request under the two-person rule waits before it expires by itself. */
+  FOUR_EYES_EXPIRY_HOURS: z.coerce.number().int().min(1).max(8760).default(72),
 }).superRefine((c, ctx) => {
+  if (c.NODE_ENV === 'production' && c.DEMO_USERS === 'true') {
+    ctx.addIssue({ code: 'custom', path: ['DEMO_USERS'], message: 'true is not allowed in production (demo accounts have known roles and printed passwords)' });
+  }
   if (c.NODE_ENV === 'production') {
     for (const key of ['JWT_SECRET', 'DATA_ENCRYPTION_KEY', 'PUBLIC_URL'] as const) {
       if (!c[key]) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is required in production` });
@@ -122,6 +135,11 @@ const ConfigSchema = z.object({
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/** Demo accounts are made only outside production, and only when DEMO_USERS is not false. */
+export function demoUsersWanted(config: Pick<Config, 'NODE_ENV' | 'DEMO_USERS' | 'DATABASE_URL'>): boolean {
+  return config.NODE_ENV !== 'production' && !config.DATABASE_URL && config.DEMO_USERS !== 'false';
+}
 
 export class ConfigError extends Error {}
 

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, demoUsersWanted, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { buildApp } from './app.js';
 import { configureHeap } from './heap.js';
@@ -33,7 +33,7 @@ export async function main(): Promise<void> {
     }
     throw err;
   }
-  if (!config.DATABASE_URL && config.DEMO_USERS === 'true') {
+  if (demoUsersWanted(config)) {
     const { ensureDemoUsers } = await import('./auth/staff-accounts.js');
     const demo = await ensureDemoUsers(app.ledger.database.db, app.authServices.accounts, config.DATA_DIR);
     if (demo) console.log(`${demo}\n(also written to ${config.DATA_DIR}/demo-users.txt)`);

@@ -19,8 +19,14 @@ export const ACCOUNT_KINDS = {
   staked: { owner: 'customer', label: 'customer staked' },
   /** Fees the house earned on settled deposits and withdrawals. */
   fees: { owner: 'house', label: 'fee revenue' },
-  /** Staff corrections (transactions of type adjustment). */
+  /** Corrections of type adjustment written before manual transactions had their own account (kept for old logs). */
   adjustments: { owner: 'house', label: 'adjustments' },
+  /**
+   * Value staff put into or took out of customers' wallets by hand (manual transactions),
+   * per staff member who entered it (`staff:{staffId}:staff-adjustments`); never mixed with
+   * money that came from outside. `house:staff-adjustments` holds those of unknown maker.
+   */
+  'staff-adjustments': { owner: 'house', label: 'staff adjustments' },
   /** The house's side of swaps: what it took in of one asset and gave out of another. */
   'swap-conversion': { owner: 'house', label: 'swap conversion' },
   /** Staking rewards the house paid out (runs negative). */
@@ -47,6 +53,11 @@ export function houseAccount(kind: 'fees' | 'adjustments' | 'swap-conversion' | 
 
 export function worldAccount(kind: 'external' | 'in-transit'): AccountName {
   return `world:${kind}`;
+}
+
+/** The account of a staff member's manual transactions; null: a maker the log does not name. */
+export function staffAdjustmentsAccount(staffId: string | null): AccountName {
+  return staffId ? `staff:${staffId}:staff-adjustments` : 'house:staff-adjustments';
 }
 
 export interface ParsedAccount {

@@ -2,7 +2,7 @@ import type { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
 import { addAmounts, canonicalAmount, isNegativeAmount, money, negatedAmount, ZERO } from '../money.js';
 import type { TransactionStatus, WalletEvent, WalletEventType } from '../wallet/events.js';
-import { customerAccount, houseAccount, worldAccount, type AccountName } from './accounts.js';
+import { customerAccount, houseAccount, staffAdjustmentsAccount, worldAccount, type AccountName } from './accounts.js';
 
 /**
  * One leg of a journal entry: value into (positive) or out of (negative) an account. The
@@ -25,6 +25,12 @@ export interface JournalTransaction {
   fee: string;
   kind: string;
   status: TransactionStatus;
+  /**
+   * Set on a manual transaction: the staff member who entered it ('' when the log does not
+   * name them). Its counterparty is then that staff member's adjustments account, whatever
+   * its type, and stays so when it settles later.
+   */
+  staffId?: string;
 }
 
 export interface PostingContext {
@@ -41,8 +47,9 @@ export interface PostingResult {
 
 type Rule<T extends WalletEventType> = (data: Extract<WalletEvent, { type: T }>['data'], ctx: PostingContext) => PostingResult;
 
-/** The account on the far side of a completed transaction, by its type. */
-export function counterparty(kind: string): AccountName {
+/** The account on the far side of a completed transaction: the maker's for a manual one, else by its type. */
+export function counterparty(kind: string, staffId?: string): AccountName {
+  if (staffId !== undefined) return staffAdjustmentsAccount(staffId || null);
   switch (kind) {
     case 'adjustment':
       return houseAccount('adjustments');
@@ -69,7 +76,7 @@ function complete(userId: string, tx: JournalTransaction, from: 'available' | 'p
   const a = tx.assetId;
   // A credit's counterparty gives amount + fee; a debit's (amount negative) gets -amount - fee.
   const wallet = customerAccount(userId, isPositive(tx.amount) ? 'available' : from);
-  return [leg(wallet, a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind), a, negatedAmount(addAmounts(tx.amount, tx.fee)))];
+  return [leg(wallet, a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind, tx.staffId), a, negatedAmount(addAmounts(tx.amount, tx.fee)))];
 }
 
 /**
@@ -125,7 +132,7 @@ export const POSTING_RULES: { [T in WalletEventType]?: Rule<T> } = {
     return { postings: open(ctx.userId, tx), transaction: tx };
   },
   'wallet.transaction-recorded': (d, ctx) => {
-    const tx = opened(d, d.type, d.status);
+    const tx: JournalTransaction = { ...opened(d, d.type, d.status), staffId: d.makerId ?? '' };
     return { postings: open(ctx.userId, tx), transaction: tx };
   },
   // Each leg on its own asset: the from-leg is held like a withdrawal and, when settled, pays
@@ -163,6 +170,11 @@ export const POSTING_RULES: { [T in WalletEventType]?: Rule<T> } = {
     const tx = ctx.transaction(d.transactionId);
     return { postings: [], transaction: tx && d.type ? { ...tx, kind: d.type } : undefined };
   },
+  // A request under the two-person rule moves nothing; its approval's effect is its own event.
+  'wallet.approval-requested': () => ({ postings: [] }),
+  'wallet.approval-approved': () => ({ postings: [] }),
+  'wallet.approval-rejected': () => ({ postings: [] }),
+  'wallet.approval-expired': () => ({ postings: [] }),
 };
 
 export function hasPostingRule(type: string): boolean {

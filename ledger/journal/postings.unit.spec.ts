@@ -91,19 +91,25 @@ describe('posting rules', () => {
     expect(run([recorded('5', 'Complete', 'SOL'), send, settle(id)]).last).toEqual(['customer:u:pending-out SOL -2', 'world:external SOL 2']);
   });
 
-  it('transaction recorded: Complete adjustments go against house adjustments, Complete deposits against the world, Failed moves nothing', () => {
-    expect(run([recorded('3', 'Complete', 'BTC')]).last).toEqual(['customer:u:available BTC 3', 'house:adjustments BTC -3']);
-    expect(run([recorded('3', 'Complete'), recorded('-1', 'Complete')]).last).toEqual(['customer:u:available BTC -1', 'house:adjustments BTC 1']);
-    const dep: WalletCommand = { ...(recorded('3', 'Complete') as Extract<WalletCommand, { type: 'RecordTransaction' }>), txType: 'deposit' };
-    expect(run([dep]).last).toEqual(['customer:u:available BTC 3', 'world:external BTC -3']);
-    expect(run([recorded('3', 'Failed')]).last).toEqual([]);
+  it("transaction recorded: a manual transaction posts against its maker's staff adjustments account, whatever its type; Failed moves nothing", () => {
+    const maker = randomUUID();
+    const by = (c: WalletCommand): WalletCommand => ({ ...(c as Extract<WalletCommand, { type: 'RecordTransaction' }>), makerId: maker });
+    expect(run([by(recorded('3', 'Complete', 'BTC'))]).last).toEqual(['customer:u:available BTC 3', `staff:${maker}:staff-adjustments BTC -3`]);
+    expect(run([recorded('3', 'Complete'), by(recorded('-1', 'Complete'))]).last).toEqual(['customer:u:available BTC -1', `staff:${maker}:staff-adjustments BTC 1`]);
+    const dep: WalletCommand = { ...(by(recorded('3', 'Complete')) as Extract<WalletCommand, { type: 'RecordTransaction' }>), txType: 'deposit' };
+    expect(run([dep]).last).toEqual(['customer:u:available BTC 3', `staff:${maker}:staff-adjustments BTC -3`]);
+    // An event written before the rule does not name its maker: the house's staff adjustments account.
+    expect(run([recorded('3', 'Complete')]).last).toEqual(['customer:u:available BTC 3', 'house:staff-adjustments BTC -3']);
+    expect(run([by(recorded('3', 'Failed'))]).last).toEqual([]);
   });
 
-  it('transaction recorded Pending debit: held, and settled against its type at settlement', () => {
+  it("transaction recorded Pending debit: held, and settled against its maker's account even after a change of type", () => {
     const id = randomUUID();
+    const maker = randomUUID();
     const edit: WalletCommand = { type: 'EditTransaction', transactionId: id, txType: 'withdrawal' };
-    const r = run([recorded('9', 'Complete'), recorded('-4', 'Pending', 'BTC', id), edit, settle(id)]);
-    expect(r.last).toEqual(['customer:u:pending-out BTC -4', 'world:external BTC 4']);
+    const debit = { ...(recorded('-4', 'Pending', 'BTC', id) as Extract<WalletCommand, { type: 'RecordTransaction' }>), makerId: maker };
+    const r = run([recorded('9', 'Complete'), debit, edit, settle(id)]);
+    expect(r.last).toEqual(['customer:u:pending-out BTC -4', `staff:${maker}:staff-adjustments BTC 4`]);
   });
 
   it('transaction edited: posts nothing', () => {
@@ -156,7 +162,7 @@ describe('posting rules', () => {
     ]);
     expect(legs(book.apply({ eventId: 'e2', streamId: STREAM, type: 'wallet.transaction-settled', data: { transactionId: pending.transactionId } }))).toEqual([
       'customer:u:pending-out -100.5',
-      'house:adjustments 100.5',
+      'house:staff-adjustments 100.5',
     ]);
     expect(book.firstProblem).toBeNull();
   });

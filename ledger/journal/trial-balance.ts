@@ -16,6 +16,8 @@ export interface TrialBalanceLine {
   staked: string;
   feesEarned: string;
   adjustments: string;
+  /** Manual transactions of staff, all members together (`staffAdjustments` of the balance has them per member). */
+  staffAdjustments: string;
   swapConversion: string;
   stakingRewards: string;
   /** Net flow with the outside world: negative when more came in than went out. */
@@ -34,7 +36,7 @@ export interface TrialBalance {
 /**
  * Per asset: customers' liabilities and pending amounts, the house's fees, and the flows
  * with the world. The books reconcile when, per asset, every account sums to zero
- * (liabilities + staked + fees + adjustments + swap conversion + staking rewards + external = 0)
+ * (liabilities + staked + fees + adjustments + staff adjustments + swap conversion + staking rewards + external = 0)
  * and the deposits in transit mirror the customers' pending deposits.
  */
 export function trialBalance(entries: Iterable<[string, AssetId, Decimal]>): TrialBalance {
@@ -62,6 +64,7 @@ export function trialBalance(entries: Iterable<[string, AssetId, Decimal]>): Tri
       staked: formatAmount(k('staked')),
       feesEarned: formatAmount(k('fees')),
       adjustments: formatAmount(k('adjustments')),
+      staffAdjustments: formatAmount(k('staff-adjustments')),
       swapConversion: formatAmount(k('swap-conversion')),
       stakingRewards: formatAmount(k('staking-rewards')),
       externalNet: formatAmount(k('external')),

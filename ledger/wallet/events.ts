@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ASSET_IDS } from '../assets.js';
+import { approvalEventSchemas, Valuation } from './approvals.js';
 
 /** Wallet events live on `wallet-{userId}`: all ten assets in one stream, so both legs of a swap append atomically. */
 export const walletStream = (userId: string) => `wallet-${userId}`;
@@ -80,9 +81,17 @@ export const walletEventSchemas = {
   'wallet.send-requested': { version: 1, schema: OpenedTransaction },
   'wallet.transaction-recorded': {
     version: 1,
-    schema: OpenedTransaction.extend({ type: TransactionType, status: TransactionStatus, reason: z.string().nullable() }),
+    schema: OpenedTransaction.extend({
+      type: TransactionType,
+      status: TransactionStatus,
+      reason: z.string().nullable(),
+      /** The staff member who entered it (absent on events written before the rule), and the approved request, if one was needed. */
+      makerId: z.uuid().optional(),
+      approvalRequestId: z.uuid().optional(),
+      valuation: Valuation.optional(),
+    }),
   },
-  'wallet.transaction-settled': { version: 1, schema: StatusChange },
+  'wallet.transaction-settled': { version: 1, schema: StatusChange.extend({ approvalRequestId: z.uuid().optional(), valuation: Valuation.optional() }) },
   'wallet.transaction-failed': { version: 1, schema: StatusChange.extend({ reason: z.string().nullable() }) },
   'wallet.swap-requested': { version: 1, schema: SwapLeg },
   'wallet.stake-opened': { version: 1, schema: StakeOpened },
@@ -91,6 +100,7 @@ export const walletEventSchemas = {
     version: 1,
     schema: z.object({ transactionId: z.uuid(), type: TransactionType.optional(), note: z.string().nullable().optional() }),
   },
+  ...approvalEventSchemas,
 } as const;
 
 type Schemas = typeof walletEventSchemas;

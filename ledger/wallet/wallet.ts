@@ -4,6 +4,10 @@ import { canonicalAmount, formatAmount, MAX_INTEGER_DIGITS, money, roundFeeUp, Z
 import { openedStatus, openedType, type RowType, type TransactionStatus, type TransactionType, type WalletEvent } from './events.js';
 import { checkStakeAmount, estimatedEarnings, findStakePlan, STAKE_MESSAGES } from '../staking/plans.js';
 import { quoteSwap, swapNote } from '../swap/quote.js';
+import {
+  APPROVAL_MESSAGES, checkerRefusal, effectiveStatus, evolveApprovals, pendingRequestFor,
+  type ApprovalAction, type ApprovalEvent, type ApprovalState, type ProposedTransaction, type Valuation,
+} from './approvals.js';
 
 /** Fee on deposits and withdrawals: 1% of the requested amount (spec 001 section 9). */
 export const FEE_RATE = money('0.01');
@@ -45,10 +49,12 @@ export interface WalletState {
   transactions: Map<string, TransactionState>;
   assets: Map<AssetId, AssetBalance>;
   stakes: Map<string, StakeState>;
+  /** Requests under the two-person rule (ledger/wallet/approvals.ts), by request id. */
+  approvals: Map<string, ApprovalState>;
 }
 
 export function initialState(): WalletState {
-  return { transactions: new Map(), assets: new Map(), stakes: new Map() };
+  return { transactions: new Map(), assets: new Map(), stakes: new Map(), approvals: new Map() };
 }
 
 export function assetBalance(state: WalletState, assetId: AssetId): AssetBalance {
@@ -135,6 +141,12 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
       if (tx && event.data.type) state.transactions.set(event.data.transactionId, { ...tx, type: event.data.type });
       return state;
     }
+    case 'wallet.approval-requested':
+    case 'wallet.approval-approved':
+    case 'wallet.approval-rejected':
+    case 'wallet.approval-expired':
+      evolveApprovals(state.approvals, event as ApprovalEvent);
+      return state;
   }
 }
 
@@ -166,6 +178,11 @@ export type WalletCommand =
       txid: string | null;
       isHidden: boolean;
       reason: string | null;
+      /** The staff member who entered it, and the request a second person approved (four eyes). */
+      makerId?: string | null;
+      approvalRequestId?: string | null;
+      /** Staff ran it at once: the value that was below the limit. */
+      valuation?: Valuation;
     } & NewTransactionFields)
   | {
       type: 'RequestSwap';
@@ -182,11 +199,29 @@ export type WalletCommand =
     }
   | { type: 'OpenStake'; stakeId: string; assetId: AssetId; amount: Decimal; durationDays: number; rate: Decimal; sentAt: string }
   | { type: 'PayOutStake'; stakeId: string; transactionId: string; now: string }
-  | { type: 'SettleTransaction'; transactionId: string }
+  | { type: 'SettleTransaction'; transactionId: string; approvalRequestId?: string | null; valuation?: Valuation }
   | { type: 'FailTransaction'; transactionId: string; reason: string | null }
-  | { type: 'EditTransaction'; transactionId: string; txType?: TransactionType; note?: string | null };
+  | { type: 'EditTransaction'; transactionId: string; txType?: TransactionType; note?: string | null }
+  | {
+      type: 'RequestApproval';
+      requestId: string;
+      action: ApprovalAction;
+      transactionId: string;
+      assetId: AssetId;
+      /** Signed: the effect on the wallet. */
+      amount: Decimal;
+      priceUsd: Decimal;
+      limitUsd: Decimal;
+      maker: { id: string; role: 'WORKER' | 'MANAGER' | 'ADMIN' };
+      now: string;
+      expiresAt: string;
+      /** The manual transaction to record once approved; null for a settlement. */
+      transaction: ProposedTransaction | null;
+    }
+  | { type: 'DecideApproval'; requestId: string; approve: boolean; checker: { id: string; role: string }; makerManagerId: string | null; reason: string; now: string }
+  | { type: 'ExpireApproval'; requestId: string; now: string };
 
-export type WalletErrorCode = 'insufficient_balance' | 'invalid_amount' | 'not_found' | 'invalid_state' | 'duplicate';
+export type WalletErrorCode = 'insufficient_balance' | 'invalid_amount' | 'not_found' | 'invalid_state' | 'duplicate' | 'forbidden';
 
 export const SWAP_MESSAGES = {
   sameToken: 'From and to tokens must differ.',
@@ -371,9 +406,22 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
             type: command.txType,
             status: command.status,
             reason: command.reason,
+            ...(command.makerId ? { makerId: command.makerId } : {}),
+            ...(command.approvalRequestId ? { approvalRequestId: command.approvalRequestId } : {}),
+            ...(command.valuation ? { valuation: command.valuation } : {}),
           },
         },
       ];
+    }
+    case 'RequestApproval':
+      return decideRequestApproval(command, state);
+    case 'DecideApproval':
+      return decideApproval(command, state);
+    case 'ExpireApproval': {
+      const a = state.approvals.get(command.requestId);
+      if (!a) throw new WalletError('not_found', APPROVAL_MESSAGES.notFound);
+      if (a.status !== 'pending' || effectiveStatus(a, command.now) !== 'expired') return [];
+      return [{ type: 'wallet.approval-expired', data: { requestId: command.requestId, makerId: a.request.makerId, expiresAt: a.request.expiresAt } }];
     }
     case 'RequestSwap':
       return decideSwap(command, state);
@@ -419,7 +467,11 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
       if (tx.linkedTransactionId && linked && linked.status === 'Pending') ids.push(tx.linkedTransactionId);
       return ids.map((transactionId): WalletEvent => {
         const row = state.transactions.get(transactionId)!;
-        const base = { transactionId, assetId: row.assetId, amount: row.amount, kind: statusKind(row.type) };
+        const base = {
+          transactionId, assetId: row.assetId, amount: row.amount, kind: statusKind(row.type),
+          ...(command.type === 'SettleTransaction' && command.approvalRequestId ? { approvalRequestId: command.approvalRequestId } : {}),
+          ...(command.type === 'SettleTransaction' && command.valuation ? { valuation: command.valuation } : {}),
+        };
         return command.type === 'SettleTransaction'
           ? { type: 'wallet.transaction-settled', data: base }
           : { type: 'wallet.transaction-failed', data: { ...base, reason: command.reason } };
@@ -528,4 +580,73 @@ function decideStake(command: Extract<WalletCommand, { type: 'OpenStake' }>, sta
       },
     },
   ];
+}
+
+/** The manual transaction a request would record, as the wallet's own command. */
+function manualCommand(r: { transactionId: string; assetId: AssetId; amount: Decimal; makerId: string; requestId: string | null; transaction: ProposedTransaction }): Extract<WalletCommand, { type: 'RecordTransaction' }> {
+  const t = r.transaction;
+  return {
+    type: 'RecordTransaction', transactionId: r.transactionId, assetId: r.assetId, sentAt: t.sentAt, amount: r.amount, status: t.status, txType: t.type,
+    note: t.note, senderAddress: t.senderAddress, txid: t.txid, isHidden: t.isHidden, reason: t.note, makerId: r.makerId, approvalRequestId: r.requestId,
+  };
+}
+
+/** Kinds whose settlement the rule covers: money arriving or leaving, not a swap's conversion. */
+const SETTLEMENTS_UNDER_RULE: ReadonlySet<RowType> = new Set(['deposit', 'withdrawal', 'send', 'adjustment']);
+
+/** Records a staff action above the limit as waiting; the action itself is checked as if it ran now. */
+function decideRequestApproval(command: Extract<WalletCommand, { type: 'RequestApproval' }>, state: WalletState): WalletEvent[] {
+  if (state.approvals.has(command.requestId)) throw new WalletError('duplicate', 'This request already exists.');
+  if (pendingRequestFor(state.approvals, command.transactionId, command.now)) throw new WalletError('invalid_state', APPROVAL_MESSAGES.alreadyWaiting);
+  let amount = command.amount;
+  if (command.action === 'manual-transaction') {
+    if (!command.transaction) throw new WalletError('invalid_state', 'A manual transaction needs its fields.');
+    decideEvents(manualCommand({ ...command, makerId: command.maker.id, requestId: null, transaction: command.transaction }), state);
+  } else {
+    const tx = state.transactions.get(command.transactionId);
+    if (!tx) throw new WalletError('not_found', 'Transaction not found.');
+    if (tx.status !== 'Pending') throw new WalletError('invalid_state', `A ${tx.status} transaction cannot change status; record a correcting transaction instead.`);
+    if (!SETTLEMENTS_UNDER_RULE.has(tx.type) || tx.assetId !== command.assetId) throw new WalletError('invalid_state', 'This transaction does not need a second approval.');
+    amount = money(tx.amount);
+  }
+  const valueUsd = amount.abs().times(command.priceUsd);
+  return [
+    {
+      type: 'wallet.approval-requested',
+      data: {
+        requestId: command.requestId,
+        action: command.action,
+        transactionId: command.transactionId,
+        assetId: command.assetId,
+        amount: formatAmount(amount),
+        priceUsd: formatAmount(command.priceUsd),
+        valueUsd: formatAmount(valueUsd.toDecimalPlaces(18)),
+        limitUsd: formatAmount(command.limitUsd),
+        makerId: command.maker.id,
+        makerRole: command.maker.role,
+        expiresAt: command.expiresAt,
+        transaction: command.action === 'manual-transaction' ? command.transaction : null,
+      },
+    },
+  ];
+}
+
+/** A second person's approval (with its effect, in the same append) or rejection. */
+function decideApproval(command: Extract<WalletCommand, { type: 'DecideApproval' }>, state: WalletState): WalletEvent[] {
+  const a = state.approvals.get(command.requestId);
+  if (!a) throw new WalletError('not_found', APPROVAL_MESSAGES.notFound);
+  const refusal = checkerRefusal(a.request, command.checker, command.makerManagerId);
+  if (refusal) throw new WalletError('forbidden', refusal);
+  const status = effectiveStatus(a, command.now);
+  if (status !== 'pending') throw new WalletError('invalid_state', APPROVAL_MESSAGES[status]);
+  const reason = command.reason.trim();
+  if (!reason) throw new WalletError('invalid_amount', APPROVAL_MESSAGES.reasonRequired);
+  const r = a.request;
+  const decision = { requestId: r.requestId, makerId: r.makerId, checkerId: command.checker.id, checkerRole: command.checker.role as 'MANAGER' | 'ADMIN', reason };
+  if (!command.approve) return [{ type: 'wallet.approval-rejected', data: decision }];
+  const effect =
+    r.action === 'manual-transaction' && r.transaction
+      ? decideEvents(manualCommand({ transactionId: r.transactionId, assetId: r.assetId, amount: money(r.amount), makerId: r.makerId, requestId: r.requestId, transaction: r.transaction }), state)
+      : decideEvents({ type: 'SettleTransaction', transactionId: r.transactionId, approvalRequestId: r.requestId }, state);
+  return [{ type: 'wallet.approval-approved', data: decision }, ...effect];
 }

@@ -194,7 +194,8 @@ describe('wallet decider, property', () => {
         for (const e of history) {
           if (e.type === 'wallet.transaction-settled') status.set(e.data.transactionId, 'Complete');
           else if (e.type === 'wallet.transaction-failed') status.set(e.data.transactionId, 'Failed');
-          else if (e.type !== 'wallet.transaction-edited') {
+          else if (e.type !== 'wallet.transaction-edited' && !e.type.startsWith('wallet.approval-')) {
+            if (!('transactionId' in e.data && 'amount' in e.data)) continue;
             rows.push({ id: e.data.transactionId, asset: e.data.assetId, amount: e.data.amount });
             status.set(e.data.transactionId, e.type === 'wallet.transaction-recorded' ? e.data.status : 'Pending');
           }

@@ -44,13 +44,19 @@ export async function ensureDemoUsers(db: Kysely<DB>, accounts: Accounts, dataDi
   const any = await db.selectFrom('auth_email_index').select('user_id').limit(1).executeTakeFirst();
   if (any) return null;
   const lines = ['Demo accounts (embedded database only; set DEMO_USERS=false to skip):'];
+  const actor = { id: 'system', role: 'SYSTEM' };
+  const ids = new Map<Role, string>();
   for (const d of DEMO) {
     const password = temporaryPassword();
     // Staff passwords are one-time, as from `ledger create-staff`; the customer's is not.
     const requiresPasswordChange = d.role !== 'USER';
-    await accounts.createAccount({ ...d, password, source: 'demo', requiresPasswordChange, emailConfirmed: true, actor: { id: 'system', role: 'SYSTEM' } });
+    ids.set(d.role, await accounts.createAccount({ ...d, password, source: 'demo', requiresPasswordChange, emailConfirmed: true, actor }));
     lines.push(`  ${d.role.padEnd(8)} ${d.email}  password: ${password}${requiresPasswordChange ? '  (one-time: change it at first sign-in)' : ''}`);
   }
+  // The demo worker reports to the demo manager: the manager's announcements, All Users and
+  // the worker's requests under the two-person rule work at once.
+  await accounts.record(ids.get('WORKER')!, { type: 'AssignToManager', managerId: ids.get('MANAGER')! }, actor);
+  lines.push('  (the worker reports to the manager)');
   const text = lines.join('\n');
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'demo-users.txt'), text + '\n', { mode: 0o600 });

@@ -40,5 +40,26 @@ export interface JournalTables {
     fee: Numeric;
     kind: string;
     status: string;
+    /** A manual transaction's maker ('' when unknown); null for any other transaction. */
+    staff_id: string | null;
+  };
+  approval_requests: {
+    request_id: string;
+    user_id: string;
+    action: string;
+    transaction_id: string;
+    asset_id: string;
+    amount: Numeric;
+    price_usd: Numeric;
+    value_usd: Numeric;
+    maker_id: string;
+    maker_role: string;
+    status: string;
+    checker_id: string | null;
+    checker_role: string | null;
+    reason: string | null;
+    requested_at: ColumnType<Date, Date | string, Date | string>;
+    expires_at: ColumnType<Date, Date | string, Date | string>;
+    decided_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   };
 }

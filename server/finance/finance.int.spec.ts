@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 
 describe('finance: statements and balances at a moment', () => {
@@ -14,7 +14,7 @@ describe('finance: statements and balances at a moment', () => {
   let customer: Awaited<ReturnType<typeof registeredCustomer>>;
   let depositId: string;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(BELOW_FOUR_EYES_LIMIT);
     admin = await staffSession('ADMIN', 'finance-admin@example.com');
     customer = await registeredCustomer(t, 'saver@example.com', 'saver-pass-12');
     const card = (await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: bearer(customer.access_token), payload: { type: 'credit_card', cardNumber: '4000056655665556', cardHolderName: 'S', expiryDate: '10/41', cvv: '999' } })).json().paymentMethod.id;

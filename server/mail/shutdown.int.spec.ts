@@ -22,10 +22,11 @@ describe('a shutdown while an e-mail is being sent', () => {
     };
     const recover = await t.app.inject({ method: 'POST', url: '/auth/v1/recover', payload: { email } });
     expect(recover.json()).toEqual({}); // answered before the mail went out
-    expect(await t.outbox.list({ to: email })).toHaveLength(1); // only the confirmation so far
+    // The welcome mail of the confirmation goes out on its own; these two are the ones in question.
+    const subjects = async () => (await t!.outbox.list({ to: email })).map((m) => m.subject).filter((s) => !/Welcome/.test(s));
+    expect(await subjects()).toHaveLength(1); // only the confirmation so far
 
     await t.app.close();
-    const mails = await t.outbox.list({ to: email });
-    expect(mails.map((m) => m.subject)).toEqual(['Reset your password', expect.stringMatching(/Confirm/)]);
+    expect(await subjects()).toEqual(['Reset your password', expect.stringMatching(/Confirm/)]);
   });
 });

@@ -6,7 +6,8 @@ import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import type { PriceCache } from '../prices/price-cache.js';
-import { badRequest, forbidden, HttpError } from '../errors.js';
+import { usdPrice } from '../prices/usd-price.js';
+import { badRequest, forbidden } from '../errors.js';
 import { requestAmount, requestAsset } from '../wallet/amounts.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletEventData } from '../../ledger/wallet/events.js';
@@ -22,7 +23,7 @@ const idempotencyKey = (request: FastifyRequest) => {
 };
 
 export const SWAP_DISABLED = 'Swapping is currently disabled for your account.';
-export const PRICES_UNAVAILABLE = 'Prices are not available right now. Please try again in a minute.';
+export { PRICES_UNAVAILABLE } from '../prices/usd-price.js';
 
 /** Swap and stake (spec 001: Swap Tokens, Stake Plans, Manage Stakes). */
 export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, prices: PriceCache): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
@@ -31,13 +32,7 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
 
   const profileOf = (userId: string) => db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
-  /** The server's own USD price; USDT counts as 1 when the feed has none (spec 001 section 9). */
-  function priceOf(asset: AssetId) {
-    const entry = prices.current()?.prices[asset];
-    if (entry && Number.isFinite(entry.price) && entry.price > 0) return money(String(entry.price));
-    if (asset === 'USDT') return money(1);
-    throw new HttpError(503, PRICES_UNAVAILABLE);
-  }
+  const priceOf = (asset: AssetId) => usdPrice(prices, asset);
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(

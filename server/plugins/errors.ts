@@ -12,6 +12,7 @@ const walletStatus: Record<WalletError['code'], number> = {
   not_found: 404,
   invalid_state: 409,
   duplicate: 409,
+  forbidden: 403,
 };
 
 /**

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 
-export type Topic = 'transactions' | 'notifications' | 'prices' | 'announcements' | 'tickets';
+export type Topic = 'transactions' | 'notifications' | 'prices' | 'announcements' | 'tickets' | 'approvals';
 
 /** The close code of a socket whose authorisation is refused or has ended (the client reconnects with a fresh token). */
 export const CLOSE_UNAUTHORIZED = 4401;

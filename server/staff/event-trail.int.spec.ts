@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 import { randomUUID } from 'node:crypto';
 import { CARD_LIKE_HIDDEN, withoutSecrets } from './event-trail.js';
@@ -20,7 +20,7 @@ describe('event trail behind a customer', () => {
   let customer: Awaited<ReturnType<typeof registeredCustomer>>;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(BELOW_FOUR_EYES_LIMIT);
     const { password, userId } = await createStaff(t.app.authServices.accounts, { email: 'wes@example.com', fullName: 'Wes Worker', role: 'WORKER' });
     const first = await signIn(t, 'wes@example.com', password);
     await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'staff-own-pass-1' } });

@@ -82,6 +82,14 @@ export function summaryOf(type: string, d: Data): string {
       return `Stake opened: ${s(d.principal)} ${s(d.assetId)} for ${s(d.durationDays)} days`;
     case 'wallet.stake-paid-out':
       return `Stake paid out: ${s(d.amount)} ${s(d.assetId)}`;
+    case 'wallet.approval-requested':
+      return `Awaiting second approval: ${d.action === 'settle-transaction' ? 'Complete of' : 'manual transaction'} ${signed(d.amount)} ${s(d.assetId)} (${s(d.valueUsd)} USD at ${s(d.priceUsd)})`;
+    case 'wallet.approval-approved':
+      return `Second approval given: ${s(d.reason)}`;
+    case 'wallet.approval-rejected':
+      return `Second approval refused: ${s(d.reason)}`;
+    case 'wallet.approval-expired':
+      return 'Approval request expired without a decision';
     case 'payment-method.card-added':
       return `Card added: ${s(d.cardBrand)} •••• ${s(d.last4)}, expires ${s(d.expiryDate)}`;
     case 'payment-method.bank-account-added':

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { Decimal } from 'decimal.js';
-import { createTestApp, bearer, registeredCustomer, signIn, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
+import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, registeredCustomer, signIn, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 
@@ -23,7 +23,7 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
   let stranger: Awaited<ReturnType<typeof registeredCustomer>>;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(BELOW_FOUR_EYES_LIMIT);
     worker = await staffSession('WORKER', 'wes@example.com', 'Wes Worker');
     customer = await registeredCustomer(t, 'dana@example.com', 'dana-pass-12');
     stranger = await registeredCustomer(t, 'stranger@example.com', 'stranger-pass-1');

@@ -13,6 +13,8 @@ import { requestAmount } from '../wallet/amounts.js';
 import { assertCanManageUser, assertRole, customerInReach } from './access.js';
 import { UUID } from '../ids.js';
 import { passwordProblem } from '../auth/password-policy.js';
+import { AWAITING_SECOND_APPROVAL, type FourEyes } from './four-eyes.js';
+import type { Valuation } from '../../ledger/wallet/approvals.js';
 
 /** An admin's reset of a customer's password: at least this long (spec 002 section 9). */
 export const MIN_STAFF_RESET_PASSWORD = 6;
@@ -39,7 +41,7 @@ const actorOf = (staff: AuthInfo) => ({ id: staff.userId, role: staff.role });
  * server/auth/login-history.ts). Every call passes the one access rule first and is recorded
  * with the staff member as actor.
  */
-export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fourEyes: FourEyes): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
   const { accounts } = auth;
   const guard = auth.guard.requireAuth();
@@ -178,7 +180,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
           }),
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const staff = authOf(request);
         const b = request.body;
         await reachableUser(staff, b.targetUserId);
@@ -196,6 +198,22 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
         if (amount.lte(0)) throw badRequest(PROFILE_MESSAGES.missingTxFields);
         const note = b.note?.trim() || null;
         const transactionId = randomUUID();
+        const proposed = { sentAt: sentAt.toISOString(), status: status.data, type: 'deposit' as const, note, senderAddress, txid: b.txid?.trim() || null, isHidden: b.isHidden ?? false };
+        // Four eyes: a Complete manual transaction above the limit waits for a second person and moves
+        // nothing yet; a Pending one is gated when it is completed, a Failed one moves nothing.
+        let valuation: Valuation | undefined;
+        if (status.data === 'Complete') {
+          const { waiting, valuation: valued } = await fourEyes.requestIfNeeded(
+            staff,
+            { customerId: b.targetUserId, action: 'manual-transaction', transactionId, assetId: b.assetId, amount, transaction: proposed },
+            { ip: request.ip ?? null },
+          );
+          if (waiting) {
+            reply.status(202);
+            return { message: AWAITING_SECOND_APPROVAL, transactionId, awaitingApproval: true, approval: waiting };
+          }
+          valuation = valued;
+        }
         await ledger.execute(
           walletDecider,
           b.targetUserId,
@@ -203,15 +221,17 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext): {
             type: 'RecordTransaction',
             transactionId,
             assetId: b.assetId,
-            sentAt: sentAt.toISOString(),
+            sentAt: proposed.sentAt,
             amount,
             status: status.data,
             txType: 'deposit',
             note,
             senderAddress,
-            txid: b.txid?.trim() || null,
-            isHidden: b.isHidden ?? false,
+            txid: proposed.txid,
+            isHidden: proposed.isHidden,
             reason: note,
+            makerId: staff.userId,
+            valuation,
           },
           { actor: actorOf(staff), extra: { reason: 'staff manual transaction', ip: request.ip ?? null } },
         );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 
 describe('staff account actions: ban and unban', () => {
@@ -12,7 +12,7 @@ describe('staff account actions: ban and unban', () => {
     return signIn(t, email, 'staff-own-pass-1');
   };
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(BELOW_FOUR_EYES_LIMIT);
   });
   afterAll(async () => {
     await t.close();
@@ -92,7 +92,7 @@ describe('staff account actions: ban and unban', () => {
 describe('staff: update a transaction', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(BELOW_FOUR_EYES_LIMIT);
   });
   afterAll(async () => {
     await t.close();

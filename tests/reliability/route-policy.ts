@@ -200,11 +200,16 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
     request: (ids) => ({ body: { targetUserId: ids.userId, assetId: 'BTC', amount: '0.001', status: 'Complete', note: 'matrix' } }),
   },
   'GET /api/v1/users/:userId/transactions': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/transactions` }) },
+  'GET /api/v1/users/:userId/approvals': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/approvals` }) },
+  // The two-person rule: checkers are managers and admins; a worker reads only their own requests (scope 'mine').
+  'POST /functions/v1/list-approvals': { policy: 'manager-only', request: () => ({ body: {} }) },
+  'POST /functions/v1/decide-approval': { policy: 'manager-only', request: () => ({ body: { requestId: randomUUID(), decision: 'approve', reason: 'checked' } }) },
   'GET /api/v1/users/:userId/payment-methods': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/payment-methods` }) },
   'GET /api/v1/users/:userId/payment-methods/:id': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/payment-methods/${ids.bankId}` }) },
   'GET /api/v1/users/:userId/event-trail': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/event-trail` }) },
   'POST /functions/v1/approve-kyc': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
   'POST /functions/v1/get-kyc-details': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
+  'GET /api/v1/admin/staff-actions': { policy: 'admin-only', request: () => ({ query: {} }) },
   'GET /api/v1/admin/balance-at': { policy: 'admin-only', request: (ids) => ({ query: { userId: ids.userId } }), expect: { 'ADMIN/foreign': 'allowed' } },
 
   // Buying links: the customer sees their own; staff who manage the customer set them.

@@ -18,6 +18,12 @@ export interface TestApp {
 }
 
 /** The whole app on a fresh database and data folder, for `inject`. */
+/**
+ * For suites of the spec's staff behaviour below the two-person rule's limit: a limit no test
+ * amount reaches (the rule itself: server/staff/four-eyes.int.spec.ts).
+ */
+export const BELOW_FOUR_EYES_LIMIT = { FOUR_EYES_LIMIT_USD: '100000000000' } as const;
+
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-app-'));
   const database = await createTestDatabase();

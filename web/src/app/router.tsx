@@ -57,6 +57,7 @@ const dashboardRoutes: RouteObject[] = [
       staffScreen('my-users', (m) => m.MyUsersTab),
       { path: 'support-tickets', lazy: async () => ({ Component: (await import('../features/staff/tickets/worker-tickets-tab.js')).WorkerTicketsTab }) },
       staffScreen('stake', (m) => m.StakeManagementTab),
+      staffScreen('approvals', (m) => m.ApprovalsTab),
     ],
   },
   {
@@ -69,12 +70,17 @@ const dashboardRoutes: RouteObject[] = [
       staffScreen('actions', (m) => m.ActionsTab),
       staffScreen('all-users', (m) => m.AllUsersTab),
       { path: 'unassigned-tickets', lazy: async () => ({ Component: (await import('../features/staff/manager/unassigned-tickets-tab.js')).UnassignedTicketsTab }) },
+      staffScreen('approvals', (m) => m.ApprovalsTab),
     ],
   },
   {
     path: 'admin',
     lazy: async () => ({ Component: (await staff()).AdminDashboardPage }),
-    children: [{ index: true, element: <Navigate to="staff-activity" replace /> }, staffScreen('staff-activity', (m) => m.StaffActivityTab)],
+    children: [
+      { index: true, element: <Navigate to="staff-activity" replace /> },
+      staffScreen('staff-activity', (m) => m.StaffActivityTab),
+      staffScreen('approvals', (m) => m.ApprovalsTab),
+    ],
   },
   {
     path: 'user-profile/:userId',

@@ -28,7 +28,7 @@ const CLOSE_UNAUTHORIZED = 4401;
 /** Our own close when a heartbeat went unanswered. */
 const CLOSE_NO_ANSWER = 4000;
 
-export type Topic = 'transactions' | 'notifications' | 'prices' | 'announcements' | 'tickets';
+export type Topic = 'transactions' | 'notifications' | 'prices' | 'announcements' | 'tickets' | 'approvals';
 export type RealtimeHandler = (payload: unknown) => void;
 
 export type RealtimeStatus = {
@@ -66,7 +66,7 @@ function dispatch(topic: Topic, payload: unknown): void {
 }
 
 function isTopic(value: unknown): value is Topic {
-  return value === 'transactions' || value === 'notifications' || value === 'prices' || value === 'announcements' || value === 'tickets';
+  return value === 'transactions' || value === 'notifications' || value === 'prices' || value === 'announcements' || value === 'tickets' || value === 'approvals';
 }
 
 // --- the connection ------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import './worker/staff-dashboard.css';
+import './approvals/approvals.css';
 
 /*
  * The staff screens (spec 002). Each shows its title until its own issue fills it in;
@@ -16,6 +17,7 @@ export { AllUsersTab } from './manager/all-users-tab.js';
 
 export { AdminDashboard as AdminDashboardPage } from './admin/admin-dashboard.js';
 export { StaffActivityTab } from './admin/staff-activity-tab.js';
+export { ApprovalsTab } from './approvals/approvals-tab.js';
 
 export { UserProfilePage } from './profile/profile-page.js';
 

@@ -3,9 +3,12 @@ import { ScreenTitle } from '../../../components/screen-title.js';
 import { RouteTabs } from '../worker/route-tabs.js';
 import '../worker/staff-dashboard.css';
 
-const TABS = [{ to: '/dashboard/admin/staff-activity', label: 'Staff activity' }];
+const TABS = [
+  { to: '/dashboard/admin/staff-activity', label: 'Staff activity' },
+  { to: '/dashboard/admin/approvals', label: 'Approvals' },
+];
 
-/** /dashboard/admin (spec 002, Admin Dashboard): the welcome, and the admin's tabs under it. */
+/** /dashboard/admin (spec 002, Admin Dashboard): the welcome, and the admin's tabs under it (Approvals: every team's). */
 export function AdminDashboard() {
   return (
     <div className="staff-dashboard">

@@ -8,6 +8,7 @@ const TABS = [
   { to: '/dashboard/manager/actions', label: 'Actions' },
   { to: '/dashboard/manager/all-users', label: 'All Users' },
   { to: '/dashboard/manager/unassigned-tickets', label: 'Unassigned Tickets' },
+  { to: '/dashboard/manager/approvals', label: 'Approvals' },
 ];
 
 /** /dashboard/manager (spec 002, Manager Dashboard). */

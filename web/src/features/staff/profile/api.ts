@@ -1,3 +1,4 @@
+import type { AwaitingAnswer } from '../approvals/api.js';
 import { anonymous, deleteJson, getJson, postJson } from '../../../lib/api-client.js';
 
 /** The staff's calls behind the User Profile tabs (spec 002 section 7; docs/api-staff.md). */
@@ -124,12 +125,12 @@ export const profileApi = {
     senderAddress: string;
     note: string | null;
     isHidden: boolean;
-  }) => postJson<{ message: string }>(fn('add-transaction'), body),
+  }) => postJson<{ message: string } & AwaitingAnswer>(fn('add-transaction'), body),
   /** A page of the staff history; `before` is the last row already shown, `next` the one to ask with next (null at the end). */
   transactions: (userId: string, before?: string) =>
     getJson<{ transactions: StaffTransaction[]; next: string | null }>(`api/v1/users/${userId}/transactions`, before ? { searchParams: { before } } : undefined),
   updateTransaction: (body: { targetUserId: string; transactionId: string; status?: string; type?: string; note?: string | null }) =>
-    postJson<{ success: boolean }>(fn('update-transaction'), body),
+    postJson<{ success: boolean } & AwaitingAnswer>(fn('update-transaction'), body),
   paymentMethods: (userId: string) => getJson<{ paymentMethods: PaymentMethodRaw[] }>(`api/v1/users/${userId}/payment-methods`),
   paymentMethod: (userId: string, id: string) => getJson<{ paymentMethod: PaymentMethodRaw }>(`api/v1/users/${userId}/payment-methods/${id}`),
   buyingLinks: (userId: string) => getJson<{ defaults: DefaultService[]; links: BuyingLink[] }>('api/v1/buying-links', { searchParams: { userId } }),

@@ -18,7 +18,8 @@ type FormDialogProps = {
   save: () => Promise<unknown>;
   /** Refreshes what the dialog changed, once the success message shows. */
   onSaved: () => Promise<void>;
-  successText: string;
+  /** The success banner; from the answer when it depends on it (e.g. 'Awaiting second approval'). */
+  successText: string | ((answer: unknown) => string);
   /** Shown when a failure carries no message of its own. */
   failureText: string;
   children: ReactNode;
@@ -45,8 +46,8 @@ export function FormDialog({ title, submitLabel, onClose, validate, save, onSave
     if (invalid) return setError(invalid);
     setBusy(true);
     try {
-      await save();
-      setSuccess(successText);
+      const answer = await save();
+      setSuccess(typeof successText === 'function' ? successText(answer) : successText);
       await onSaved();
       timer.current = setTimeout(onClose, CLOSE_AFTER_MS);
     } catch (e) {

@@ -4,6 +4,8 @@ import { errorText, profileApi, type StaffTransaction } from './api.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 import { historyDate } from './use-flash.js';
+import { successOrAwaiting } from '../approvals/api.js';
+import { CustomerApprovals } from '../approvals/approvals-tab.js';
 
 /** A history entry: one transaction, or a swap built from its two legs. */
 type Entry = { kind: 'single'; tx: StaffTransaction } | { kind: 'swap'; spent: StaffTransaction; received: StaffTransaction };
@@ -89,6 +91,7 @@ export function TransactionsTab() {
       <h2 id="history-title" className="card__title">
         Transaction History
       </h2>
+      <CustomerApprovals userId={userId} />
       {!rows && !error && <p className="page-status">Loading history...</p>}
       {error && (
         <div className="banner banner--error" role="alert">
@@ -217,7 +220,7 @@ function EditDialog({ userId, tx, swap, onClose, onSaved }: { userId: string; tx
       onClose={onClose}
       save={save}
       onSaved={onSaved}
-      successText="Transaction updated successfully!"
+      successText={successOrAwaiting('Transaction updated successfully!')}
       failureText="Failed to update transaction."
     >
       <p className="muted small">

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { successOrAwaiting } from '../approvals/api.js';
+import { CustomerApprovals } from '../approvals/approvals-tab.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { formatCrypto, formatUsd, toDecimal } from '../../../lib/money.js';
@@ -24,6 +26,7 @@ export function WalletsTab() {
       <h2 id="wallets-title" className="card__title">
         Wallets
       </h2>
+      <CustomerApprovals userId={userId} />
       {!hasBalances ? (
         <p className="empty-text">No balance data available for this user.</p>
       ) : (
@@ -145,7 +148,7 @@ function AddTxDialog({ userId, asset, onClose, onDone }: { userId: string; asset
       validate={validate}
       save={save}
       onSaved={onDone}
-      successText="Transaction added successfully!"
+      successText={successOrAwaiting('Transaction added successfully!')}
       failureText="An unexpected error occurred."
     >
       <div className="profile-form">

@@ -8,6 +8,7 @@ const TABS = [
   { to: '/dashboard/worker/my-users', label: 'My Users' },
   { to: '/dashboard/worker/support-tickets', label: 'Support Tickets' },
   { to: '/dashboard/worker/stake', label: 'Stake Management' },
+  { to: '/dashboard/worker/approvals', label: 'My Requests' },
 ];
 
 /** /dashboard/worker: the announcement banner above the four tabs (spec 002, Worker Dashboard). */

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestDatabase, usingPostgres, type TestDatabase } from '../tests/support/test-database.js';
+import { loadConfig } from '../server/config.js';
+import { createLedgerContext } from '../server/context.js';
+import { walletDecider } from '../ledger/wallet/decider.js';
+import type { WalletCommand } from '../ledger/wallet/wallet.js';
+import { money } from '../ledger/money.js';
+import { runCli } from './ledger.js';
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
+  try {
+    return { code: await runCli(args), out: lines.join('\n') };
+  } finally {
+    log.mockRestore();
+    write.mockRestore();
+  }
+}
+
+/** `ledger trial-balance --from --to` names staff money per member; `ledger verify` holds the log to the two-person rule. */
+describe('ledger CLI: staff adjustments and the two-person rule', () => {
+  let database: TestDatabase | undefined;
+  let dataDir: string;
+  const saved = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR };
+  const customer = randomUUID();
+  const worker = randomUUID();
+  const manager = randomUUID();
+  const now = new Date().toISOString();
+  const later = new Date(Date.now() + 3_600_000).toISOString();
+  const manual = (amount: string, extra: Partial<Extract<WalletCommand, { type: 'RecordTransaction' }>> = {}): WalletCommand => ({
+    type: 'RecordTransaction', transactionId: randomUUID(), assetId: 'BTC', sentAt: now, amount: money(amount), status: 'Complete', txType: 'deposit',
+    note: null, senderAddress: 'bank', txid: null, isHidden: true, reason: null, makerId: worker, ...extra,
+  });
+  /** Runs commands on the customer's wallet, as the API would, then frees the database for the CLI. */
+  async function run(commands: WalletCommand[]) {
+    const ledger = await createLedgerContext(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL }));
+    try {
+      for (const c of commands) await ledger.execute(walletDecider, customer, c, { actor: { id: worker, role: 'WORKER' } });
+    } finally {
+      await ledger.close();
+    }
+  }
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-four-eyes-'));
+    process.env.DATA_DIR = dataDir;
+    if (usingPostgres) {
+      database = await createTestDatabase();
+      await database.release();
+      process.env.DATABASE_URL = database.url;
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await database?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints adjustments per staff member and asset, and verify passes a log where the large credit was approved', async () => {
+    const requestId = randomUUID();
+    await run([
+      manual('0.01', { valuation: { priceUsd: '97000', valueUsd: '970', limitUsd: '1000' } }),
+      {
+        type: 'RequestApproval', requestId, action: 'manual-transaction', transactionId: randomUUID(), assetId: 'BTC', amount: money(500), priceUsd: money(97000),
+        limitUsd: money(1000), maker: { id: worker, role: 'WORKER' }, now, expiresAt: later,
+        transaction: { sentAt: now, status: 'Complete', type: 'deposit', note: null, senderAddress: 'bank', txid: null, isHidden: true },
+      },
+      { type: 'DecideApproval', requestId, approve: true, checker: { id: manager, role: 'MANAGER' }, makerManagerId: manager, reason: 'bank statement', now },
+    ]);
+    const tb = await cli(['trial-balance', '--from', '2000-01-01', '--to', '2100-01-01', '--json']);
+    expect(tb.code).toBe(0);
+    const report = JSON.parse(tb.out);
+    expect(report.staffAdjustments.lines).toEqual([{ staffId: worker, assetId: 'BTC', credited: '500.01', postings: 2 }]);
+    expect(report.lines[0]).toMatchObject({ assetId: 'BTC', staffAdjustments: '-500.01', externalNet: '0', total: '0' });
+    // A period before anything happened has none.
+    expect(JSON.parse((await cli(['trial-balance', '--from', '2001-01-01', '--to', '2001-01-02', '--json'])).out).staffAdjustments.lines).toEqual([]);
+    await expect(cli(['trial-balance', '--from', '2001-01-01'])).rejects.toThrow('--from and --to go together.');
+
+    const verify = await cli(['verify']);
+    expect(verify.code).toBe(0);
+    expect(verify.out).toContain('ok   four eyes: every staff credit, debit and settlement above the limit has a second approval (2 checked, 1 approved by a second person, 0 written before the rule)');
+  }, 120_000);
+
+  it('verify fails on a credit above the limit that no second person approved, naming it', async () => {
+    await run([manual('1', { valuation: { priceUsd: '97000', valueUsd: '97000', limitUsd: '1000' } })]);
+    const verify = await cli(['verify']);
+    expect(verify.code).toBe(1);
+    expect(verify.out).toContain('FAIL four eyes');
+    expect(verify.out).toContain('worth 97000 USD, above the limit of 1000 USD, without a second approval');
+  }, 120_000);
+});

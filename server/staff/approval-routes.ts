@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { APPROVAL_MESSAGES } from '../../ledger/wallet/approvals.js';
+import { assertCanManageUser, assertRole, STAFF_ROLES } from './access.js';
+import type { FourEyes } from './four-eyes.js';
+
+const REASON_MAX = 500;
+const STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+
+/**
+ * The two-person rule's calls (docs/api-staff.md, "Approvals"): the checker's list and
+ * decision, the maker's own requests, and a customer's requests for the profile screens.
+ * Each first lapses the requests past their expiry, so that no screen offers one.
+ */
+export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEyes: FourEyes): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+  const guard = auth.guard.requireAuth();
+  const db = ledger.database.db;
+
+  const functions: FastifyPluginAsyncZod = async (app) => {
+    app.post(
+      '/list-approvals',
+      {
+        preHandler: guard,
+        schema: { tags: ['functions'], body: z.object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() }).default({ scope: 'waiting' }) },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        assertRole(staff, STAFF_ROLES, 'Access Denied: Only staff can see approval requests.');
+        await fourEyes.expireDue();
+        const { scope, status } = request.body;
+        if (scope === 'mine') return { approvals: await fourEyes.read({ makerId: staff.userId, status }) };
+        assertRole(staff, ['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker);
+        // An admin sees every request; a manager those of the workers who report to them.
+        const approvals = await fourEyes.read({ status: status ?? 'pending', team: staff.role === 'MANAGER' ? staff.userId : undefined });
+        return { approvals, limitUsd: fourEyes.limitUsd.toFixed(), expiryHours: ledger.config.FOUR_EYES_EXPIRY_HOURS };
+      },
+    );
+
+    app.post(
+      '/decide-approval',
+      {
+        preHandler: guard,
+        schema: {
+          tags: ['functions'],
+          body: z.object({ requestId: z.uuid(), decision: z.enum(['approve', 'reject']), reason: z.string().max(REASON_MAX).nullish() }),
+        },
+      },
+      async (request) => {
+        const staff = authOf(request);
+        const { requestId, decision } = request.body;
+        assertRole(staff, ['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker);
+        const reason = request.body.reason?.trim() ?? '';
+        if (!reason) throw badRequest(APPROVAL_MESSAGES.reasonRequired);
+        const row = await db.selectFrom('approval_requests').select(['request_id', 'user_id', 'maker_id']).where('request_id', '=', requestId).executeTakeFirst();
+        if (!row) throw notFound(APPROVAL_MESSAGES.notFound);
+        // The decider refuses the maker, a worker, another team's manager, a second decision and an expired request.
+        await fourEyes.decide(staff, { userId: row.user_id, requestId, makerId: row.maker_id }, decision === 'approve', reason, request.ip ?? null);
+        const [view] = await fourEyes.read({ requestId });
+        return { success: true, approval: view };
+      },
+    );
+  };
+
+  const api: FastifyPluginAsyncZod = async (app) => {
+    app.get(
+      '/users/:userId/approvals',
+      { preHandler: guard, schema: { tags: ['api'], params: z.object({ userId: z.uuid() }) } },
+      async (request) => {
+        const staff = authOf(request);
+        await assertCanManageUser(db, staff, request.params.userId);
+        await fourEyes.expireDue();
+        return { approvals: await fourEyes.read({ userId: request.params.userId }) };
+      },
+    );
+  };
+
+  return { functions, api };
+}

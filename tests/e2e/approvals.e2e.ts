@@ -1,0 +1,77 @@
+import { expect, test } from '@playwright/test';
+import { bearer, createConfirmedUser, demoManagerSession, openAs, passwordSession, screens, uniqueEmail, type ApiSession } from './helpers.js';
+
+/*
+ * The two-person rule on screen: a worker adds a large hidden credit from the profile's Wallets
+ * tab and is told it awaits a second approval (amount and maker); the customer's balance does
+ * not move; their manager's Approvals tab lists it live with customer, action, amount, value,
+ * maker and age, and approves it with a reason; the worker's profile then names who approved it.
+ */
+test.describe('approvals', () => {
+  test('a large manual credit waits on the manager\'s Approvals tab and moves money only once approved', async ({ page, browser, request }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const manager = await demoManagerSession(request);
+    const workerEmail = uniqueEmail('approvals-worker');
+    const created = await request.post('/functions/v1/create-worker-for-manager', { headers: bearer(manager), data: { fullName: 'Wes Maker', email: workerEmail, password: 'Given-by-manager-1' } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const first = (await (await passwordSession(request, workerEmail, 'Given-by-manager-1')).json()) as ApiSession;
+    expect((await request.put('/auth/v1/user', { headers: bearer(first), data: { password: 'Worker-own-pass-9' } })).ok()).toBe(true);
+    const worker = (await (await passwordSession(request, workerEmail, 'Worker-own-pass-9')).json()) as ApiSession;
+    const customer = await createConfirmedUser(request, 'approvals-customer', 'Carla Customer');
+    const customerSession = (await (await passwordSession(request, customer.email, customer.password)).json()) as ApiSession;
+    const userId = customerSession.user.id;
+    expect((await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: userId } })).ok()).toBe(true);
+    const btcBalance = async () => (await (await request.post('/functions/v1/get-user-profile-details', { headers: bearer(worker), data: { targetUserId: userId } })).json()).balances.BTC;
+
+    // The manager's Approvals tab is open before the request exists: it arrives over /realtime/v1.
+    const managerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const managerPage = await managerContext.newPage();
+    await openAs(managerPage, manager, '/dashboard/manager/approvals');
+    await expect(managerPage.getByRole('heading', { name: 'Waiting for your approval' })).toBeVisible();
+
+    await test.step('the worker adds 500 BTC Complete and hidden: awaiting second approval, balance unchanged', async () => {
+      await openAs(page, worker, `/dashboard/user-profile/${userId}/wallets`);
+      const btc = page.locator('tr[data-asset="BTC"]');
+      await btc.getByRole('button', { name: 'Add Tx BTC' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add BTC Transaction' });
+      await dialog.getByLabel('Amount *').fill('500');
+      await dialog.getByLabel('Sender Address *').fill('bc1qsenderexchangewallet000000000000000000');
+      await dialog.getByLabel('Status *').selectOption('Complete');
+      await dialog.getByLabel(/Note/).fill('Bonus agreed by phone');
+      await dialog.getByRole('checkbox').check();
+      await dialog.getByRole('button', { name: 'Add Transaction' }).click();
+      await expect(dialog.getByText(/Awaiting second approval: \+500 BTC \(.* USD\), by Wes Maker/)).toBeVisible();
+      await expect(dialog).toBeHidden({ timeout: 5_000 });
+      await expect(page.getByText(/Awaiting second approval: \+500 BTC/)).toBeVisible();
+      expect(await btcBalance()).toBe('0');
+    });
+
+    await test.step('the manager sees it live, with customer, action, amount, value, maker and age, and approves with a reason', async () => {
+      const row = managerPage.getByRole('row', { name: new RegExp(customer.email) });
+      await expect(row).toBeVisible({ timeout: 10_000 });
+      await expect(row).toContainText('Manual transaction');
+      await expect(row).toContainText('+500 BTC');
+      await expect(row).toContainText('USD');
+      await expect(row).toContainText('Wes Maker');
+      await expect(row).toContainText('0 min');
+      await managerPage.screenshot({ path: `${screens}/approvals.png`, fullPage: true });
+      await row.getByRole('button', { name: 'Approve' }).click();
+      await managerPage.getByRole('button', { name: 'Confirm approval' }).click();
+      await expect(managerPage.getByText('Please give a reason for your decision.')).toBeVisible();
+      await managerPage.getByLabel('Reason to approve *').fill('Bonus confirmed with the customer');
+      await managerPage.getByRole('button', { name: 'Confirm approval' }).click();
+      await expect(managerPage.getByText('No requests are waiting.')).toBeVisible();
+      expect(await btcBalance()).toBe('500');
+    });
+
+    await test.step('the maker sees who approved it, on the profile and in My Requests', async () => {
+      await expect(page.getByText(/Approved by Mona Manager: \+500 BTC .*Reason: Bonus confirmed with the customer/)).toBeVisible({ timeout: 10_000 });
+      await openAs(page, worker, '/dashboard/worker/approvals');
+      await expect(page.getByRole('heading', { name: 'My requests' })).toBeVisible();
+      await expect(page.getByText(/Approved by Mona Manager/)).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Waiting for your approval' })).toHaveCount(0);
+    });
+    await managerContext.close();
+  });
+});

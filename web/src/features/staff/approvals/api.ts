@@ -1,0 +1,74 @@
+import { getJson, postJson } from '../../../lib/api-client.js';
+
+/** A request under the two-person rule, as the server answers it (docs/api-staff.md, "Approvals"). */
+export type Approval = {
+  requestId: string;
+  userId: string;
+  customerEmail: string | null;
+  customerName: string | null;
+  action: 'manual-transaction' | 'settle-transaction';
+  transactionId: string;
+  assetId: string;
+  amount: string;
+  priceUsd: string;
+  valueUsd: string;
+  makerId: string;
+  makerEmail: string | null;
+  makerName: string | null;
+  status: 'pending' | 'approved' | 'rejected' | 'expired';
+  checkerId: string | null;
+  checkerName: string | null;
+  checkerEmail: string | null;
+  reason: string | null;
+  requestedAt: string;
+  expiresAt: string;
+  decidedAt: string | null;
+};
+
+/** What a staff call answers when its action now waits for a second person. */
+export type AwaitingAnswer = { awaitingApproval?: boolean; approval?: Approval };
+
+export const approvalsApi = {
+  waiting: () => postJson<{ approvals: Approval[]; limitUsd: string }>('functions/v1/list-approvals', { scope: 'waiting' }),
+  mine: () => postJson<{ approvals: Approval[] }>('functions/v1/list-approvals', { scope: 'mine' }),
+  decide: (requestId: string, decision: 'approve' | 'reject', reason: string) =>
+    postJson<{ success: boolean; approval: Approval }>('functions/v1/decide-approval', { requestId, decision, reason }),
+  forCustomer: (userId: string) => getJson<{ approvals: Approval[] }>(`api/v1/users/${userId}/approvals`),
+};
+
+export const ACTION_LABELS: Record<Approval['action'], string> = {
+  'manual-transaction': 'Manual transaction',
+  'settle-transaction': 'Complete pending transaction',
+};
+
+/** `Awaiting second approval: +500 BTC (48,500,000.00 USD), by Wes Worker` and the like. */
+export function approvalLine(a: Approval): string {
+  const who = (name: string | null, email: string | null) => name || email || 'unknown';
+  const what = `${a.amount.startsWith('-') ? a.amount : `+${a.amount}`} ${a.assetId} (${Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD)`;
+  switch (a.status) {
+    case 'pending':
+      return `Awaiting second approval: ${what}, by ${who(a.makerName, a.makerEmail)}`;
+    case 'approved':
+      return `Approved by ${who(a.checkerName, a.checkerEmail)}: ${what}, by ${who(a.makerName, a.makerEmail)}. Reason: ${a.reason ?? ''}`;
+    case 'rejected':
+      return `Rejected by ${who(a.checkerName, a.checkerEmail)}: ${what}, by ${who(a.makerName, a.makerEmail)}. Reason: ${a.reason ?? ''}`;
+    default:
+      return `Expired without a decision: ${what}, by ${who(a.makerName, a.makerEmail)}`;
+  }
+}
+
+/** How long ago, in the largest whole unit (5 min, 3 h, 2 d). */
+export function age(iso: string, now = Date.now()): string {
+  const minutes = Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h`;
+  return `${Math.floor(minutes / 1440)} d`;
+}
+
+/** The success text of a staff form: the spec's own, or the wait for a second person with amount and maker. */
+export function successOrAwaiting(done: string): (answer: unknown) => string {
+  return (answer) => {
+    const a = (answer as AwaitingAnswer | null)?.approval;
+    return (answer as AwaitingAnswer | null)?.awaitingApproval && a ? approvalLine(a) : done;
+  };
+}

@@ -1,0 +1,167 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Banner } from '../../../components/banner.js';
+import { Button } from '../../../components/button.js';
+import { useRealtime } from '../../../lib/realtime.js';
+import { useSession } from '../../../lib/session.js';
+import { ACTION_LABELS, age, approvalLine, approvalsApi, type Approval } from './api.js';
+
+/** A failed call's own text (the server's `error`). */
+const errorOf = (e: unknown) => (e instanceof Error && e.message ? e.message : 'An unexpected error occurred.');
+
+/** One waiting request: its facts, and Approve / Reject with a reason. */
+function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<void> }) {
+  const [decision, setDecision] = useState<'approve' | 'reject' | null>(null);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (!decision) return;
+    if (!reason.trim()) return setError('Please give a reason for your decision.');
+    setBusy(true);
+    setError(null);
+    try {
+      await approvalsApi.decide(a.requestId, decision, reason.trim());
+      await onDecided();
+    } catch (e) {
+      setError(errorOf(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <tr>
+        <td>{a.customerName || a.customerEmail}<div className="muted small">{a.customerEmail}</div></td>
+        <td>{ACTION_LABELS[a.action]}</td>
+        <td className="mono approvals__nowrap">{a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}</td>
+        <td className="mono approvals__nowrap">{Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD</td>
+        <td className="approvals__nowrap">{a.makerName || a.makerEmail}</td>
+        <td className="approvals__nowrap">{age(a.requestedAt)}</td>
+        <td className="staff-table__actions">
+          <div className="approvals__actions">
+            <Button variant="primary" onClick={() => setDecision('approve')} disabled={busy}>Approve</Button>
+            <Button variant="secondary" onClick={() => setDecision('reject')} disabled={busy}>Reject</Button>
+          </div>
+        </td>
+      </tr>
+      {decision && (
+        <tr className="approvals__decision">
+          <td colSpan={7}>
+            <label className="field__label" htmlFor={`reason-${a.requestId}`}>
+              Reason to {decision} *
+            </label>
+            <textarea id={`reason-${a.requestId}`} className="field__input" rows={2} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+            {error && <Banner variant="error">{error}</Banner>}
+            <div className="approvals__actions">
+              <Button onClick={() => void submit()} loading={busy} loadingText="Saving...">
+                Confirm {decision === 'approve' ? 'approval' : 'rejection'}
+              </Button>
+              <Button variant="secondary" onClick={() => setDecision(null)} disabled={busy}>Cancel</Button>
+            </div>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+/**
+ * Approvals (two-person rule): for a manager the waiting requests of their team, for an admin
+ * all of them, each approved or rejected with a reason; and for every staff member their own
+ * requests and how they ended. Live: the list reloads when the server says it changed.
+ */
+export function ApprovalsTab() {
+  const role = useSession((s) => s.role);
+  const checker = role === 'MANAGER' || role === 'ADMIN';
+  const [waiting, setWaiting] = useState<Approval[] | null>(null);
+  const [mine, setMine] = useState<Approval[] | null>(null);
+  const [limit, setLimit] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      if (checker) {
+        const w = await approvalsApi.waiting();
+        setWaiting(w.approvals);
+        setLimit(w.limitUsd);
+      }
+      setMine((await approvalsApi.mine()).approvals);
+      setError(null);
+    } catch (e) {
+      setError(errorOf(e));
+    }
+  }, [checker]);
+  useEffect(() => void load(), [load]);
+  useRealtime('approvals', () => void load());
+
+  return (
+    <div className="approvals">
+      {error && <Banner variant="error">{error}</Banner>}
+      {checker && (
+        <section className="card staff-card" aria-labelledby="approvals-waiting">
+          <h2 id="approvals-waiting" className="card__title">Waiting for your approval</h2>
+          <p className="card__subtitle">
+            Staff actions worth more than {limit ? `${Number(limit).toLocaleString('en-US')} USD` : 'the limit'} move no money until a second person approves them.
+            {role === 'MANAGER' ? ' These are your workers\u2019 requests.' : ' These are all requests.'}
+          </p>
+          {waiting === null ? (
+            <p className="muted">Loading...</p>
+          ) : waiting.length === 0 ? (
+            <p className="muted">No requests are waiting.</p>
+          ) : (
+            <div className="staff-table-wrap">
+              <table className="staff-table approvals__table">
+                <thead>
+                  <tr><th>Customer</th><th>Action</th><th>Amount</th><th>Value</th><th>Maker</th><th>Age</th><th /></tr>
+                </thead>
+                <tbody>
+                  {waiting.map((a) => <WaitingRow key={a.requestId} a={a} onDecided={load} />)}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      )}
+      <section className="card staff-card" aria-labelledby="approvals-mine">
+        <h2 id="approvals-mine" className="card__title">My requests</h2>
+        {mine === null ? (
+          <p className="muted">Loading...</p>
+        ) : mine.length === 0 ? (
+          <p className="muted">You have no requests.</p>
+        ) : (
+          <ul className="approvals__mine">
+            {mine.map((a) => (
+              <li key={a.requestId}>
+                <span className={`approvals__status approvals__status--${a.status}`}>{a.status}</span> {a.customerEmail}: {approvalLine(a)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** A customer's requests on their profile: what waits for a second person, and who decided the rest. */
+export function CustomerApprovals({ userId, refreshKey }: { userId: string; refreshKey?: unknown }) {
+  const [list, setList] = useState<Approval[]>([]);
+  const load = useCallback(async () => {
+    try {
+      setList((await approvalsApi.forCustomer(userId)).approvals);
+    } catch {
+      setList([]);
+    }
+  }, [userId]);
+  useEffect(() => void load(), [load, refreshKey]);
+  useRealtime('approvals', () => void load());
+  if (list.length === 0) return null;
+  return (
+    <section className="approvals__customer" aria-label="Second approvals">
+      {list.slice(0, 10).map((a) => (
+        <Banner key={a.requestId} variant={a.status === 'pending' ? 'info' : a.status === 'approved' ? 'success' : 'error'}>
+          {approvalLine(a)}
+        </Banner>
+      ))}
+    </section>
+  );
+}
