@@ -106,14 +106,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ FOUR_EYES_EXPIRY_HOURS: '0' })).toThrow(/FOUR_EYES_EXPIRY_HOURS/);
   });
   it('production refuses DEMO_USERS=true in one line naming it, and never makes demo accounts; development makes them unless told not to', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), DATA_ENCRYPTION_KEY: 'a'.repeat(64) };
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), DATA_ENCRYPTION_KEY: 'a'.repeat(64), PUBLIC_URL: 'https://wallet.example.com', MAIL_OUTBOX: 'true' };
     let message = '';
     try {
       loadConfig({ ...production, DEMO_USERS: 'true' });
     } catch (err) {
       message = (err as Error).message;
     }
-    expect(message.split('\n').filter((l) => l.includes('DEMO_USERS'))).toEqual(['  DEMO_USERS: true is not allowed in production (demo accounts have known roles and printed passwords)']);
+    expect(message.split('\n').filter((l) => l.includes('DEMO_USERS'))).toEqual(['Invalid configuration: DEMO_USERS: true is not allowed in production (demo accounts have known roles and printed passwords)']);
     expect(demoUsersWanted(loadConfig(production))).toBe(false);
     expect(demoUsersWanted(loadConfig({}))).toBe(true);
     expect(demoUsersWanted(loadConfig({ DEMO_USERS: 'false' }))).toBe(false);
