@@ -18,6 +18,7 @@ import * as m0017 from './0017_journal_open_transactions.js';
 import * as m0018 from './0018_journal_postings_position_key.js';
 import * as m0019 from './0019_transaction_list_order_index.js';
 import * as m0020 from './0020_users_email_not_unique.js';
+import * as m0021 from './0021_planner_page_cost.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0018_journal_postings_position_key': m0018,
   '0019_transaction_list_order_index': m0019,
   '0020_users_email_not_unique': m0020,
+  '0021_planner_page_cost': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
