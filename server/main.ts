@@ -24,6 +24,11 @@ export async function main(): Promise<void> {
       console.error(err.message);
       process.exit(3);
     }
+    // A value only the opened parts can check (EVENTSTORE_URL as the client reads it).
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
     throw err;
   }
   if (!config.DATABASE_URL && config.DEMO_USERS === 'true') {
