@@ -51,7 +51,7 @@ export async function createLedgerContext(
   }
   const store = await openEventStore(config, database);
   const commands = new CommandHandler(store);
-  const projector = new Projector(database.db, store);
+  const projector = new Projector(database.projectionDb, store);
   if (opts.startProjections !== false) await projector.start();
   return {
     config,

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchWrites, WriteWatch } from './write-watch.js';
+import { pipelinedWritesDialect } from './pipelined-writes.js';
 import type { DB } from './schema.js';
 
 // numeric and int8 come back as strings from both drivers: money never passes through a float.
@@ -29,11 +30,20 @@ pg.types.setTypeParser(NUMERIC, (v) => v);
  */
 export const RANDOM_PAGE_COST = '1.1';
 
+/** Connections of the read models' pool: the live projector writes one page at a time; a replay or a verify beside it takes another. */
+const PROJECTION_CONNECTIONS = 4;
+
 export interface Database {
   db: Kysely<DB>;
   kind: 'postgres' | 'pglite';
   /** Set for PostgreSQL: the pool, for the few places that want a raw client (benchmarks). */
   pool?: pg.Pool;
+  /**
+   * Where the read models are written (the live projector, replays): on PostgreSQL a few
+   * connections in node-postgres' pipeline mode, whose transactions send their plain writes
+   * without waiting for each answer (server/db/pipelined-writes.ts); on PGlite, `db`.
+   */
+  projectionDb: Kysely<DB>;
   /** Moves whenever users, sessions or second factors are written (server/db/write-watch.ts). */
   watch: WriteWatch;
   close(): Promise<void>;
@@ -61,9 +71,17 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // backend): its queries are rejected and the pool drops it when it is released, but the
     // client also emits 'error', which the pool listens to only while the client is idle.
     pool.on('connect', (client) => client.on('error', () => {}));
+    const pipelined = new pg.Pool({ connectionString: opts.databaseUrl, max: PROJECTION_CONNECTIONS, pipeline: true });
+    pipelined.on('error', () => {});
+    pipelined.on('connect', (client) => client.on('error', () => {}));
     const watch = new WriteWatch();
     const db = new Kysely<DB>({ dialect: watchWrites(new PostgresDialect({ pool }), watch) });
-    return { db, kind: 'postgres', pool, watch, close: () => db.destroy() };
+    const projectionDb = new Kysely<DB>({ dialect: watchWrites(pipelinedWritesDialect(pipelined), watch) });
+    const close = async () => {
+      await Promise.all([db.destroy(), projectionDb.destroy()]);
+      await pipelined.end();
+    };
+    return { db, kind: 'postgres', pool, projectionDb, watch, close };
   }
   let unlock = () => {};
   let dataDir: string | undefined;
@@ -88,6 +106,7 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     return {
       db,
       kind: 'pglite',
+      projectionDb: db,
       watch,
       close: async () => {
         await db.destroy();
