@@ -171,7 +171,7 @@ describe('the books after any sequence of customer and staff commands', () => {
       fc.asyncProperty(fc.array(stepArb, { minLength: 8, maxLength: 25 }), fc.integer({ min: 1, max: 7 }), async (steps, pageSize) => {
         const database = await createTestDatabase();
         const store = new PostgresEventStore(database.db);
-        const projector = new Projector(database.db, store);
+        const projector = new Projector(database.projectionDb, store);
         try {
           await projector.start();
           const handler = new CommandHandler(store);

@@ -26,7 +26,7 @@ describe('journal projection', () => {
   async function setup() {
     database = await createTestDatabase();
     const store = new PostgresEventStore(database.db);
-    const projector = new Projector(database.db, store);
+    const projector = new Projector(database.projectionDb, store);
     await projector.start();
     const handler = new CommandHandler(store);
     return { db: database.db, store, projector, handler };

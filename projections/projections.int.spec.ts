@@ -33,7 +33,7 @@ describe('projections', () => {
   it('keep balances and transactions as the commands left them, readable as soon as the command returns', async () => {
     database = await createTestDatabase();
     const store = new PostgresEventStore(database.db);
-    const projector = new Projector(database.db, store);
+    const projector = new Projector(database.projectionDb, store);
     await projector.start();
     const handler = new CommandHandler(store);
     const user = randomUUID();
@@ -73,7 +73,7 @@ describe('projections', () => {
         return balancesProjection.apply(...args);
       },
     };
-    const projector = new Projector(database.db, store, [flaky]);
+    const projector = new Projector(database.projectionDb, store, [flaky]);
     const reported: { message: string; retryInMs: number }[] = [];
     projector.on('failed', (err: Error, retryInMs: number) => reported.push({ message: err.message, retryInMs }));
     await projector.start();
@@ -96,7 +96,7 @@ describe('projections', () => {
     }
     // First life: the second batch fails after its rows were written, before the checkpoint.
     let batches = 0;
-    const crashing = new Projector(database.db, store, [balancesProjection, transactionsProjection], {
+    const crashing = new Projector(database.projectionDb, store, [balancesProjection, transactionsProjection], {
       batchSize: 7,
       beforeCheckpoint: () => {
         if (++batches === 2) throw new Error('power cut');
@@ -113,7 +113,7 @@ describe('projections', () => {
     expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '7' });
 
     // Second life: a fresh projector continues from the checkpoint.
-    const projector = new Projector(database.db, store);
+    const projector = new Projector(database.projectionDb, store);
     await projector.start();
     expect(await projector.waitFor(head, 10_000)).toBe(true);
     await projector.stop();
@@ -271,7 +271,7 @@ describe('projections', () => {
   it('property: for random command sequences the balances table equals the fold of the events', async () => {
     database = await createTestDatabase();
     const store = new PostgresEventStore(database.db);
-    const projector = new Projector(database.db, store);
+    const projector = new Projector(database.projectionDb, store);
     await projector.start();
     const handler = new CommandHandler(store);
     await fc.assert(

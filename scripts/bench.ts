@@ -486,19 +486,19 @@ async function replayPhase(ctx: Ctx): Promise<void> {
   // Warm up: each projection over the first events of the log, and the fold.
   const warmPage = await store.readAll({ maxCount: Math.min(10_000, Math.max(1, Math.floor(total / 10))) });
   const warmUntil = warmPage[warmPage.length - 1]?.position ?? null;
-  for (const p of PROJECTIONS) await replayProjection(database.db, store, p, { until: warmUntil });
+  for (const p of PROJECTIONS) await replayProjection(database.projectionDb, store, p, { until: warmUntil });
   await readAndFold(store, warmUntil);
 
   log(`replay: read-and-fold baseline, then ${PROJECTIONS.map((p) => p.name).join(', ')} over ${total.toLocaleString('en-US')} events, then the baseline again`);
   const before = await readAndFold(store, head);
   const results: ReplayResult[] = [];
   for (const p of PROJECTIONS) {
-    const r = await replayProjection(database.db, store, p, { until: head });
+    const r = await replayProjection(database.projectionDb, store, p, { until: head });
     log(`replay: ${r.name}: ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s`);
     results.push(r);
   }
   // What `ledger replay all` runs: one pass over the log feeding every read model.
-  const [onePass] = await replayProjections(database.db, store, PROJECTIONS, { until: head });
+  const [onePass] = await replayProjections(database.projectionDb, store, PROJECTIONS, { until: head });
   log(`replay: all ${PROJECTIONS.length} read models in one pass: ${onePass!.events.toLocaleString('en-US')} events in ${onePass!.seconds.toFixed(2)} s`);
   const after = await readAndFold(store, head);
   if (before.events !== total || after.events !== total) throw new Error(`the baseline read ${before.events}/${after.events} of ${total} events`);

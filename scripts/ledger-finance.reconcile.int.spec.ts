@@ -24,7 +24,7 @@ describe('trial balance: comparing with the read tables', () => {
   async function ledger() {
     database = await createTestDatabase();
     const store = new PostgresEventStore(database.db);
-    const projector = new Projector(database.db, store);
+    const projector = new Projector(database.projectionDb, store);
     await projector.start();
     const handler = new CommandHandler(store);
     const user = randomUUID();

@@ -95,7 +95,7 @@ async function countAfter(database: Database, store: EventStore, position: Posit
 
 async function catchUpLive(database: Database, store: EventStore, quiet: boolean): Promise<void> {
   for (const projection of PROJECTIONS) {
-    const runner = new ProjectionRunner(database.db, store, projection, { batchSize: 5000 });
+    const runner = new ProjectionRunner(database.projectionDb, store, projection, { batchSize: 5000 });
     const bar = progressBar(`projecting ${projection.name}`, null, { quiet });
     const n = await runner.catchUp({ onBatch: (done) => bar.update(done) });
     bar.finish(n);
@@ -203,7 +203,7 @@ export async function runCli(argv: string[]): Promise<number> {
         const total = head ? await countAfter(database, store, START) : 0;
         // One pass over the log feeds every read model named.
         const bar = progressBar(`replaying ${targets.map((t) => t!.name).join(', ')}`, total, { quiet });
-        const results: ReplayResult[] = await replayProjections(database.db, store, targets as Projection[], { until: head, onProgress: (n) => bar.update(n) });
+        const results: ReplayResult[] = await replayProjections(database.projectionDb, store, targets as Projection[], { until: head, onProgress: (n) => bar.update(n) });
         bar.finish(results[0]?.events ?? 0);
         if (values.json) console.log(json({ position: head ? formatPosition(head) : null, results }));
         else printReplay(results);

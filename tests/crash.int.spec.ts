@@ -68,7 +68,7 @@ describe('crash and restart', () => {
       const database = await openDatabase({ databaseUrl: env.DATABASE_URL || undefined, dataDir });
       try {
         const store = new PostgresEventStore(database.db);
-        const projector = new Projector(database.db, store);
+        const projector = new Projector(database.projectionDb, store);
         await projector.start();
         const head = (await store.headPosition())!;
         expect(await projector.waitFor(head, 20_000)).toBe(true);

@@ -35,7 +35,7 @@ async function write(dataDir: string, n: number): Promise<number> {
   try {
     await migrateToLatest(database.db);
     const store = new PostgresEventStore(database.db);
-    const projector = new Projector(database.db, store);
+    const projector = new Projector(database.projectionDb, store);
     await projector.start();
     const handler = new CommandHandler(store);
     for (let i = 0; i < n; i++) {

@@ -15,7 +15,7 @@ import { money } from '../../ledger/money.js';
 const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR });
 await migrateToLatest(database.db);
 const store = new PostgresEventStore(database.db);
-const projector = new Projector(database.db, store, undefined, { batchSize: 20 });
+const projector = new Projector(database.projectionDb, store, undefined, { batchSize: 20 });
 await projector.start();
 const handler = new CommandHandler(store);
 const users = (process.env.CRASH_USERS ?? '').split(',');
