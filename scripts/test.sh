@@ -57,7 +57,8 @@ if [ -n "${DATABASE_URL:-}" ]; then
   pg_pid=$!
 fi
 # The same suites through PgBouncer in transaction mode, after the PostgreSQL pass and beside
-# the browser tests too: the two passes one after the other still end about when those do.
+# the browser tests too (one pass after the other keeps the connections to PostgreSQL as they
+# were). Alone, this pass took 284 s on the shared two-core machine at a load of 8, 939 s at 20.
 bouncer_pid=""
 if [ -n "${PGBOUNCER_DATABASE_URL:-}" ]; then
   ( [ -z "$pg_pid" ] || while kill -0 "$pg_pid" 2>/dev/null; do sleep 1; done
