@@ -11,25 +11,31 @@ import { foldJournal } from '../ledger/journal/fold.js';
 import { FourEyesAudit, type FourEyesAuditResult } from '../ledger/journal/four-eyes-audit.js';
 import type { BalanceRow } from './read-models.js';
 import { hasPostingRule, postingsFor, type JournalTransaction, type Posting } from '../ledger/journal/postings.js';
-import { copyBinaryRows } from '../server/db/copy-from.js';
-import { CopyBinary } from '../server/db/copy-binary.js';
-import { table, type PlannedWrite, type Projection, type ProjectionTarget } from './projection.js';
+import { insertRows, type InsertColumn } from '../server/db/insert-rows.js';
+import { table, timestampText, type PlannedWrite, type Projection, type ProjectionTarget } from './projection.js';
 
 /** Events that change a transaction opened earlier, whose state the rule needs. */
 const CHANGES = new Set(['wallet.transaction-settled', 'wallet.transaction-failed', 'wallet.transaction-edited']);
 
-/** The columns of journal_postings, in the order `postingsRow` writes them. */
-const POSTINGS_COLUMNS = ['event_id', 'commit_position', 'prepare_position', 'user_id', 'transaction_id', 'recorded_at', 'accounts', 'asset_ids', 'amounts'];
-
-const account = (p: Posting) => p.account;
-const assetId = (p: Posting) => p.assetId;
-const amount = (p: Posting) => p.amount;
-
-/** An event's row of journal_postings (COPY binary): its columns, then its legs as arrays. */
-function postingsRow(out: CopyBinary, e: RecordedEvent, userId: string, transactionId: string | null, postings: Posting[]): void {
-  out.row(POSTINGS_COLUMNS.length).uuid(e.eventId).int8(e.position.commit).int8(e.position.prepare).uuid(userId).uuid(transactionId).timestamp(e.recordedAt)
-    .textArray(postings, account).textArray(postings, assetId).numericArray(postings, amount);
+/** An event's row of journal_postings: its columns, then its legs as arrays. */
+interface PostingsRow {
+  e: RecordedEvent;
+  userId: string;
+  transactionId: string | null;
+  postings: Posting[];
 }
+
+const POSTINGS_COLUMNS: InsertColumn<PostingsRow>[] = [
+  { name: 'event_id', type: 'uuid', value: (r) => r.e.eventId },
+  { name: 'commit_position', type: 'bigint', value: (r) => String(r.e.position.commit) },
+  { name: 'prepare_position', type: 'bigint', value: (r) => String(r.e.position.prepare) },
+  { name: 'user_id', type: 'uuid', value: (r) => r.userId },
+  { name: 'transaction_id', type: 'uuid', value: (r) => r.transactionId },
+  { name: 'recorded_at', type: 'timestamptz', value: (r) => timestampText(r.e.recordedAt) },
+  { name: 'accounts', type: 'text[]', value: (r) => r.postings.map((p) => p.account) },
+  { name: 'asset_ids', type: 'text[]', value: (r) => r.postings.map((p) => p.assetId) },
+  { name: 'amounts', type: 'numeric[]', value: (r) => r.postings.map((p) => p.amount) },
+];
 
 /** A transaction the journal keeps while it is open, with its customer. */
 type OpenTransaction = JournalTransaction & { userId: string };
@@ -46,7 +52,7 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
   const changed = new Map<string, OpenTransaction>();
   // One context for the page, its customer set per event (the rules use it synchronously).
   const ctx = { userId: '', transaction: (id: string) => changed.get(id) ?? stored(id) };
-  const rows = new CopyBinary();
+  const rows: PostingsRow[] = [];
   for (const e of wallet) {
     const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
     ctx.userId = userId;
@@ -54,7 +60,7 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
     if (!result) continue;
     if (result.transaction) changed.set(result.transaction.transactionId, { ...result.transaction, userId });
     if (result.postings.length === 0) continue;
-    postingsRow(rows, e, userId, (e.data as { transactionId?: string }).transactionId ?? null, result.postings);
+    rows.push({ e, userId, transactionId: (e.data as { transactionId?: string }).transactionId ?? null, postings: result.postings });
   }
   // Only Pending transactions are kept: a closed one posts nothing more (see the rules).
   const open: OpenTransaction[] = [];
@@ -65,7 +71,7 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
   }
   const write = async (target: ProjectionTarget) => {
     const tTx = table(target, 'journal_transactions');
-    await copyBinaryRows(target.trx, `${target.schema}.journal_postings`, POSTINGS_COLUMNS, rows);
+    await insertRows(target.trx, `${target.schema}.journal_postings`, POSTINGS_COLUMNS, rows);
     if (closed.length > 0) await sql`delete from ${tTx} where transaction_id = any(${closed}::uuid[])`.execute(target.trx);
     if (open.length > 0) {
       await sql`
@@ -96,8 +102,8 @@ function openTransaction(r: StoredRow): OpenTransaction {
  * one row per event in journal_postings (its legs as arrays; the view journal_entries shows
  * one row per leg), and journal_transactions: what the rules need to know of a transaction
  * when it settles, kept while it is Pending. A batch reads the transactions it changes once,
- * posts in memory, writes the postings with COPY (server/db/copy-from.ts), the transactions
- * still open with unnest, and deletes the ones that closed. A replay's planner reads the
+ * posts in memory, writes the postings and the transactions still open with unnest
+ * (server/db/insert-rows.ts), and deletes the ones that closed. A replay's planner reads the
  * open transactions once, when it starts, and keeps them in memory from page to page.
  */
 export const journalProjection: Projection = {

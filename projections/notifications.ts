@@ -2,13 +2,27 @@ import { sql } from 'kysely';
 import { WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { settlementMessage } from '../ledger/notifications/notifications.js';
 import { isStaffActor, STAFF_NOTICE_TYPES, staffNoticeOf } from '../ledger/notifications/staff-notices.js';
-import { copyBinaryRows } from '../server/db/copy-from.js';
-import { CopyBinary } from '../server/db/copy-binary.js';
-import { table, type Projection } from './projection.js';
+import { insertRows, type InsertColumn } from '../server/db/insert-rows.js';
+import { table, timestampText, type Projection } from './projection.js';
 
 const STREAM_PREFIX = 'notifications-';
 const USER_STREAM_PREFIX = 'user-';
-const COLUMNS = ['id', 'user_id', 'message', 'read', 'created_at', 'transaction_id'];
+interface Row {
+  id: string;
+  userId: string;
+  message: string;
+  createdAt: Date;
+  transactionId: string | null;
+}
+
+const COLUMNS: InsertColumn<Row>[] = [
+  { name: 'id', type: 'uuid', value: (r) => r.id },
+  { name: 'user_id', type: 'uuid', value: (r) => r.userId },
+  { name: 'message', type: 'text', value: (r) => r.message },
+  { name: 'read', type: 'boolean', value: () => false },
+  { name: 'created_at', type: 'timestamptz', value: (r) => timestampText(r.createdAt) },
+  { name: 'transaction_id', type: 'uuid', value: (r) => r.transactionId },
+];
 
 /**
  * notifications: one per settled or failed deposit, withdrawal or send (its id is the
@@ -25,25 +39,24 @@ export const notificationsProjection: Projection = {
 
   async apply(target, events) {
     const t = table(target, 'notifications');
-    // New notifications are gathered and written with one COPY; a read mark first
+    // New notifications are gathered and written with one insert; a read mark first
     // writes what is gathered, so that it applies to exactly the rows before it in the log.
-    let pending = new CopyBinary();
+    let pending: Row[] = [];
     const flush = async () => {
-      if (pending.rowCount === 0) return;
       const rows = pending;
-      pending = new CopyBinary();
-      await copyBinaryRows(target.trx, `${target.schema}.notifications`, COLUMNS, rows);
+      pending = [];
+      await insertRows(target.trx, `${target.schema}.notifications`, COLUMNS, rows);
     };
     for (const e of events) {
       if (e.type === 'wallet.transaction-settled' || e.type === 'wallet.transaction-failed') {
         const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
         const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
         if (!message) continue;
-        pending.row(COLUMNS.length).uuid(e.eventId).uuid(e.streamId.slice(WALLET_STREAM_PREFIX.length)).text(message).bool(false).timestamp(e.recordedAt).uuid(data.transactionId);
+        pending.push({ id: e.eventId, userId: e.streamId.slice(WALLET_STREAM_PREFIX.length), message, createdAt: e.recordedAt, transactionId: data.transactionId });
       } else if (STAFF_NOTICE_TYPES.has(e.type)) {
         const notice = isStaffActor(e.metadata?.actorRole) ? staffNoticeOf(e.type, e.data as Record<string, unknown>) : null;
         if (!notice || !e.streamId.startsWith(USER_STREAM_PREFIX)) continue;
-        pending.row(COLUMNS.length).uuid(e.eventId).uuid(e.streamId.slice(USER_STREAM_PREFIX.length)).text(notice.message).bool(false).timestamp(e.recordedAt).null();
+        pending.push({ id: e.eventId, userId: e.streamId.slice(USER_STREAM_PREFIX.length), message: notice.message, createdAt: e.recordedAt, transactionId: null });
       } else if (e.type === 'notification.marked-read') {
         await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);

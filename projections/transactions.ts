@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
 import { isWalletEventType, openedStatus, openedType, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
-import { copyBinaryRows, copyRows, CopyText } from '../server/db/copy-from.js';
-import { CopyBinary, isoMicros } from '../server/db/copy-binary.js';
+import { insertRows, type InsertColumn } from '../server/db/insert-rows.js';
 import { table, timestampText, type Projection, type ProjectionTarget } from './projection.js';
 import { carriesReq, isPairGroup, mayCarryReq, reqOf, visibleLegs } from './transaction-requests.js';
 
@@ -28,14 +27,20 @@ interface Row {
 
 type Patch = Partial<Pick<Row, 'status' | 'type' | 'note'>> & { updated_at: Date };
 
-const COLUMNS = [
-  'id', 'user_id', 'asset_id', 'amount', 'fee', 'type', 'status', 'sent_at', 'created_at', 'sender_address',
-  'recipient_address', 'txid', 'note', 'is_hidden', 'request_id', 'payment_method_id', 'updated_at',
-] as const;
+const text = (k: keyof Row) => ({ name: k, type: 'text', value: (r: Row) => r[k] as string | null });
+const typed = (k: keyof Row, type: string) => ({ name: k, type, value: (r: Row) => r[k] as string | null });
+const time = (k: 'created_at' | 'updated_at') => ({ name: k, type: 'timestamptz', value: (r: Row) => timestampText(r[k]) });
+
+const COLUMNS: InsertColumn<Row>[] = [
+  typed('id', 'uuid'), typed('user_id', 'uuid'), text('asset_id'), typed('amount', 'numeric'), typed('fee', 'numeric'), text('type'),
+  text('status'), typed('sent_at', 'timestamptz'), time('created_at'), text('sender_address'), text('recipient_address'), text('txid'),
+  text('note'), { name: 'is_hidden', type: 'boolean', value: (r) => r.is_hidden }, typed('request_id', 'uuid'),
+  typed('payment_method_id', 'uuid'), time('updated_at'),
+];
 
 /**
  * transactions: one row per wallet transaction with the spec's fields. Rows opened and
- * changed in one batch are merged in memory; the batch ends in one COPY of the new rows,
+ * changed in one batch are merged in memory; the batch ends in one insert of the new rows,
  * one update statement, and one statement that keeps the customer's list counted:
  *
  * - transaction_swap_pairs: the (customer, request id) groups whose visible legs form a swap
@@ -100,7 +105,7 @@ export const transactionsProjection: Projection = {
       }
     }
     const t = table(target, 'transactions');
-    if (inserts.size > 0) await copyTransactions(target, [...inserts.values()]);
+    await insertRows(target.trx, `${target.schema}.transactions`, COLUMNS, [...inserts.values()]);
     // Rows whose group this batch may change (read after the writes), and for edited notes the group before.
     const visible = new Map<string, number>();
     const regroup: string[] = [];
@@ -141,31 +146,6 @@ export const transactionsProjection: Projection = {
     await countEntries(target, visible, regroup, before);
   },
 };
-
-/**
- * Writes new rows with one COPY, in the binary format (each value in its binary form: no
- * parsing on the server). A sent_at whose text `isoMicros` does not read (more than about
- * 285 years from 1970, a year before 100, an offset past 15:59) sends the batch in the text
- * format instead, which the server parses as before.
- */
-async function copyTransactions(target: ProjectionTarget, rows: Row[]): Promise<void> {
-  const into = `${target.schema}.transactions`;
-  const sentAt = rows.map((r) => isoMicros(r.sent_at));
-  if (sentAt.includes(null)) {
-    const text = new CopyText();
-    for (const r of rows) text.row(COLUMNS.map((c) => (r[c] instanceof Date ? timestampText(r[c]) : r[c])));
-    await copyRows(target.trx, into, COLUMNS, text.bytes());
-    return;
-  }
-  const out = new CopyBinary();
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    out.row(COLUMNS.length).uuid(r.id).uuid(r.user_id).text(r.asset_id).numeric(r.amount).numeric(r.fee).text(r.type).text(r.status)
-      .timestampMicros(sentAt[i]!).timestamp(r.created_at).text(r.sender_address).text(r.recipient_address).text(r.txid).text(r.note)
-      .bool(r.is_hidden).uuid(r.request_id).uuid(r.payment_method_id).timestamp(r.updated_at);
-  }
-  await copyBinaryRows(target.trx, into, COLUMNS, out);
-}
 
 /**
  * Moves the customer's counts by the rows this batch made visible and, when it touched a

@@ -35,8 +35,8 @@ Commands:
   verify                rebuild into scratch tables, compare with the live ones, check invariants
   stats                 events, streams, last position, lag per projection
   create-staff          create a WORKER, MANAGER or ADMIN account with a one-time password
-  backup                copy the embedded database to one file (--out FILE)
-  restore               restore the embedded database from a backup (--from FILE [--force])
+  backup                copy the embedded database and its keys to one file (--out FILE; BACKUP_PASSPHRASE or --without-keys)
+  restore               restore the embedded database and its keys from a backup (--from FILE [--force] [--without-keys])
   trial-balance         per asset: owed to customers, pending, fees, external flows; must sum to zero
   balance               a customer's balances at any moment (--user, --at)
   statement             a customer's statement for a period (--user, --from, --to, --csv)
@@ -150,6 +150,7 @@ export async function runCli(argv: string[]): Promise<number> {
       out: { type: 'string' },
       force: { type: 'boolean' },
       status: { type: 'boolean' },
+      'without-keys': { type: 'boolean' },
       ...FINANCE_OPTIONS,
       ...STAFF_OPTIONS,
     },
@@ -259,10 +260,17 @@ export async function runCli(argv: string[]): Promise<number> {
     case 'restore': {
       if (config.DATABASE_URL) throw new UsageError('backup and restore are for the embedded database; back up PostgreSQL with pg_dump.');
       if (command === 'restore' && !values.from) throw new UsageError('--from FILE is required.');
-      const result = command === 'backup' ? await backupDataDir(config.DATA_DIR, values.out) : await restoreDataDir(config.DATA_DIR, values.from!, { force: values.force });
+      const keyOptions = { passphrase: process.env.BACKUP_PASSPHRASE, withoutKeys: values['without-keys'] };
+      const result =
+        command === 'backup'
+          ? await backupDataDir(config.DATA_DIR, values.out, keyOptions)
+          : await restoreDataDir(config.DATA_DIR, values.from!, { force: values.force, ...keyOptions });
       if (values.json) console.log(json(result));
-      else if ('file' in result) console.log(`Backed up ${result.events.toLocaleString('en-US')} events to ${result.file} (${result.bytes.toLocaleString('en-US')} bytes, sha256 ${result.sha256}).`);
-      else console.log(`Restored ${result.events.toLocaleString('en-US')} events from ${result.from}${result.keptAside ? `; the previous database is kept in ${result.keptAside}` : ''}. Run \`npm run ledger -- verify\` next.`);
+      else if ('file' in result) console.log(`Backed up ${result.events.toLocaleString('en-US')} events to ${result.file} (${result.bytes.toLocaleString('en-US')} bytes, sha256 ${result.sha256}); keys: ${result.keys}.`);
+      else {
+        const aside = [result.keptAside && `the previous database is kept in ${result.keptAside}`, result.keysKeptAside && `the previous keys in ${result.keysKeptAside}`].filter(Boolean);
+        console.log(`Restored ${result.events.toLocaleString('en-US')} events from ${result.from}; keys: ${result.keys}${aside.length ? `; ${aside.join(', ')}` : ''}. Run \`npm run ledger -- verify\` next.`);
+      }
       return 0;
     }
     case 'stats':

@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { DuplicateEventIdError, WrongExpectedVersionError, type EventStore } from '../ledger/event-store/port.js';
@@ -75,8 +75,14 @@ export interface LedgerContext {
 /** The EventStoreDB client (and its gRPC stack) is only loaded when it is configured. */
 export async function openEventStore(config: Pick<Config, 'EVENTSTORE_URL'>, database: Database): Promise<EventStore> {
   if (!config.EVENTSTORE_URL) return new PostgresEventStore(database.db);
-  const { EventStoreDbEventStore } = await import('../ledger/event-store/eventstoredb.js');
-  return new EventStoreDbEventStore(config.EVENTSTORE_URL);
+  const { EventStoreDbEventStore, EventStoreUrlError } = await import('../ledger/event-store/eventstoredb.js');
+  try {
+    return new EventStoreDbEventStore(config.EVENTSTORE_URL);
+  } catch (err) {
+    // Refused at start in one line, as a bad value of the configuration is.
+    if (err instanceof EventStoreUrlError) throw new ConfigError(`Invalid configuration:\n  EVENTSTORE_URL: ${err.message}`);
+    throw err;
+  }
 }
 
 export async function createLedgerContext(

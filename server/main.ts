@@ -26,7 +26,8 @@ export async function main(): Promise<void> {
       console.error(err.message);
       process.exit(3);
     }
-    // A dependency found unusable while opening (Redis): one line, as for a bad value.
+    // A dependency found unusable while opening (Redis), or a value only the opened parts can check
+    // (EVENTSTORE_URL as the client reads it): one line, as for a bad value.
     if (err instanceof ConfigError) {
       console.error(err.message);
       process.exit(2);

@@ -70,6 +70,20 @@ function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRevision 
   }
 }
 
+/**
+ * Whether the server answered an append for events it had stored already (the same ids: a
+ * retry, or another instance that appended them first), as the PostgreSQL adapter's
+ * `alreadyStored` says. EventStoreDB answers such an append as a success without a position,
+ * and at the revision the events were stored at, which is not the one expected when another
+ * instance's writes came between.
+ */
+export function answeredForStoredEvents(expected: ExpectedRevision, count: number, answer: { nextExpectedRevision: bigint; position?: EsdbPosition }): boolean {
+  if (!validPosition(answer.position)) return true;
+  if (typeof expected === 'bigint') return answer.nextExpectedRevision !== expected + BigInt(count);
+  if (expected === 'no_stream') return answer.nextExpectedRevision !== BigInt(count - 1);
+  return false;
+}
+
 function parseJson(value: unknown): unknown {
   if (value instanceof Uint8Array) {
     const text = Buffer.from(value).toString('utf8');
@@ -117,6 +131,9 @@ function fromAll(resolved: AllStreamResolvedEvent, after: Position | undefined):
   return toRecorded(event, resolved.commitPosition);
 }
 
+/** A connection string the EventStoreDB client refuses (a port that is not a number, an unknown scheme, `tls=maybe`). */
+export class EventStoreUrlError extends Error {}
+
 /**
  * The EventStoreDB adapter (DESIGN.md decision 1), chosen by `EVENTSTORE_URL`.
  * Stream revisions, global positions, optimistic concurrency and idempotent re-append
@@ -129,8 +146,14 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
   private closed = false;
 
+  /** Throws `EventStoreUrlError` for a connection string the client cannot use. */
   constructor(connectionString: string) {
-    this.client = EventStoreDBClient.connectionString(connectionString);
+    try {
+      this.client = EventStoreDBClient.connectionString(connectionString);
+    } catch (err) {
+      // The client's parser names the first thing it could not read, with the position.
+      throw new EventStoreUrlError(`the EventStoreDB client cannot use it: ${String((err as Error).message).split('\n')[0]}`);
+    }
   }
 
   async append(streamId: string, events: NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
@@ -159,7 +182,7 @@ export class EventStoreDbEventStore implements EventStore {
     const answered = validPosition(result.position);
     const position = events.length === 1 && answered ? answered : ((await this.positionOf(streamId, nextExpectedRevision)) ?? answered);
     if (!position) throw new Error(`no log position for ${streamId}@${nextExpectedRevision}`);
-    return { nextExpectedRevision, position };
+    return answeredForStoredEvents(expectedRevision, events.length, result) ? { nextExpectedRevision, position, alreadyStored: true } : { nextExpectedRevision, position };
   }
 
   private async positionOf(streamId: string, revision: bigint): Promise<Position | undefined> {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
-import { EventStoreDbEventStore } from './eventstoredb.js';
+import { answeredForStoredEvents, EventStoreDbEventStore, EventStoreUrlError } from './eventstoredb.js';
+import { openEventStore } from '../../server/context.js';
+import { ConfigError } from '../../server/config.js';
+import type { Database } from '../../server/db/database.js';
 import type { NewEvent } from './port.js';
 
 /** Nothing listens on port 1: every call fails as unavailable. */
@@ -90,5 +93,42 @@ describe('EventStoreDbEventStore without a server', () => {
     const subscription = store.subscribeAll();
     await store.close();
     expect(await subscription.nextBatch(10)).toEqual([]);
+  });
+});
+
+describe('answeredForStoredEvents (idempotency across instances)', () => {
+  const at = (commit: bigint) => ({ commit, prepare: commit });
+  it('is false for a fresh write: a position, at the revision expected', () => {
+    expect(answeredForStoredEvents(4n, 2, { nextExpectedRevision: 6n, position: at(100n) })).toBe(false);
+    expect(answeredForStoredEvents('no_stream', 3, { nextExpectedRevision: 2n, position: at(100n) })).toBe(false);
+    expect(answeredForStoredEvents('any', 1, { nextExpectedRevision: 9n, position: at(100n) })).toBe(false);
+  });
+  it('is true when the server answered without a position, or at another revision than a fresh write reaches', () => {
+    expect(answeredForStoredEvents(4n, 2, { nextExpectedRevision: 6n })).toBe(true);
+    expect(answeredForStoredEvents(4n, 2, { nextExpectedRevision: 6n, position: { commit: -1n, prepare: -1n } })).toBe(true);
+    // Another instance appended the same ids at revisions 3 and 4; this one expected 4.
+    expect(answeredForStoredEvents(4n, 2, { nextExpectedRevision: 4n, position: at(100n) })).toBe(true);
+    expect(answeredForStoredEvents('no_stream', 1, { nextExpectedRevision: 3n, position: at(100n) })).toBe(true);
+  });
+});
+
+describe('an EVENTSTORE_URL the client cannot use', () => {
+  it('is refused at start with one line naming the variable and what is wrong', async () => {
+    for (const [url, why] of [
+      ['esdb://host:abc', /expected port number/],
+      ['esdb://host:2113?tls=maybe', /expected true or false/],
+      ['kurrentdb://host:2113?tls=false', /expected esdb:\/\/ or esdb\+discover:\/\//],
+    ] as const) {
+      expect(() => new EventStoreDbEventStore(url)).toThrow(EventStoreUrlError);
+      const refusal = await openEventStore({ EVENTSTORE_URL: url }, {} as Database).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(refusal).toBeInstanceOf(ConfigError);
+      const lines = (refusal as Error).message.split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[1]).toMatch(/^ {2}EVENTSTORE_URL: the EventStoreDB client cannot use it: /);
+      expect(lines[1]).toMatch(why);
+    }
   });
 });

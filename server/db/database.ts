@@ -5,8 +5,7 @@ import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { watchWrites, WriteWatch } from './write-watch.js';
-import { pipelinedDialect } from './pipeline.js';
-import { namingClient, StatementNames } from './statement-cache.js';
+import { pipelinedWritesDialect } from './pipelined-writes.js';
 import type { DB } from './schema.js';
 
 // numeric and int8 come back as strings from both drivers: money never passes through a float.
@@ -16,17 +15,23 @@ pg.types.setTypeParser(INT8, (v) => v);
 pg.types.setTypeParser(NUMERIC, (v) => v);
 
 /**
- * The planner's cost of reading a page at random, given to every connection. The ledger's
- * tables are read from memory or SSD, where a random page costs about what the next one
- * does; PostgreSQL's default `random_page_cost` (4) is priced for spinning disks. With it,
- * whenever the statistics say a customer has a few rows (they lag behind a growing table,
- * and they give every customer the average), a cached plan of the transactions page reads
- * the customer's whole history and sorts it to answer ten rows, instead of walking the
- * index in the list's order (migration 0019) to the page's end (docs/performance.md, round
- * 8; the plan is tested in server/marketplace/swap-merge.int.spec.ts). An `options`
- * parameter in DATABASE_URL replaces it on PostgreSQL.
+ * The planner's cost of reading a page at random. The ledger's tables are read from memory
+ * or SSD, where a random page costs about what the next one does; PostgreSQL's default
+ * `random_page_cost` (4) is priced for spinning disks. With it, whenever the statistics say
+ * a customer has a few rows (they lag behind a growing table, and they give every customer
+ * the average), the plan of the transactions page reads the customer's whole history and
+ * sorts it to answer ten rows, instead of walking the index in the list's order (migration
+ * 0019) to the page's end (docs/performance.md, round 8; the plan is tested in
+ * server/marketplace/swap-merge.int.spec.ts).
+ *
+ * On PostgreSQL it is the database's own setting (migration 0025), so that it holds on every
+ * server connection, also behind a pooler that hands one client's statements to many
+ * connections and refuses startup options (PgBouncer); on PGlite, a `set` on its one session.
  */
 export const RANDOM_PAGE_COST = '1.1';
+
+/** Connections of the read models' pool: the live projector writes one page at a time; a replay or a verify beside it takes another. */
+const PROJECTION_CONNECTIONS = 4;
 
 export interface Database {
   db: Kysely<DB>;
@@ -34,9 +39,9 @@ export interface Database {
   /** Set for PostgreSQL: the pool, for the few places that want a raw client (benchmarks). */
   pool?: pg.Pool;
   /**
-   * Where the read models are written (the live projector, replays): on PostgreSQL the same
-   * pool through a dialect whose transactions send their writes late, in one round trip with
-   * the statement that follows them (server/db/pipeline.ts); on PGlite, `db`.
+   * Where the read models are written (the live projector, replays): on PostgreSQL a few
+   * connections in node-postgres' pipeline mode, whose transactions send their plain writes
+   * without waiting for each answer (server/db/pipelined-writes.ts); on PGlite, `db`.
    */
   projectionDb: Kysely<DB>;
   /** Moves whenever users, sessions or second factors are written (server/db/write-watch.ts). */
@@ -56,14 +61,27 @@ export interface DatabaseOptions {
 
 export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const names = new StatementNames();
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, options: `-c random_page_cost=${RANDOM_PAGE_COST}`, Client: namingClient(names) });
+    // node-postgres' own pool and client, as they come: every statement unnamed (parsed where
+    // it runs, so any server connection behind a transaction pooler can run it), no startup
+    // parameter beyond the URL's.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
     // An idle client that loses its server must not crash the process.
     pool.on('error', () => {});
+    // Nor one that loses it while checked out (the server restarted, an operator ended the
+    // backend): its queries are rejected and the pool drops it when it is released, but the
+    // client also emits 'error', which the pool listens to only while the client is idle.
+    pool.on('connect', (client) => client.on('error', () => {}));
+    const pipelined = new pg.Pool({ connectionString: opts.databaseUrl, max: PROJECTION_CONNECTIONS, pipeline: true });
+    pipelined.on('error', () => {});
+    pipelined.on('connect', (client) => client.on('error', () => {}));
     const watch = new WriteWatch();
     const db = new Kysely<DB>({ dialect: watchWrites(new PostgresDialect({ pool }), watch) });
-    const projectionDb = new Kysely<DB>({ dialect: watchWrites(pipelinedDialect(pool, names), watch) });
-    return { db, kind: 'postgres', pool, projectionDb, watch, close: () => db.destroy() };
+    const projectionDb = new Kysely<DB>({ dialect: watchWrites(pipelinedWritesDialect(pipelined), watch) });
+    const close = async () => {
+      await Promise.all([db.destroy(), projectionDb.destroy()]);
+      await pipelined.end();
+    };
+    return { db, kind: 'postgres', pool, projectionDb, watch, close };
   }
   let unlock = () => {};
   let dataDir: string | undefined;

@@ -10,7 +10,6 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import { copyFromBlob, isCopyFromStdin } from './copy-from.js';
 
 /**
  * PGlite is a single Postgres session. Kysely hands a connection to one query or one
@@ -31,11 +30,6 @@ class Mutex {
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pg: PGlite) {}
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (isCopyFromStdin(query.sql, query.parameters)) {
-      // COPY's data as a blob (server/db/copy-from.ts).
-      const res = await this.pg.query<R>(copyFromBlob(query.sql), [], { blob: new Blob([query.parameters[0] as Uint8Array<ArrayBuffer>]) });
-      return { rows: [], numAffectedRows: BigInt(res.affectedRows ?? 0) };
-    }
     const res = await this.pg.query<R>(query.sql, query.parameters as unknown[], { rowMode: 'object' });
     const affected = res.affectedRows;
     return {

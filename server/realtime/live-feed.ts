@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent, Subscription } from '../../ledger/event-store/port.js';
+import type { EventStore, Position, RecordedEvent, Subscription } from '../../ledger/event-store/port.js';
 import type { Projector } from '../../projections/registry.js';
 
 /** One follower of the log: the events it cares about, and what it does once they are readable. */
@@ -14,10 +14,17 @@ export interface FeedHandler {
  * batch, and hands each handler the events it wants (so a refetch, or a query, sees the new rows).
  * A batch nobody wants is not waited for. Each handler works through its batches in order on
  * its own, so a slow one (a ticket sweep) never holds back another's realtime hints.
+ * A subscription that fails (the event store restarted, a connection dropped) is closed and
+ * opened again after the last event handed on, sooner at first, then every RESUBSCRIBE_MAX_MS.
  */
+export const RESUBSCRIBE_FIRST_MS = 100;
+export const RESUBSCRIBE_MAX_MS = 10_000;
+
 export class LiveFeed {
   private readonly handlers = new Map<FeedHandler, Promise<void>>();
   private subscription: Subscription | null = null;
+  /** The last event handed on (or the head at start): a new subscription follows it. */
+  private after: Position | undefined;
   private loop: Promise<void> | null = null;
   private stopped = false;
 
@@ -38,16 +45,20 @@ export class LiveFeed {
   }
 
   async start(): Promise<void> {
-    const head = await this.store.headPosition();
-    this.subscription = this.store.subscribeAll({ after: head ?? undefined });
+    this.after = (await this.store.headPosition()) ?? undefined;
+    this.subscription = this.store.subscribeAll({ after: this.after });
     this.loop = this.run();
   }
 
   private async run(): Promise<void> {
-    while (!this.stopped && this.subscription) {
+    let delay = RESUBSCRIBE_FIRST_MS;
+    while (!this.stopped) {
       try {
+        this.subscription ??= this.store.subscribeAll({ after: this.after });
         const batch = await this.subscription.nextBatch(500);
         if (batch.length === 0) continue;
+        delay = RESUBSCRIBE_FIRST_MS;
+        this.after = batch[batch.length - 1]!.position;
         const work: [FeedHandler, RecordedEvent[]][] = [];
         for (const handler of this.handlers.keys()) {
           const wanted = batch.filter((e) => handler.wants(e));
@@ -63,7 +74,11 @@ export class LiveFeed {
         }
       } catch {
         if (this.stopped) return;
-        await new Promise((r) => setTimeout(r, 500));
+        const failed = this.subscription;
+        this.subscription = null;
+        await failed?.close().catch(() => {});
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, RESUBSCRIBE_MAX_MS);
       }
     }
   }

@@ -97,4 +97,47 @@ describe('LiveFeed', () => {
     expect(seen).toEqual(['x-1']);
     await feed.stop();
   });
+
+  it('a subscription that fails is opened again, after a pause, from the last event handed on', async () => {
+    const position = (n: number) => ({ commit: BigInt(n), prepare: BigInt(n) });
+    const event = (n: number) => ({ streamId: `x-${n}`, type: 'a', position: position(n) }) as unknown as RecordedEvent;
+    const subscribedAfter: (Position | undefined)[] = [];
+    const opened: number[] = [];
+    // Each subscription hands on one event, then fails as a dropped connection does; the fourth stays open.
+    const store = {
+      headPosition: async () => position(10),
+      subscribeAll({ after }: { after?: Position }) {
+        subscribedAfter.push(after);
+        opened.push(Date.now());
+        const n = subscribedAfter.length;
+        let handed = false;
+        let closed = false;
+        return {
+          async nextBatch() {
+            if (!handed) return ((handed = true), [event(10 + n)]);
+            if (n < 4) throw new Error('the subscription to $all ended unexpectedly');
+            while (!closed) await new Promise((r) => setTimeout(r, 10));
+            return [];
+          },
+          async close() {
+            closed = true;
+          },
+        } as unknown as Subscription;
+      },
+    } as unknown as EventStore;
+    const projector = { waitFor: async () => true } as unknown as Projector;
+    const feed = new LiveFeed(store, projector, 1000);
+    const seen: string[] = [];
+    feed.register({ wants: () => true, handle: (events) => void seen.push(...events.map((e) => e.streamId)) });
+    await feed.start();
+    const deadline = Date.now() + 5000;
+    while (seen.length < 4 && Date.now() < deadline) await settle();
+    await feed.stop();
+    expect(seen).toEqual(['x-11', 'x-12', 'x-13', 'x-14']);
+    expect(subscribedAfter).toEqual([position(10), position(11), position(12), position(13)]);
+    // Each subscription handed on an event before it failed, so each pause is a first one.
+    const pauses = opened.slice(1).map((t, i) => t - opened[i]!);
+    expect(Math.min(...pauses)).toBeGreaterThanOrEqual(90);
+    expect(Math.max(...pauses)).toBeLessThan(1000);
+  });
 });

@@ -20,7 +20,7 @@ async function ledger(dataDir: string, ...args: string[]) {
   try {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/ledger.ts', ...args], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir },
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, BACKUP_PASSPHRASE: 'long suite passphrase' },
     });
     return { code: 0, stdout };
   } catch (err) {
