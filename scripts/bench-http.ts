@@ -78,6 +78,9 @@ export class BenchServer {
         JWT_SECRET: randomBytes(32).toString('hex'),
         DATA_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
         ACCESS_TOKEN_TTL_SECONDS: '3600',
+        // Production asks where links point and where mail goes; the benchmark sends none.
+        PUBLIC_URL: 'http://127.0.0.1',
+        MAIL_OUTBOX: 'true',
       },
     });
     const ready = await nextMessage(child, 'ready', 120_000);
