@@ -88,5 +88,7 @@ test.describe('screens people trust', () => {
     await expect(page.getByRole('button', { name: 'Insufficient Balance' })).toHaveCount(0);
     await page.getByLabel('To token').selectOption('USDT');
     await expect(page.getByLabel('To token').locator('option:checked')).toHaveText('USDT · Tether');
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: `${screens}/swap-phone.png` });
   });
 });
