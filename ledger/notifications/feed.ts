@@ -1,4 +1,5 @@
-import { formatAmount, money } from '../money.js';
+import { money } from '../money.js';
+import { noticeAmount } from './notifications.js';
 
 /** Spec 001 section 9: 10 stored, received items of the last 7 days (at most 20), 15 shown. */
 export const FEED_RULES = { stored: 10, receivedDays: 7, receivedMax: 20, shown: 15 } as const;
@@ -16,11 +17,25 @@ export interface ReceivedCandidate {
   amount: string;
   asset_id: string;
   created_at: string;
+  /** The transaction's kind ('deposit', 'send', …) and status: only money that arrived is 'received'. */
+  type: string;
+  status: 'Pending' | 'Complete' | 'Failed';
 }
 
 export interface FeedItem extends StoredNotification {
   /** 'stored' can be marked read; 'received' items are derived and always read. */
   source: 'stored' | 'received';
+}
+
+/**
+ * A credit's text: spec 001's 'You received {amount} {asset}' once the money arrived
+ * (Complete); a credit still Pending, or Failed, says so instead of announcing money received.
+ */
+export function creditMessage(t: ReceivedCandidate): string {
+  const amount = `${noticeAmount(t.amount)} ${t.asset_id}`;
+  if (t.status === 'Complete') return `You received ${amount}`;
+  const what = t.type === 'deposit' ? `Your deposit of ${amount}` : `Incoming ${amount}`;
+  return t.status === 'Pending' ? `${what} is pending.` : `${what} has failed.`;
 }
 
 /**
@@ -45,7 +60,7 @@ export function mergeNotificationFeed(input: {
     ...stored.map((n) => ({ ...n, source: 'stored' as const })),
     ...received.map((t) => ({
       id: t.id,
-      message: `You received ${formatAmount(money(t.amount))} ${t.asset_id}`,
+      message: creditMessage(t),
       read: true,
       created_at: t.created_at,
       transaction_id: t.id,

@@ -9,18 +9,39 @@ const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0
 const stored = (n: number, at: string, extra: Partial<StoredNotification> = {}): StoredNotification => ({
   id: uuid(n), message: `stored ${n}`, read: false, created_at: at, transaction_id: null, ...extra,
 });
-const credit = (n: number, at: string, amount = '1.5', asset = 'BTC'): ReceivedCandidate => ({ id: uuid(1000 + n), amount, asset_id: asset, created_at: at });
+const credit = (n: number, at: string, amount = '1.5', asset = 'BTC', extra: Partial<ReceivedCandidate> = {}): ReceivedCandidate => ({
+  id: uuid(1000 + n), amount, asset_id: asset, created_at: at, type: 'deposit', status: 'Complete', ...extra,
+});
 
 describe('notification feed (spec 001 section 9)', () => {
-  it('shows a credit as a read "You received {amount} {asset}" item with its exact decimals', () => {
+  it('shows a completed credit as a read "You received {amount} {asset}" item in the money format (8 decimals at most, grouped)', () => {
     const feed = mergeNotificationFeed({
       stored: [], namedTransactionIds: new Set(), now: NOW,
-      received: [credit(1, hoursAgo(1), '0.000000000000000001', 'ETH')],
+      received: [credit(1, hoursAgo(1), '4866.004059138010692363', 'USDT'), credit(2, hoursAgo(2), '5', 'ETH')],
     });
     expect(feed.notifications).toEqual([
-      expect.objectContaining({ message: 'You received 0.000000000000000001 ETH', read: true, source: 'received', transaction_id: uuid(1001) }),
+      expect.objectContaining({ message: 'You received 4,866.00405914 USDT', read: true, source: 'received', transaction_id: uuid(1001) }),
+      expect.objectContaining({ message: 'You received 5 ETH', read: true, source: 'received', transaction_id: uuid(1002) }),
     ]);
     expect(feed.unread).toBe(0);
+  });
+
+  it('says a pending credit is pending and a failed one failed, never "You received"', () => {
+    const feed = mergeNotificationFeed({
+      stored: [], namedTransactionIds: new Set(), now: NOW,
+      received: [
+        credit(1, hoursAgo(1), '1000', 'USDT', { status: 'Pending' }),
+        credit(2, hoursAgo(2), '0.5', 'BTC', { status: 'Failed' }),
+        credit(3, hoursAgo(3), '2', 'ETH', { status: 'Pending', type: 'send' }),
+        credit(4, hoursAgo(4), '3', 'SOL', { status: 'Failed', type: 'send' }),
+      ],
+    });
+    expect(feed.notifications.map((n) => n.message)).toEqual([
+      'Your deposit of 1,000 USDT is pending.',
+      'Your deposit of 0.5 BTC has failed.',
+      'Incoming 2 ETH is pending.',
+      'Incoming 3 SOL has failed.',
+    ]);
   });
 
   it('drops a credit that a stored notification already names', () => {
@@ -67,8 +88,9 @@ describe('notification feed (spec 001 section 9)', () => {
 });
 
 describe('settlement notification texts', () => {
-  it('names the kind, the absolute amount and the asset', () => {
-    expect(settlementMessage('deposit', 'Complete', '100.000000000000000001', 'USDT')).toBe('Your deposit of 100.000000000000000001 USDT has been completed.');
+  it('names the kind, the absolute amount in the money format and the asset', () => {
+    expect(settlementMessage('deposit', 'Complete', '12345.000000000000000001', 'USDT')).toBe('Your deposit of 12,345 USDT has been completed.');
+    expect(settlementMessage('deposit', 'Failed', '0.123456789', 'BTC')).toBe('Your deposit of 0.12345679 BTC has failed.');
     expect(settlementMessage('withdrawal', 'Failed', '-10.1', 'ETH')).toBe('Your withdrawal of 10.1 ETH has failed.');
     expect(settlementMessage('send', 'Complete', '-0.5', 'BTC')).toBe('Your transfer of 0.5 BTC has been sent.');
     expect(settlementMessage('send', 'Failed', '-0.5', 'BTC')).toBe('Your transfer of 0.5 BTC was not approved.');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Decider } from '../decider.js';
+import { CRYPTO_DECIMALS, formatAmount } from '../../web/src/lib/money.js';
 
 /**
  * A customer's reading of their notifications: `notifications-{userId}`. The notifications
@@ -29,9 +30,17 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
   schemas: notificationEventSchemas,
 };
 
+/**
+ * An amount as the bell shows it: the app's money format (web/src/lib/money.ts), up to 8
+ * decimals with thousands separators, no sign. Pure, so a replay writes the same text.
+ */
+export function noticeAmount(amount: string): string {
+  return formatAmount(amount.startsWith('-') ? amount.slice(1) : amount, 0, CRYPTO_DECIMALS);
+}
+
 /** The text of the notification a settled or failed transaction gives its owner. */
 export function settlementMessage(kind: string, outcome: 'Complete' | 'Failed', amount: string, assetId: string): string | null {
-  const abs = amount.startsWith('-') ? amount.slice(1) : amount;
+  const abs = noticeAmount(amount);
   const what = kind === 'deposit' ? 'deposit' : kind === 'withdrawal' ? 'withdrawal' : kind === 'send' ? 'transfer' : null;
   if (!what) return null;
   if (outcome === 'Complete') return kind === 'send' ? `Your transfer of ${abs} ${assetId} has been sent.` : `Your ${what} of ${abs} ${assetId} has been completed.`;

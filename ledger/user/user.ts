@@ -241,3 +241,16 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
   decide: decideUser,
   schemas: userEventSchemas,
 };
+
+/**
+ * Why a user must choose a new password (shown on the forced change screen): 'reset' when
+ * the password they have was last set by a staff reset, else 'new_account' (while the flag is
+ * set, that is the password their account was made with: a staff member's first sign-in).
+ */
+export function passwordChangeReason(events: readonly { type: string; data: unknown }[]): 'reset' | 'new_account' {
+  let reason: 'reset' | 'new_account' = 'new_account';
+  for (const e of events) {
+    if (e.type === 'user.password-changed') reason = (e.data as { method?: string }).method === 'staff-reset' ? 'reset' : 'new_account';
+  }
+  return reason;
+}

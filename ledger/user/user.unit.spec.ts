@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserEvent } from './events.js';
-import { decideUser, evolveUser, initialUserState, NO_MFA_TO_REMOVE, UserError, type UserCommand } from './user.js';
+import { decideUser, evolveUser, initialUserState, NO_MFA_TO_REMOVE, passwordChangeReason, UserError, type UserCommand } from './user.js';
 
 const registered: UserEvent = {
   type: 'user.registered',
@@ -87,5 +87,15 @@ describe('user decider: one second factor at a time (spec 001 section 4)', () =>
   it('recovery codes are issued only for a verified authenticator', () => {
     given([registered, enrolled('f1')]).when({ type: 'IssueRecoveryCodes', count: 10 }).thenRefuses('invalid', 'No verified authenticator app found for your account.');
     given([registered, enrolled('f1'), verified('f1')]).when({ type: 'IssueRecoveryCodes', count: 10 }).then([{ type: 'user.mfa-recovery-codes-issued', data: { count: 10 } }]);
+  });
+});
+
+describe('why a password change is asked for', () => {
+  const registered = { type: 'user.registered', data: {} };
+  const changed = (method: string) => ({ type: 'user.password-changed', data: { method } });
+  it('a new account with its given password: new_account; after a staff reset: reset; a reset then replaced by the user: not a reset', () => {
+    expect(passwordChangeReason([registered])).toBe('new_account');
+    expect(passwordChangeReason([registered, changed('forced'), changed('staff-reset')])).toBe('reset');
+    expect(passwordChangeReason([registered, changed('staff-reset'), changed('forced')])).toBe('new_account');
   });
 });

@@ -3,8 +3,8 @@ import type { Kysely } from 'kysely';
 import type { DB, UsersTable } from '../db/schema.js';
 import type { LedgerContext } from '../context.js';
 import type { Actor } from '../../ledger/command-handler.js';
-import { userDecider, type UserCommand } from '../../ledger/user/user.js';
-import type { Role } from '../../ledger/user/events.js';
+import { passwordChangeReason, userDecider, type UserCommand } from '../../ledger/user/user.js';
+import { USER_STREAM_PREFIX, type Role } from '../../ledger/user/events.js';
 import type { Mailer } from '../mail/mailer.js';
 import { sendQuietly, type MailLog } from '../mail/mailer.js';
 import { mailStaffNotices } from '../mail/staff-notices.js';
@@ -41,7 +41,7 @@ export interface UserView {
   banned_until: string | null;
   created_at: string;
   last_sign_in_at: string | null;
-  user_metadata: { full_name: string; role: Role; requires_password_change: boolean; active_mfa_method: 'totp' | 'email' | null };
+  user_metadata: { full_name: string; role: Role; requires_password_change: boolean; password_change_reason?: 'reset' | 'new_account'; active_mfa_method: 'totp' | 'email' | null };
   factors: { id: string; factor_type: 'totp'; status: 'verified' | 'unverified'; friendly_name: string | null; created_at: string }[];
   identities: never[];
 }
@@ -108,6 +108,7 @@ export class Accounts {
         full_name: user.full_name,
         role: user.role,
         requires_password_change: user.requires_password_change,
+        ...(user.requires_password_change ? { password_change_reason: passwordChangeReason(await this.ledger.store.readStream(`${USER_STREAM_PREFIX}${user.id}`)) } : {}),
         active_mfa_method: user.active_mfa_method,
       },
       factors: factors.map((f) => ({ id: f.id, factor_type: f.factor_type, status: f.status, friendly_name: f.friendly_name, created_at: iso(f.created_at)! })),

@@ -79,6 +79,6 @@ describe('notifications', () => {
     expect(await scheduler.runDue()).toBe(1);
     await scheduler.stop();
     // 0.5 back with 0.5 × 2.7% × 7/365 earned: the spec's received item, read, naming the payout.
-    expect(await messages()).toEqual([['You received 0.500258904109589041 BTC', true, payoutTransactionId(stake.id)], ...before]);
+    expect(await messages()).toEqual([['You received 0.5002589 BTC', true, payoutTransactionId(stake.id)], ...before]);
   });
 });

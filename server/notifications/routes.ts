@@ -18,7 +18,7 @@ export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): F
       const now = new Date();
       const received = await db
         .selectFrom('transactions')
-        .select(['id', 'created_at', 'amount', 'asset_id'])
+        .select(['id', 'created_at', 'amount', 'asset_id', 'type', 'status'])
         .where('user_id', '=', userId)
         .where('is_hidden', '=', false)
         .where(sql<boolean>`amount > 0`)
@@ -38,7 +38,7 @@ export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): F
       const iso = (d: Date | string) => new Date(d).toISOString();
       return mergeNotificationFeed({
         stored: stored.map((n) => ({ id: n.id, message: n.message, read: n.read, created_at: iso(n.created_at), transaction_id: n.transaction_id })),
-        received: received.map((t) => ({ id: t.id, amount: String(t.amount), asset_id: t.asset_id, created_at: iso(t.created_at) })),
+        received: received.map((t) => ({ id: t.id, amount: String(t.amount), asset_id: t.asset_id, created_at: iso(t.created_at), type: t.type, status: t.status })),
         namedTransactionIds: new Set(rows.flatMap((n) => (n.transaction_id ? [n.transaction_id] : []))),
         now,
       });

@@ -25,6 +25,8 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     expect(created.statusCode, created.body).toBe(201);
     const first = await signIn(t, email, 'given-by-manager-1');
     expect(first.user.user_metadata.requires_password_change).toBe(true);
+    // A new account: told to choose a password of their own, not that it "was reset".
+    expect(first.user.user_metadata.password_change_reason).toBe('new_account');
     const changed = await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'worker-own-pass-1' } });
     expect(changed.statusCode, changed.body).toBe(200);
     return signIn(t, email, 'worker-own-pass-1');
@@ -179,12 +181,14 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     // After a wrong password the next sign-ins need the captcha.
     const withTemporary = await signIn(t, 'wes@example.com', temporary, await solveCaptcha(t.app));
     expect(withTemporary.user.user_metadata.requires_password_change).toBe(true);
+    expect(withTemporary.user.user_metadata.password_change_reason).toBe('reset');
     const blocked = await post('/functions/v1/list-my-users', withTemporary.access_token);
     expect([blocked.statusCode, blocked.json().code]).toEqual([403, 'password_change_required']);
     const changed = await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(withTemporary.access_token), payload: { password: 'worker-new-pass-2' } });
     expect(changed.statusCode, changed.body).toBe(200);
     const fresh = await signIn(t, 'wes@example.com', 'worker-new-pass-2', await solveCaptcha(t.app));
     expect(fresh.user.user_metadata.requires_password_change).toBe(false);
+    expect(fresh.user.user_metadata).not.toHaveProperty('password_change_reason');
     expect((await post('/functions/v1/list-my-users', fresh.access_token)).json().ownedUsers).toHaveLength(1);
     const events = await t.app.ledger.store.readStream(`user-${w1.user.id}`);
     expect(events.some((e) => JSON.stringify([e.data, e.metadata]).includes(temporary))).toBe(false);

@@ -304,6 +304,7 @@ test.describe('session', () => {
     const [, email, password] = /WORKER\s+(\S+)\s+password: (\S+)/.exec(demo)!;
     await signInWithForm(page, email!, password!, { expectDashboard: false });
     await expect(page).toHaveURL(/\/force-password-change$/);
+    await expect(page.getByText('Welcome! Your account was set up with a temporary password. Please choose your own password to continue.')).toBeVisible();
     await page.goto('/dashboard/transactions');
     await expect(page).toHaveURL(/\/force-password-change$/);
     await page.goto('/no-such-page');
@@ -357,6 +358,7 @@ test.describe('staff reset of a customer with an authenticator', () => {
     await page.getByLabel('Verification Code').fill(await generate({ secret: factor.totp.secret, epoch: nextStep * 30 }));
     await page.getByRole('button', { name: 'Verify Code' }).click();
     await expect(page).toHaveURL(/\/force-password-change$/);
+    await expect(page.getByText('Your password was reset by our support team. Please choose a new password to continue.')).toBeVisible();
 
     await page.getByLabel('New Password', { exact: true }).fill('My-own-pass-10');
     await page.getByLabel('Confirm New Password').fill('My-own-pass-10');

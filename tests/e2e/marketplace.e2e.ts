@@ -32,12 +32,13 @@ test.describe('marketplace', () => {
       await expect(from).toHaveValue('BTC');
       await expect(page.getByTestId('swap-rate')).toHaveText(/^1 BTC ≈ [\d,]+\.\d{8} ETH$/);
 
-      const submit = page.getByRole('button', { name: 'Insufficient Balance' });
-      await expect(submit).toBeDisabled();
+      // An empty amount asks for one; only an amount above the balance is 'Insufficient Balance'.
+      await expect(page.getByRole('button', { name: 'Enter an amount' })).toBeDisabled();
+      await expect(page.getByRole('button', { name: 'Insufficient Balance' })).toHaveCount(0);
       const amount = page.getByLabel('Amount');
       await amount.fill('2');
       await expect(page.getByText('Insufficient balance', { exact: true })).toBeVisible();
-      await expect(submit).toBeDisabled();
+      await expect(page.getByRole('button', { name: 'Insufficient Balance' })).toBeDisabled();
       await amount.fill('0.1x');
       await expect(amount).toHaveValue('0.1');
       await expect(page.getByText(/^0\.00100000 BTC \(\$[\d,]+\.\d{2}\)$/)).toBeVisible();
@@ -46,13 +47,14 @@ test.describe('marketplace', () => {
       await page.getByRole('button', { name: 'Swap', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Confirm Swap' });
       await expect(dialog.getByText('0.10000000 BTC')).toBeVisible();
-      await expect(dialog.getByText(/^\d+\.\d{8} ETH$/)).toBeVisible();
+      await expect(dialog.getByText(/^[\d,]+\.\d{8} ETH$/)).toBeVisible();
       await expect(dialog.getByText('0.00100000 BTC')).toBeVisible();
       await page.screenshot({ path: `${screens}/swap-confirm.png` });
       await dialog.getByRole('button', { name: 'Confirm Swap' }).click();
       await expect(page.getByText(/being processed.*transaction history/)).toBeVisible();
       await expect(amount).toHaveValue('');
       await expect(page.getByText(/Available: 0\.90000000 BTC/)).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Enter an amount' })).toBeDisabled();
     });
 
     await test.step('Transactions: the two legs are one row and one detail', async () => {

@@ -70,6 +70,9 @@ test.describe('staff dashboards', () => {
       expect(first.ok(), await first.text()).toBe(true);
       await openAs(workerPage, (await first.json()) as ApiSession, '/dashboard/worker');
       await expect(workerPage).toHaveURL(/\/force-password-change$/);
+      // A new account: not told that their password "was reset".
+      await expect(workerPage.getByText('Welcome! Your account was set up with a temporary password. Please choose your own password to continue.')).toBeVisible();
+      await expect(workerPage.getByText(/was reset/)).toHaveCount(0);
       await workerPage.getByLabel('New Password', { exact: true }).fill('Worker-own-pass-9');
       await workerPage.getByLabel('Confirm New Password').fill('Worker-own-pass-9');
       await workerPage.getByRole('button', { name: /Update Password|Change Password|Set/ }).click();

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
-import { pendingSecondFactor } from '../lib/auth-types.js';
+import { pendingSecondFactor, type Role } from '../lib/auth-types.js';
 import { fetchCurrentUser, useSession } from '../lib/session.js';
+import { redirectFor } from './role-home.js';
 
 function currentPath(location: { pathname: string; search: string; hash: string }): string {
   return `${location.pathname}${location.search}${location.hash}`;
@@ -59,4 +60,14 @@ export function ProtectedRoute() {
     return <Navigate to="/verify-mfa" replace state={{ returnTo: currentPath(location) }} />;
   }
   return <Outlet />;
+}
+
+/**
+ * A staff area (its routes nest under this): a role that may not use it is sent to its own
+ * home (a customer to the overview, staff to their dashboard) before anything of it renders.
+ */
+export function RoleRoute({ allow }: { allow: readonly Role[] }) {
+  const role = useSession((s) => s.role);
+  const to = redirectFor(role, allow);
+  return to ? <Navigate to={to} replace /> : <Outlet />;
 }

@@ -3,7 +3,8 @@ import { createBrowserRouter, isRouteErrorResponse, Navigate, useRouteError, typ
 import { Banner } from '../components/banner.js';
 import { Button } from '../components/button.js';
 import { Card } from '../components/card.js';
-import { ProtectedRoute, RootLayout } from './route-guards.js';
+import { ProtectedRoute, RoleRoute, RootLayout } from './route-guards.js';
+import { AREA_ROLES } from './role-home.js';
 
 /*
  * Each area is loaded on demand, so the first screen only downloads what it shows.
@@ -49,50 +50,70 @@ const dashboardRoutes: RouteObject[] = [
   customerScreen('marketplace/stake/plans', (m) => m.StakePlansPage),
   customerScreen('marketplace/stake/manage', (m) => m.ManageStakesPage),
   {
-    path: 'worker',
-    lazy: async () => ({ Component: (await staff()).WorkerDashboardPage }),
+    element: <RoleRoute allow={AREA_ROLES.worker} />,
     children: [
-      { index: true, element: <Navigate to="search-user" replace /> },
-      staffScreen('search-user', (m) => m.SearchUserTab),
-      staffScreen('my-users', (m) => m.MyUsersTab),
-      { path: 'support-tickets', lazy: async () => ({ Component: (await import('../features/staff/tickets/worker-tickets-tab.js')).WorkerTicketsTab }) },
-      staffScreen('stake', (m) => m.StakeManagementTab),
-      staffScreen('approvals', (m) => m.ApprovalsTab),
+      {
+        path: 'worker',
+        lazy: async () => ({ Component: (await staff()).WorkerDashboardPage }),
+        children: [
+          { index: true, element: <Navigate to="search-user" replace /> },
+          staffScreen('search-user', (m) => m.SearchUserTab),
+          staffScreen('my-users', (m) => m.MyUsersTab),
+          { path: 'support-tickets', lazy: async () => ({ Component: (await import('../features/staff/tickets/worker-tickets-tab.js')).WorkerTicketsTab }) },
+          staffScreen('stake', (m) => m.StakeManagementTab),
+          staffScreen('approvals', (m) => m.ApprovalsTab),
+        ],
+      },
     ],
   },
   {
-    path: 'manager',
-    lazy: async () => ({ Component: (await staff()).ManagerDashboardPage }),
+    element: <RoleRoute allow={AREA_ROLES.manager} />,
     children: [
-      { index: true, element: <Navigate to="my-workers" replace /> },
-      staffScreen('my-workers', (m) => m.MyWorkersTab),
-      staffScreen('create-worker', (m) => m.CreateWorkerTab),
-      staffScreen('actions', (m) => m.ActionsTab),
-      staffScreen('all-users', (m) => m.AllUsersTab),
-      { path: 'unassigned-tickets', lazy: async () => ({ Component: (await import('../features/staff/manager/unassigned-tickets-tab.js')).UnassignedTicketsTab }) },
-      staffScreen('approvals', (m) => m.ApprovalsTab),
+      {
+        path: 'manager',
+        lazy: async () => ({ Component: (await staff()).ManagerDashboardPage }),
+        children: [
+          { index: true, element: <Navigate to="my-workers" replace /> },
+          staffScreen('my-workers', (m) => m.MyWorkersTab),
+          staffScreen('create-worker', (m) => m.CreateWorkerTab),
+          staffScreen('actions', (m) => m.ActionsTab),
+          staffScreen('all-users', (m) => m.AllUsersTab),
+          { path: 'unassigned-tickets', lazy: async () => ({ Component: (await import('../features/staff/manager/unassigned-tickets-tab.js')).UnassignedTicketsTab }) },
+          staffScreen('approvals', (m) => m.ApprovalsTab),
+        ],
+      },
     ],
   },
   {
-    path: 'admin',
-    lazy: async () => ({ Component: (await staff()).AdminDashboardPage }),
+    element: <RoleRoute allow={AREA_ROLES.admin} />,
     children: [
-      { index: true, element: <Navigate to="staff-activity" replace /> },
-      staffScreen('staff-activity', (m) => m.StaffActivityTab),
-      staffScreen('approvals', (m) => m.ApprovalsTab),
+      {
+        path: 'admin',
+        lazy: async () => ({ Component: (await staff()).AdminDashboardPage }),
+        children: [
+          { index: true, element: <Navigate to="staff-activity" replace /> },
+          staffScreen('staff-activity', (m) => m.StaffActivityTab),
+          staffScreen('approvals', (m) => m.ApprovalsTab),
+        ],
+      },
     ],
   },
   {
-    path: 'user-profile/:userId',
-    lazy: async () => ({ Component: (await staff()).UserProfilePage }),
+    element: <RoleRoute allow={AREA_ROLES.profile} />,
     children: [
-      { index: true, element: <Navigate to="general" replace /> },
-      profileTab('general', (m) => m.GeneralTab),
-      profileTab('wallets', (m) => m.WalletsTab),
-      profileTab('transactions', (m) => m.TransactionsTab),
-      { path: 'verification', lazy: async () => ({ Component: (await import('../features/staff/profile/verification-tab.js')).VerificationTab }) },
-      profileTab('payment-management', (m) => m.PaymentManagementTab),
-      profileTab('events', (m) => m.EventTrailTab),
+      {
+        path: 'user-profile/:userId',
+        lazy: async () => ({ Component: (await staff()).UserProfilePage }),
+        children: [
+          { index: true, element: <Navigate to="general" replace /> },
+          profileTab('general', (m) => m.GeneralTab),
+          profileTab('wallets', (m) => m.WalletsTab),
+          profileTab('transactions', (m) => m.TransactionsTab),
+          { path: 'verification', lazy: async () => ({ Component: (await import('../features/staff/profile/verification-tab.js')).VerificationTab }) },
+          profileTab('payment-management', (m) => m.PaymentManagementTab),
+          profileTab('events', (m) => m.EventTrailTab),
+        ],
+      },
     ],
   },
   { path: '*', element: <Navigate to="/dashboard/overview" replace /> },

@@ -17,6 +17,8 @@ export type UserMetadata = {
   full_name?: string | null;
   role?: Role | string | null;
   requires_password_change?: boolean | null;
+  /** Why, while requires_password_change: a staff reset, or a new account's first sign-in. */
+  password_change_reason?: 'reset' | 'new_account' | null;
   active_mfa_method?: MfaMethod | 'none' | null;
 };
 

@@ -12,11 +12,19 @@ import { forcedPasswordError } from './utils/validation.js';
 
 const REDIRECT_AFTER_MS = 1_500;
 
-/** /force-password-change: after staff reset the password, the user must choose a new one (spec 2.5). */
+/** The lead line, by why the change is asked for (the server says, with the user). */
+const LEAD = {
+  reset: 'Your password was reset by our support team. Please choose a new password to continue.',
+  new_account: 'Welcome! Your account was set up with a temporary password. Please choose your own password to continue.',
+  unknown: 'Please choose a new password to continue.',
+} as const;
+
+/** /force-password-change: after staff reset the password, or at a staff account's first sign-in, the user must choose a new one (spec 2.5). */
 export function ForcePasswordChangePage() {
   const navigate = useNavigate();
   const status = useSession((s) => s.status);
   const signedIn = useSession((s) => s.session !== null);
+  const reason = useSession((s) => s.user?.user_metadata?.password_change_reason ?? 'unknown');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
@@ -79,7 +87,7 @@ export function ForcePasswordChangePage() {
   return (
     <AuthLayout title="Change Your Password" documentTitle="Password Change Required">
       <p className="form__text auth-card__lead">
-        Your password was reset by our support team. Please choose a new password to continue.
+        {LEAD[reason]}
       </p>
       {apiError && <Banner variant="error">{apiError}</Banner>}
       {success && <Banner variant="success">{success}</Banner>}

@@ -2,6 +2,7 @@ import { useState, type ChangeEvent } from 'react';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
+import { FileField } from '../../../components/file-field.js';
 import { Modal } from '../../../components/modal.js';
 import { KYC_ACCEPT, KYC_MESSAGES, submissionMessage, submitKyc, type BasicDetails } from './kyc-api.js';
 import './kyc.css';
@@ -163,22 +164,22 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
       ) : (
         <div className="kyc-form">
           <h3 className="kyc-form__title">Step 2: Document Upload</h3>
-          <Field
+          <FileField
             label="Identity Document (passport, ID card or driving licence)"
             name="identityDoc"
-            type="file"
             accept={KYC_ACCEPT}
             onChange={pick('identityDoc')}
-            hint={identityDoc ? `Selected: ${identityDoc.name}` : 'PDF, JPEG, JPG or PNG, up to 10MB'}
+            chosen={identityDoc && `Selected: ${identityDoc.name}`}
+            hint="PDF, JPEG, JPG or PNG, up to 10MB"
             error={docErrors.identityDoc}
           />
-          <Field
+          <FileField
             label="Proof of Residence (utility bill or bank statement)"
             name="residenceDoc"
-            type="file"
             accept={KYC_ACCEPT}
             onChange={pick('residenceDoc')}
-            hint={residenceDoc ? `Selected: ${residenceDoc.name}` : 'PDF, JPEG, JPG or PNG, up to 10MB'}
+            chosen={residenceDoc && `Selected: ${residenceDoc.name}`}
+            hint="PDF, JPEG, JPG or PNG, up to 10MB"
             error={docErrors.residenceDoc}
           />
         </div>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
+import { FileField } from '../../../components/file-field.js';
 import { Modal } from '../../../components/modal.js';
 import { ApiError, messageOf } from '../../../lib/api-client.js';
 import { useSession } from '../../../lib/session.js';
@@ -127,25 +128,21 @@ export function CreateTicketModal({ open, onClose, onCreated }: { open: boolean;
             <option value="high">High</option>
           </select>
         </div>
-        <div className="field">
-          <label className="field__label" htmlFor="ticket-files">
-            Attachments (optional)
-          </label>
-          <input
-            id="ticket-files"
-            type="file"
-            multiple
-            accept={ATTACHMENT_RULES.accept}
-            onChange={(e) => {
-              const picked = [...(e.target.files ?? [])];
-              const problems = picked.map(fileProblem).filter(Boolean);
-              setErrors((x) => ({ ...x, files: problems[0] ?? undefined }));
-              setFiles(picked.filter((f) => !fileProblem(f)));
-            }}
-          />
-          <p className="field__hint">Up to 10MB each: JPEG, PNG, GIF, WebP, PDF, TXT, CSV, Word, Excel, ZIP.</p>
-          {errors.files && <p className="field__error">{errors.files}</p>}
-        </div>
+        <FileField
+          id="ticket-files"
+          label="Attachments (optional)"
+          multiple
+          accept={ATTACHMENT_RULES.accept}
+          onChange={(e) => {
+            const picked = [...(e.target.files ?? [])];
+            const problems = picked.map(fileProblem).filter(Boolean);
+            setErrors((x) => ({ ...x, files: problems[0] ?? undefined }));
+            setFiles(picked.filter((f) => !fileProblem(f)));
+          }}
+          chosen={files.map((f) => f.name).join(', ')}
+          hint="Up to 10MB each: JPEG, PNG, GIF, WebP, PDF, TXT, CSV, Word, Excel, ZIP."
+          error={errors.files}
+        />
       </form>
     </Modal>
   );

@@ -7,14 +7,14 @@ import { Modal } from '../../../components/modal.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { useRealtime } from '../../../lib/realtime.js';
-import { cleanAmountInput, formatCrypto, formatUsd, parseAmountInput, toDecimal } from '../../../lib/money.js';
+import { cleanAmountInput, formatCrypto, formatUsd, parseAmountInput } from '../../../lib/money.js';
 import { quoteSwap, type SwapQuote } from '../../../../../ledger/swap/quote.js';
 import { ASSET_IDS, ASSETS, type AssetId } from '../shared/assets.js';
 import { availableBalance, priceOf } from '../shared/balances.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
 import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
 import { usePrices } from '../shared/hooks/use-prices.js';
-import { createSwapRequest, SWAP_TEXT as T } from './api/swap.js';
+import { createSwapRequest, pickerLabel, swapButtonLabel, SWAP_TEXT as T } from './api/swap.js';
 import './swap.css';
 
 function TokenPicker({ id, label, value, onChange, disabled }: { id: string; label: string; value: AssetId; onChange: (a: AssetId) => void; disabled?: boolean }) {
@@ -27,7 +27,7 @@ function TokenPicker({ id, label, value, onChange, disabled }: { id: string; lab
       <select id={id} className="field__input field__select" value={value} onChange={(e) => onChange(e.target.value as AssetId)} disabled={disabled}>
         {ASSET_IDS.map((a) => (
           <option key={a} value={a}>
-            {a} · {ASSETS[a].name}
+            {pickerLabel(a, ASSETS[a].name)}
           </option>
         ))}
       </select>
@@ -196,7 +196,7 @@ export function SwapPage() {
           )}
 
           <Button type="submit" className="button--block" disabled={!permitted || !valid || !quote}>
-            {!permitted ? 'Not Permitted' : valid ? 'Swap' : T.insufficientButton}
+            {swapButtonLabel({ permitted, amountPositive: value !== null && value.greaterThan(0), exceeds })}
           </Button>
         </form>
       </Card>
@@ -221,25 +221,25 @@ export function SwapPage() {
             <div className="detail-list__item">
               <dt>You pay</dt>
               <dd className="mono">
-                {toDecimal(quote.fromAmount).toFixed(8)} {from}
+                {formatCrypto(quote.fromAmount)} {from}
               </dd>
             </div>
             <div className="detail-list__item">
               <dt>You receive</dt>
               <dd className="mono">
-                {toDecimal(quote.netReceived).toFixed(8)} {to}
+                {formatCrypto(quote.netReceived)} {to}
               </dd>
             </div>
             <div className="detail-list__item">
               <dt>Rate</dt>
               <dd className="mono">
-                1 {from} ≈ {toDecimal(quote.rate).toFixed(8)} {to}
+                1 {from} ≈ {formatCrypto(quote.rate)} {to}
               </dd>
             </div>
             <div className="detail-list__item">
               <dt>Fee (1%)</dt>
               <dd className="mono">
-                {toDecimal(quote.fee).toFixed(8)} {from}
+                {formatCrypto(quote.fee)} {from}
               </dd>
             </div>
           </dl>

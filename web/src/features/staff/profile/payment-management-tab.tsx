@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type ChangeEvent } from 'react';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
+import { FileField } from '../../../components/file-field.js';
 import { Modal } from '../../../components/modal.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { errorText, profileApi, type BuyingLink, type DefaultService, type PaymentMethodRaw } from './api.js';
@@ -255,12 +256,7 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
       <div className="profile-form">
         <Field label="Website URL" type="url" placeholder="https://" value={url} onChange={(e) => setUrl(e.target.value)} />
         <Field label="Link Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
-        <div className="field">
-          <label className="field__label" htmlFor="link-logo">
-            Logo Image (PNG only, max 500KB)
-          </label>
-          <input id="link-logo" className="field__input" type="file" accept="image/png" onChange={pick} />
-        </div>
+        <FileField id="link-logo" label="Logo Image (PNG only, max 500KB)" accept="image/png" onChange={pick} chosen={file?.name} />
         {preview && <img className="link-preview" src={preview} alt="Logo preview" width={64} height={64} />}
       </div>
     </FormDialogFrame>
