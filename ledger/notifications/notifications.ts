@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Decider } from '../decider.js';
-import { CRYPTO_DECIMALS, formatAmount } from '../../web/src/lib/money.js';
+import { CRYPTO_DECIMALS, formatAmount } from '../display-amount.js';
 
 /**
  * A customer's reading of their notifications: `notifications-{userId}`. The notifications

@@ -1,4 +1,8 @@
 import { Decimal } from 'decimal.js';
+import { CRYPTO_DECIMALS, Dec, fixed, groupThousands, toDecimal, ZERO } from '../../../ledger/display-amount.js';
+
+// The number formatting shared with the server's texts lives in the ledger; the screens import it from here.
+export { CRYPTO_DECIMALS, Dec, formatAmount, toDecimal, ZERO } from '../../../ledger/display-amount.js';
 
 /*
  * Amounts and dates as the customer screens show them (spec 001 section 9, "Display").
@@ -6,30 +10,10 @@ import { Decimal } from 'decimal.js';
  * never holds money here.
  */
 
-/** Enough precision for any sum or product the screens make; plain notation, never 1e-7. */
-export const Dec = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_UP, toExpNeg: -60, toExpPos: 60 });
-export type Dec = Decimal;
-
-export const ZERO = new Dec(0);
-
-/** Decimals of a crypto balance. */
-export const CRYPTO_DECIMALS = 8;
 /** Decimals of a signed amount in the overview's recent transactions. */
 export const SIGNED_DECIMALS = 4;
 /** Decimals of a USD value. */
 export const USD_DECIMALS = 2;
-
-/** A decimal from what the API sent (string or number); anything unreadable counts as 0. */
-export function toDecimal(value: Decimal.Value | null | undefined): Decimal {
-  if (value === null || value === undefined) return ZERO;
-  if (typeof value === 'string' && value.trim() === '') return ZERO;
-  try {
-    const d = new Dec(value);
-    return d.isFinite() ? d : ZERO;
-  } catch {
-    return ZERO;
-  }
-}
 
 /** A decimal from what the customer typed, or null when it is not a plain positive-or-zero number. */
 export function parseAmountInput(text: string): Decimal | null {
@@ -55,20 +39,6 @@ export function cleanAmountInput(text: string): string {
   return out;
 }
 
-function groupThousands(fixed: string): string {
-  const negative = fixed.startsWith('-');
-  const body = negative ? fixed.slice(1) : fixed;
-  const [int = '0', frac] = body.split('.');
-  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
-}
-
-/** '-0.00' reads oddly: a value that rounds to zero is shown without a sign. */
-function fixed(value: Decimal, decimals: number): string {
-  const rounded = value.toDecimalPlaces(decimals, Decimal.ROUND_HALF_UP);
-  return rounded.isZero() ? new Dec(0).toFixed(decimals) : rounded.toFixed(decimals);
-}
-
 /** A crypto amount with 8 decimals and thousands separators: '1,234.50000000'. */
 export function formatCrypto(value: Decimal.Value | null | undefined): string {
   return groupThousands(fixed(toDecimal(value), CRYPTO_DECIMALS));
@@ -85,13 +55,6 @@ export function formatSigned(value: Decimal.Value | null | undefined, decimals =
   const text = groupThousands(fixed(toDecimal(value), decimals));
   if (text.startsWith('-') || /^[0.,]+$/.test(text)) return text;
   return `+${text}`;
-}
-
-/** Any other amount (fees, totals): 2 to 6 decimals, thousands separators: '1.01', '0.000101'. */
-export function formatAmount(value: Decimal.Value | null | undefined, minDecimals = 2, maxDecimals = 6): string {
-  const d = toDecimal(value).toDecimalPlaces(maxDecimals, Decimal.ROUND_HALF_UP);
-  const places = Math.min(maxDecimals, Math.max(minDecimals, d.decimalPlaces()));
-  return groupThousands(fixed(d, places));
 }
 
 /** A 24 h change in percent with its sign: '+1.23%', '-0.40%'. */
