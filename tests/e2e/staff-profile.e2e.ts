@@ -214,9 +214,14 @@ test.describe('staff user profile', () => {
       await customerPage.goto('/dashboard/overview');
       await expect(customerPage.getByText('Your deposit is on its way.')).toBeVisible();
       await expect(customerPage.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'Bitcoin' })).toContainText('0.50000000 BTC');
-      await expect(customerPage.getByTestId('notification-count')).toHaveText('1');
-      await customerPage.getByRole('button', { name: 'Open notifications (1 unread)' }).click();
-      await expect(customerPage.getByRole('dialog', { name: 'Notifications' })).toContainText('Your deposit of 0.5 BTC has been completed.');
+      // The deposit's notification, and the notices of the worker's changes to the account
+      // (permissions and the BTC address: the customer is told of staff actions).
+      await expect(customerPage.getByTestId('notification-count')).toHaveText('3');
+      await customerPage.getByRole('button', { name: 'Open notifications (3 unread)' }).click();
+      const bell = customerPage.getByRole('dialog', { name: 'Notifications' });
+      await expect(bell).toContainText('Your deposit of 0.5 BTC has been completed.');
+      await expect(bell).toContainText('A member of our staff changed what your account may do');
+      await expect(bell).toContainText('deposit address');
     });
 
     await test.step('Payment Management: a custom buying link with a PNG logo; the customer sees it', async () => {
