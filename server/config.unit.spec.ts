@@ -85,7 +85,8 @@ describe('configuration', () => {
       spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
         env: { PATH: process.env.PATH, ...env },
         encoding: 'utf8',
-        timeout: 30_000,
+        // Each start compiles the server through tsx: slow on a busy two-core machine.
+        timeout: 120_000,
       });
     const badHost = run({ HOST: 'bad host', DATA_DIR: os.tmpdir() });
     expect(badHost.status).toBe(2);
@@ -98,5 +99,5 @@ describe('configuration', () => {
     expect(noRedis.status).toBe(2);
     expect(noRedis.stderr.trim().split('\n')).toHaveLength(1);
     expect(noRedis.stderr).toMatch(/^Invalid configuration: REDIS_URL: cannot use Redis at 127\.0\.0\.1:1 /);
-  });
+  }, 400_000);
 });
