@@ -358,7 +358,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   /**
    * Connected while a live subscription to $all is confirmed; after a failure, resubscribing
-   * (the projections' loop subscribes again with backoff) until the server confirms one again.
+   * (the projector and the realtime live feed subscribe again with backoff) until the server confirms one again.
    */
   status(): LiveFeedStatus {
     const connected = this.confirmed > 0;

@@ -113,7 +113,7 @@ export interface LiveFeedStatus {
   connected: boolean;
   /** Why the last live subscription failed, one line; kept until one is confirmed again. */
   lastError?: string;
-  /** A live subscription failed and the projections' loop is subscribing again (with backoff). */
+  /** A live subscription failed and none is confirmed yet (the projector and the realtime feed subscribe again with backoff). */
   resubscribing: boolean;
 }
 
