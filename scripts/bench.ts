@@ -302,6 +302,9 @@ class ConflictCountingStore implements EventStore {
   headPosition(): Promise<Position | null> {
     return this.inner.headPosition();
   }
+  status() {
+    return this.inner.status();
+  }
   close(): Promise<void> {
     return Promise.resolve();
   }

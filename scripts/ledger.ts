@@ -7,6 +7,7 @@ import { migrateToLatest, migrationStatus } from '../migrations/index.js';
 import { openEventStore } from '../server/context.js';
 import { formatPosition, START, type EventStore, type Position } from '../ledger/event-store/port.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
+import { describeEventStore, eventStoreState } from '../ledger/event-store/state.js';
 import { findProjection, PROJECTIONS } from '../projections/registry.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { replayProjections, type ReplayResult } from '../projections/replay.js';
@@ -33,7 +34,7 @@ Commands:
   seed                  append generated wallet histories (for trials and benchmarks)
   replay [name|all]     rebuild read tables from the event log
   verify                rebuild into scratch tables, compare with the live ones, check invariants
-  stats                 events, streams, last position, lag per projection
+  stats                 event store state and head, events, streams, lag per projection
   create-staff          create a WORKER, MANAGER or ADMIN account with a one-time password
   backup                copy the embedded database and its keys to one file (--out FILE; BACKUP_PASSPHRASE or --without-keys)
   restore               restore the embedded database and its keys from a backup (--from FILE [--force] [--without-keys])
@@ -67,7 +68,11 @@ compares them row by row, checks that no available balance is negative and that 
 balances equal the fold of the events, that every event's journal postings sum to zero
 (naming the first event that breaks it) and that the journal's customer accounts equal the
 wallet balances. Exits 1 with the differences when they differ.`,
-  stats: `Usage: npm run ledger -- stats [--json]\n\nEvents, streams, last position and the lag of each projection.`,
+  stats: `Usage: npm run ledger -- stats [--json]
+
+The event store in use (postgres or eventstoredb): whether it answers, its head position and,
+for EventStoreDB, its live subscription; then events, streams and the lag of each projection.
+Exits 1 when the event store does not answer (its state line says why).`,
   'create-staff': `Usage: npm run ledger -- create-staff --role WORKER|MANAGER|ADMIN --email E --name "Full Name" [--json]
 
 Creates a confirmed staff account and prints a one-time password, shown only this once.
@@ -77,6 +82,9 @@ The password must be changed at the first sign-in.`,
 };
 
 class UsageError extends Error {}
+
+/** How long `stats` waits for the event store to answer before calling it unreachable. */
+const STATS_TIMEOUT_MS = 5_000;
 
 async function withLedger<T>(config: Config, fn: (database: Database, store: EventStore) => Promise<T>): Promise<T> {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -275,9 +283,15 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     case 'stats':
       return withLedger(config, async (database, store) => {
+        const { state: eventStore } = await eventStoreState(store, STATS_TIMEOUT_MS);
+        if (!eventStore.reachable) {
+          // Nothing else can be counted without the log: say which store does not answer, and fail.
+          if (values.json) console.log(json({ database: database.kind, eventStore }));
+          else console.log(`database ${database.kind}\n${describeEventStore(eventStore)}`);
+          return 1;
+        }
         const events = await countAfter(database, store, START);
         const streams = Number((await sql<{ n: string }>`select count(*) as n from streams`.execute(database.db)).rows[0]!.n);
-        const head = await store.headPosition();
         const cps = await database.db.selectFrom('projection_checkpoints').selectAll().execute();
         const projections = await Promise.all(
           PROJECTIONS.map(async (p) => {
@@ -286,10 +300,10 @@ export async function runCli(argv: string[]): Promise<number> {
             return { name: p.name, position: formatPosition(at), eventsApplied: Number(cp?.events_applied ?? 0), lag: await countAfter(database, store, at) };
           }),
         );
-        const out = { database: database.kind, eventStore: store.name, events, streams, lastPosition: head ? formatPosition(head) : null, projections };
+        const out = { database: database.kind, eventStore, events, streams, lastPosition: eventStore.head, projections };
         if (values.json) console.log(json(out));
         else {
-          console.log(`database ${out.database}, event store ${out.eventStore}`);
+          console.log(`database ${out.database}\n${describeEventStore(eventStore)}`);
           console.log(`events ${events.toLocaleString('en-US')}, streams ${streams.toLocaleString('en-US')}, last position ${out.lastPosition ?? '(empty)'}`);
           for (const p of projections) console.log(`projection ${p.name}: at ${p.position}, ${p.eventsApplied.toLocaleString('en-US')} events applied, lag ${p.lag.toLocaleString('en-US')}`);
         }

@@ -26,6 +26,7 @@ import {
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  type LiveFeedStatus,
   type NewEvent,
   type Position,
   type ReadAllOptions,
@@ -46,6 +47,8 @@ const MAX_PAGE = 4096;
 const QUEUE_HIGH_WATER = 4096;
 /** ...and resumes it once the reader has brought the queue down to this. */
 const QUEUE_LOW_WATER = 1024;
+
+const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0]!;
 
 function isSystemType(type: string): boolean {
   return type.startsWith('$');
@@ -145,6 +148,10 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly client: EventStoreDBClient;
   private readonly subscriptions = new Set<Subscription>();
   private closed = false;
+  /** Live subscriptions the server has confirmed and that have not failed or closed since. */
+  private confirmed = 0;
+  /** Why the last live subscription failed; cleared when one is confirmed again. */
+  private lastFailure: string | undefined;
 
   /** Throws `EventStoreUrlError` for a connection string the client cannot use. */
   constructor(connectionString: string) {
@@ -249,6 +256,11 @@ export class EventStoreDbEventStore implements EventStore {
     let failure: unknown;
     let closed = false;
     let paused = false;
+    let confirmed = false;
+    const unconfirm = () => {
+      if (confirmed) this.confirmed--;
+      confirmed = false;
+    };
 
     const wake = () => {
       const ws = waiters;
@@ -260,8 +272,16 @@ export class EventStoreDbEventStore implements EventStore {
       fromPosition: after ?? ESDB_START,
       filter: excludeSystemEvents(),
     });
+    const confirm = () => {
+      if (closed || confirmed || failure !== undefined) return;
+      confirmed = true;
+      this.confirmed++;
+      this.lastFailure = undefined;
+    };
+    stream.on('confirmation', confirm);
     stream.on('data', (resolved: AllStreamResolvedEvent) => {
       if (closed) return;
+      confirm();
       const event = fromAll(resolved, after);
       if (!event) return;
       queue.push(event);
@@ -274,12 +294,18 @@ export class EventStoreDbEventStore implements EventStore {
     stream.on('error', (err: unknown) => {
       if (closed) return;
       failure ??= err;
+      this.lastFailure = firstLine(err);
+      unconfirm();
       wake();
     });
     // The server never ends a subscription to $all by itself: if it does (a restart, a
     // dropped connection), say so rather than look like a closed subscription.
     const stopped = () => {
-      if (!closed) failure ??= new Error('the subscription to $all ended unexpectedly');
+      if (!closed) {
+        failure ??= new Error('the subscription to $all ended unexpectedly');
+        this.lastFailure ??= firstLine(failure);
+        unconfirm();
+      }
       wake();
     };
     stream.on('end', stopped);
@@ -307,6 +333,7 @@ export class EventStoreDbEventStore implements EventStore {
       async close() {
         if (closed) return;
         closed = true;
+        unconfirm();
         queue.length = 0;
         subscriptions.delete(subscription);
         wake();
@@ -327,6 +354,16 @@ export class EventStoreDbEventStore implements EventStore {
     };
     this.subscriptions.add(subscription);
     return subscription;
+  }
+
+  /**
+   * Connected while a live subscription to $all is confirmed; after a failure, resubscribing
+   * (the projector and the realtime live feed subscribe again with backoff) until the server confirms one again.
+   */
+  status(): LiveFeedStatus {
+    const connected = this.confirmed > 0;
+    const resubscribing = !connected && !this.closed && this.lastFailure !== undefined;
+    return this.lastFailure !== undefined && !connected ? { connected, lastError: this.lastFailure, resubscribing } : { connected, resubscribing };
   }
 
   async headPosition(): Promise<Position | null> {

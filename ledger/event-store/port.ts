@@ -107,6 +107,16 @@ export interface Subscription extends AsyncIterable<RecordedEvent> {
   close(): Promise<void>;
 }
 
+/** The state of a store's live feed (what `subscribeAll` follows once caught up). */
+export interface LiveFeedStatus {
+  /** A live subscription is open and the store confirmed it (or the feed needs no connection of its own). */
+  connected: boolean;
+  /** Why the last live subscription failed, one line; kept until one is confirmed again. */
+  lastError?: string;
+  /** A live subscription failed and none is confirmed yet (the projector and the realtime feed subscribe again with backoff). */
+  resubscribing: boolean;
+}
+
 export interface EventStore {
   readonly name: 'postgres' | 'eventstoredb';
   append(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
@@ -116,5 +126,7 @@ export interface EventStore {
   subscribeAll(options?: { after?: Position }): Subscription;
   /** Position of the last event readable now, or null for an empty log. */
   headPosition(): Promise<Position | null>;
+  /** The live feed's state, for readiness and `ledger stats`. Asks the store nothing. */
+  status(): LiveFeedStatus;
   close(): Promise<void>;
 }

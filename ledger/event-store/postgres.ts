@@ -6,6 +6,7 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
+  type LiveFeedStatus,
   type NewEvent,
   type Position,
   type ReadAllOptions,
@@ -331,6 +332,11 @@ export class PostgresEventStore implements EventStore {
       wake: this.wake,
       idleMs: this.options.idlePollMs,
     });
+  }
+
+  /** The live feed polls the events table over the app's own pool: no connection of its own to lose. */
+  status(): LiveFeedStatus {
+    return { connected: true, resubscribing: false };
   }
 
   async headPosition(): Promise<Position | null> {

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { LedgerContext } from '../context.js';
 import { isStaffCaller } from '../plugins/production-surface.js';
 import { comparePositions } from '../../ledger/event-store/port.js';
+import { describeLiveFeed, eventStoreState, firstLine, withTimeout } from '../../ledger/event-store/state.js';
 
 const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -19,6 +20,16 @@ const ReadySchema = z.object({
   status: z.enum(['ready', 'not ready']),
   /** What keeps the instance out of the load balancer, one line each. */
   problems: z.array(z.string()),
+  /** The event store in use: whether it answers, its head, its live subscription. */
+  eventStore: z.object({
+    name: z.enum(['postgres', 'eventstoredb']),
+    reachable: z.boolean(),
+    error: z.string().optional(),
+    head: z.string().nullable(),
+    live: z.object({ connected: z.boolean(), lastError: z.string().optional(), resubscribing: z.boolean() }),
+  }),
+  /** Each read model's lag behind the head, counted up to READY_MAX_LAG + 1 (`lagCapped`: at least that). */
+  projections: z.array(z.object({ name: z.string(), lag: z.number().int(), lagCapped: z.boolean() })),
 });
 
 /** Events not yet applied that /healthz counts at most (one read of the log per probe). */
@@ -51,16 +62,6 @@ export async function projectionLags(ledger: LedgerContext, cap: number): Promis
   }));
 }
 
-function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split('\n')[0];
-
 export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
   return async (app) => {
     // Liveness: the process serves requests. Touches nothing else, so a database outage does
@@ -79,17 +80,20 @@ export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
       async (_request, reply) => {
         const problems: string[] = [];
         const maxLag = ledger.config.READY_MAX_LAG;
-        await Promise.all([
-          withTimeout(sql`select 1`.execute(ledger.database.db), 'the database').catch((err) => {
+        const [, { state: eventStore }] = await Promise.all([
+          withTimeout(sql`select 1`.execute(ledger.database.db), 'the database', PROBE_TIMEOUT_MS).catch((err) => {
             problems.push(`database: ${firstLine(err)}`);
           }),
-          withTimeout(ledger.store.headPosition(), 'the event store').catch((err) => {
-            problems.push(`event store (${ledger.store.name}): ${firstLine(err)}`);
-          }),
+          eventStoreState(ledger.store, PROBE_TIMEOUT_MS),
         ]);
+        if (!eventStore.reachable) problems.push(`event store (${eventStore.name}): ${eventStore.error}`);
+        else if (eventStore.live.resubscribing) problems.push(`event store (${eventStore.name}): live subscription ${describeLiveFeed(eventStore.live)}`);
+        let projections: Array<{ name: string; lag: number; lagCapped: boolean }> = [];
         if (!problems.length) {
           try {
-            for (const p of await withTimeout(projectionLags(ledger, maxLag + 1), 'the event store')) {
+            const lags = await withTimeout(projectionLags(ledger, maxLag + 1), 'the event store', PROBE_TIMEOUT_MS);
+            projections = lags.map(({ name, lag, lagCapped }) => ({ name, lag, lagCapped }));
+            for (const p of lags) {
               if (p.lag > maxLag) problems.push(`projection ${p.name}: more than ${maxLag} events behind the log`);
             }
           } catch (err) {
@@ -100,7 +104,7 @@ export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
         return reply
           .header('cache-control', 'no-store')
           .status(ready ? 200 : 503)
-          .send({ status: ready ? ('ready' as const) : ('not ready' as const), problems });
+          .send({ status: ready ? ('ready' as const) : ('not ready' as const), problems, eventStore, projections });
       },
     );
 
