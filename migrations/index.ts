@@ -22,6 +22,7 @@ import * as m0021 from './0021_staff_actions.js';
 import * as m0022 from './0022_access_limits.js';
 import * as m0023 from './0023_mfa_recovery_codes.js';
 import * as m0024 from './0024_four_eyes.js';
+import * as m0025 from './0025_notification_preferences.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0022_access_limits': m0022,
   '0023_mfa_recovery_codes': m0023,
   '0024_four_eyes': m0024,
+  '0025_notification_preferences': m0025,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
