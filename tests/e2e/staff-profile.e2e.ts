@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail, demoAdminSession, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
+import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail, demoAdminSession, expectReachableOnPhone, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
 
 /*
  * The staff User Profile (spec 002): a manager's worker claims a customer, sets a BTC
@@ -151,6 +151,13 @@ test.describe('staff user profile', () => {
       await profileNav(page, 'Wallets').click();
       const btc = page.locator('tr[data-asset="BTC"]');
       await expect(page.locator('tr[data-asset]')).toHaveCount(10);
+      // On a phone each asset is a card: balance and both actions on screen, no sideways scroll.
+      await expectReachableOnPhone(
+        page,
+        [btc.locator('td[data-label="Balance"]'), btc.getByRole('button', { name: 'Update Address BTC' }), btc.getByRole('button', { name: 'Add Tx BTC' })],
+        'staff-profile-wallets-phone.png',
+        { width: 1280, height: 900 },
+      );
       await btc.getByRole('button', { name: 'Update Address BTC' }).click();
       const addressDialog = page.getByRole('dialog', { name: 'Update BTC Address' });
       await addressDialog.getByLabel('BTC deposit address *').fill('   ');
