@@ -223,9 +223,13 @@ test.describe('staff user profile', () => {
       await customerPage.goto('/dashboard/overview');
       await expect(customerPage.getByText('Your deposit is on its way.')).toBeVisible();
       await expect(customerPage.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'Bitcoin' })).toContainText('0.50000000 BTC');
-      await expect(customerPage.getByTestId('notification-count')).toHaveText('1');
-      await customerPage.getByRole('button', { name: 'Open notifications (1 unread)' }).click();
-      await expect(customerPage.getByRole('dialog', { name: 'Notifications' })).toContainText('Your deposit of 0.5 BTC has been completed.');
+      // Three unread: the staff notices of the permission change and of the new BTC address, and the deposit.
+      await expect(customerPage.getByTestId('notification-count')).toHaveText('3');
+      await customerPage.getByRole('button', { name: 'Open notifications (3 unread)' }).click();
+      const bell = customerPage.getByRole('dialog', { name: 'Notifications' });
+      await expect(bell).toContainText('Your deposit of 0.5 BTC has been completed.');
+      await expect(bell).toContainText('A member of our staff changed what your account may do');
+      await expect(bell).toContainText(`A member of our staff set a new BTC deposit address for your account: ${BTC_ADDRESS}.`);
     });
 
     await test.step('Payment Management: a custom buying link with a PNG logo; the customer sees it', async () => {
