@@ -6,6 +6,7 @@ import {
   apiSignIn,
   demoAdminSession,
   bearer,
+  expectReachableOnPhone,
   codeIn,
   createConfirmedUser,
   enrolAuthenticator,
@@ -551,17 +552,15 @@ test.describe('sessions', () => {
     await page.screenshot({ path: `${screens}/settings-sessions.png`, fullPage: true });
 
     // On a phone every settings tab is on screen (the strip wraps) and a sign-in's date stays on one line.
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const name of ['General', 'Notifications', 'Verification', 'Payment Methods', 'Security']) {
-      const box = await page.getByRole('tab', { name }).boundingBox();
-      expect(box, name).not.toBeNull();
-      expect(box!.x + box!.width, name).toBeLessThanOrEqual(390);
-    }
     const dateCell = history.locator('td[data-label="Date & Time"]').first();
+    await expectReachableOnPhone(
+      page,
+      [...['General', 'Notifications', 'Verification', 'Payment Methods', 'Security'].map((name) => page.getByRole('tab', { name })), dateCell],
+      'settings-security-phone.png',
+      { width: 390, height: 844 },
+    );
     const lineHeight = await dateCell.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 20);
     expect((await dateCell.boundingBox())!.height).toBeLessThan(lineHeight * 2 + 12);
-    await history.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${screens}/settings-security-phone.png`, fullPage: true });
     await page.setViewportSize({ width: 1280, height: 1000 });
 
     await sessions.getByRole('row', { name: /Safari 17\.1 on iOS/ }).getByRole('button', { name: /End session/ }).click();
