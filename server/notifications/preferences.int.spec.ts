@@ -62,6 +62,12 @@ describe('notification preferences (Settings > Notifications)', () => {
     const [event] = (await t.app.ledger.store.readStream(`user-${customer.user.id}`)).filter((e) => e.type === 'user.notification-preferences-set');
     expect(event?.data).toEqual(ALL_OFF);
     expect(event?.metadata.actorId).toBe(customer.user.id);
+    // Staff reading the customer's event trail see the choice in words, with the customer as actor.
+    const trail = await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/event-trail?kind=support`, headers: bearer(admin.access_token) });
+    expect(trail.statusCode, trail.body).toBe(200);
+    const entry = trail.json().events.find((e: { type: string }) => e.type === 'user.notification-preferences-set');
+    expect(entry.summary).toBe('Notification choices: transaction updates in app off, account changes by e-mail off, in app off');
+    expect(entry.actor.id).toBe(customer.user.id);
 
     // A restart: a new app on the same database.
     await t.app.close();
