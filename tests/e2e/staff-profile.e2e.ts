@@ -90,7 +90,7 @@ test.describe('staff user profile', () => {
       data: { type: 'credit_card', cardNumber: '4000056655665556', cardHolderName: 'Paula Profile', expiryDate: '10/41', cvv: '999' },
     });
     expect(card.ok(), await card.text()).toBe(true);
-    expect((await request.post('/functions/v1/log-login-details', { headers: { ...bearer(customer.session), 'User-Agent': 'Firefox on Linux' } })).ok()).toBe(true);
+    expect((await request.post('/functions/v1/log-login-details', { headers: { ...bearer(customer.session), 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0' } })).ok()).toBe(true);
     const claim = await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: userId } });
     expect(claim.ok(), await claim.text()).toBe(true);
 
@@ -139,7 +139,7 @@ test.describe('staff user profile', () => {
       await page.getByLabel('New Password').fill('');
       await expect(page.getByRole('heading', { name: 'Login History' })).toBeVisible();
       await expect(page.getByRole('columnheader', { name: 'Date & Time' })).toBeVisible();
-      await expect(page.getByRole('cell', { name: 'Firefox on Linux' })).toBeVisible();
+      await expect(page.getByRole('cell', { name: 'Firefox 121 on Linux' })).toBeVisible();
       await page.screenshot({ path: `${screens}/staff-profile-general.png`, fullPage: true });
       await page.getByRole('button', { name: 'Ban User' }).click();
       await expect(page.getByRole('dialog', { name: 'Ban User' })).toBeVisible();
