@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, mailTo, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, mailTo, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 import { replayProjections } from '../../projections/replay.js';
 import { notificationsProjection } from '../../projections/notifications.js';
@@ -22,7 +22,7 @@ describe('the customer is told of staff actions on their account, and their stat
   const mailsTo = async (email: string) => (await t.outbox.list({ to: email })).filter((m) => !/Confirm|Welcome|Your password was changed|New sign-in/.test(m.subject));
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp(BELOW_FOUR_EYES_LIMIT);
     const { password } = await createStaff(t.app.authServices.accounts, { email: 'notice-admin@example.com', fullName: 'Ada Admin', role: 'ADMIN' });
     const first = await signIn(t, 'notice-admin@example.com', password);
     await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'staff-own-pass-1' } });
