@@ -23,6 +23,7 @@ import * as m0022 from './0022_access_limits.js';
 import * as m0023 from './0023_mfa_recovery_codes.js';
 import * as m0024 from './0024_four_eyes.js';
 import * as m0025 from './0025_planner_page_cost.js';
+import * as m0026 from './0026_notification_preferences.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0023_mfa_recovery_codes': m0023,
   '0024_four_eyes': m0024,
   '0025_planner_page_cost': m0025,
+  '0026_notification_preferences': m0026,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
 import { settlementMessage } from '../ledger/notifications/notifications.js';
 import { isStaffActor, STAFF_NOTICE_TYPES, staffNoticeOf } from '../ledger/notifications/staff-notices.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, staffNoticeWanted, type NotificationPreferences } from '../ledger/notifications/preferences.js';
 import { insertRows, type InsertColumn } from '../server/db/insert-rows.js';
 import { table, timestampText, type Projection } from './projection.js';
 
@@ -23,18 +24,43 @@ const COLUMNS: InsertColumn<Row>[] = [
   { name: 'created_at', type: 'timestamptz', value: (r) => timestampText(r.createdAt) },
   { name: 'transaction_id', type: 'uuid', value: (r) => r.transactionId },
 ];
+const PREFERENCES_SET = 'user.notification-preferences-set';
+
+const isSettlement = (type: string) => type === 'wallet.transaction-settled' || type === 'wallet.transaction-failed';
+
+/** The customer an event would notify (its stream's user), or null for an event that notifies no one. */
+function notifiedUser(e: { type: string; streamId: string }): string | null {
+  if (isSettlement(e.type) && e.streamId.startsWith(WALLET_STREAM_PREFIX)) return e.streamId.slice(WALLET_STREAM_PREFIX.length);
+  if (STAFF_NOTICE_TYPES.has(e.type) && e.streamId.startsWith(USER_STREAM_PREFIX)) return e.streamId.slice(USER_STREAM_PREFIX.length);
+  return null;
+}
+
+/** The recorded choices of the customers a batch would notify (users without a row keep the defaults). */
+async function preferencesOf(target: Parameters<Projection['apply']>[0], userIds: string[]): Promise<Map<string, NotificationPreferences>> {
+  const found = new Map<string, NotificationPreferences>();
+  if (userIds.length === 0) return found;
+  const rows = await sql<{ user_id: string; transactions_in_app: boolean; account_changes_email: boolean; account_changes_in_app: boolean }>`
+    select user_id, transactions_in_app, account_changes_email, account_changes_in_app
+    from ${table(target, 'notification_preferences')} where user_id = any(${userIds}::uuid[])`.execute(target.trx);
+  for (const r of rows.rows) {
+    found.set(r.user_id, { transactionsInApp: r.transactions_in_app, accountChangesEmail: r.account_changes_email, accountChangesInApp: r.account_changes_in_app });
+  }
+  return found;
+}
 
 /**
  * notifications: one per settled or failed deposit, withdrawal or send (its id is the
  * settling event's id), one per staff action the customer is told of (a password reset, a
  * ban or unban, a change of permissions or of a deposit address; its id is that event's),
- * and the read marks a customer records.
+ * and the read marks a customer records. It keeps the customers' notification choices
+ * (notification_preferences) and leaves out the items a customer turned off at the time of the
+ * event; security notices are never left out.
  */
 export const notificationsProjection: Projection = {
   name: 'notifications',
-  tables: ['notifications'],
+  tables: ['notifications', 'notification_preferences'],
   handles: (type) =>
-    type === 'wallet.transaction-settled' || type === 'wallet.transaction-failed' ||
+    isSettlement(type) || type === PREFERENCES_SET ||
     type === 'notification.marked-read' || type === 'notification.all-marked-read' || STAFF_NOTICE_TYPES.has(type),
 
   async apply(target, events) {
@@ -47,8 +73,21 @@ export const notificationsProjection: Projection = {
       pending = [];
       await insertRows(target.trx, `${target.schema}.notifications`, COLUMNS, rows);
     };
+    const notified = [...new Set(events.map(notifiedUser).filter((id): id is string => id !== null))];
+    const prefs = await preferencesOf(target, notified);
+    const prefsOf = (userId: string) => prefs.get(userId) ?? DEFAULT_NOTIFICATION_PREFERENCES;
     for (const e of events) {
-      if (e.type === 'wallet.transaction-settled' || e.type === 'wallet.transaction-failed') {
+      if (e.type === PREFERENCES_SET) {
+        if (!e.streamId.startsWith(USER_STREAM_PREFIX)) continue;
+        const userId = e.streamId.slice(USER_STREAM_PREFIX.length);
+        const p = e.data as NotificationPreferences;
+        prefs.set(userId, p);
+        await sql`insert into ${table(target, 'notification_preferences')} (user_id, transactions_in_app, account_changes_email, account_changes_in_app, updated_at)
+          values (${userId}::uuid, ${p.transactionsInApp}, ${p.accountChangesEmail}, ${p.accountChangesInApp}, ${e.recordedAt}::timestamptz)
+          on conflict (user_id) do update set transactions_in_app = excluded.transactions_in_app, account_changes_email = excluded.account_changes_email,
+            account_changes_in_app = excluded.account_changes_in_app, updated_at = excluded.updated_at`.execute(target.trx);
+      } else if (isSettlement(e.type)) {
+        if (!prefsOf(e.streamId.slice(WALLET_STREAM_PREFIX.length)).transactionsInApp) continue;
         const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
         const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
         if (!message) continue;
@@ -56,6 +95,7 @@ export const notificationsProjection: Projection = {
       } else if (STAFF_NOTICE_TYPES.has(e.type)) {
         const notice = isStaffActor(e.metadata?.actorRole) ? staffNoticeOf(e.type, e.data as Record<string, unknown>) : null;
         if (!notice || !e.streamId.startsWith(USER_STREAM_PREFIX)) continue;
+        if (!staffNoticeWanted(e.type, 'inApp', prefsOf(e.streamId.slice(USER_STREAM_PREFIX.length)))) continue;
         pending.push({ id: e.eventId, userId: e.streamId.slice(USER_STREAM_PREFIX.length), message: notice.message, createdAt: e.recordedAt, transactionId: null });
       } else if (e.type === 'notification.marked-read') {
         await flush();

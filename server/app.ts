@@ -29,6 +29,7 @@ import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
 import { PayoutScheduler } from './marketplace/payout-scheduler.js';
 import { notificationRoutes } from './notifications/routes.js';
+import { notificationPreferenceRoutes } from './notifications/preference-routes.js';
 import { financeRoutes } from './finance/routes.js';
 import { PriceCache } from './prices/price-cache.js';
 import { createPriceFeed } from './prices/price-feed.js';
@@ -188,6 +189,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(announcementRoutes(auth, ledger), { prefix: '/api/v1' });
   live.register(announcementHints(ledger, hub));
   await app.register(notificationRoutes(auth, ledger), { prefix: '/api/v1' });
+  await app.register(notificationPreferenceRoutes(auth, ledger), { prefix: '/api/v1' });
   await app.register(financeRoutes(auth, ledger), { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NotificationPreferences } from '../notifications/preferences.js';
 
 /** A person's account: `user-{userId}`. Facts only; no password, code or secret ever appears here. */
 export const userStream = (userId: string) => `user-${userId}`;
@@ -83,6 +84,8 @@ export const userEventSchemas = {
   'user.wallet-address-set': { version: 1, schema: z.object({ assetId: z.string(), address: z.string() }) },
   /** The note shown on the customer's overview; null clears it. */
   'user.dashboard-note-set': { version: 1, schema: z.object({ note: z.string().nullable() }) },
+  /** The customer's choices of the notifications they get (ledger/notifications/preferences.ts), all three at once. */
+  'user.notification-preferences-set': { version: 1, schema: NotificationPreferences },
   'user.kyc-submitted': {
     version: 1,
     schema: z.object({

@@ -1,4 +1,5 @@
 import type { Decider } from '../decider.js';
+import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences } from '../notifications/preferences.js';
 import { userEventSchemas, type DocumentRef, type KycStatus, type MfaMethod, type Permissions, type Role, type UserEvent } from './events.js';
 
 export interface UserState {
@@ -18,6 +19,7 @@ export interface UserState {
   permissions: Permissions;
   addresses: Record<string, string>;
   dashboardNote: string | null;
+  notificationPreferences: NotificationPreferences;
 }
 
 export const DEFAULT_PERMISSIONS: Permissions = {
@@ -42,6 +44,7 @@ export function initialUserState(): UserState {
     permissions: DEFAULT_PERMISSIONS,
     addresses: {},
     dashboardNote: null,
+    notificationPreferences: DEFAULT_NOTIFICATION_PREFERENCES,
   };
 }
 
@@ -78,6 +81,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, addresses: { ...state.addresses, [event.data.assetId]: event.data.address } };
     case 'user.dashboard-note-set':
       return { ...state, dashboardNote: event.data.note };
+    case 'user.notification-preferences-set':
+      return { ...state, notificationPreferences: event.data };
     case 'user.kyc-submitted':
       return { ...state, kycStatus: 'pending' };
     case 'user.kyc-approved':
@@ -109,6 +114,7 @@ export type UserCommand =
   | { type: 'UpdatePermissions'; permissions: Permissions }
   | { type: 'SetWalletAddress'; assetId: string; address: string }
   | { type: 'SetDashboardNote'; note: string | null }
+  | { type: 'SetNotificationPreferences'; preferences: NotificationPreferences }
   | {
       type: 'SubmitKyc';
       details: { firstName: string; lastName: string; dob: string; country: string; city: string; postalCode: string; fullAddress: string };
@@ -220,6 +226,14 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
         : [{ type: 'user.wallet-address-set', data: { assetId: command.assetId, address: command.address } }];
     case 'SetDashboardNote':
       return state.dashboardNote === command.note ? [] : [{ type: 'user.dashboard-note-set', data: { note: command.note } }];
+    case 'SetNotificationPreferences': {
+      // The choices are a customer's (staff get no customer notifications); unchanged choices record nothing.
+      if (state.role !== 'USER') throw new UserError('invalid', 'Notification preferences are for customer accounts.');
+      const now = state.notificationPreferences;
+      const next = command.preferences;
+      const same = now.transactionsInApp === next.transactionsInApp && now.accountChangesEmail === next.accountChangesEmail && now.accountChangesInApp === next.accountChangesInApp;
+      return same ? [] : [{ type: 'user.notification-preferences-set', data: { ...next } }];
+    }
     case 'SubmitKyc':
       if (state.kycStatus === 'pending') throw new UserError('exists', 'Your verification is already under review.');
       if (state.kycStatus === 'verified') throw new UserError('exists', 'Your identity is already verified.');

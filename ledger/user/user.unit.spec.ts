@@ -99,3 +99,22 @@ describe('why a password change is asked for', () => {
     expect(passwordChangeReason([registered, changed('staff-reset'), changed('forced')])).toBe('new_account');
   });
 });
+
+describe('user decider: notification preferences (Settings > Notifications)', () => {
+  const allOn = { transactionsInApp: true, accountChangesEmail: true, accountChangesInApp: true };
+  const mailOff = { ...allOn, accountChangesEmail: false };
+  const set = (data: typeof allOn): UserEvent => ({ type: 'user.notification-preferences-set', data });
+
+  it('records the choices once they differ from what stands (all on at first)', () => {
+    given([registered]).when({ type: 'SetNotificationPreferences', preferences: mailOff }).then([set(mailOff)]);
+    given([registered]).when({ type: 'SetNotificationPreferences', preferences: allOn }).then([]);
+    given([registered, set(mailOff)]).when({ type: 'SetNotificationPreferences', preferences: mailOff }).then([]);
+    given([registered, set(mailOff)]).when({ type: 'SetNotificationPreferences', preferences: allOn }).then([set(allOn)]);
+  });
+
+  it('is for customers only, and for an account that exists', () => {
+    const worker: UserEvent = { type: 'user.registered', data: { ...registered.data, role: 'WORKER' } as Extract<UserEvent, { type: 'user.registered' }>['data'] };
+    given([worker]).when({ type: 'SetNotificationPreferences', preferences: mailOff }).thenRefuses('invalid', 'Notification preferences are for customer accounts.');
+    given([]).when({ type: 'SetNotificationPreferences', preferences: mailOff }).thenRefuses('not_found', 'User not found.');
+  });
+});

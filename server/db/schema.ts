@@ -270,8 +270,18 @@ export interface NotificationsTable {
   transaction_id: string | null;
 }
 
+/** A customer's notification choices (migration 0025); no row: everything on. */
+export interface NotificationPreferencesTable {
+  user_id: string;
+  transactions_in_app: boolean;
+  account_changes_email: boolean;
+  account_changes_in_app: boolean;
+  updated_at: Timestamp;
+}
+
 export interface AccountTables {
   notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
   mail_sent: MailSentTable;
   users: UsersTable;
   user_profiles: UserProfilesTable;

@@ -7,6 +7,7 @@ import type { LedgerContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { notificationsDecider } from '../../ledger/notifications/notifications.js';
 import { FEED_RULES, mergeNotificationFeed } from '../../ledger/notifications/feed.js';
+import { notificationPreferences } from '../mail/staff-notices.js';
 
 /** `/api/v1/notifications`: the bell's list and the read marks. */
 export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
@@ -16,7 +17,9 @@ export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): F
     app.get('/notifications', { preHandler: guard, schema: { tags: ['api'] } }, async (request) => {
       const { userId } = authOf(request);
       const now = new Date();
-      const received = await db
+      // A customer who turned transaction updates off gets no received-transaction items either.
+      const { transactionsInApp } = await notificationPreferences(db, userId);
+      const received = !transactionsInApp ? [] : await db
         .selectFrom('transactions')
         .select(['id', 'created_at', 'amount', 'asset_id', 'type', 'status'])
         .where('user_id', '=', userId)

@@ -51,7 +51,7 @@ export function kindOf(type: string): TrailKind {
   if (type.startsWith('wallet.') || type.startsWith('payment-method.') || type.startsWith('buying-link.') || type === 'user.wallet-address-set') return 'money';
   if (type.startsWith('user.kyc-')) return 'kyc';
   if (type === 'user.permissions-updated') return 'permissions';
-  if (type.startsWith('ticket.') || type.startsWith('notification.') || type === 'user.dashboard-note-set') return 'support';
+  if (type.startsWith('ticket.') || type.startsWith('notification.') || type === 'user.dashboard-note-set' || type === 'user.notification-preferences-set') return 'support';
   return 'access';
 }
 
@@ -136,6 +136,10 @@ export function summaryOf(type: string, d: Data): string {
       return `KYC rejected${d.reason ? `: ${s(d.reason)}` : ''}`;
     case 'user.kyc-document-viewed':
       return `KYC ${s(d.document)} document opened`;
+    case 'user.notification-preferences-set': {
+      const on = (v: unknown) => (v ? 'on' : 'off');
+      return `Notification choices: transaction updates in app ${on(d.transactionsInApp)}, account changes by e-mail ${on(d.accountChangesEmail)}, in app ${on(d.accountChangesInApp)}`;
+    }
     case 'notification.marked-read':
       return 'Notifications marked read';
     case 'notification.all-marked-read':

@@ -6,6 +6,7 @@ import {
   apiSignIn,
   demoAdminSession,
   bearer,
+  expectReachableOnPhone,
   codeIn,
   createConfirmedUser,
   enrolAuthenticator,
@@ -516,17 +517,23 @@ test.describe('dashboard shell', () => {
   });
 });
 
+const IPHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+
 test.describe('sessions', () => {
   test("Settings lists the account's sessions, and ending another one signs that device out", async ({ page, request }) => {
     test.setTimeout(60_000);
     await page.setViewportSize({ width: 1280, height: 1000 });
     const user = await signInNewCustomer(page, request, 'sessions', 'Sess Ions');
     const phone = await request.post('/auth/v1/token?grant_type=password', {
-      headers: { 'user-agent': 'Phone Browser/1.0' },
+      headers: { 'user-agent': IPHONE_UA },
       data: { email: user.email, password: user.password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
     });
     expect(phone.ok(), await phone.text()).toBe(true);
     const phoneSession = (await phone.json()) as ApiSession;
+    // What the app does after a sign-in: the login history records the device.
+    const logged = await request.post('/functions/v1/log-login-details', { headers: { ...bearer(phoneSession), 'user-agent': IPHONE_UA } });
+    expect(logged.ok(), await logged.text()).toBe(true);
 
     await page.goto('/dashboard/settings');
     await page.getByRole('tab', { name: 'Security' }).click();
@@ -534,11 +541,32 @@ test.describe('sessions', () => {
     await expect(sessions.getByRole('heading', { name: 'Active Sessions' })).toBeVisible();
     await expect(sessions.getByRole('row')).toHaveCount(3);
     await expect(sessions.getByText('This device')).toBeVisible();
-    await expect(sessions.getByRole('cell', { name: 'Phone Browser/1.0' })).toBeVisible();
+    // The device as a person reads it, not the raw user-agent string; dates in the app's list format.
+    await expect(sessions.getByRole('cell', { name: 'Safari 17.1 on iOS 17.1' })).toBeVisible();
+    // Login history is a projection of the sign-in events: it may trail the sign-in by a moment.
+    const history = page.locator('section[aria-labelledby="login-history-title"]');
+    await expect(async () => {
+      await page.goto('/dashboard/settings');
+      await page.getByRole('tab', { name: 'Security' }).click();
+      await expect(history.getByRole('cell', { name: 'Safari 17.1 on iOS 17.1' })).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
+    await expect(history.locator('td[data-label="Date & Time"]').first()).toHaveText(/^\d{2} [A-Z][a-z]{2} \d{4} \| \d{2}:\d{2}$/);
     await page.screenshot({ path: `${screens}/settings-sessions.png`, fullPage: true });
 
-    await sessions.getByRole('row', { name: /Phone Browser/ }).getByRole('button', { name: /End session/ }).click();
-    await expect(sessions.getByRole('cell', { name: 'Phone Browser/1.0' })).toBeHidden();
+    // On a phone every settings tab is on screen (the strip wraps) and a sign-in's date stays on one line.
+    const dateCell = history.locator('td[data-label="Date & Time"]').first();
+    await expectReachableOnPhone(
+      page,
+      [...['General', 'Notifications', 'Verification', 'Payment Methods', 'Security'].map((name) => page.getByRole('tab', { name })), dateCell],
+      'settings-security-phone.png',
+      { width: 390, height: 844 },
+    );
+    const lineHeight = await dateCell.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight) || 20);
+    expect((await dateCell.boundingBox())!.height).toBeLessThan(lineHeight * 2 + 12);
+    await page.setViewportSize({ width: 1280, height: 1000 });
+
+    await sessions.getByRole('row', { name: /Safari 17\.1 on iOS/ }).getByRole('button', { name: /End session/ }).click();
+    await expect(sessions.getByRole('cell', { name: 'Safari 17.1 on iOS 17.1' })).toBeHidden();
     await expect(sessions.getByRole('row')).toHaveCount(2);
     expect((await request.get('/auth/v1/user', { headers: bearer(phoneSession) })).status()).toBe(401);
     // This device is still signed in.

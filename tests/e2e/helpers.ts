@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { solveAltcha, type AltchaChallenge } from '../support/proof-of-work.js';
 
@@ -253,4 +253,29 @@ export async function enrolAuthenticator(request: APIRequestContext, session: Ap
   expect(proved.ok(), await proved.text()).toBe(true);
   const { recovery_codes: recoveryCodes } = (await proved.json()) as { recovery_codes: string[] };
   return { factor, enrolStep, recoveryCodes };
+}
+
+/**
+ * On a phone (390 x 844): each element is inside the window's width without any sideways scroll
+ * (of the page or of a box around it), and the page is no wider than the window. Then a
+ * screenshot, and the window goes back to `restore`.
+ */
+export async function expectReachableOnPhone(page: Page, elements: Locator[], screenshot: string, restore: { width: number; height: number }): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // (after a resize the sidebar settles into its drawer first)
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  for (const element of elements) {
+    await element.scrollIntoViewIfNeeded();
+    const scrolledSideways = await element.evaluate((el) => {
+      for (let box = el.parentElement; box; box = box.parentElement) if (box.scrollLeft > 0) return true;
+      return false;
+    });
+    expect(scrolledSideways, 'reached by a sideways scroll').toBe(false);
+    const box = await element.boundingBox();
+    expect(box, 'element shown').not.toBeNull();
+    expect(box!.x, 'left edge on screen').toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width, 'right edge on screen').toBeLessThanOrEqual(390);
+  }
+  await page.screenshot({ path: `${screens}/${screenshot}`, fullPage: true });
+  await page.setViewportSize(restore);
 }

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, demoAdminSession, screens, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
+import { bearer, createConfirmedUser, demoAdminSession, expectReachableOnPhone, screens, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
 
 /*
  * The staff dashboards (spec 002): a manager creates a worker and posts an announcement; the
@@ -142,6 +142,13 @@ test.describe('staff dashboards', () => {
       await expect(row).toContainText(/\d{2} [A-Z][a-z]{2} \d{4}/);
       await expect(row.getByRole('link', { name: 'Edit' })).toHaveAttribute('href', /\/dashboard\/user-profile\/[0-9a-f-]+$/);
       await page.screenshot({ path: `${screens}/manager-all-users.png`, fullPage: true });
+      // On a phone every column and the Edit action are on screen, without a sideways scroll.
+      await expectReachableOnPhone(
+        page,
+        [row.getByText('Not Started'), row.getByText('Walt Worker'), row.getByRole('link', { name: 'Edit' })],
+        'manager-all-users-phone.png',
+        { width: 1280, height: 900 },
+      );
       await page.getByPlaceholder('Search by name or email...').fill('no-such-person-xyz');
       await expect(page.getByText('No users found assigned to your managed workers.')).toBeVisible();
     });
@@ -151,6 +158,7 @@ test.describe('staff dashboards', () => {
       const row = page.getByRole('row').filter({ hasText: workerEmail });
       await expect(row).toContainText('Walt Worker');
       await page.screenshot({ path: `${screens}/manager-my-workers.png`, fullPage: true });
+      await expectReachableOnPhone(page, [row.getByText(workerEmail), row.getByRole('button', { name: 'Reset Password' })], 'manager-my-workers-phone.png', { width: 1280, height: 900 });
       await row.getByRole('button', { name: 'Reset Password' }).click();
       const dialog = page.getByRole('dialog', { name: 'Temporary Password' });
       const temporary = (await dialog.getByLabel('Temporary password').textContent())!.trim();

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail, demoAdminSession, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
+import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail, demoAdminSession, expectReachableOnPhone, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
 
 /*
  * The staff User Profile (spec 002): a manager's worker claims a customer, sets a BTC
@@ -90,7 +90,7 @@ test.describe('staff user profile', () => {
       data: { type: 'credit_card', cardNumber: '4000056655665556', cardHolderName: 'Paula Profile', expiryDate: '10/41', cvv: '999' },
     });
     expect(card.ok(), await card.text()).toBe(true);
-    expect((await request.post('/functions/v1/log-login-details', { headers: { ...bearer(customer.session), 'User-Agent': 'Firefox on Linux' } })).ok()).toBe(true);
+    expect((await request.post('/functions/v1/log-login-details', { headers: { ...bearer(customer.session), 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0' } })).ok()).toBe(true);
     const claim = await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: userId } });
     expect(claim.ok(), await claim.text()).toBe(true);
 
@@ -137,7 +137,7 @@ test.describe('staff user profile', () => {
       await page.getByLabel('New Password').fill('');
       await expect(page.getByRole('heading', { name: 'Login History' })).toBeVisible();
       await expect(page.getByRole('columnheader', { name: 'Date & Time' })).toBeVisible();
-      await expect(page.getByRole('cell', { name: 'Firefox on Linux' })).toBeVisible();
+      await expect(page.getByRole('cell', { name: 'Firefox 121 on Linux' })).toBeVisible();
       await page.screenshot({ path: `${screens}/staff-profile-general.png`, fullPage: true });
       await page.getByRole('button', { name: 'Ban User' }).click();
       await expect(page.getByRole('dialog', { name: 'Ban User' })).toBeVisible();
@@ -149,6 +149,13 @@ test.describe('staff user profile', () => {
       await profileNav(page, 'Wallets').click();
       const btc = page.locator('tr[data-asset="BTC"]');
       await expect(page.locator('tr[data-asset]')).toHaveCount(10);
+      // On a phone each asset is a card: balance and both actions on screen, no sideways scroll.
+      await expectReachableOnPhone(
+        page,
+        [btc.locator('td[data-label="Balance"]'), btc.getByRole('button', { name: 'Update Address BTC' }), btc.getByRole('button', { name: 'Add Tx BTC' })],
+        'staff-profile-wallets-phone.png',
+        { width: 1280, height: 900 },
+      );
       await btc.getByRole('button', { name: 'Update Address BTC' }).click();
       const addressDialog = page.getByRole('dialog', { name: 'Update BTC Address' });
       await addressDialog.getByLabel('BTC deposit address *').fill('   ');
@@ -214,14 +221,13 @@ test.describe('staff user profile', () => {
       await customerPage.goto('/dashboard/overview');
       await expect(customerPage.getByText('Your deposit is on its way.')).toBeVisible();
       await expect(customerPage.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'Bitcoin' })).toContainText('0.50000000 BTC');
-      // The deposit's notification, and the notices of the worker's changes to the account
-      // (permissions and the BTC address: the customer is told of staff actions).
+      // Three unread: the staff notices of the permission change and of the new BTC address, and the deposit.
       await expect(customerPage.getByTestId('notification-count')).toHaveText('3');
       await customerPage.getByRole('button', { name: 'Open notifications (3 unread)' }).click();
       const bell = customerPage.getByRole('dialog', { name: 'Notifications' });
       await expect(bell).toContainText('Your deposit of 0.5 BTC has been completed.');
       await expect(bell).toContainText('A member of our staff changed what your account may do');
-      await expect(bell).toContainText('deposit address');
+      await expect(bell).toContainText(`A member of our staff set a new BTC deposit address for your account: ${BTC_ADDRESS}.`);
     });
 
     await test.step('Payment Management: a custom buying link with a PNG logo; the customer sees it', async () => {

@@ -156,6 +156,13 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   // Notifications.
   'GET /api/v1/notifications': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
   'POST /api/v1/notifications/:id/read': { policy: 'customer-self', request: (ids) => ({ url: `/api/v1/notifications/${ids.notificationId}/read` }), expect: { 'USER/own': 'ok' } },
+  // The customer's own notification choices (no id: a foreign target does not exist); staff are refused.
+  'GET /api/v1/notification-preferences': { policy: 'customer-self', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  'PUT /api/v1/notification-preferences': {
+    policy: 'customer-self',
+    request: () => ({ body: { transactionsInApp: true, accountChangesEmail: false, accountChangesInApp: true } }),
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
   'POST /api/v1/notifications/read-all': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
 
   // Customer money.

@@ -71,7 +71,7 @@ export function PagedTable<T>({ titleId, title, loadPage, loadFailure, loadingLa
       {shown && shown.totalCount === 0 && <p className="empty-text">{emptyText}</p>}
       {shown && shown.rows.length > 0 && (
         <div className="staff-table-wrap">
-          <table className="staff-table">
+          <table className="staff-table table--stack">
             <thead>
               <tr>
                 {columns.map((column) => (

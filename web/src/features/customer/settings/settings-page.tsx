@@ -4,6 +4,7 @@ import { Card } from '../../../components/card.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { Tabs } from '../../../components/tabs.js';
 import { GeneralTab } from './components/general-tab.js';
+import { NotificationsTab } from './components/notifications-tab.js';
 import { PaymentMethodsTab } from './components/payment-methods-tab.js';
 import { SecurityTab } from './components/security-tab.js';
 import { VerificationTab } from './components/verification-tab.js';
@@ -23,14 +24,6 @@ function initialTab(state: unknown): SettingsTab {
   return TABS.find((t) => t.key === wanted)?.key ?? 'general';
 }
 
-function Heading({ children }: { children: string }) {
-  return (
-    <div className="tab-head">
-      <h2 className="tab-head__title">{children}</h2>
-    </div>
-  );
-}
-
 /** /dashboard/settings (spec 001 section 2, "Account Settings"). */
 export function SettingsPage() {
   const location = useLocation();
@@ -42,7 +35,7 @@ export function SettingsPage() {
       <Card className="overview-card settings-card">
         <Tabs label="Account settings" tabs={[...TABS]} selected={tab} onSelect={setTab}>
           {tab === 'general' && <GeneralTab />}
-          {tab === 'notifications' && <Heading>Notifications</Heading>}
+          {tab === 'notifications' && <NotificationsTab />}
           {tab === 'verification' && <VerificationTab />}
           {tab === 'paymentMethods' && <PaymentMethodsTab />}
           {tab === 'security' && <SecurityTab />}

@@ -68,7 +68,7 @@ export function AllUsersTab() {
       </div>
       {error && <Banner variant="error">{error}</Banner>}
       <div className="staff-table-wrap">
-        <table className="staff-table">
+        <table className="staff-table table--stack">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -85,13 +85,13 @@ export function AllUsersTab() {
             <tbody>
               {data.users.map((u) => (
                 <tr key={u.id}>
-                  <td>{u.full_name || 'N/A'}</td>
-                  <td>{u.email || 'N/A'}</td>
-                  <td>
+                  <td data-label="Name">{u.full_name || 'N/A'}</td>
+                  <td data-label="Email">{u.email || 'N/A'}</td>
+                  <td data-label="KYC Status">
                     <span className={`status-badge status-badge--kyc-${u.kyc_status ?? 'not_started'}`}>{KYC_LABEL[u.kyc_status ?? 'not_started'] ?? 'Not Started'}</span>
                   </td>
-                  <td>{formatListDate(u.created_at)}</td>
-                  <td>{u.assigned_worker_name || 'N/A'}</td>
+                  <td data-label="User Since">{formatListDate(u.created_at)}</td>
+                  <td data-label="Assigned Worker">{u.assigned_worker_name || 'N/A'}</td>
                   <td className="staff-table__actions">
                     <Link className="button button--secondary" to={`/dashboard/user-profile/${u.id}`}>
                       Edit

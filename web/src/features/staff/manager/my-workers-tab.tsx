@@ -47,8 +47,8 @@ export function MyWorkersTab() {
       rowKey={(w) => w.id}
       cells={(w) => (
         <>
-          <td>{w.full_name || 'N/A'}</td>
-          <td>{w.email}</td>
+          <td data-label="Name">{w.full_name || 'N/A'}</td>
+          <td data-label="Email">{w.email}</td>
         </>
       )}
       actions={(w) => (

@@ -9,6 +9,7 @@ import { useProfile } from './profile-context.js';
 import { dateTime, useFlash } from './use-flash.js';
 import { MfaCard } from './mfa-card.js';
 import { useSession } from '../../../lib/session.js';
+import { describeDevice } from '../../../lib/device.js';
 
 const LOGIN_PAGE_SIZE = 5;
 const MIN_PASSWORD = 6;
@@ -336,7 +337,9 @@ function LoginHistoryCard({ userId }: { userId: string }) {
                 <tr key={r.id}>
                   <td>{dateTime(r.timestamp)}</td>
                   <td className="mono">{r.ip_address ?? 'Unknown'}</td>
-                  <td className="profile-table__client">{r.user_agent || 'Unknown'}</td>
+                  <td className="profile-table__client" title={r.user_agent || undefined}>
+                    {describeDevice(r.user_agent)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -31,7 +31,7 @@ export function WalletsTab() {
         <p className="empty-text">No balance data available for this user.</p>
       ) : (
         <div className="profile-table-wrap">
-          <table className="profile-table wallets-table">
+          <table className="profile-table wallets-table table--stack">
             <thead>
               <tr>
                 <th scope="col">Asset</th>
@@ -56,12 +56,12 @@ export function WalletsTab() {
                         {details.addresses?.[symbol] ?? <span className="muted">No address set</span>}
                       </div>
                     </th>
-                    <td>{price === undefined ? '--.--' : formatUsd(price)}</td>
-                    <td className="mono balance-cell">
+                    <td data-label="Price">{price === undefined ? '--.--' : formatUsd(price)}</td>
+                    <td data-label="Balance" className="mono balance-cell">
                       {formatCrypto(balance)}
                       {!pending.isZero() && <div className="muted small">+{formatCrypto(pending)} pending</div>}
                     </td>
-                    <td>{price === undefined ? '--.--' : formatUsd(toDecimal(balance).times(price))}</td>
+                    <td data-label="USD Value">{price === undefined ? '--.--' : formatUsd(toDecimal(balance).times(price))}</td>
                     
                     <td className="profile-table__actions wallet-actions">
                       <Button variant="secondary" onClick={() => setDialog({ kind: 'address', asset: symbol })} aria-label={`Update Address ${symbol}`}>

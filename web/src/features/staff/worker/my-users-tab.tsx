@@ -24,9 +24,9 @@ export function MyUsersTab() {
       rowKey={(u) => u.profile_user_id}
       cells={(u) => (
         <>
-          <td>{u.user_email}</td>
-          <td className="mono">{u.profile_user_id}</td>
-          <td>{formatListDate(u.profile_created_at)}</td>
+          <td data-label="Email">{u.user_email}</td>
+          <td data-label="User ID" className="mono">{u.profile_user_id}</td>
+          <td data-label="Profile Created">{formatListDate(u.profile_created_at)}</td>
         </>
       )}
       actions={(u) => (

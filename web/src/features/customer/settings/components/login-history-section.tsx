@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Banner } from '../../../../components/banner.js';
 import { SkeletonRows } from '../../../../components/skeleton-rows.js';
+import { describeDevice } from '../../../../lib/device.js';
+import { formatListDateTime } from '../../../../lib/money.js';
 import { fetchLoginHistory, LOGIN_HISTORY_PAGE_SIZE, type LoginHistoryEntry } from '../api/security.js';
 
 const LOAD_FAILED = 'Failed to load login history.';
 
-function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+/** The app's list format ('dd MMM yyyy | HH:mm'), the raw text when it is no date. */
+const when = (iso: string) => formatListDateTime(iso) || iso;
 
 /** Settings > Security > Login History, five entries a page; Next stops when a page comes back short. */
 export function LoginHistorySection() {
@@ -47,7 +47,7 @@ export function LoginHistorySection() {
         <p className="empty-text">No login history found.</p>
       ) : (
         <div className="table-scroll">
-          <table className="history-table">
+          <table className="history-table table--stack">
             <thead>
               <tr>
                 <th scope="col">Date &amp; Time</th>
@@ -58,9 +58,11 @@ export function LoginHistorySection() {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id}>
-                  <td>{when(r.timestamp)}</td>
-                  <td className="mono">{r.ip_address ?? 'Unknown'}</td>
-                  <td className="history-table__client">{r.user_agent ?? 'Unknown'}</td>
+                  <td data-label="Date & Time" className="history-table__when">{when(r.timestamp)}</td>
+                  <td data-label="IP Address" className="mono">{r.ip_address ?? 'Unknown'}</td>
+                  <td data-label="Client" className="history-table__client" title={r.user_agent ?? undefined}>
+                    {describeDevice(r.user_agent)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Banner } from '../../../../components/banner.js';
 import { SkeletonRows } from '../../../../components/skeleton-rows.js';
+import { describeDevice } from '../../../../lib/device.js';
+import { formatListDateTime } from '../../../../lib/money.js';
 import { messageOf } from '../../../../lib/api-client.js';
 import { endSession, fetchSessions, type AccountSession } from '../api/sessions.js';
 
 const LOAD_FAILED = 'Failed to load sessions.';
 const END_FAILED = 'Failed to end the session.';
 
-function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+/** The app's list format ('dd MMM yyyy | HH:mm'), the raw text when it is no date. */
+const when = (iso: string) => formatListDateTime(iso) || iso;
 
 /** Settings > Security > Active Sessions: where the account is signed in; any other one can be ended. */
 export function SessionsSection() {
@@ -59,7 +59,7 @@ export function SessionsSection() {
         !error && <SkeletonRows rows={2} label="Loading sessions..." />
       ) : (
         <div className="table-scroll sessions__scroll">
-          <table className="history-table">
+          <table className="history-table table--stack">
             <thead>
               <tr>
                 <th scope="col">Signed In</th>
@@ -74,11 +74,13 @@ export function SessionsSection() {
             <tbody>
               {rows.map((s) => (
                 <tr key={s.id}>
-                  <td>{when(s.created_at)}</td>
-                  <td>{when(s.last_active_at)}</td>
-                  <td className="mono">{s.ip_address ?? 'Unknown'}</td>
-                  <td className="history-table__client">{s.user_agent ?? 'Unknown'}</td>
-                  <td>
+                  <td data-label="Signed In" className="history-table__when">{when(s.created_at)}</td>
+                  <td data-label="Last Active" className="history-table__when">{when(s.last_active_at)}</td>
+                  <td data-label="IP Address" className="mono">{s.ip_address ?? 'Unknown'}</td>
+                  <td data-label="Client" className="history-table__client" title={s.user_agent ?? undefined}>
+                    {describeDevice(s.user_agent)}
+                  </td>
+                  <td className="history-table__action">
                     {s.current ? (
                       <span className="sessions__current">This device</span>
                     ) : (

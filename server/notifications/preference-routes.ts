@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AuthServices } from '../auth/index.js';
+import { authOf } from '../auth/guard.js';
+import type { LedgerContext } from '../context.js';
+import { forbidden } from '../errors.js';
+import { notificationPreferences } from '../mail/staff-notices.js';
+import { userDecider } from '../../ledger/user/user.js';
+import { NotificationPreferences } from '../../ledger/notifications/preferences.js';
+
+export const CUSTOMERS_ONLY = 'Notification preferences are for customer accounts.';
+
+/**
+ * `/api/v1/notification-preferences`: the signed-in customer's own choices of the notifications
+ * they get (Settings > Notifications). Security notices are not among them: they are always sent.
+ * There is no user id in the path: a customer reads and sets only their own.
+ */
+export function notificationPreferenceRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
+  const db = ledger.database.db;
+  const guard = auth.guard.requireAuth();
+  const customer = (role: string) => {
+    if (role !== 'USER') throw forbidden(CUSTOMERS_ONLY);
+  };
+  return async (app) => {
+    app.get('/notification-preferences', { preHandler: guard, schema: { tags: ['api'] } }, async (request) => {
+      const caller = authOf(request);
+      customer(caller.role);
+      return notificationPreferences(db, caller.userId);
+    });
+
+    app.put('/notification-preferences', { preHandler: guard, schema: { tags: ['api'], body: NotificationPreferences } }, async (request) => {
+      const caller = authOf(request);
+      customer(caller.role);
+      await ledger.execute(userDecider, caller.userId, { type: 'SetNotificationPreferences', preferences: request.body }, { actor: { id: caller.userId, role: caller.role } });
+      return notificationPreferences(db, caller.userId);
+    });
+  };
+}

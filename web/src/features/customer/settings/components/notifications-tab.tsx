@@ -1,0 +1,121 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Banner } from '../../../../components/banner.js';
+import { SkeletonRows } from '../../../../components/skeleton-rows.js';
+import { ApiError } from '../../../../lib/api-client.js';
+import { fetchNotificationPreferences, saveNotificationPreferences, type NotificationPreferences } from '../api/notification-preferences.js';
+
+const LOAD_FAILED = 'Failed to load notification preferences.';
+const SAVE_FAILED = 'Failed to save notification preferences.';
+const SAVED = 'Your notification preferences have been saved.';
+
+type Key = keyof NotificationPreferences;
+type Kind = { title: string; description: string; email: Key | 'always' | null; inApp: Key | 'always' };
+
+/** What the app sends, kind by kind (ledger/notifications/preferences.ts); security cannot be turned off. */
+const KINDS: Kind[] = [
+  {
+    title: 'Transaction updates',
+    description: 'A deposit, withdrawal or send completes or fails, and money you receive.',
+    email: null,
+    inApp: 'transactionsInApp',
+  },
+  {
+    title: 'Account changes',
+    description: 'A member of our staff changes what your account may do (send, swap, buy, sell, stake).',
+    email: 'accountChangesEmail',
+    inApp: 'accountChangesInApp',
+  },
+  {
+    title: 'Security',
+    description: 'A sign-in from a new device, password and two-factor changes, a password reset or suspension by staff, a new deposit address. Always on, to keep your account safe.',
+    email: 'always',
+    inApp: 'always',
+  },
+];
+
+function Choice({ label, kind, value, onChange }: { label: string; kind: Key | 'always' | null; value: NotificationPreferences; onChange: (key: Key, on: boolean) => void }) {
+  if (kind === null) return <span className="notification-choice notification-choice--none">{label}: not sent</span>;
+  const always = kind === 'always';
+  return (
+    <label className="notification-choice">
+      <input type="checkbox" role="switch" checked={always || value[kind]} disabled={always} onChange={(e) => !always && onChange(kind, e.target.checked)} />
+      {label}
+    </label>
+  );
+}
+
+/** Settings > Notifications: which mails and in-app notifications the customer gets. */
+export function NotificationsTab() {
+  const [saved, setSaved] = useState<NotificationPreferences | null>(null);
+  const [draft, setDraft] = useState<NotificationPreferences | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchNotificationPreferences(controller.signal)
+      .then((p) => {
+        setSaved(p);
+        setDraft(p);
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setError(LOAD_FAILED);
+      });
+    return () => controller.abort();
+  }, []);
+
+  const changed = Boolean(saved && draft && (Object.keys(saved) as Key[]).some((k) => saved[k] !== draft[k]));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!draft || !changed) return;
+    setSaving(true);
+    setError(null);
+    setNotice(null);
+    try {
+      const next = await saveNotificationPreferences(draft);
+      setSaved(next);
+      setDraft(next);
+      setNotice(SAVED);
+    } catch (err) {
+      setError(err instanceof ApiError && err.message ? err.message : SAVE_FAILED);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="notification-preferences-title">
+      <div className="tab-head">
+        <h2 id="notification-preferences-title" className="tab-head__title">
+          Notifications
+        </h2>
+      </div>
+      <p className="muted">Choose which e-mails and in-app notifications you get.</p>
+      {error && <Banner variant="error">{error}</Banner>}
+      {notice && <Banner variant="success">{notice}</Banner>}
+      {!draft ? (
+        !error && <SkeletonRows rows={3} label="Loading notification preferences..." />
+      ) : (
+        <form className="notification-kinds" onSubmit={(e) => void submit(e)}>
+          {KINDS.map((k) => (
+            <fieldset key={k.title} className="notification-kind">
+              <legend className="notification-kind__title">{k.title}</legend>
+              <p className="notification-kind__description">{k.description}</p>
+              <div className="notification-kind__choices">
+                <Choice label="Email" kind={k.email} value={draft} onChange={(key, on) => setDraft({ ...draft, [key]: on })} />
+                <Choice label="In-app" kind={k.inApp} value={draft} onChange={(key, on) => setDraft({ ...draft, [key]: on })} />
+              </div>
+            </fieldset>
+          ))}
+          <div>
+            <button type="submit" className="button button--primary" disabled={!changed || saving}>
+              {saving ? 'Saving...' : 'Save Preferences'}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
