@@ -52,8 +52,13 @@ describe('ledger CLI: staff-actions', () => {
       await store.append(`user-${admin}`, [registered('cli-admin@example.com', 'ADMIN')], { expectedRevision: 'any' });
       await store.append(`user-${customer}`, [registered('cli-customer@example.com', 'USER')], { expectedRevision: 'any' });
       const w = { id: worker, role: 'WORKER' };
+      // A millisecond apart at least: the list is newest first by time, and two actions of one
+      // millisecond follow each other in event-id order (docs/decisions.md).
+      const tick = () => new Promise((r) => setTimeout(r, 3));
       await store.append(`user-${customer}`, [event('user.claimed', { workerId: worker }, w)], { expectedRevision: 'any' });
+      await tick();
       await store.append(`user-${customer}`, [event('user.banned', { until: '2126-01-01T00:00:00.000Z' }, w)], { expectedRevision: 'any' });
+      await tick();
       await store.append(`user-${customer}`, [event('user.unbanned', {}, { id: admin, role: 'ADMIN' })], { expectedRevision: 'any' });
       await store.close();
       // Addresses are reserved by the accounts service when an account is made.
