@@ -12,33 +12,12 @@ import { formatAmount, money } from '../../ledger/money.js';
 import type { StaffRole } from './access.js';
 import type { RealtimeHub } from '../realtime/hub.js';
 import type { FeedHandler } from '../realtime/live-feed.js';
+import type { Approval, ApprovalStatus } from '../../ledger/contract/approvals.js';
 
 const HOUR_MS = 3_600_000;
 
-/** What the screens show of a request under the two-person rule (docs/api-staff.md). */
-export interface ApprovalView {
-  requestId: string;
-  userId: string;
-  customerEmail: string | null;
-  customerName: string | null;
-  action: ApprovalAction;
-  transactionId: string;
-  assetId: string;
-  amount: string;
-  priceUsd: string;
-  valueUsd: string;
-  makerId: string;
-  makerEmail: string | null;
-  makerName: string | null;
-  status: string;
-  checkerId: string | null;
-  checkerEmail: string | null;
-  checkerName: string | null;
-  reason: string | null;
-  requestedAt: string;
-  expiresAt: string;
-  decidedAt: string | null;
-}
+/** What the screens show of a request under the two-person rule (ledger/contract/approvals.ts). */
+export type ApprovalView = Approval;
 
 /** The answer of a staff call whose action now waits for a second person. */
 export const AWAITING_SECOND_APPROVAL = 'Awaiting second approval';
@@ -153,7 +132,7 @@ export class FourEyes {
       requestId: String(r.request_id), userId: String(r.user_id), customerEmail: text(r.customer_email), customerName: text(r.customer_name),
       action: r.action as ApprovalAction, transactionId: String(r.transaction_id), assetId: String(r.asset_id),
       amount: formatAmount(money(String(r.amount))), priceUsd: formatAmount(money(String(r.price_usd))), valueUsd: money(String(r.value_usd)).toFixed(2),
-      makerId: String(r.maker_id), makerEmail: text(r.maker_email), makerName: text(r.maker_name), status: String(r.status),
+      makerId: String(r.maker_id), makerEmail: text(r.maker_email), makerName: text(r.maker_name), status: String(r.status) as ApprovalStatus,
       checkerId: text(r.checker_id), checkerEmail: text(r.checker_email), checkerName: text(r.checker_name), reason: text(r.reason),
       requestedAt: time(r.requested_at)!, expiresAt: time(r.expires_at)!, decidedAt: time(r.decided_at),
     }));

@@ -10,6 +10,7 @@ import { badRequest, forbidden } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { csvCell } from '../../ledger/journal/statement.js';
 import { STAFF_ACTIONS } from '../../projections/staff-actions.js';
+import type { StaffAction } from '../../ledger/contract/staff-activity.js';
 
 export const STAFF_ACTIVITY_DENIED = 'Access Denied: Only admins can view staff activity.';
 export const STAFF_ACTIONS_PAGE = 50;
@@ -24,19 +25,8 @@ export interface StaffActionFilter {
   to?: Date;
 }
 
-export interface StaffActionRow {
-  at: string;
-  staff_id: string;
-  staff_email: string | null;
-  staff_name: string | null;
-  staff_role: string;
-  customer_id: string | null;
-  customer_email: string | null;
-  action: string;
-  detail: string;
-  event_id: string;
-  position: string;
-}
+/** A row as the API answers it (ledger/contract/staff-activity.ts). */
+export type StaffActionRow = StaffAction;
 
 export interface StaffActionPage {
   actions: StaffActionRow[];

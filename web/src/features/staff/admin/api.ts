@@ -1,23 +1,11 @@
 import { getJson, http } from '../../../lib/api-client.js';
 
 /** A row of the Staff activity list (GET /api/v1/admin/staff-actions). */
-export type StaffAction = {
-  at: string;
-  staff_id: string;
-  staff_email: string | null;
-  staff_name: string | null;
-  staff_role: string;
-  customer_id: string | null;
-  customer_email: string | null;
-  action: string;
-  detail: string;
-  event_id: string;
-  position: string;
-};
+export type { StaffAction, StaffActionPage } from '../../../../../ledger/contract/staff-activity.js';
+import type { StaffActionPage } from '../../../../../ledger/contract/staff-activity.js';
 
 export type StaffActionFilters = { staff: string; customer: string; action: string; from: string; to: string };
 
-export type StaffActionPage = { actions: StaffAction[]; nextCursor: string | null; actionNames: string[] };
 
 /** The filters as query parameters: empty ones left out. */
 function params(filters: StaffActionFilters): Record<string, string> {

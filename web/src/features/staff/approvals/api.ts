@@ -1,29 +1,8 @@
 import { getJson, postJson } from '../../../lib/api-client.js';
 
 /** A request under the two-person rule, as the server answers it (docs/api-staff.md, "Approvals"). */
-export type Approval = {
-  requestId: string;
-  userId: string;
-  customerEmail: string | null;
-  customerName: string | null;
-  action: 'manual-transaction' | 'settle-transaction';
-  transactionId: string;
-  assetId: string;
-  amount: string;
-  priceUsd: string;
-  valueUsd: string;
-  makerId: string;
-  makerEmail: string | null;
-  makerName: string | null;
-  status: 'pending' | 'approved' | 'rejected' | 'expired';
-  checkerId: string | null;
-  checkerName: string | null;
-  checkerEmail: string | null;
-  reason: string | null;
-  requestedAt: string;
-  expiresAt: string;
-  decidedAt: string | null;
-};
+export type { Approval } from '../../../../../ledger/contract/approvals.js';
+import type { Approval } from '../../../../../ledger/contract/approvals.js';
 
 /** What a staff call answers when its action now waits for a second person. */
 export type AwaitingAnswer = { awaitingApproval?: boolean; approval?: Approval };

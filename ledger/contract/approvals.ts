@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { APPROVAL_ACTIONS } from '../wallet/approvals.js';
+
+/*
+ * The two-person rule's requests as the API answers them (docs/api-staff.md, "Approvals"):
+ * one definition for the server that writes the answer and the screens that read it.
+ */
+
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** A request under the two-person rule; amounts and values are decimal strings. */
+export const ApprovalSchema = z.object({
+  requestId: z.string(),
+  userId: z.string(),
+  customerEmail: z.string().nullable(),
+  customerName: z.string().nullable(),
+  action: z.enum(APPROVAL_ACTIONS),
+  transactionId: z.string(),
+  assetId: z.string(),
+  amount: z.string(),
+  priceUsd: z.string(),
+  valueUsd: z.string(),
+  makerId: z.string(),
+  makerEmail: z.string().nullable(),
+  makerName: z.string().nullable(),
+  status: z.enum(APPROVAL_STATUSES),
+  checkerId: z.string().nullable(),
+  checkerEmail: z.string().nullable(),
+  checkerName: z.string().nullable(),
+  reason: z.string().nullable(),
+  requestedAt: z.string(),
+  expiresAt: z.string(),
+  decidedAt: z.string().nullable(),
+});
+export type Approval = z.infer<typeof ApprovalSchema>;
