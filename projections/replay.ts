@@ -82,7 +82,8 @@ export async function catchUpTogether(
       try {
         // Planned ahead only when the pass feeds one read model: with several, Node is busy with
         // the others while a page is written, and the planner's memory (the journal's open
-        // transactions) made replay all slower (docs/performance.md, round 15).
+        // transactions) made replay all slower (docs/performance.md, "Findings the code keeps";
+        // round 15 in that file's git history).
         const plan = active.length === 1 ? await r.projection.planner?.(db, opts.schema ?? 'public') : undefined;
         /** Where this runner will be once the pages before the one being planned are written. */
         let at = r.position;

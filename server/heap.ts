@@ -6,9 +6,10 @@ import v8 from 'node:v8';
  * heap is growing fast). Under 64 connections of commands each request's objects outlive a
  * young-generation collection and are promoted, so with V8's factor the old generation grew
  * to 4 times its live objects before it was collected: 240 to 289 MB of peak RSS against
- * 172 to 182 MB with 30 or 50%, at the same rate (docs/performance.md, round 8). A factor,
- * not a cap, so a larger live set (the command handler's cache of wallet states) only makes
- * the heap larger, never stops the process.
+ * 172 to 182 MB with 30 or 50%, at the same rate
+ * (docs/performance.md, "Findings the code keeps"; round 8 in that file's git history).
+ * A factor, not a cap, so a larger live set (the command handler's cache of wallet states)
+ * only makes the heap larger, never stops the process.
  */
 function limitHeapGrowth(percent: number): void {
   if (percent > 0) v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
@@ -22,7 +23,7 @@ function limitHeapGrowth(percent: number): void {
  * amounts and objects from them went to the old generation too: more full collections, and
  * their pauses in the commands' tail. Without it, under 64 connections of commands: p99 27 to
  * 38 ms against 33 to 44, server CPU per command 124 to 148 us against 145 to 157
- * (docs/performance.md, round 14).
+ * (docs/performance.md, "Findings the code keeps"; round 14 in that file's git history).
  */
 function keepShortLivedObjectsYoung(): void {
   v8.setFlagsFromString('--no-allocation-site-pretenuring');

@@ -21,8 +21,8 @@ pg.types.setTypeParser(NUMERIC, (v) => v);
  * a customer has a few rows (they lag behind a growing table, and they give every customer
  * the average), the plan of the transactions page reads the customer's whole history and
  * sorts it to answer ten rows, instead of walking the index in the list's order (migration
- * 0019) to the page's end (docs/performance.md, round 8; the plan is tested in
- * server/marketplace/swap-merge.int.spec.ts).
+ * 0019) to the page's end (docs/performance.md, "Findings the code keeps"; round 8 in that
+ * file's git history; the plan is tested in server/marketplace/swap-merge.int.spec.ts).
  *
  * On PostgreSQL it is the database's own setting (migration 0025), so that it holds on every
  * server connection, also behind a pooler that hands one client's statements to many
