@@ -43,7 +43,19 @@ export class PayoutScheduler {
     if (head) await this.ledger.projector.waitFor(head, this.ledger.config.PROJECTION_WAIT_MS);
     await this.runDue();
     if (this.stopped) return;
-    this.task = schedule(this.options.cron ?? '*/30 * * * * *', () => void this.runDue(), { noOverlap: true, name: 'stake-payouts' });
+    this.task = schedule(this.options.cron ?? '*/30 * * * * *', () => void this.tick(), { noOverlap: true, name: 'stake-payouts' });
+  }
+
+  /**
+   * A scheduled run: a failure is logged and the next tick tries again. A run the app's close
+   * overtook (its database already shut) is no failure and is not reported.
+   */
+  private async tick(): Promise<void> {
+    try {
+      await this.runDue();
+    } catch (err) {
+      if (!this.stopped) this.options.log?.warn({ err }, 'stake payouts: a run failed; the next tick tries again');
+    }
   }
 
   /** Pays every stake due at the clock's now; answers how many it paid. Runs never overlap. */
