@@ -67,7 +67,7 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);
   const guard = createGuard(sessions, (token) => app.jwt.verify<AccessClaims>(token));
 
-  await app.register(authRoutes({ accounts, sessions, mfa, guard }), { prefix: '/auth/v1' });
+  await app.register(authRoutes({ accounts, sessions, mfa, guard, mailer }), { prefix: '/auth/v1' });
   await app.register(sessionRoutes({ sessions, guard }), { prefix: '/auth/v1' });
   await app.register(
     async (functions) => {

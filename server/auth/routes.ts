@@ -6,6 +6,7 @@ import type { SecondFactors } from './mfa.js';
 import type { SessionService } from './sessions.js';
 import { authOf, type Guard } from './guard.js';
 import { authErrors } from './errors.js';
+import { trackMailWork, type Mailer } from '../mail/mailer.js';
 
 const email = z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Email address is invalid.');
 const password = z.string().min(1).max(1024);
@@ -34,15 +35,20 @@ export function requestInfo(request: FastifyRequest): RequestInfo {
  * differs for a known and an unknown address (a look-up, a token, a mail) take the same time
  * either way. Its failure is logged.
  */
-function afterAnswer(request: FastifyRequest, work: () => Promise<void>): Record<string, never> {
+function afterAnswer(request: FastifyRequest, mailer: Mailer, work: () => Promise<void>): Record<string, never> {
+  // Counted as mail on its way from now, so a shutdown waits for it before the database closes.
+  let started!: () => void;
+  trackMailWork(mailer, new Promise<void>((resolve) => (started = resolve)));
   setImmediate(() => {
-    work().catch((err: unknown) => request.log.error({ err }, 'work after the answer failed'));
+    work()
+      .catch((err: unknown) => request.log.error({ err }, 'work after the answer failed'))
+      .finally(started);
   });
   return {};
 }
 
 /** `/auth/v1`: the authentication calls of spec 000 section 7.1 (docs/api-auth.md). */
-export function authRoutes(deps: { accounts: Accounts; sessions: SessionService; mfa: SecondFactors; guard: Guard }): FastifyPluginAsyncZod {
+export function authRoutes(deps: { accounts: Accounts; sessions: SessionService; mfa: SecondFactors; guard: Guard; mailer: Mailer }): FastifyPluginAsyncZod {
   const { accounts, sessions, mfa } = deps;
   const { requireAuth, authenticate } = deps.guard;
   return async (app) => {
@@ -185,19 +191,19 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.post(
       '/otp',
       { config: limit(10), schema: { tags: ['auth'], body: z.object({ email, create_user: z.literal(false).optional(), data: z.record(z.string(), z.unknown()).optional() }) } },
-      async (request) => afterAnswer(request, () => mfa.sendEmailCode(request.body.email, requestInfo(request))),
+      async (request) => afterAnswer(request, deps.mailer, () => mfa.sendEmailCode(request.body.email, requestInfo(request))),
     );
 
     app.post(
       '/recover',
       { config: limit(10), schema: { tags: ['auth'], body: z.object({ email, redirect_to: z.string().max(2000).optional() }) } },
-      async (request) => afterAnswer(request, () => accounts.recover(request.body.email, requestInfo(request))),
+      async (request) => afterAnswer(request, deps.mailer, () => accounts.recover(request.body.email, requestInfo(request))),
     );
 
     app.post(
       '/resend',
       { config: limit(10), schema: { tags: ['auth'], body: z.object({ type: z.literal('signup'), email }) } },
-      async (request) => afterAnswer(request, () => accounts.resendConfirmation(request.body.email, requestInfo(request))),
+      async (request) => afterAnswer(request, deps.mailer, () => accounts.resendConfirmation(request.body.email, requestInfo(request))),
     );
 
     const factorParams = z.object({ id: z.uuid() });

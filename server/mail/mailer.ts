@@ -171,15 +171,26 @@ export interface MailLog {
  */
 export function sendQuietly(mailer: Mailer, message: MailMessage, log: MailLog): Promise<boolean> {
   const sending = sendLogged(mailer, message, log);
-  let pending = inFlight.get(mailer);
-  if (!pending) inFlight.set(mailer, (pending = new Set()));
-  pending.add(sending);
-  void sending.finally(() => pending.delete(sending));
+  trackMailWork(mailer, sending);
   return sending;
 }
 
-/** The mails `sendQuietly` has on their way, per mailer, so that a shutdown can let them go out. */
-const inFlight = new WeakMap<Mailer, Set<Promise<boolean>>>();
+/**
+ * The mails `sendQuietly` has on their way, and the work that will send one (`trackMailWork`),
+ * per mailer, so that a shutdown can let them go out.
+ */
+const inFlight = new WeakMap<Mailer, Set<Promise<unknown>>>();
+
+/**
+ * Counts `work` (say, an address look-up that ends in a mail, started after the answer) as mail
+ * on its way through `mailer` until it settles, so that `drainMail` waits for it too.
+ */
+export function trackMailWork(mailer: Mailer, work: Promise<unknown>): void {
+  let pending = inFlight.get(mailer);
+  if (!pending) inFlight.set(mailer, (pending = new Set()));
+  pending.add(work);
+  void work.finally(() => pending.delete(work)).catch(() => {});
+}
 
 /**
  * Waits until every mail `sendQuietly` started through `mailer` has been sent or has failed,
