@@ -200,9 +200,11 @@ export async function drainMail(mailer: Mailer, timeoutMs: number): Promise<numb
   const pending = inFlight.get(mailer);
   if (!pending || pending.size === 0) return 0;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  let timedOut = false;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(() => resolve(void (timedOut = true)), timeoutMs)));
   try {
-    await Promise.race([Promise.allSettled([...pending]), timeout]);
+    // Again while any is left: tracked work may start a send of its own as it ends.
+    while (pending.size > 0 && !timedOut) await Promise.race([Promise.allSettled([...pending]), timeout]);
   } finally {
     clearTimeout(timer);
   }

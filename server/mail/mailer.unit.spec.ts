@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import nodemailer from 'nodemailer';
-import { createMailer, drainMail, OutboxMailer, sendQuietly, SmtpMailer, type Mailer } from './mailer.js';
+import { createMailer, drainMail, OutboxMailer, sendQuietly, SmtpMailer, trackMailWork, type Mailer } from './mailer.js';
 import { confirmationMail, emailOtpMail, passwordResetMail, welcomeMail } from './templates.js';
 
 describe('OutboxMailer', () => {
@@ -98,6 +98,20 @@ describe('drainMail', () => {
     const started = Date.now();
     expect(await drainMail(stuck, 100)).toBe(1);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('waits for tracked work and for the mail that work sends as it ends (a look-up, then the send)', async () => {
+    const delivered: string[] = [];
+    const slow: Mailer = { send: (m) => new Promise((resolve) => setTimeout(() => (delivered.push(m.subject), resolve()), 150)) };
+    const lookUpThenSend = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        void sendQuietly(slow, { to: 'a@example.com', subject: 'reset', text: 't' }, { warn: vi.fn() });
+        resolve();
+      }, 50),
+    );
+    trackMailWork(slow, lookUpThenSend);
+    expect(await drainMail(slow, 5000)).toBe(0);
+    expect(delivered).toEqual(['reset']);
   });
 });
 
