@@ -159,7 +159,8 @@ describe('persisted limits on second factors and the password re-check', () => {
     });
   });
 
-  describe('the password re-check (verify-and-update-password)', () => {
+  // Each re-check hashes a password (argon2): twenty of them beside the browser tests may take minutes.
+  describe('the password re-check (verify-and-update-password)', { timeout: 180_000 }, () => {
     const withSession = async (email: string, password: string) => {
       const s = await registeredCustomer(t, email, password);
       return (oldPassword: string, app: FastifyInstance = t.app) =>
