@@ -1,33 +1,18 @@
-import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../tests/support/test-database.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureCli, openCliWorkspace, type CliWorkspace } from '../tests/support/cli-workspace.js';
 import { loadConfig } from '../server/config.js';
 import { createLedgerContext } from '../server/context.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
 import type { WalletCommand } from '../ledger/wallet/wallet.js';
 import { money } from '../ledger/money.js';
-import { runCli } from './ledger.js';
 
-async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
-  try {
-    return { code: await runCli(args), out: lines.join('\n') };
-  } finally {
-    log.mockRestore();
-    write.mockRestore();
-  }
-}
+const cli = (args: string[]) => captureCli(args);
 
 /** `ledger trial-balance --from --to` names staff money per member; `ledger verify` holds the log to the two-person rule. */
 describe('ledger CLI: staff adjustments and the two-person rule', () => {
-  let database: TestDatabase | undefined;
+  let workspace: CliWorkspace;
   let dataDir: string;
-  const saved = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR };
   const customer = randomUUID();
   const worker = randomUUID();
   const manager = randomUUID();
@@ -48,21 +33,11 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
   }
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-four-eyes-'));
-    process.env.DATA_DIR = dataDir;
-    if (usingPostgres) {
-      database = await createTestDatabase();
-      await database.release();
-      process.env.DATABASE_URL = database.url;
-    }
+    workspace = await openCliWorkspace('ledger-four-eyes-');
+    dataDir = workspace.dataDir;
   }, 120_000);
   afterAll(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    await database?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await workspace.close();
   });
 
   it('prints adjustments per staff member and asset, and verify passes a log where the large credit was approved', async () => {

@@ -1,26 +1,13 @@
-import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../tests/support/test-database.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureCli, openCliWorkspace, type CliWorkspace } from '../tests/support/cli-workspace.js';
 import { openDatabase } from '../server/db/database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
 import type { NewEvent } from '../ledger/event-store/port.js';
 import { runCli } from './ledger.js';
 
-async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true));
-  try {
-    return { code: await runCli(args), out: lines.join('\n') };
-  } finally {
-    log.mockRestore();
-    write.mockRestore();
-  }
-}
+const cli = (args: string[]) => captureCli(args);
 
 const worker = randomUUID();
 const admin = randomUUID();
@@ -32,17 +19,11 @@ function event(type: string, data: unknown, actor: { id: string; role: string })
 const registered = (email: string, role: string) => event('user.registered', { email, fullName: email, role, source: 'operator', requiresPasswordChange: false, emailConfirmed: true }, { id: 'operator', role: 'SYSTEM' });
 
 describe('ledger CLI: staff-actions', () => {
-  let database: TestDatabase | undefined;
+  let workspace: CliWorkspace;
   let dataDir: string;
-  const saved = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR };
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-staff-cli-'));
-    process.env.DATA_DIR = dataDir;
-    if (usingPostgres) {
-      database = await createTestDatabase();
-      await database.release();
-      process.env.DATABASE_URL = database.url;
-    }
+    workspace = await openCliWorkspace('ledger-staff-cli-');
+    dataDir = workspace.dataDir;
     // A worker who claims and bans a customer, and an admin who lifts the ban; then the read tables.
     const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
     try {
@@ -74,12 +55,7 @@ describe('ledger CLI: staff-actions', () => {
     expect(replay.code).toBe(0);
   }, 120_000);
   afterAll(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    await database?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await workspace.close();
   });
 
   it('lists staff actions newest first, filtered by staff member, customer and time, as JSON, CSV or lines', async () => {

@@ -1,41 +1,22 @@
-import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, usingPostgres, type TestDatabase } from '../tests/support/test-database.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureCli, openCliWorkspace, type CliWorkspace } from '../tests/support/cli-workspace.js';
 import { openDatabase } from '../server/db/database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
 import { formatPosition, type NewEvent, type Position } from '../ledger/event-store/port.js';
-import { runCli } from './ledger.js';
 
-async function cli(args: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
-  try {
-    return { code: await runCli(args), out: lines.join('\n') };
-  } finally {
-    log.mockRestore();
-  }
-}
+const cli = (args: string[]) => captureCli(args, { stdout: false });
 
 const noted = (n: number): NewEvent => ({ eventId: randomUUID(), type: 'test.noted', version: 1, data: { n }, metadata: { actorId: 'test', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() } });
 
 describe('ledger stats: the event store in use and the lag behind it', () => {
-  let database: TestDatabase | undefined;
+  let workspace: CliWorkspace;
   let dataDir: string;
   let head: Position;
-  const saved = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR, EVENTSTORE_URL: process.env.EVENTSTORE_URL };
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-stats-cli-'));
-    process.env.DATA_DIR = dataDir;
-    delete process.env.EVENTSTORE_URL;
-    if (usingPostgres) {
-      database = await createTestDatabase();
-      await database.release();
-      process.env.DATABASE_URL = database.url;
-    }
+    workspace = await openCliWorkspace('ledger-stats-cli-', ['EVENTSTORE_URL']);
+    dataDir = workspace.dataDir;
     // Two events the read models have not seen (nothing projects them: no app runs).
     const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
     try {
@@ -49,12 +30,7 @@ describe('ledger stats: the event store in use and the lag behind it', () => {
     }
   }, 120_000);
   afterAll(async () => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    await database?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await workspace.close();
   });
 
   it('names the store, says it answers, and shows its head position and each projection\'s lag behind it', async () => {
