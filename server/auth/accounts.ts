@@ -16,14 +16,8 @@ import { AuthError, authErrors } from './errors.js';
 import { clearFailures, countAttempt, SignInThrottle } from './failures.js';
 import { DatabaseThrottleStore } from './throttle.js';
 import type { SessionService } from './sessions.js';
-import { passwordProblem } from './password-policy.js';
+import { assertPasswordAllowed } from './password-policy.js';
 import { isNewDevice, networkOf } from './new-device.js';
-
-/** Throws the rule a new password breaks (password-policy.ts), on every path that sets one. */
-export function assertPasswordAllowed(password: string): void {
-  const problem = passwordProblem(password);
-  if (problem) throw authErrors.weakPassword(problem);
-}
 
 /** A session's sign-in or its last password confirmation counts as a recent authentication this long. */
 export const RECENT_AUTH_MS = 5 * 60_000;

@@ -1,4 +1,5 @@
 import { dictionary } from '@zxcvbn-ts/language-common';
+import { authErrors } from './errors.js';
 
 /** The one password rule of every path that sets a password (sign-up, changes, resets, staff accounts). */
 export const MIN_PASSWORD = 8;
@@ -19,4 +20,10 @@ export function passwordProblem(password: string): string | null {
   if (!/\d/.test(password)) return PASSWORD_RULE_TEXT.digit;
   if (COMMON.has(password.toLowerCase()) || COMMON.has(password.trim().toLowerCase())) return PASSWORD_RULE_TEXT.common;
   return null;
+}
+
+/** Throws the rule a new password breaks, on every path that sets one. */
+export function assertPasswordAllowed(password: string): void {
+  const problem = passwordProblem(password);
+  if (problem) throw authErrors.weakPassword(problem);
 }
