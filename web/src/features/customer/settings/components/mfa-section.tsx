@@ -6,6 +6,7 @@ import { ApiError } from '../../../../lib/api-client.js';
 import { verifiedTotpFactor, type Session } from '../../../../lib/auth-types.js';
 import { fetchCurrentUser, setSession, updateUser, useSession } from '../../../../lib/session.js';
 import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
+import { PasswordConfirmForm } from './password-confirm-form.js';
 import { RecoveryCodesPanel } from './recovery-codes-panel.js';
 import {
   enrolTotp,
@@ -369,52 +370,36 @@ export function MfaSection() {
       )}
 
       {step === 7 && (
-        <form className="mfa-panel" onSubmit={(e) => void confirmThenStart(e)} noValidate>
-          <p>To set up an authenticator app, confirm your password.</p>
-          <Field
-            label="Password"
-            name="setup-password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoFocus
-          />
-          <div className="mfa-panel__actions">
-            <Button variant="secondary" onClick={cancel} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={busy} loadingText="Confirming...">
-              Continue
-            </Button>
-          </div>
-        </form>
+        <PasswordConfirmForm
+          intro="To set up an authenticator app, confirm your password."
+          name="setup-password"
+          password={password}
+          onPasswordChange={setPassword}
+          onSubmit={(e) => void confirmThenStart(e)}
+          onCancel={cancel}
+          busy={busy}
+          submitLabel="Continue"
+          loadingText="Confirming..."
+        />
       )}
 
       {step === 8 && recoveryCodes.length > 0 && <RecoveryCodesPanel codes={recoveryCodes} onDone={doneWithCodes} />}
 
       {(step === 4 || step === 6) && (
-        <form className="mfa-panel" onSubmit={(e) => void (step === 4 ? removeAuthenticator(e) : disableEmail(e))} noValidate>
-          <p>{step === 4 ? 'To remove the authenticator app, confirm your password.' : 'To disable Email authentication, confirm your password.'}</p>
-          <Field
-            label="Password"
-            name="confirm-password"
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            autoFocus
-          />
-          <div className="mfa-panel__actions">
-            <Button variant="secondary" onClick={cancel} disabled={busy}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" loading={busy} loadingText="Removing...">
-              {step === 4 ? 'Remove Authenticator App' : 'Disable Email Authentication'}
-            </Button>
-          </div>
-        </form>
+        <PasswordConfirmForm
+          intro={step === 4 ? 'To remove the authenticator app, confirm your password.' : 'To disable Email authentication, confirm your password.'}
+          name="confirm-password"
+          password={password}
+          onPasswordChange={setPassword}
+          onSubmit={(e) => void (step === 4 ? removeAuthenticator(e) : disableEmail(e))}
+          onCancel={cancel}
+          busy={busy}
+          submitLabel={step === 4 ? 'Remove Authenticator App' : 'Disable Email Authentication'}
+          loadingText="Removing..."
+          danger
+        />
       )}
     </section>
   );
 }
+
