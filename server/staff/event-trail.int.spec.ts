@@ -103,7 +103,13 @@ describe('event trail behind a customer', () => {
       metadata: { actorId: customer.user.id, actorRole: 'USER', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
     }], { expectedRevision: 'any' });
     // The whole trail in one page: the test is about what the event shows, not where it falls.
-    const added = (await trail('?pageSize=200')).events.find((e: { data: { paymentMethodId?: string } }) => e.data.paymentMethodId === paymentMethodId);
+    // The log is read in commit order, so an append shows once older open transactions end.
+    const find = async () => (await trail('?pageSize=200')).events.find((e: { data: { paymentMethodId?: string } }) => e.data.paymentMethodId === paymentMethodId);
+    let added = await find();
+    for (let i = 0; !added && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      added = await find();
+    }
     expect(added.data).toMatchObject({ notes: CARD_LIKE_HIDDEN, cardHolderName: 'Dana Customer', last4: '4242', expiryDate: '12/30' });
     expect(JSON.stringify(await trail())).not.toMatch(/4242\.4242\.4242\.4242/);
   });
