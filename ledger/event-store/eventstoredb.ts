@@ -7,7 +7,10 @@ import {
   NO_STREAM,
   START as ESDB_START,
   STREAM_EXISTS,
+  DeadlineExceededError,
+  NotLeaderError,
   StreamNotFoundError,
+  UnavailableError,
   WrongExpectedVersionError as EsdbWrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
@@ -21,6 +24,7 @@ import {
 import {
   comparePositions,
   START,
+  EventStoreUnavailableError,
   WrongExpectedVersionError,
   type AppendResult,
   type EventMetadata,
@@ -137,6 +141,12 @@ function fromAll(resolved: AllStreamResolvedEvent, after: Position | undefined):
 /** A connection string the EventStoreDB client refuses (a port that is not a number, an unknown scheme, `tls=maybe`). */
 export class EventStoreUrlError extends Error {}
 
+/** The client's "not answering" errors as the port's, so the app can answer 503; others as they are. */
+function portError(err: unknown): unknown {
+  const unavailable = err instanceof UnavailableError || err instanceof DeadlineExceededError || err instanceof NotLeaderError;
+  return unavailable ? new EventStoreUnavailableError('eventstoredb', err) : err;
+}
+
 /**
  * The EventStoreDB adapter (DESIGN.md decision 1), chosen by `EVENTSTORE_URL`.
  * Stream revisions, global positions, optimistic concurrency and idempotent re-append
@@ -180,7 +190,7 @@ export class EventStoreDbEventStore implements EventStore {
       if (err instanceof EsdbWrongExpectedVersionError) {
         throw new WrongExpectedVersionError(streamId, expectedRevision, err.actualVersion);
       }
-      throw err;
+      throw portError(err);
     }
     const nextExpectedRevision = result.nextExpectedRevision;
     // For one event the server answers with its position. For several it answers with
@@ -214,12 +224,18 @@ export class EventStoreDbEventStore implements EventStore {
       }
     } catch (err) {
       if (err instanceof StreamNotFoundError) return [];
-      throw err;
+      throw portError(err);
     }
     return out;
   }
 
-  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllPages(options).catch((err: unknown) => {
+      throw portError(err);
+    });
+  }
+
+  private async readAllPages(options: ReadAllOptions): Promise<RecordedEvent[]> {
     const maxCount = options.maxCount ?? 1000;
     const out: RecordedEvent[] = [];
     if (maxCount <= 0) return out;
@@ -366,7 +382,13 @@ export class EventStoreDbEventStore implements EventStore {
     return this.lastFailure !== undefined && !connected ? { connected, lastError: this.lastFailure, resubscribing } : { connected, resubscribing };
   }
 
-  async headPosition(): Promise<Position | null> {
+  headPosition(): Promise<Position | null> {
+    return this.findHead().catch((err: unknown) => {
+      throw portError(err);
+    });
+  }
+
+  private async findHead(): Promise<Position | null> {
     let from: EsdbPosition | typeof END = END;
     // Events at or after `seenFrom` were on an earlier page.
     let seenFrom: Position | undefined;

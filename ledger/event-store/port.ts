@@ -78,6 +78,20 @@ export class WrongExpectedVersionError extends Error {
   }
 }
 
+/**
+ * The event store did not answer (EventStoreDB down, unreachable or without a leader): nothing
+ * was decided, and the same call may be tried again later. The app answers 503.
+ */
+export class EventStoreUnavailableError extends Error {
+  constructor(
+    readonly store: string,
+    override readonly cause: unknown,
+  ) {
+    super(`the event store (${store}) is not answering: ${String((cause as Error)?.message ?? cause).split('\n')[0]}`);
+    this.name = 'EventStoreUnavailableError';
+  }
+}
+
 /** Some, not all, of the event ids of an append already exist: not a retry of it. */
 export class DuplicateEventIdError extends Error {
   constructor(readonly eventIds: string[]) {

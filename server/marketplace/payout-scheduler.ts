@@ -37,11 +37,20 @@ export class PayoutScheduler {
     this.now = options.now ?? (() => new Date());
   }
 
+  /**
+   * Pays what fell due while the app was down, then schedules the ticks. A first run that fails
+   * (the event store not answering yet) does not stop the app from starting: it is logged, and
+   * the ticks pay what is due once the store and the read models are back.
+   */
   async start(): Promise<void> {
     if (this.task || this.stopped) return;
-    const head = await this.ledger.store.headPosition();
-    if (head) await this.ledger.projector.waitFor(head, this.ledger.config.PROJECTION_WAIT_MS);
-    await this.runDue();
+    try {
+      const head = await this.ledger.store.headPosition();
+      if (head) await this.ledger.projector.waitFor(head, this.ledger.config.PROJECTION_WAIT_MS);
+      await this.runDue();
+    } catch (err) {
+      if (!this.stopped) this.options.log?.warn({ err }, 'stake payouts: the first run failed; the next tick tries again');
+    }
     if (this.stopped) return;
     this.task = schedule(this.options.cron ?? '*/30 * * * * *', () => void this.tick(), { noOverlap: true, name: 'stake-payouts' });
   }

@@ -4,7 +4,7 @@ import { HttpError } from '../errors.js';
 import { AuthError } from '../auth/errors.js';
 import { UserError } from '../../ledger/user/user.js';
 import { WalletError } from '../../ledger/wallet/wallet.js';
-import { WrongExpectedVersionError } from '../../ledger/event-store/port.js';
+import { EventStoreUnavailableError, WrongExpectedVersionError } from '../../ledger/event-store/port.js';
 
 const walletStatus: Record<WalletError['code'], number> = {
   insufficient_balance: 400,
@@ -14,6 +14,17 @@ const walletStatus: Record<WalletError['code'], number> = {
   duplicate: 409,
   forbidden: 403,
 };
+
+/**
+ * The database did not answer: refused or lost connections (node's socket codes) and
+ * PostgreSQL's "connection exception" and "operator intervention" classes (08, 57P) and
+ * too many connections (53300). Nothing was decided; the same request may be tried again.
+ */
+function isDatabaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== 'string') return false;
+  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '53300'].includes(code) || code.startsWith('08') || code.startsWith('57P');
+}
 
 /**
  * Every failure answers `{ error: "text" }` (the spec's function error shape). A client's
@@ -34,6 +45,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof WalletError) return reply.status(walletStatus[err.code]).send({ error: err.message });
     if (err instanceof WrongExpectedVersionError) {
       return reply.status(409).send({ error: 'This changed at the same time elsewhere. Please try again.' });
+    }
+    if (err instanceof EventStoreUnavailableError || isDatabaseUnavailable(err)) {
+      // Nothing was decided; /readyz names the outage. Logged once per request, as a warning.
+      request.log.warn({ err: (err as Error).message }, 'event store or database not answering');
+      return reply.status(503).header('retry-after', '5').send({ error: 'The service is temporarily unavailable. Please try again in a moment.' });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');

@@ -25,6 +25,8 @@ export class LiveFeed {
   private subscription: Subscription | null = null;
   /** The last event handed on (or the head at start): a new subscription follows it. */
   private after: Position | undefined;
+  /** Whether `after` holds the head the feed started from (false while the store has not answered). */
+  private located = false;
   private loop: Promise<void> | null = null;
   private stopped = false;
 
@@ -44,9 +46,20 @@ export class LiveFeed {
     };
   }
 
+  /**
+   * Follows the log from its head now. A store that does not answer yet (EventStoreDB still
+   * down when the app starts) holds nothing up: the loop asks for the head again, with the
+   * same backoff as a failed subscription, and follows from there.
+   */
   async start(): Promise<void> {
-    this.after = (await this.store.headPosition()) ?? undefined;
-    this.subscription = this.store.subscribeAll({ after: this.after });
+    this.located = await this.store.headPosition().then(
+      (head) => {
+        this.after = head ?? undefined;
+        return true;
+      },
+      () => false,
+    );
+    if (this.located) this.subscription = this.store.subscribeAll({ after: this.after });
     this.loop = this.run();
   }
 
@@ -54,6 +67,10 @@ export class LiveFeed {
     let delay = RESUBSCRIBE_FIRST_MS;
     while (!this.stopped) {
       try {
+        if (!this.located) {
+          this.after = (await this.store.headPosition()) ?? undefined;
+          this.located = true;
+        }
         this.subscription ??= this.store.subscribeAll({ after: this.after });
         const batch = await this.subscription.nextBatch(500);
         if (batch.length === 0) continue;

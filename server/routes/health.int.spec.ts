@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { createTestApp, type TestApp } from '../../tests/support/test-app.js';
+import { createTestApp, ipFor, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
 import { createTestDatabase } from '../../tests/support/test-database.js';
 import { loadConfig } from '../config.js';
 import { createLedgerContext } from '../context.js';
@@ -32,35 +32,31 @@ describe('/readyz reports the event store in use', () => {
     for (const p of body.projections) expect(p).toMatchObject({ lag: 1, lagCapped: false });
   });
 
-  it('answers 503 naming EventStoreDB when it does not answer, and tells the live subscription is resubscribing', async () => {
-    // The app's start reads the log, so an instance whose EventStoreDB is down from the start
-    // does not come up: the probe is tried on a running ledger whose store stopped answering.
-    const database = await createTestDatabase();
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://wallet.test', EVENTSTORE_URL: UNREACHABLE_EVENTSTORE });
-    const ledger = await createLedgerContext(config, { database });
-    ledger.projector.on('failed', () => {});
-    const app = Fastify();
-    app.setValidatorCompiler(validatorCompiler);
-    app.setSerializerCompiler(serializerCompiler);
-    await app.register(healthRoutes(ledger));
-    try {
-      const res = await app.inject({ method: 'GET', url: '/readyz' });
-      expect(res.statusCode).toBe(503);
-      const body = res.json();
-      expect(body.status).toBe('not ready');
-      expect(body.problems.join('\n')).toMatch(/^event store \(eventstoredb\): .*UNAVAILABLE/m);
-      expect(body.eventStore).toMatchObject({ name: 'eventstoredb', reachable: false, head: null, live: { connected: false } });
-      expect(body.eventStore.error).toMatch(/UNAVAILABLE/);
-      // The projections' live subscription failed too; their loop subscribes again with backoff.
-      const deadline = Date.now() + 10_000;
-      while (!ledger.store.status().resubscribing && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const again = (await app.inject({ method: 'GET', url: '/readyz' })).json();
-      expect(again.eventStore.live).toMatchObject({ connected: false, resubscribing: true });
-      expect(again.eventStore.live.lastError).toMatch(/UNAVAILABLE/);
-    } finally {
-      await app.close();
-      await ledger.close();
-      await database.close();
-    }
+  it('an app whose EventStoreDB is down from the start comes up, lives, and answers 503 naming it until it answers', async () => {
+    t = await createTestApp({ EVENTSTORE_URL: UNREACHABLE_EVENTSTORE });
+    t.app.ledger.projector.on('failed', () => {});
+    expect((await t.app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
+    const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(503);
+    const body = res.json();
+    expect(body.status).toBe('not ready');
+    expect(body.problems.join('\n')).toMatch(/^event store \(eventstoredb\): .*UNAVAILABLE/m);
+    expect(body.eventStore).toMatchObject({ name: 'eventstoredb', reachable: false, head: null, live: { connected: false } });
+    expect(body.eventStore.error).toMatch(/UNAVAILABLE/);
+    // The projections' live subscription failed too; their loop subscribes again with backoff.
+    const deadline = Date.now() + 10_000;
+    while (!t.app.ledger.store.status().resubscribing && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const again = (await t.app.inject({ method: 'GET', url: '/readyz' })).json();
+    expect(again.eventStore.live).toMatchObject({ connected: false, resubscribing: true });
+    expect(again.eventStore.live.lastError).toMatch(/UNAVAILABLE/);
+    // A sign-up, which appends to the log, is refused with a clear answer, not left hanging.
+    const email = 'esdb-down@example.com';
+    const signUp = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/signup',
+      remoteAddress: ipFor(email),
+      payload: { email, password: 'correct horse 1', data: { full_name: 'Down Store' }, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app, ipFor(email)) } },
+    });
+    expect([signUp.statusCode, signUp.json(), signUp.headers['retry-after']]).toEqual([503, { error: 'The service is temporarily unavailable. Please try again in a moment.' }, '5']);
   }, 30_000);
 });
