@@ -1,5 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../server/db/schema.js';
+import type { EventStoreTables as DB } from './tables.js';
+
+/**
+ * The app's database has many more tables than the event store's: the store takes any Kysely
+ * whose database includes its own, and works on the view of just those.
+ */
+type WithEventTables<T extends DB> = Kysely<T> | Transaction<T>;
+const eventTables = <T extends DB>(db: WithEventTables<T>) => db as unknown as Kysely<DB> | Transaction<DB>;
 import {
   DuplicateEventIdError,
   WrongExpectedVersionError,
@@ -205,14 +212,16 @@ const UNIQUE_VIOLATION = '23505';
  * transaction still running (`readHorizon`). Every transaction below that horizon
  * has ended, so no row can later appear before a position already handed out.
  */
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore<T extends DB = DB> implements EventStore {
   readonly name = 'postgres' as const;
   readonly wake = new WakeSignal();
   private readonly otherXids: OtherDatabaseXids;
   private readonly batcher: AppendBatcher<StreamAppend, AppendRow>;
 
+  private readonly db: Kysely<DB>;
+
   constructor(
-    private readonly db: Kysely<DB>,
+    tables: Kysely<T>,
     private readonly options: {
       idlePollMs?: number;
       /** Test hook: runs inside the append transaction after the insert, before commit. */
@@ -221,6 +230,8 @@ export class PostgresEventStore implements EventStore {
       otherXidsMaxAgeMs?: number;
     } = {},
   ) {
+    const db = eventTables(tables) as Kysely<DB>;
+    this.db = db;
     this.otherXids = new OtherDatabaseXids(db, options.otherXidsMaxAgeMs ?? OTHER_XIDS_MAX_AGE_MS);
     this.batcher = new AppendBatcher<StreamAppend, AppendRow>(
       async (appends) => {
@@ -359,7 +370,8 @@ export class PostgresEventStore implements EventStore {
  * the list of other databases' transactions is always read anew (`otherXids` is for reads
  * outside one).
  */
-export async function readAllFrom(db: Kysely<DB> | Transaction<DB>, after: Position, maxCount: number, otherXids?: OtherDatabaseXids): Promise<RecordedEvent[]> {
+export async function readAllFrom<T extends DB>(tables: WithEventTables<T>, after: Position, maxCount: number, otherXids?: OtherDatabaseXids): Promise<RecordedEvent[]> {
+  const db = eventTables(tables);
   const horizon = readHorizon(await (otherXids && !db.isTransaction ? otherXids.get() : otherDatabaseXids(db)));
   const { rows } = await sql<EventRow>`
     select ${COLUMNS} from events

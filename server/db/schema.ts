@@ -10,26 +10,8 @@ import type { StaffActionTables } from './schema-staff-actions.js';
 type Numeric = ColumnType<string, string, string>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
-export interface EventsTable {
-  global_position: ColumnType<string, never, never>;
-  event_id: string;
-  stream_id: string;
-  stream_revision: ColumnType<string, string | number | bigint, never>;
-  event_type: string;
-  event_version: number;
-  data: ColumnType<unknown, string, never>;
-  metadata: ColumnType<unknown, string, never>;
-  tx_id: ColumnType<string, never, never>;
-  recorded_at: ColumnType<Date, never, never>;
-}
-
-export interface StreamsTable {
-  stream_id: string;
-  revision: ColumnType<string, string | number | bigint, string | number | bigint>;
-  updated_at: ColumnType<Date, Date | undefined, Date>;
-  /** Commit-order label of the stream's latest append (xid8 as text). */
-  last_tx: string | null;
-}
+export type { EventsTable, StreamsTable } from '../../ledger/event-store/tables.js';
+import type { EventsTable, StreamsTable } from '../../ledger/event-store/tables.js';
 
 export interface ProjectionCheckpointsTable {
   name: string;

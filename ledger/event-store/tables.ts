@@ -1,0 +1,31 @@
+import type { ColumnType } from 'kysely';
+
+/**
+ * The PostgreSQL event store's own tables (migrations 0001 and on): the log and each stream's
+ * revision. The app's database type (server/db/schema.ts) includes them.
+ */
+export interface EventsTable {
+  global_position: ColumnType<string, never, never>;
+  event_id: string;
+  stream_id: string;
+  stream_revision: ColumnType<string, string | number | bigint, never>;
+  event_type: string;
+  event_version: number;
+  data: ColumnType<unknown, string, never>;
+  metadata: ColumnType<unknown, string, never>;
+  tx_id: ColumnType<string, never, never>;
+  recorded_at: ColumnType<Date, never, never>;
+}
+
+export interface StreamsTable {
+  stream_id: string;
+  revision: ColumnType<string, string | number | bigint, string | number | bigint>;
+  updated_at: ColumnType<Date, Date | undefined, Date>;
+  /** Commit-order label of the stream's latest append (xid8 as text). */
+  last_tx: string | null;
+}
+
+export interface EventStoreTables {
+  events: EventsTable;
+  streams: StreamsTable;
+}
