@@ -122,22 +122,21 @@ describe('journal projection', () => {
     const { db, store, projector, handler } = await setup();
     const users = [randomUUID(), randomUUID()];
     const ids: string[] = [];
-    let last = null as Awaited<ReturnType<typeof handler.handle>> | null;
     for (const user of users) await handler.handle(walletDecider, user, recorded('100', 'Complete', 'ETH'), ctx);
     for (let i = 0; i < 12; i++) {
       const user = users[i % 2]!;
       const id = randomUUID();
       ids.push(id);
-      last = await handler.handle(walletDecider, user, i % 3 === 0 ? withdrawal('1', 'ETH', id) : deposit(`${i + 1}.5`, 'ETH', id), ctx);
+      await handler.handle(walletDecider, user, i % 3 === 0 ? withdrawal('1', 'ETH', id) : deposit(`${i + 1}.5`, 'ETH', id), ctx);
     }
     // Settled, failed and reclassified pages after they were opened; some stay Pending.
     for (const [i, id] of ids.entries()) {
       const user = users[i % 2]!;
-      if (i % 4 === 0) last = await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id }, ctx);
-      else if (i % 4 === 1) last = await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: id, reason: null }, ctx);
-      else if (i % 4 === 2) last = await handler.handle(walletDecider, user, { type: 'EditTransaction', transactionId: id, txType: 'adjustment' }, ctx);
+      if (i % 4 === 0) await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id }, ctx);
+      else if (i % 4 === 1) await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: id, reason: null }, ctx);
+      else if (i % 4 === 2) await handler.handle(walletDecider, user, { type: 'EditTransaction', transactionId: id, txType: 'adjustment' }, ctx);
     }
-    last = await handler.handle(walletDecider, users[0]!, { type: 'SettleTransaction', transactionId: ids[2]! }, ctx);
+    const last = await handler.handle(walletDecider, users[0]!, { type: 'SettleTransaction', transactionId: ids[2]! }, ctx);
     expect(await projector.waitFor(last.position!, 5_000)).toBe(true);
     await projector.stop();
     const snapshot = async () => ({

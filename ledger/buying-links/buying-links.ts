@@ -83,7 +83,7 @@ export const DEFAULT_BUYING_SERVICES = [
 export function checkLinkFields(url: string, name: string): string | null {
   const u = url.trim();
   if (!u) return 'Please enter a valid URL';
-  let parsed: URL | null = null;
+  let parsed: URL | null;
   try {
     parsed = new URL(u);
   } catch {

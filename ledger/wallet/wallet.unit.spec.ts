@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { commandFor, deposit, recorded, stepArb, withdrawal } from './wallet.arbitraries.js';
 import { money } from '../money.js';
-import { ASSET_IDS, type AssetId } from '../assets.js';
+import { ASSET_IDS } from '../assets.js';
 import type { WalletEvent } from './events.js';
 import { availableBalance, CAPACITY_MESSAGE, decide, effectiveBalance, fold, WalletError, type WalletCommand, assetBalance } from './wallet.js';
 

@@ -12,7 +12,7 @@ export function escapeHtml(value: string): string {
 
 /** A display name on one line, or the fallback when there is none. */
 function displayName(name: string | null | undefined): string {
-  const cleaned = (name ?? '').replace(/[\u0000-\u001f\u007f\s]+/g, ' ').trim();
+  const cleaned = (name ?? '').replace(/[\p{Cc}\s]+/gu, ' ').trim();
   return cleaned || 'there';
 }
 
@@ -204,7 +204,7 @@ function securityWhat(n: SecurityNotice): { subject: string; lines: string[] } {
           'Your wallet account was signed in to from a device and network not seen before.',
           when,
           `Place (IP range): ${n.network ?? 'unknown'}${n.ip ? ` (IP ${n.ip})` : ''}`,
-          `Device: ${n.userAgent?.replace(/[\u0000-\u001f\u007f]+/g, ' ').slice(0, 300) ?? 'unknown'}`,
+          `Device: ${n.userAgent?.replace(/\p{Cc}+/gu, ' ').slice(0, 300) ?? 'unknown'}`,
         ],
       };
   }

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
  * id (a UUID, a hex trace id, `req-…`) of printable, log-safe characters. Anything else (too
  * long, spaces, quotes, control characters) is replaced by a new UUID.
  */
-const VALID_REQUEST_ID = /^[A-Za-z0-9._:@+=\/-]{1,128}$/;
+const VALID_REQUEST_ID = /^[A-Za-z0-9._:@+=/-]{1,128}$/;
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import { HttpError } from '../errors.js';
 
+// eslint-disable-next-line no-control-regex -- NUL is what it looks for: PostgreSQL cannot store it in text
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Query parameters that carry a secret: sign-up links and the realtime socket put tokens in the URL. */

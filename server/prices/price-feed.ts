@@ -284,9 +284,9 @@ export class HttpPriceFeed implements PriceFeed {
         throw new Error(`${source} answered something that is not JSON`);
       }
     } catch (err) {
-      if (signal.aborted) throw new Error(`${source} did not answer within ${this.timeoutMs} ms`);
+      if (signal.aborted) throw new Error(`${source} did not answer within ${this.timeoutMs} ms`, { cause: err });
       if (err instanceof Error && err.message.startsWith(source)) throw err;
-      throw new Error(`${source} could not be reached: ${reason(err)}`);
+      throw new Error(`${source} could not be reached: ${reason(err)}`, { cause: err });
     }
     return parseAnswer(body, source);
   }

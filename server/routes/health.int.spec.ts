@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createTestApp, ipFor, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
-import { createTestDatabase } from '../../tests/support/test-database.js';
-import { loadConfig } from '../config.js';
-import { createLedgerContext } from '../context.js';
-import { healthRoutes } from './health.js';
 
 /** Nothing listens on port 1: the EventStoreDB client's calls reject at once with UNAVAILABLE. */
 const UNREACHABLE_EVENTSTORE = 'esdb://127.0.0.1:1?tls=false';

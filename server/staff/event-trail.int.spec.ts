@@ -8,7 +8,10 @@ import { CARD_LIKE_HIDDEN, withoutSecrets } from './event-trail.js';
 /** Every key anywhere in a JSON value. */
 function keysOf(value: unknown, out: string[] = []): string[] {
   if (Array.isArray(value)) value.forEach((v) => keysOf(v, out));
-  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(k), keysOf(v, out);
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) {
+    out.push(k);
+    keysOf(v, out);
+  }
   return out;
 }
 

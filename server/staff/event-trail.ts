@@ -158,7 +158,7 @@ export function summaryOf(type: string, d: Data): string {
 /** The streams that hold facts about this user: their own, and their tickets'. */
 async function streamsOf(db: Kysely<DB>, userId: string): Promise<string[]> {
   const own = ['user', 'wallet', 'payment-methods', 'notifications', 'buying-links'].map((c) => `${c}-${userId}`);
-  let tickets: string[] = [];
+  let tickets: string[];
   try {
     const { rows } = await sql<{ id: string }>`select id from support_tickets where user_id = ${userId}`.execute(db);
     tickets = rows.map((r) => `ticket-${r.id}`);

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, screens, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession, ownSession } from './helpers.js';
+import { bearer, createConfirmedUser, screens, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession, ownSession } from './helpers.js';
 
 /*
  * The manager's ticket queue (docs/api-support.md): a customer no worker owns opens a ticket,

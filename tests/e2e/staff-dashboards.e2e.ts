@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, demoAdminSession, expectReachableOnPhone, screens, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
+import { expect, test, type Page } from '@playwright/test';
+import { createConfirmedUser, demoAdminSession, expectReachableOnPhone, screens, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
 
 /*
  * The staff dashboards (spec 002): a manager creates a worker and posts an announcement; the

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail, demoAdminSession, expectReachableOnPhone, screens, signInNewCustomer, solveCaptcha, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
+import { expect, test, type Page } from '@playwright/test';
+import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail, demoAdminSession, expectReachableOnPhone, screens, signInNewCustomer, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
 
 /*
  * The staff User Profile (spec 002): a manager's worker claims a customer, sets a BTC

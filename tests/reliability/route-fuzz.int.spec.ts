@@ -100,7 +100,7 @@ const aroundValid = (valid: unknown): fc.Arbitrary<unknown> => {
     );
     if (valid !== '' && !Number.isNaN(Number(valid))) options.push(fc.constantFrom(...numberish), fc.constantFrom<unknown>(Number(valid), -Number(valid), `-${valid}`, `${valid}e400`, new Raw(`${valid}e400`)));
   }
-  if (typeof valid === 'number') options.push(fc.constantFrom(...numberish), fc.constantFrom<unknown>(1e20, 1e21, 99999999999999999999, String(valid), -valid, valid + 0.5, new Raw('-0'), new Raw('1e400'), 2 ** 31, 2 ** 53 + 1, -(2 ** 31) - 1));
+  if (typeof valid === 'number') options.push(fc.constantFrom(...numberish), fc.constantFrom<unknown>(1e20, 1e21, Number('99999999999999999999'), String(valid), -valid, valid + 0.5, new Raw('-0'), new Raw('1e400'), 2 ** 31, 2 ** 53 + 1, -(2 ** 31) - 1));
   if (typeof valid === 'boolean') options.push(fc.constantFrom<unknown>(String(valid), valid ? 1 : 0, 'yes'));
   return fc.oneof(...options);
 };

@@ -34,10 +34,6 @@ function profileTab(path: string, pick: (m: Awaited<ReturnType<typeof profile>>)
   return { path, lazy: async () => ({ Component: pick(await profile()) }) };
 }
 
-function emptyTabs(paths: string[]): RouteObject[] {
-  return paths.map((path) => ({ path, lazy: async () => ({ Component: (await staff()).EmptyTab }) }));
-}
-
 const dashboardRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="overview" replace /> },
   customerScreen('overview', (m) => m.OverviewPage),

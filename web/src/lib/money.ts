@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { CRYPTO_DECIMALS, Dec, fixed, groupThousands, toDecimal, ZERO } from '../../../ledger/display-amount.js';
+import { CRYPTO_DECIMALS, Dec, fixed, groupThousands, toDecimal } from '../../../ledger/display-amount.js';
 
 // The number formatting shared with the server's texts lives in the ledger; the screens import it from here.
 export { CRYPTO_DECIMALS, Dec, formatAmount, toDecimal, ZERO } from '../../../ledger/display-amount.js';

@@ -110,7 +110,7 @@ export function MfaSection() {
   const verifyAndActivate = async (verify: () => Promise<Session & { recovery_codes?: string[] }>, codeError: (error: unknown) => string, method: 'totp' | 'email', message: string) => {
     setBusy(true);
     setError(null);
-    let codes: string[] = [];
+    let codes: string[];
     try {
       const session = await verify();
       codes = session.recovery_codes ?? [];

@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { Button } from '../../../../components/button.js';
 import { Modal } from '../../../../components/modal.js';
 import { formatCrypto, formatFullDateTime, formatSigned, toDecimal } from '../../../../lib/money.js';
-import type { Transaction } from '../../shared/api/transactions.js';
 import { assetName } from '../../shared/assets.js';
 import { AssetIcon } from '../../shared/components/asset-icon.js';
 import { StatusBadge } from '../../shared/components/status-badge.js';
