@@ -31,6 +31,17 @@ export interface StreamsTable {
   last_tx: string | null;
 }
 
+/** The latest snapshot of a stream's state (ledger/snapshots/). */
+export interface SnapshotsTable {
+  stream_id: string;
+  revision: ColumnType<string, string | bigint, string | bigint>;
+  state_version: string;
+  last_event_id: string;
+  /** JSON text. */
+  data: string;
+  taken_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface ProjectionCheckpointsTable {
   name: string;
   commit_position: ColumnType<string, string | bigint, string | bigint>;
@@ -71,6 +82,7 @@ export interface TransactionsTable {
 export interface DB extends AccountTables, PaymentMethodTables, JournalTables, MarketplaceTables, AnnouncementTables, TicketTables, StaffActionTables {
   events: EventsTable;
   streams: StreamsTable;
+  snapshots: SnapshotsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   balances: BalancesTable;
   transactions: TransactionsTable;
