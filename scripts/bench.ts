@@ -19,12 +19,13 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../server/db/database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
-import { againstIssueMachine, NOT_MEASURED, PHASES, SIZES, type BenchResults, type BenchSize, type BenchSizes, type Phase } from './bench/model.js';
+import { againstIssueMachine, ALL_PHASES, NOT_MEASURED, PHASES, SIZES, type BenchResults, type BenchSize, type BenchSizes, type Phase } from './bench/model.js';
 import { now, round, type Ctx } from './bench/helpers.js';
 import { appendsPhase } from './bench/appends.js';
 import { replayPhase } from './bench/replay.js';
 import { contentionPhase } from './bench/contention.js';
 import { httpPhase } from './bench/http.js';
+import { growthPhase } from './bench/growth.js';
 
 export * from './bench/model.js';
 
@@ -114,7 +115,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     // Contention runs before the replay's seed so that its proof folds a short log.
     const peakRssMB: Record<string, number> = {};
     ctx.setup.peakRssMBAfterPhase = peakRssMB;
-    for (const [phase, run] of [['appends', appendsPhase], ['contention', contentionPhase], ['http', httpPhase], ['replay', replayPhase]] as const) {
+    for (const [phase, run] of [['appends', appendsPhase], ['contention', contentionPhase], ['http', httpPhase], ['replay', replayPhase], ['growth', growthPhase]] as const) {
       if (!phases.includes(phase)) continue;
       await run(ctx);
       peakRssMB[phase] = round(process.resourceUsage().maxRSS / 1024, 1);
@@ -205,14 +206,15 @@ export function formatTable(results: BenchResults): string {
 
 // ------------------------------------------------------------------------------- cli
 
-const HELP = `Usage: npm run bench [-- --quick] [--only appends,replay,contention,http] [--out FILE]
+const HELP = `Usage: npm run bench [-- --quick] [--only appends,replay,contention,http,growth] [--out FILE]
 
 Measures appends, replay, contention and the HTTP API (autocannon) against the PostgreSQL in DATABASE_URL, each
 next to a baseline measured in the same run. Creates and drops a scratch database
 (bench_<random>) on that server. Writes bench/results.json and prints a table.
 
   --quick   smaller sizes (100,000 replay events), a few minutes at most
-  --only    run only these phases (comma-separated)
+  --only    run only these phases (comma-separated); growth (logs of 10^5, 10^6 and, in a full
+            run, 10^7 events) runs only when named here
   --out     where to write the JSON results (default bench/results.json)`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -237,9 +239,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const phases = values.only ? values.only.split(',').map((p) => p.trim()) : PHASES;
-  const unknown = phases.filter((p) => !(PHASES as string[]).includes(p));
+  const unknown = phases.filter((p) => !(ALL_PHASES as string[]).includes(p));
   if (unknown.length) {
-    console.error(`bench: unknown phase ${unknown.join(', ')}; known: ${PHASES.join(', ')}`);
+    console.error(`bench: unknown phase ${unknown.join(', ')}; known: ${ALL_PHASES.join(', ')}`);
     return 2;
   }
   const size: BenchSize = values.tiny ? 'tiny' : values.quick ? 'quick' : 'full';

@@ -4,8 +4,10 @@ import { round } from './helpers.js';
 // ------------------------------------------------------------------------------ sizes
 
 export type BenchSize = 'full' | 'quick' | 'tiny';
-export type Phase = 'appends' | 'replay' | 'contention' | 'http';
+export type Phase = 'appends' | 'replay' | 'contention' | 'http' | 'growth';
+/** What a run measures unless told (`--only`). The growth phase's logs are far larger than the others': it runs only when asked. */
 export const PHASES: Phase[] = ['appends', 'replay', 'contention', 'http'];
+export const ALL_PHASES: Phase[] = [...PHASES, 'growth'];
 
 export interface BenchSizes {
   /** Events written one per append (and as many plain insert transactions). */
@@ -28,15 +30,22 @@ export interface BenchSizes {
   httpUsers: number;
   httpSeconds: number;
   httpWarmSeconds: number;
+  /** Growth phase: the log sizes measured (the first is the baseline of the others), the big wallet's events, clients, seconds per load, cold samples. */
+  growthLogs: number[];
+  growthBigWallet: number;
+  growthClients: number;
+  growthSeconds: number;
+  growthSamples: number;
 }
 
-export const COMMON = { singleWriters: 32, batchSize: 100, batchWriters: 8, contentionClients: 64, contentionHandlers: 4, httpConnections: 64, httpUsers: 64 };
+export const COMMON = { singleWriters: 32, batchSize: 100, batchWriters: 8, contentionClients: 64, contentionHandlers: 4, httpConnections: 64, httpUsers: 64, growthBigWallet: 100_000, growthClients: 16, growthSamples: 5 };
 
 export const SIZES: Record<BenchSize, BenchSizes> = {
-  full: { ...COMMON, singleEvents: 48_000, batchEvents: 80_000, replayEvents: 1_000_000, contentionWithdrawals: 2_000, rounds: 8, httpSeconds: 10, httpWarmSeconds: 3 },
-  quick: { ...COMMON, singleEvents: 16_000, batchEvents: 16_000, replayEvents: 100_000, contentionWithdrawals: 600, rounds: 4, httpSeconds: 3, httpWarmSeconds: 1 },
+  full: { ...COMMON, singleEvents: 48_000, batchEvents: 80_000, replayEvents: 1_000_000, contentionWithdrawals: 2_000, rounds: 8, httpSeconds: 10, httpWarmSeconds: 3, growthLogs: [100_000, 1_000_000, 10_000_000], growthSeconds: 10 },
+  quick: { ...COMMON, singleEvents: 16_000, batchEvents: 16_000, replayEvents: 100_000, contentionWithdrawals: 600, rounds: 4, httpSeconds: 3, httpWarmSeconds: 1, growthLogs: [100_000, 1_000_000], growthSeconds: 5 },
   // For the smoke test only: proves that every phase runs, measures nothing worth reading.
-  tiny: { ...COMMON, singleEvents: 320, batchEvents: 800, replayEvents: 3_000, contentionWithdrawals: 20, rounds: 2, httpUsers: 4, httpConnections: 8, httpSeconds: 1, httpWarmSeconds: 0 },
+  tiny: { ...COMMON, singleEvents: 320, batchEvents: 800, replayEvents: 3_000, contentionWithdrawals: 20, rounds: 2, httpUsers: 4, httpConnections: 8, httpSeconds: 1, httpWarmSeconds: 0,
+    growthLogs: [1_500, 4_000], growthBigWallet: 1_200, growthSeconds: 0.5, growthSamples: 2 },
 };
 
 /** The issue's targets. */
@@ -50,6 +59,8 @@ export const TARGETS = {
   commandsVsInsertRoute: 0.4,
   readsVsSelectRoute: 0.5,
   serverRssMB: 250,
+  /** Against the same figure at the first log size (10^5 events); the cold command against a 100-event wallet's. */
+  growth: { coldBigVsSmall: 2, commands: 0.8, readP99: 1.3, replay: 0.8, replayRss: 1.2 },
 };
 
 /**
@@ -95,7 +106,7 @@ export function againstIssueMachine(figures: readonly Figure[]): AgainstIssue[] 
 
 export interface Figure {
   id: string;
-  group: 'appends' | 'replay' | 'contention' | 'http' | 'process';
+  group: 'appends' | 'replay' | 'contention' | 'http' | 'growth' | 'process';
   name: string;
   unit: string;
   value: number;
