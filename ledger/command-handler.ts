@@ -7,7 +7,10 @@ import {
   type EventStore,
   type NewEvent,
   type Position,
+  type RecordedEvent,
 } from './event-store/port.js';
+import { emptyStream, Snapshotter, withEvents, type CachedStream, type KeyEntry } from './snapshots/snapshotting.js';
+import type { SnapshotOptions } from './snapshots/snapshot.js';
 
 export interface Actor {
   id: string;
@@ -44,21 +47,6 @@ export interface CommandResult<Event extends DomainEvent> {
   position: Position | null;
   /** True when an earlier command with the same idempotency key already did the work. */
   replayed: boolean;
-}
-
-interface CachedStream<State> {
-  revision: bigint | 'no_stream';
-  state: State;
-  /** idempotency key -> what that command recorded */
-  keys: Map<string, KeyEntry>;
-}
-
-interface KeyEntry {
-  events: DomainEvent[];
-  eventIds: string[];
-  position: Position;
-  /** The fingerprint of the request (none on events recorded before fingerprints were kept). */
-  fingerprint?: string;
 }
 
 export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different request.';
@@ -102,10 +90,11 @@ function fingerprintOf(command: unknown, ctx: CommandContext): string | undefine
 }
 
 /** The answer of the earlier command with this key, if it was the same request; a different request is refused. */
-function replay<Event extends DomainEvent>(done: KeyEntry, key: string, fingerprint: string | undefined): CommandResult<Event> {
+async function replay<Event extends DomainEvent>(store: EventStore, streamId: string, done: KeyEntry, key: string, fingerprint: string | undefined): Promise<CommandResult<Event>> {
   // Events recorded before fingerprints were kept carry none: those answer as they always did.
   if (done.fingerprint !== undefined && done.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError(key);
-  return { events: done.events as Event[], eventIds: done.eventIds, position: done.position, replayed: true };
+  const { events, eventIds } = await withEvents(store, streamId, done);
+  return { events: events as Event[], eventIds: eventIds!, position: done.position, replayed: true };
 }
 
 /** An in-process queue per stream, so that one process never races itself on a stream. */
@@ -146,6 +135,7 @@ export function deterministicUuid(...parts: string[]): string {
 export class CommandHandler {
   private readonly cache = new Map<string, CachedStream<unknown>>();
   private readonly locks = new KeyedLock();
+  private readonly snapshots: Snapshotter | null;
 
   constructor(
     private readonly store: EventStore,
@@ -154,8 +144,12 @@ export class CommandHandler {
       cacheSize?: number;
       /** Told of every append that lost a race (WrongExpectedVersion), and whether it is retried. */
       onConflict?: (category: string, retried: boolean) => void;
+      /** Snapshots of the streams whose decider has a codec: a cold load reads the latest and the events after it. */
+      snapshots?: SnapshotOptions;
     } = {},
-  ) {}
+  ) {
+    this.snapshots = options.snapshots ? new Snapshotter(options.snapshots) : null;
+  }
 
   async handle<Command, Event extends DomainEvent, State>(
     decider: Decider<Command, Event, State>,
@@ -177,7 +171,7 @@ export class CommandHandler {
         for (;;) {
           if (ctx.idempotencyKey) {
             const done = cached.keys.get(ctx.idempotencyKey);
-            if (done) return replay<Event>(done, ctx.idempotencyKey, fingerprint);
+            if (done) return replay<Event>(this.store, streamId, done, ctx.idempotencyKey, fingerprint);
           }
           try {
             events = decider.decide(command, cached.state);
@@ -199,16 +193,21 @@ export class CommandHandler {
           if (!result.alreadyStored && result.nextExpectedRevision === nextRevision(cached.revision, events.length)) {
             for (const e of events) cached.state = decider.evolve(cached.state, e);
             cached.revision = result.nextExpectedRevision;
+            cached.lastEventId = toAppend[toAppend.length - 1]!.eventId;
             if (ctx.idempotencyKey) {
-              cached.keys.set(ctx.idempotencyKey, { events, eventIds: toAppend.map((e) => e.eventId), position: result.position, fingerprint });
+              cached.keys.set(ctx.idempotencyKey, {
+                events, eventIds: toAppend.map((e) => e.eventId), position: result.position, fingerprint,
+                revision: result.nextExpectedRevision - BigInt(events.length - 1), count: events.length,
+              });
             }
+            this.snapshots?.maybeTake(decider, streamId, cached);
           } else {
             // The store answered for events another process appended with the same ids: answer
             // with what that process recorded, not with what this one decided.
             this.cache.delete(streamId);
             if (ctx.idempotencyKey) {
               const done = (await this.load(decider, streamId)).keys.get(ctx.idempotencyKey);
-              if (done) return replay<Event>(done, ctx.idempotencyKey, fingerprint);
+              if (done) return replay<Event>(this.store, streamId, done, ctx.idempotencyKey, fingerprint);
             }
           }
           return { events, eventIds: toAppend.map((e) => e.eventId), position: result.position, replayed: false };
@@ -225,35 +224,50 @@ export class CommandHandler {
     });
   }
 
-  /** The stream's cached state; with `catchUp`, first read what was appended since. */
+  /**
+   * The stream's cached state; with `catchUp`, first read what was appended since. A stream
+   * not in the cache starts from its latest snapshot, if it has one that the log still holds.
+   */
   private async load<Command, Event extends DomainEvent, State>(
     decider: Decider<Command, Event, State>,
     streamId: string,
     catchUp = true,
   ): Promise<CachedStream<State>> {
     let cached = this.cache.get(streamId) as CachedStream<State> | undefined;
+    if (cached && !catchUp) return cached;
+    let recorded: RecordedEvent[] | undefined;
     if (!cached) {
-      cached = { revision: 'no_stream', state: decider.initialState(), keys: new Map() };
+      cached = (await this.snapshots?.restore(decider, streamId)) ?? emptyStream(decider);
+      if (cached.revision !== 'no_stream') {
+        // Read from the snapshot's own event: a log restored from an older backup no longer has it.
+        const read = await this.store.readStream(streamId, { fromRevision: cached.revision });
+        if (read[0]?.eventId === cached.lastEventId) recorded = read.slice(1);
+        else cached = emptyStream(decider);
+      }
       this.remember(streamId, cached);
-    } else if (!catchUp) {
-      return cached;
     }
     const from = cached.revision === 'no_stream' ? 0n : cached.revision + 1n;
-    const recorded = await this.store.readStream(streamId, { fromRevision: from });
+    recorded ??= await this.store.readStream(streamId, { fromRevision: from });
     for (const r of recorded) {
       const event = { type: r.type, data: r.data } as Event;
       cached.state = decider.evolve(cached.state, event);
       cached.revision = r.revision;
+      cached.lastEventId = r.eventId;
       const key = r.metadata.idempotencyKey;
       if (typeof key === 'string') {
         const fingerprint = r.metadata.idempotencyFingerprint;
-        const entry = cached.keys.get(key) ?? { events: [], eventIds: [], position: r.position, ...(typeof fingerprint === 'string' ? { fingerprint } : {}) };
-        entry.events.push(event);
-        entry.eventIds.push(r.eventId);
+        const entry = cached.keys.get(key) ?? {
+          events: [], eventIds: [], position: r.position, revision: r.revision, count: 0,
+          ...(typeof fingerprint === 'string' ? { fingerprint } : {}),
+        };
+        entry.events?.push(event);
+        entry.eventIds?.push(r.eventId);
         entry.position = r.position;
+        entry.count++;
         cached.keys.set(key, entry);
       }
     }
+    this.snapshots?.maybeTake(decider, streamId, cached);
     return cached;
   }
 
@@ -269,6 +283,11 @@ export class CommandHandler {
   /** Forgets cached state (tests, or after an operator rewrote read models). */
   clearCache(): void {
     this.cache.clear();
+  }
+
+  /** Resolves once the snapshots being written are stored. */
+  async flushSnapshots(): Promise<void> {
+    await this.snapshots?.flush();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { SnapshotCodec } from './snapshots/snapshot.js';
 
 /** A fact as a decider sees it: its type and data, without envelope. */
 export interface DomainEvent {
@@ -15,4 +16,6 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   decide(command: Command, state: State): Event[];
   /** Schema and current version of every event type this aggregate writes. */
   schemas: Record<string, { version: number; schema: ZodType }>;
+  /** For a stream that grows without bound: how its state is snapshotted (ledger/snapshots/). */
+  snapshot?: SnapshotCodec<State>;
 }

@@ -24,6 +24,7 @@ import * as m0023 from './0023_mfa_recovery_codes.js';
 import * as m0024 from './0024_four_eyes.js';
 import * as m0025 from './0025_planner_page_cost.js';
 import * as m0026 from './0026_notification_preferences.js';
+import * as m0027 from './0027_snapshots.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0024_four_eyes': m0024,
   '0025_planner_page_cost': m0025,
   '0026_notification_preferences': m0026,
+  '0027_snapshots': m0027,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -76,6 +76,27 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 240_000);
+
+  it('runs the growth phase when asked: every figure at each log size, as a ratio to the first size', async () => {
+    const results = await runBench({ databaseUrl: databaseUrl!, size: 'tiny', phases: ['growth'], outPath: null, log: () => {} });
+    const growth = results.figures.filter((f) => f.group === 'growth');
+    const metrics = ['cold', 'coldNoSnapshot', 'commands', 'commands.p99', 'lag.p99', 'reads.p99', 'replay', 'replay.rss', 'bytes'];
+    expect(growth.map((f) => f.id)).toEqual(results.sizes.growthLogs.flatMap((size) => metrics.map((m) => `growth.${m}@${size}`)));
+    for (const f of growth) {
+      expect(Number.isFinite(f.value) && f.value > 0, `${f.id} value`).toBe(true);
+      // The ratio is of the unrounded figures; the value and baseline shown are rounded.
+      expect(Math.abs(f.ratio - f.value / f.baseline.value) / f.ratio, f.id).toBeLessThan(0.05);
+    }
+    const [first, second] = results.sizes.growthLogs;
+    // At the first size every figure but the cold command is its own baseline; at the next, the first size's figure.
+    for (const f of growth.filter((x) => x.id.endsWith(`@${first}`) && !x.id.startsWith('growth.cold@'))) expect(f.ratio, f.id).toBe(1);
+    const replay = (size: number) => growth.find((f) => f.id === `growth.replay@${size}`)!;
+    expect(replay(second!).baseline.value).toBe(replay(first!).value);
+    expect(replay(second!).target?.text).toBe('>= 0.8x');
+    // The cold command on the big wallet is held against the 100-event wallet's, with the issue's 2x.
+    expect(growth.find((f) => f.id === `growth.cold@${first}`)!.target?.text).toBe('<= 2x');
+    expect(formatTable(results)).toContain('Cold command, big wallet (log 1,500)');
+  }, 240_000);
 });
 
 describe("the machine against the issue's measurements", () => {

@@ -65,17 +65,21 @@ function walletHistory(count: number, random: () => number, start: number): Wall
 
 export interface SeedResult {
   wallets: number;
+  /** The customers whose wallets were seeded. */
+  userIds: string[];
   events: number;
   seconds: number;
 }
 
-/** Appends about `events` wallet events over `events / 100` new wallets, a few writers at once. */
+/** Appends about `events` wallet events over `events / perWallet` new wallets (100 events each by default), a few writers at once. */
 export async function seedLedger(
   store: EventStore,
-  opts: { events: number; seed?: number; concurrency?: number; onProgress?: (events: number) => void },
+  opts: { events: number; seed?: number; concurrency?: number; onProgress?: (events: number) => void; perWallet?: number },
 ): Promise<SeedResult> {
   const random = rng(opts.seed ?? 42);
-  const wallets = Math.max(1, Math.ceil(opts.events / EVENTS_PER_WALLET));
+  const perWallet = opts.perWallet ?? EVENTS_PER_WALLET;
+  const wallets = Math.max(1, Math.ceil(opts.events / perWallet));
+  const userIds: string[] = [];
   const t0 = performance.now();
   let written = 0;
   let next = 0;
@@ -83,10 +87,11 @@ export async function seedLedger(
   const worker = async () => {
     while (next < wallets && written < opts.events) {
       const w = next++;
-      const quota = Math.min(EVENTS_PER_WALLET, opts.events - w * EVENTS_PER_WALLET);
+      const quota = Math.min(perWallet, opts.events - w * perWallet);
       if (quota <= 0) break;
       const history = walletHistory(quota, random, start + w * 3_600_000);
       const userId = randomUUID();
+      userIds.push(userId);
       const streamId = `${walletDecider.category}-${userId}`;
       let revision: bigint | 'no_stream' = 'no_stream';
       for (let i = 0; i < history.length; i += APPEND_CHUNK) {
@@ -99,5 +104,5 @@ export async function seedLedger(
     }
   };
   await Promise.all(Array.from({ length: opts.concurrency ?? 4 }, worker));
-  return { wallets, events: written, seconds: (performance.now() - t0) / 1000 };
+  return { wallets, userIds, events: written, seconds: (performance.now() - t0) / 1000 };
 }

@@ -61,6 +61,8 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** How long a command waits for the read tables to show its own events. */
   PROJECTION_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** A snapshot of a wallet's (or another long stream's) state every this many events; 0: none (ledger/snapshots/). */
+  SNAPSHOT_EVERY: z.coerce.number().int().min(0).max(1_000_000).default(500),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
   /** How far the heap may grow past its live objects before a full collection, in percent; 0: V8's own policy (server/heap.ts). */
   HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),

@@ -3,6 +3,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { DuplicateEventIdError, WrongExpectedVersionError, type EventStore } from '../ledger/event-store/port.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
+import { PostgresSnapshotStore } from '../ledger/snapshots/postgres-snapshots.js';
 import { CommandHandler, type CommandContext, type CommandResult } from '../ledger/command-handler.js';
 import type { Decider, DomainEvent } from '../ledger/decider.js';
 import { Projector } from '../projections/registry.js';
@@ -100,7 +101,10 @@ export async function createLedgerContext(
   const observer = opts.observer;
   const opened = await openEventStore(config, database);
   const store = observer ? observedStore(opened, observer) : opened;
-  const commands = new CommandHandler(store, observer ? { onConflict: (category, retried) => observer.conflict(category, retried) } : {});
+  const commands = new CommandHandler(store, {
+    ...(observer ? { onConflict: (category: string, retried: boolean) => observer.conflict(category, retried) } : {}),
+    ...(config.SNAPSHOT_EVERY > 0 ? { snapshots: { store: new PostgresSnapshotStore(database.db), every: config.SNAPSHOT_EVERY } } : {}),
+  });
   const projector = new Projector(database.projectionDb, store);
   if (opts.startProjections !== false) await projector.start();
   return {
@@ -128,6 +132,7 @@ export async function createLedgerContext(
     },
     async close() {
       await projector.stop();
+      await commands.flushSnapshots();
       await store.close();
       if (!opts.database) await database.close();
     },

@@ -47,4 +47,6 @@ export const announcementsDecider: Decider<AnnouncementCommand, AnnouncementEven
   evolve: (state, event) => ({ posted: new Set(state.posted).add(event.data.announcementId) }),
   decide: decideAnnouncement,
   schemas: announcementEventSchemas,
+  // A manager's stream grows with every announcement they post.
+  snapshot: { version: 1, encode: (state) => [...state.posted], decode: (data) => ({ posted: new Set(data as string[]) }) },
 };

@@ -28,6 +28,8 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
       : [{ type: 'notification.all-marked-read', data: { upTo: command.upTo } }];
   },
   schemas: notificationEventSchemas,
+  // A customer's stream grows with every reading of the bell, and its state is nothing.
+  snapshot: { version: 1, encode: () => null, decode: () => null },
 };
 
 /**

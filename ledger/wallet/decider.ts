@@ -1,5 +1,6 @@
 import type { Decider } from '../decider.js';
 import { walletEventSchemas, type WalletEvent } from './events.js';
+import { walletSnapshot } from './snapshot.js';
 import { decide, evolve, initialState, type WalletCommand, type WalletState } from './wallet.js';
 
 export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
@@ -8,4 +9,5 @@ export const walletDecider: Decider<WalletCommand, WalletEvent, WalletState> = {
   evolve,
   decide,
   schemas: walletEventSchemas,
+  snapshot: walletSnapshot,
 };

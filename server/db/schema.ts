@@ -13,6 +13,9 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type { EventsTable, StreamsTable } from '../../ledger/event-store/tables.js';
 import type { EventsTable, StreamsTable } from '../../ledger/event-store/tables.js';
 
+export type { SnapshotsTable } from '../../ledger/snapshots/table.js';
+import type { SnapshotsTable } from '../../ledger/snapshots/table.js';
+
 export interface ProjectionCheckpointsTable {
   name: string;
   commit_position: ColumnType<string, string | bigint, string | bigint>;
@@ -53,6 +56,7 @@ export interface TransactionsTable {
 export interface DB extends AccountTables, PaymentMethodTables, JournalTables, MarketplaceTables, AnnouncementTables, TicketTables, StaffActionTables {
   events: EventsTable;
   streams: StreamsTable;
+  snapshots: SnapshotsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   balances: BalancesTable;
   transactions: TransactionsTable;
