@@ -1,19 +1,12 @@
+import { isEmailShape } from '../../../lib/email.js';
 import { MESSAGES } from './messages.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
-
-/** The spec's "simple {email} shape": something@something.something, no spaces. */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export type FieldErrors<K extends string> = Partial<Record<K, string>>;
 
 export function hasErrors<K extends string>(errors: FieldErrors<K>): boolean {
   return Object.values(errors).some(Boolean);
-}
-
-/** Whether the address has the simple shape every e-mail field asks for (spaces around it aside). */
-export function isEmailShape(email: string): boolean {
-  return EMAIL_SHAPE.test(email.trim());
 }
 
 export function emailError(email: string): string | undefined {

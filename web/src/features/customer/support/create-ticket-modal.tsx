@@ -5,8 +5,8 @@ import { FileField } from '../../../components/file-field.js';
 import { Modal } from '../../../components/modal.js';
 import { ApiError, messageOf } from '../../../lib/api-client.js';
 import { useSession } from '../../../lib/session.js';
-import { createTicket, uploadAttachment, type Ticket, type Urgency } from '../../tickets/api.js';
-import { ATTACHMENT_RULES, TEXT, fileProblem } from '../../tickets/rules.js';
+import { createTicket, uploadAttachment, type Ticket, type Urgency } from '../../../components/tickets/api.js';
+import { ATTACHMENT_RULES, TEXT, fileProblem } from '../../../components/tickets/rules.js';
 
 type Errors = { subject?: string; message?: string; form?: string; files?: string };
 

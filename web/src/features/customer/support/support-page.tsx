@@ -7,9 +7,9 @@ import { ScreenTitle } from '../../../components/screen-title.js';
 import { SkeletonRows } from '../../../components/skeleton-rows.js';
 import { formatListDateTime } from '../../../lib/money.js';
 import { useRealtime } from '../../../lib/realtime.js';
-import { listMyTickets, STATUS_LABEL, TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '../../tickets/api.js';
-import { TicketConversation } from '../../tickets/ticket-conversation.js';
-import '../../tickets/tickets.css';
+import { listMyTickets, STATUS_LABEL, TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '../../../components/tickets/api.js';
+import { TicketConversation } from '../../../components/tickets/ticket-conversation.js';
+import '../../../components/tickets/tickets.css';
 import { CreateTicketModal } from './create-ticket-modal.js';
 
 /** /dashboard/support (spec 001 "Support Tickets"): 5 per page, newest first. */

@@ -3,7 +3,7 @@ import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { isEmailShape } from '../../auth/utils/validation.js';
+import { isEmailShape } from '../../../lib/email.js';
 import { createWorker } from './api.js';
 
 const MIN_PASSWORD = 8;

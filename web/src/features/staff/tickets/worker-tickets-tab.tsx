@@ -15,10 +15,10 @@ import {
   URGENCY_LABEL,
   type Ticket,
   type TicketStatus,
-} from '../../tickets/api.js';
-import { TICKET_TIMING } from '../../tickets/rules.js';
-import { TicketConversation } from '../../tickets/ticket-conversation.js';
-import '../../tickets/tickets.css';
+} from '../../../components/tickets/api.js';
+import { TICKET_TIMING } from '../../../components/tickets/rules.js';
+import { TicketConversation } from '../../../components/tickets/ticket-conversation.js';
+import '../../../components/tickets/tickets.css';
 
 type Filter = TicketStatus | 'all';
 const FILTER_KEY = 'wallet-ledger.worker-ticket-filter';
