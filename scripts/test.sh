@@ -62,10 +62,7 @@ fi
 bouncer_pid=""
 if [ -n "${PGBOUNCER_DATABASE_URL:-}" ]; then
   ( [ -z "$pg_pid" ] || while kill -0 "$pg_pid" 2>/dev/null; do sleep 1; done
-    # Left out for now: its password re-check test with a second app instance on the same
-    # database hung past three minutes through PgBouncer in two of four full runs (it passes
-    # alone through PgBouncer in 7 s, and on PostgreSQL directly); issue 30 keeps it open.
-    DATABASE_URL="$PGBOUNCER_DATABASE_URL" server_pass --exclude 'server/auth/second-factor-limits.int.spec.ts' ) >"$logs/bouncer.log" 2>&1 &
+    DATABASE_URL="$PGBOUNCER_DATABASE_URL" server_pass ) >"$logs/bouncer.log" 2>&1 &
   bouncer_pid=$!
 fi
 
