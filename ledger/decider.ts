@@ -19,3 +19,11 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   /** For a stream that grows without bound: how its state is snapshotted (ledger/snapshots/). */
   snapshot?: SnapshotCodec<State>;
 }
+
+/**
+ * The end of a decider's `decide` switch: with every command handled, `command` is `never` here,
+ * so a command added to the union without a case fails to compile.
+ */
+export function unknownCommand(command: never): never {
+  throw new Error(`unknown command ${JSON.stringify((command as { type?: unknown })?.type)}`);
+}
