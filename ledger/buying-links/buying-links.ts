@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Decider } from '../decider.js';
+import { unknownCommand, type Decider } from '../decider.js';
 
 /**
  * A customer's custom crypto buying links (spec 002, Payment Management): `buying-links-{userId}`.
@@ -61,6 +61,8 @@ export function decideBuyingLinks(command: BuyingLinksCommand, state: BuyingLink
     case 'RemoveLink':
       if (!state.has(command.linkId)) throw new BuyingLinkError('not_found', BUYING_LINK_NOT_FOUND);
       return [{ type: 'buying-link.removed', data: { linkId: command.linkId } }];
+    default:
+      return unknownCommand(command);
   }
 }
 

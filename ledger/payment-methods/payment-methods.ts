@@ -1,4 +1,4 @@
-import type { Decider } from '../decider.js';
+import { unknownCommand, type Decider } from '../decider.js';
 import { freeTextProblem, PAYMENT_METHOD_MESSAGES } from './card.js';
 import { paymentMethodEventSchemas, type CardBrand, type PaymentMethodEvent } from './events.js';
 
@@ -103,6 +103,8 @@ export function decidePaymentMethods(command: PaymentMethodsCommand, state: Paym
     case 'Remove':
       if (!state.active.has(command.paymentMethodId)) throw new PaymentMethodError('not_found', PAYMENT_METHOD_NOT_FOUND);
       return [{ type: 'payment-method.removed', data: { paymentMethodId: command.paymentMethodId } }];
+    default:
+      return unknownCommand(command);
   }
 }
 

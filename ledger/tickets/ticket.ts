@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Decider } from '../decider.js';
+import { unknownCommand, type Decider } from '../decider.js';
 
 /**
  * A support ticket and its conversation: `ticket-{ticketId}` (spec 001 "Support Tickets",
@@ -158,63 +158,86 @@ export function customerMayReply(state: Pick<TicketState, 'lastFromWorker'>): bo
   return state.lastFromWorker === true;
 }
 
-export function decideTicket(command: TicketCommand, state: TicketState): TicketEvent[] {
-  if (command.type === 'Open') {
-    if (state.opened) throw new TicketError('conflict', 'This ticket already exists.');
-    const subject = command.subject.trim();
-    const message = command.message.trim();
-    if (!subject) throw new TicketError('invalid', TICKET_TEXT.subjectRequired);
-    if (!message) throw new TicketError('invalid', TICKET_TEXT.messageRequired);
-    return [{ type: 'ticket.opened', data: { customerId: command.customerId, subject, message, urgency: command.urgency, assignedWorkerId: command.assignedWorkerId } }];
+type Command<T extends TicketCommand['type']> = Extract<TicketCommand, { type: T }>;
+
+function open(command: Command<'Open'>, state: TicketState): TicketEvent[] {
+  if (state.opened) throw new TicketError('conflict', 'This ticket already exists.');
+  const subject = command.subject.trim();
+  const message = command.message.trim();
+  if (!subject) throw new TicketError('invalid', TICKET_TEXT.subjectRequired);
+  if (!message) throw new TicketError('invalid', TICKET_TEXT.messageRequired);
+  return [{ type: 'ticket.opened', data: { customerId: command.customerId, subject, message, urgency: command.urgency, assignedWorkerId: command.assignedWorkerId } }];
+}
+
+function assign(command: Command<'Assign'>, state: TicketState): TicketEvent[] {
+  if (state.assignedWorkerId === command.workerId) return [];
+  if (command.queuedOnly && state.assignedWorkerId !== null) return [];
+  return [{ type: 'ticket.assigned', data: { workerId: command.workerId } }];
+}
+
+function postResponse(command: Command<'PostResponse'>, state: TicketState): TicketEvent[] {
+  const message = command.message.trim();
+  const pending = [...state.attachments.values()].some((a) => a.uploadedBy === command.authorId && a.responseId === null && !a.opening);
+  if (!message && !pending) throw new TicketError('invalid', TICKET_TEXT.replyEmpty);
+  if (!command.fromWorker && !customerMayReply(state)) throw new TicketError('conflict', TICKET_TEXT.waitForSupport);
+  const events: TicketEvent[] = [
+    { type: 'ticket.response-posted', data: { responseId: command.responseId, authorId: command.authorId, fromWorker: command.fromWorker, message } },
+  ];
+  // A worker's reply means the ticket is being worked on; a reply on a resolved ticket re-opens it.
+  if (command.fromWorker && state.status !== 'in_progress') {
+    events.push({ type: 'ticket.status-changed', data: { from: state.status, to: 'in_progress', cause: 'worker-reply' } });
+  } else if (!command.fromWorker && state.status === 'resolved') {
+    events.push({ type: 'ticket.status-changed', data: { from: 'resolved', to: 'open', cause: 'customer-reply' } });
   }
+  return events;
+}
+
+function addAttachment(command: Command<'AddAttachment'>, state: TicketState): TicketEvent[] {
+  const a = command.attachment;
+  if (state.attachments.has(a.attachmentId)) return [];
+  const opening = a.uploadedBy === state.customerId && state.lastFromWorker === null && a.responseId === null;
+  if (a.responseId !== null && state.responses.get(a.responseId) !== a.uploadedBy) throw new TicketError('forbidden', 'You can only attach files to your own message.');
+  if (a.uploadedBy === state.customerId && !opening && !customerMayReply(state) && a.responseId === null) {
+    throw new TicketError('conflict', TICKET_TEXT.waitForSupport);
+  }
+  return [{ type: 'ticket.attachment-added', data: { ...a, opening } }];
+}
+
+function removeAttachment(command: Command<'RemoveAttachment'>, state: TicketState): TicketEvent[] {
+  const a = state.attachments.get(command.attachmentId);
+  if (!a || a.uploadedBy !== command.by) throw new TicketError('not_found', TICKET_TEXT.attachmentNotFound);
+  if (a.responseId !== null || a.opening) throw new TicketError('conflict', 'A sent attachment cannot be removed.');
+  return [{ type: 'ticket.attachment-removed', data: { attachmentId: command.attachmentId } }];
+}
+
+function linkAttachment(command: Command<'LinkAttachment'>, state: TicketState): TicketEvent[] {
+  const a = state.attachments.get(command.attachmentId);
+  if (!a || a.uploadedBy !== command.by) throw new TicketError('not_found', TICKET_TEXT.attachmentNotFound);
+  if (state.responses.get(command.responseId) !== command.by) throw new TicketError('forbidden', 'You can only attach files to your own message.');
+  if (a.responseId === command.responseId) return [];
+  if (a.responseId !== null || a.opening) throw new TicketError('conflict', 'This attachment already belongs to another message.');
+  return [{ type: 'ticket.attachment-linked', data: { attachmentId: command.attachmentId, responseId: command.responseId } }];
+}
+
+/** One small function per command; the switch names them all (a command without a case does not compile). */
+export function decideTicket(command: TicketCommand, state: TicketState): TicketEvent[] {
+  if (command.type === 'Open') return open(command, state);
   if (!state.opened) throw new TicketError('not_found', TICKET_TEXT.notFound);
   switch (command.type) {
     case 'Assign':
-      if (state.assignedWorkerId === command.workerId) return [];
-      if (command.queuedOnly && state.assignedWorkerId !== null) return [];
-      return [{ type: 'ticket.assigned', data: { workerId: command.workerId } }];
-    case 'PostResponse': {
-      const message = command.message.trim();
-      const pending = [...state.attachments.values()].some((a) => a.uploadedBy === command.authorId && a.responseId === null && !a.opening);
-      if (!message && !pending) throw new TicketError('invalid', TICKET_TEXT.replyEmpty);
-      if (!command.fromWorker && !customerMayReply(state)) throw new TicketError('conflict', TICKET_TEXT.waitForSupport);
-      const events: TicketEvent[] = [
-        { type: 'ticket.response-posted', data: { responseId: command.responseId, authorId: command.authorId, fromWorker: command.fromWorker, message } },
-      ];
-      // A worker's reply means the ticket is being worked on; a reply on a resolved ticket re-opens it.
-      if (command.fromWorker && state.status !== 'in_progress') {
-        events.push({ type: 'ticket.status-changed', data: { from: state.status, to: 'in_progress', cause: 'worker-reply' } });
-      } else if (!command.fromWorker && state.status === 'resolved') {
-        events.push({ type: 'ticket.status-changed', data: { from: 'resolved', to: 'open', cause: 'customer-reply' } });
-      }
-      return events;
-    }
-    case 'AddAttachment': {
-      const a = command.attachment;
-      if (state.attachments.has(a.attachmentId)) return [];
-      const opening = a.uploadedBy === state.customerId && state.lastFromWorker === null && a.responseId === null;
-      if (a.responseId !== null && state.responses.get(a.responseId) !== a.uploadedBy) throw new TicketError('forbidden', 'You can only attach files to your own message.');
-      if (a.uploadedBy === state.customerId && !opening && !customerMayReply(state) && a.responseId === null) {
-        throw new TicketError('conflict', TICKET_TEXT.waitForSupport);
-      }
-      return [{ type: 'ticket.attachment-added', data: { ...a, opening } }];
-    }
-    case 'RemoveAttachment': {
-      const a = state.attachments.get(command.attachmentId);
-      if (!a || a.uploadedBy !== command.by) throw new TicketError('not_found', TICKET_TEXT.attachmentNotFound);
-      if (a.responseId !== null || a.opening) throw new TicketError('conflict', 'A sent attachment cannot be removed.');
-      return [{ type: 'ticket.attachment-removed', data: { attachmentId: command.attachmentId } }];
-    }
-    case 'LinkAttachment': {
-      const a = state.attachments.get(command.attachmentId);
-      if (!a || a.uploadedBy !== command.by) throw new TicketError('not_found', TICKET_TEXT.attachmentNotFound);
-      if (state.responses.get(command.responseId) !== command.by) throw new TicketError('forbidden', 'You can only attach files to your own message.');
-      if (a.responseId === command.responseId) return [];
-      if (a.responseId !== null || a.opening) throw new TicketError('conflict', 'This attachment already belongs to another message.');
-      return [{ type: 'ticket.attachment-linked', data: { attachmentId: command.attachmentId, responseId: command.responseId } }];
-    }
+      return assign(command, state);
+    case 'PostResponse':
+      return postResponse(command, state);
+    case 'AddAttachment':
+      return addAttachment(command, state);
+    case 'RemoveAttachment':
+      return removeAttachment(command, state);
+    case 'LinkAttachment':
+      return linkAttachment(command, state);
     case 'ChangeStatus':
       return state.status === command.to ? [] : [{ type: 'ticket.status-changed', data: { from: state.status, to: command.to, cause: 'staff' } }];
+    default:
+      return unknownCommand(command);
   }
 }
 
