@@ -110,7 +110,7 @@ export function StaffActivityTab() {
       {!page && !error && <SkeletonRows rows={5} columns={5} label="Loading staff activity" />}
       {page && page.actions.length === 0 && <p className="empty-text">No staff action matches these filters.</p>}
       {page && page.actions.length > 0 && (
-        <ScrollArea className="staff-table-wrap" label="Staff actions">
+        <ScrollArea className="staff-table-wrap" label="Staff activity results">
           <table className="staff-table staff-activity__table table--stack">
             <thead>
               <tr>
@@ -126,9 +126,11 @@ export function StaffActivityTab() {
                 <tr key={a.event_id} data-action={a.action}>
                   <td data-label="Time" className="nowrap">{when(a.at)}</td>
                   <td data-label="Staff member">
-                    <strong>{a.staff_name || a.staff_email || a.staff_id}</strong>
-                    <div className="staff-activity__sub">
-                      {a.staff_email} · {a.staff_role}
+                    <div>
+                      <strong>{a.staff_name || a.staff_email || a.staff_id}</strong>
+                      <div className="staff-activity__sub">
+                        {a.staff_email} · {a.staff_role}
+                      </div>
                     </div>
                   </td>
                   <td data-label="Customer">{a.customer_email ?? a.customer_id ?? <span className="staff-activity__sub">-</span>}</td>

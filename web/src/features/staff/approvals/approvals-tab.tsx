@@ -32,7 +32,7 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
   return (
     <>
       <tr>
-        <td data-label="Customer">{a.customerName || a.customerEmail}<div className="muted small">{a.customerEmail}</div></td>
+        <td data-label="Customer"><div>{a.customerName || a.customerEmail}<div className="muted small">{a.customerEmail}</div></div></td>
         <td data-label="Action">{ACTION_LABELS[a.action]}</td>
         <td data-label="Amount" className="mono approvals__nowrap">{a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}</td>
         <td data-label="Value" className="mono approvals__nowrap">{Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD</td>

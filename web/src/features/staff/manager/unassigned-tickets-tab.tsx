@@ -128,7 +128,7 @@ export function UnassignedTicketsTab() {
                       <span className={`ticket-urgency ticket-urgency--${t.urgency}`}>{URGENCY_LABEL[t.urgency]}</span>
                     </td>
                     <td data-label="Created">{formatListDate(t.created_at)}</td>
-                    <td data-label="Assign To" className="staff-table__actions">
+                    <td className="staff-table__actions">
                       <div className="ticket-assign">
                         <select
                           className="field__input"

@@ -104,19 +104,25 @@ export function EventTrailTab() {
                 <tr key={e.id} data-event-type={e.type}>
                   <td data-label="Time" className="nowrap">{dateTime(e.occurred_at)}</td>
                   <td data-label="Event">
-                    <span className={`pill pill--kind-${e.kind}`}>{e.kind}</span>
-                    <div className="mono small">{e.type}</div>
+                    <div>
+                      <span className={`pill pill--kind-${e.kind}`}>{e.kind}</span>
+                      <div className="mono small">{e.type}</div>
+                    </div>
                   </td>
                   <td data-label="Actor">
-                    <strong>{e.actor.name}</strong>
-                    <div className="muted small">{e.actor.role}</div>
+                    <div>
+                      <strong>{e.actor.name}</strong>
+                      <div className="muted small">{e.actor.role}</div>
+                    </div>
                   </td>
                   <td data-label="Details">
-                    <div>{e.summary}</div>
-                    <details className="trail-data">
-                      <summary>Data</summary>
-                      <pre>{readable({ ...e.data, ...(Object.keys(e.metadata).length ? { metadata: e.metadata } : {}) })}</pre>
-                    </details>
+                    <div>
+                      <div>{e.summary}</div>
+                      <details className="trail-data">
+                        <summary>Data</summary>
+                        <pre>{readable({ ...e.data, ...(Object.keys(e.metadata).length ? { metadata: e.metadata } : {}) })}</pre>
+                      </details>
+                    </div>
                   </td>
                   {showBalance && (
                     <td data-label="Balance at this event" className="small">
