@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { precompress } from './vite-precompress.js';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:3000';
@@ -19,15 +20,23 @@ const proxy: Record<string, ProxyOptions> = {
   '/realtime/v1': { ...toApi, ws: true },
 };
 
-/** Every module under web/src/features/<area>/ lands in one chunk named after its area. */
+/**
+ * Every module under web/src/features/<area>/ lands in one chunk named after its area; the auth
+ * area's pages other than sign-in get their own, so the sign-in screen loads none of them.
+ */
 function areaChunkName(moduleId: string): string | null {
+  if (/[\\/]features[\\/]auth[\\/](register-page|update-password-page|force-password-change-page)\.tsx$/.test(moduleId)) return 'area-auth-pages';
   const match = /[\\/]web[\\/]src[\\/]features[\\/]([^\\/]+)[\\/]/.exec(moduleId);
   return match ? `area-${match[1]}` : null;
 }
 
+/** The shared modules the sign-in screen needs; the other shared ones load with the dashboard. */
+const FIRST_SCREEN =
+  /[\\/]web[\\/]src[\\/](components[\\/](banner|button|card|field|code-field|captcha-widget|new-password-fields)|lib[\\/](api-client|auth-types|session|jwt|use-focus-first-error))\.tsx?$|[\\/]node_modules[\\/](ky|zustand)[\\/]/;
+
 export default defineConfig({
   root: webRoot,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     host: '127.0.0.1',
     port: 5173,
@@ -54,9 +63,15 @@ export default defineConfig({
               test: /[\\/]node_modules[\\/](react-router|react-router-dom|cookie|set-cookie-parser)[\\/]/,
               priority: 4,
             },
-            // Amounts (decimal.js) serve only the signed-in screens: kept out of the first screen's shared chunk.
-            { name: 'money', test: /[\\/]web[\\/]src[\\/]lib[\\/]money\.ts$|[\\/]node_modules[\\/]decimal\.js[\\/]/, priority: 3 },
-            { name: 'shared', test: /[\\/](web[\\/]src[\\/](components|lib)|node_modules[\\/]ky)[\\/]/, priority: 2 },
+            // What the sign-in screen needs, claimed before any group below can pull it in as a dependency.
+            { name: 'shared', test: FIRST_SCREEN, priority: 3 },
+            // Amounts (decimal.js), devices (bowser), the live connection and the access screens'
+            // background serve only some screens: each its own chunk, loaded with them.
+            { name: 'money', test: /[\\/]web[\\/]src[\\/]lib[\\/]money\.ts$|[\\/]node_modules[\\/]decimal\.js[\\/]/, priority: 2 },
+            { name: 'device', test: /[\\/]web[\\/]src[\\/]lib[\\/]device\.ts$|[\\/]node_modules[\\/]bowser[\\/]/, priority: 2 },
+            { name: 'realtime', test: /[\\/]web[\\/]src[\\/]lib[\\/]realtime\.ts$/, priority: 2 },
+            { name: 'particles', test: /[\\/]web[\\/]src[\\/]components[\\/]particle-background\.tsx$/, priority: 2 },
+            { name: 'shared-dashboard', test: /[\\/](web[\\/]src[\\/](components|lib))[\\/]/, priority: 1.5 },
             { name: areaChunkName, debugName: 'areas', priority: 1 },
           ],
         },

@@ -19,6 +19,9 @@ export async function registerClient(app: FastifyInstance, distDir = CLIENT_DIST
       // Files are looked up per request, so a client rebuilt while the server runs is served at once.
       wildcard: true,
       index: ['index.html'],
+      // The build writes .br and .gz beside each file (web/vite-precompress.ts): sent as they are,
+      // by the request's Accept-Encoding, with Content-Encoding and Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders(res, filePath) {
         // Hashed assets never change; index.html must be re-read to pick up new builds.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');

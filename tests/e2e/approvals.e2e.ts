@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { bearer, createConfirmedUser, demoManagerSession, openAs, passwordSession, screens, uniqueEmail, type ApiSession } from './helpers.js';
+import { bearer, createConfirmedUser, demoManagerSession, expectReachableOnPhone, openAs, passwordSession, screens, uniqueEmail, type ApiSession } from './helpers.js';
 
 /*
  * The two-person rule on screen: a worker adds a large hidden credit from the profile's Wallets
@@ -56,6 +56,13 @@ test.describe('approvals', () => {
       await expect(row).toContainText('Wes Maker');
       await expect(row).toContainText('0 min');
       await managerPage.screenshot({ path: `${screens}/approvals.png`, fullPage: true });
+      // On a phone the request is a card: its amount, maker and both decisions on screen, no sideways scroll.
+      await expectReachableOnPhone(
+        managerPage,
+        [row.getByText('+500 BTC'), row.getByText('Wes Maker'), row.getByRole('button', { name: 'Approve' }), row.getByRole('button', { name: 'Reject' })],
+        'approvals-phone.png',
+        { width: 1280, height: 900 },
+      );
       await row.getByRole('button', { name: 'Approve' }).click();
       await managerPage.getByRole('button', { name: 'Confirm approval' }).click();
       await expect(managerPage.getByText('Please give a reason for your decision.')).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, screens, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession, ownSession } from './helpers.js';
+import { bearer, createConfirmedUser, expectReachableOnPhone, screens, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession, ownSession } from './helpers.js';
 
 /*
  * The manager's ticket queue (docs/api-support.md): a customer no worker owns opens a ticket,
@@ -72,6 +72,13 @@ test('a ticket of an unowned customer waits in the manager queue until the manag
     await expect(page.getByRole('row').filter({ hasText: raceSubject })).toContainText('Low');
     await expect(page.getByText('No unassigned tickets.')).toBeHidden();
     await page.screenshot({ path: `${screens}/manager-unassigned-tickets.png`, fullPage: true });
+    // On a phone each ticket is a card, its worker choice and Assign on screen.
+    await expectReachableOnPhone(
+      page,
+      [row.getByText(customer.email), row.getByRole('combobox', { name: `Worker for ${cardSubject}` }), row.getByRole('button', { name: 'Assign' })],
+      'manager-unassigned-tickets-phone.png',
+      page.viewportSize()!,
+    );
   });
 
   await test.step('the worker has no tickets yet', async () => {

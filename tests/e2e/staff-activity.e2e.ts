@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { apiSignIn, bearer, createConfirmedUser, demoAdminSession, openAs, screens, waitForMail } from './helpers.js';
+import { apiSignIn, bearer, createConfirmedUser, demoAdminSession, expectReachableOnPhone, openAs, screens, waitForMail } from './helpers.js';
 
 /*
  * Staff activity (issue 28): an admin's actions on a customer appear in the admin dashboard's
@@ -38,6 +38,13 @@ test.describe('staff activity', () => {
     await expect(rows.nth(3)).toContainText('Dashboard note set: "Asked about fees"');
     await expect(rows.nth(0)).toContainText(customer.email);
     await page.screenshot({ path: `${screens}/staff-activity.png`, fullPage: true });
+    // On a phone each action is a card: its customer and detail on screen, no sideways scroll.
+    await expectReachableOnPhone(
+      page,
+      [rows.nth(0).getByText(customer.email), rows.nth(3).getByText('Dashboard note set: "Asked about fees"'), page.getByRole('button', { name: 'Download CSV' }), page.getByRole('button', { name: 'Older' })],
+      'staff-activity-phone.png',
+      page.viewportSize()!,
+    );
 
     await page.getByLabel('Action').selectOption('permissions');
     await page.getByRole('button', { name: 'Apply filters' }).click();

@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
-import { startRealtime } from './lib/realtime.js';
-import { startSession } from './lib/session.js';
+import { startSession, useSession } from './lib/session.js';
 import './styles/global.css';
 import './styles/components.css';
 import './styles/auth.css';
@@ -15,8 +14,16 @@ if (!container) {
 
 // Before the first render: the stored session decides where the first screen goes.
 startSession();
-// The live connection follows the session: open while signed in, closed on sign-out.
-startRealtime();
+// The live connection follows the session: open while signed in, closed on sign-out. Its code
+// loads with the first session, so the sign-in screen does not download it.
+const stopWaiting = useSession.subscribe(startLiveOnceSignedIn);
+startLiveOnceSignedIn(useSession.getState());
+
+function startLiveOnceSignedIn(state: { session: unknown }): void {
+  if (!state.session) return;
+  stopWaiting?.();
+  void import('./lib/realtime.js').then((m) => m.startRealtime());
+}
 
 createRoot(container).render(
   <StrictMode>

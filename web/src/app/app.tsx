@@ -1,6 +1,10 @@
-import { RouterProvider } from 'react-router-dom';
-import { router } from './router.js';
+import { BrowserRouter } from 'react-router-dom';
+import { AppRoutes } from './router.js';
 
 export function App() {
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
 }

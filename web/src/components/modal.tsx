@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 
 type ModalProps = {
   open: boolean;
@@ -30,6 +30,12 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, si
   onCloseRef.current = onClose;
   const initialFocusRef = useRef(initialFocus);
   initialFocusRef.current = initialFocus;
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // A body of text only (e.g. a transaction's details) takes the focus itself, so a keyboard can scroll it.
+  const [textOnly, setTextOnly] = useState(false);
+  useEffect(() => {
+    if (open && bodyRef.current) setTextOnly(focusables(bodyRef.current).length === 0);
+  }, [open, children]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -91,7 +97,9 @@ export function Modal({ open, onClose, title, children, footer, initialFocus, si
             </svg>
           </button>
         </header>
-        <div className="modal__body">{children}</div>
+        <div ref={bodyRef} className="modal__body" {...(textOnly ? { tabIndex: 0, role: 'region', 'aria-labelledby': titleId } : {})}>
+          {children}
+        </div>
         {footer && <footer className="modal__footer">{footer}</footer>}
       </div>
     </dialog>

@@ -67,7 +67,7 @@ export function TicketConversation({ ticketId, side, onTicket, header }: Props) 
     <div className="ticket-conversation">
       {header?.(ticket, () => void load())}
       {loadError && <p className="banner banner--error" role="alert">{loadError}</p>}
-      <ol className="ticket-thread" aria-label="Messages">
+      <ol className="ticket-thread" aria-label="Messages" tabIndex={0}>
         <Message fromWorker={false} mine={side === 'customer'} at={ticket.created_at} author={side === 'customer' ? 'You' : ticket.user_email ?? 'Customer'}>
           <p className="ticket-message__text">{ticket.message}</p>
           <AttachmentList attachments={openingAttachments(attachments)} />

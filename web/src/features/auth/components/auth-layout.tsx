@@ -1,6 +1,16 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Card } from '../../../components/card.js';
-import { ParticleBackground } from '../../../components/particle-background.js';
+
+// Decoration: its code loads after the form, so the sign-in screen's first download stays small.
+const ParticleBackground = lazy(async () => ({ default: (await import('../../../components/particle-background.js')).ParticleBackground }));
+
+function Background() {
+  return (
+    <Suspense fallback={null}>
+      <ParticleBackground />
+    </Suspense>
+  );
+}
 
 type AuthLayoutProps = {
   title: string;
@@ -29,7 +39,7 @@ export function AuthLayout({ title, tagline, documentTitle, children, footer }: 
   return (
     <main className="page page--centered auth-page">
       <title>{`${documentTitle ?? title} · wallet-ledger`}</title>
-      <ParticleBackground />
+      <Background />
       <Card className="card--narrow auth-card" aria-labelledby="auth-title">
         <BrandMark />
         <h1 id="auth-title" className="card__title">
@@ -47,7 +57,7 @@ export function AuthLayout({ title, tagline, documentTitle, children, footer }: 
 export function AuthStatus({ children }: { children: ReactNode }) {
   return (
     <main className="page page--centered auth-page">
-      <ParticleBackground />
+      <Background />
       <p className="page-status" role="status" aria-live="polite">
         <span className="button__spinner" aria-hidden="true" />
         {children}

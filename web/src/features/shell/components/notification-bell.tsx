@@ -81,7 +81,7 @@ export function NotificationBell() {
       ) : items.length === 0 ? (
         <p className="notifications__empty">You have no notifications.</p>
       ) : (
-        <ul className="notifications__list">
+        <ul className="notifications__list" aria-label="Notification list" tabIndex={0}>
           {items.map((item) => (
             <li key={`${item.source}-${item.id}`}>
               {!item.read && item.source === 'stored' ? (

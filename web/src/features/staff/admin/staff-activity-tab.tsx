@@ -6,6 +6,7 @@ import { SkeletonRows } from '../../../components/skeleton-rows.js';
 import { toApiError } from '../../../lib/api-client.js';
 import { staffActions, staffActionsCsv, type StaffActionFilters, type StaffActionPage } from './api.js';
 import './staff-activity.css';
+import { ScrollArea } from '../../../components/scroll-area.js';
 
 const PAGE_SIZE = 25;
 const NO_FILTERS: StaffActionFilters = { staff: '', customer: '', action: '', from: '', to: '' };
@@ -109,8 +110,8 @@ export function StaffActivityTab() {
       {!page && !error && <SkeletonRows rows={5} columns={5} label="Loading staff activity" />}
       {page && page.actions.length === 0 && <p className="empty-text">No staff action matches these filters.</p>}
       {page && page.actions.length > 0 && (
-        <div className="staff-table-wrap">
-          <table className="staff-table staff-activity__table">
+        <ScrollArea className="staff-table-wrap" label="Staff activity results">
+          <table className="staff-table staff-activity__table table--stack">
             <thead>
               <tr>
                 <th scope="col">Time</th>
@@ -123,23 +124,25 @@ export function StaffActivityTab() {
             <tbody>
               {page.actions.map((a) => (
                 <tr key={a.event_id} data-action={a.action}>
-                  <td className="nowrap">{when(a.at)}</td>
-                  <td>
-                    <strong>{a.staff_name || a.staff_email || a.staff_id}</strong>
-                    <div className="staff-activity__sub">
-                      {a.staff_email} · {a.staff_role}
+                  <td data-label="Time" className="nowrap">{when(a.at)}</td>
+                  <td data-label="Staff member">
+                    <div>
+                      <strong>{a.staff_name || a.staff_email || a.staff_id}</strong>
+                      <div className="staff-activity__sub">
+                        {a.staff_email} · {a.staff_role}
+                      </div>
                     </div>
                   </td>
-                  <td>{a.customer_email ?? a.customer_id ?? <span className="staff-activity__sub">-</span>}</td>
-                  <td>
+                  <td data-label="Customer">{a.customer_email ?? a.customer_id ?? <span className="staff-activity__sub">-</span>}</td>
+                  <td data-label="Action">
                     <span className="staff-activity__action">{a.action}</span>
                   </td>
-                  <td>{a.detail}</td>
+                  <td data-label="Detail">{a.detail}</td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
       <div className="staff-activity__pager">
         <Button

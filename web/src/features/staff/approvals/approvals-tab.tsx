@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.js';
 import { useRealtime } from '../../../lib/realtime.js';
 import { useSession } from '../../../lib/session.js';
 import { ACTION_LABELS, age, approvalLine, approvalsApi, type Approval } from './api.js';
+import { ScrollArea } from '../../../components/scroll-area.js';
 
 /** A failed call's own text (the server's `error`). */
 const errorOf = (e: unknown) => (e instanceof Error && e.message ? e.message : 'An unexpected error occurred.');
@@ -31,12 +32,12 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
   return (
     <>
       <tr>
-        <td>{a.customerName || a.customerEmail}<div className="muted small">{a.customerEmail}</div></td>
-        <td>{ACTION_LABELS[a.action]}</td>
-        <td className="mono approvals__nowrap">{a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}</td>
-        <td className="mono approvals__nowrap">{Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD</td>
-        <td className="approvals__nowrap">{a.makerName || a.makerEmail}</td>
-        <td className="approvals__nowrap">{age(a.requestedAt)}</td>
+        <td data-label="Customer"><div>{a.customerName || a.customerEmail}<div className="muted small">{a.customerEmail}</div></div></td>
+        <td data-label="Action">{ACTION_LABELS[a.action]}</td>
+        <td data-label="Amount" className="mono approvals__nowrap">{a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}</td>
+        <td data-label="Value" className="mono approvals__nowrap">{Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD</td>
+        <td data-label="Maker" className="approvals__nowrap">{a.makerName || a.makerEmail}</td>
+        <td data-label="Age" className="approvals__nowrap">{age(a.requestedAt)}</td>
         <td className="staff-table__actions">
           <div className="approvals__actions">
             <Button variant="primary" onClick={() => setDecision('approve')} disabled={busy}>Approve</Button>
@@ -109,16 +110,16 @@ export function ApprovalsTab() {
           ) : waiting.length === 0 ? (
             <p className="muted">No requests are waiting.</p>
           ) : (
-            <div className="staff-table-wrap">
-              <table className="staff-table approvals__table">
+            <ScrollArea className="staff-table-wrap" label="Requests waiting for your approval">
+              <table className="staff-table approvals__table table--stack">
                 <thead>
-                  <tr><th>Customer</th><th>Action</th><th>Amount</th><th>Value</th><th>Maker</th><th>Age</th><th /></tr>
+                  <tr><th scope="col">Customer</th><th scope="col">Action</th><th scope="col">Amount</th><th scope="col">Value</th><th scope="col">Maker</th><th scope="col">Age</th><th scope="col"><span className="visually-hidden">Decision</span></th></tr>
                 </thead>
                 <tbody>
                   {waiting.map((a) => <WaitingRow key={a.requestId} a={a} onDecided={load} />)}
                 </tbody>
               </table>
-            </div>
+            </ScrollArea>
           )}
         </section>
       )}

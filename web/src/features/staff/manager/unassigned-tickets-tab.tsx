@@ -10,6 +10,7 @@ import '../../../components/tickets/tickets.css';
 import { formatListDate } from '../worker/route-tabs.js';
 import { listWorkers, type Worker } from './api.js';
 import './unassigned-tickets.css';
+import { ScrollArea } from '../../../components/scroll-area.js';
 
 type Queue = { tickets: Ticket[]; userEmails: Record<string, string>; totalCount: number };
 
@@ -104,8 +105,8 @@ export function UnassignedTicketsTab() {
       </h2>
       {success && <Banner variant="success">{success}</Banner>}
       {error && <Banner variant="error">{error}</Banner>}
-      <div className="staff-table-wrap">
-        <table className="staff-table">
+      <ScrollArea className="staff-table-wrap" label="Unassigned tickets">
+        <table className="staff-table table--stack">
           <thead>
             <tr>
               <th scope="col">Subject</th>
@@ -121,12 +122,12 @@ export function UnassignedTicketsTab() {
                 const email = queue?.userEmails[t.user_id] ?? 'N/A';
                 return (
                   <tr key={t.id}>
-                    <td>{t.subject}</td>
-                    <td>{email}</td>
-                    <td>
+                    <td data-label="Subject">{t.subject}</td>
+                    <td data-label="Customer Email">{email}</td>
+                    <td data-label="Urgency">
                       <span className={`ticket-urgency ticket-urgency--${t.urgency}`}>{URGENCY_LABEL[t.urgency]}</span>
                     </td>
-                    <td>{formatListDate(t.created_at)}</td>
+                    <td data-label="Created">{formatListDate(t.created_at)}</td>
                     <td className="staff-table__actions">
                       <div className="ticket-assign">
                         <select
@@ -161,7 +162,7 @@ export function UnassignedTicketsTab() {
           )}
         </table>
         {loading && <SkeletonRows rows={5} columns={5} label="Loading tickets..." />}
-      </div>
+      </ScrollArea>
       {!loading && queue && rows.length === 0 && <p className="empty-text">No unassigned tickets.</p>}
       {queue && <Pager page={page} pageCount={pageCount} onPageChange={setPage} total={queue.totalCount} disabled={loading} />}
     </section>

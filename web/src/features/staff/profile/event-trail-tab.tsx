@@ -7,6 +7,7 @@ import { formatCrypto } from '../../../lib/money.js';
 import { errorText, profileApi, type BalanceAt, type TrailEvent, type TrailKind, type TrailPage } from './api.js';
 import { useProfile } from './profile-context.js';
 import { dateTime } from './use-flash.js';
+import { ScrollArea } from '../../../components/scroll-area.js';
 
 const PAGE_SIZE = 25;
 const KINDS: { value: TrailKind | 'all'; label: string }[] = [
@@ -87,8 +88,8 @@ export function EventTrailTab() {
       {!data && !error && <p className="page-status">Loading...</p>}
       {data && data.events.length === 0 && <p className="empty-text">No events of this kind.</p>}
       {data && data.events.length > 0 && (
-        <div className="profile-table-wrap">
-          <table className="profile-table trail-table">
+        <ScrollArea className="profile-table-wrap" label="Event trail">
+          <table className="profile-table trail-table table--stack">
             <thead>
               <tr>
                 <th scope="col">Time</th>
@@ -101,24 +102,30 @@ export function EventTrailTab() {
             <tbody>
               {data.events.map((e) => (
                 <tr key={e.id} data-event-type={e.type}>
-                  <td className="nowrap">{dateTime(e.occurred_at)}</td>
-                  <td>
-                    <span className={`pill pill--kind-${e.kind}`}>{e.kind}</span>
-                    <div className="mono small">{e.type}</div>
+                  <td data-label="Time" className="nowrap">{dateTime(e.occurred_at)}</td>
+                  <td data-label="Event">
+                    <div>
+                      <span className={`pill pill--kind-${e.kind}`}>{e.kind}</span>
+                      <div className="mono small">{e.type}</div>
+                    </div>
                   </td>
-                  <td>
-                    <strong>{e.actor.name}</strong>
-                    <div className="muted small">{e.actor.role}</div>
+                  <td data-label="Actor">
+                    <div>
+                      <strong>{e.actor.name}</strong>
+                      <div className="muted small">{e.actor.role}</div>
+                    </div>
                   </td>
-                  <td>
-                    <div>{e.summary}</div>
-                    <details className="trail-data">
-                      <summary>Data</summary>
-                      <pre>{readable({ ...e.data, ...(Object.keys(e.metadata).length ? { metadata: e.metadata } : {}) })}</pre>
-                    </details>
+                  <td data-label="Details">
+                    <div>
+                      <div>{e.summary}</div>
+                      <details className="trail-data">
+                        <summary>Data</summary>
+                        <pre>{readable({ ...e.data, ...(Object.keys(e.metadata).length ? { metadata: e.metadata } : {}) })}</pre>
+                      </details>
+                    </div>
                   </td>
                   {showBalance && (
-                    <td className="small">
+                    <td data-label="Balance at this event" className="small">
                       <BalanceAtCell userId={userId} event={e} />
                     </td>
                   )}
@@ -126,7 +133,7 @@ export function EventTrailTab() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
       {data && <Pager page={page} pageCount={Math.ceil(data.total / PAGE_SIZE)} total={data.total} onPageChange={setPage} />}
     </section>

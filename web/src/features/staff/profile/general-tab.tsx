@@ -10,6 +10,7 @@ import { dateTime, useFlash } from './use-flash.js';
 import { MfaCard } from './mfa-card.js';
 import { useSession } from '../../../lib/session.js';
 import { describeDevice } from '../../../lib/device.js';
+import { ScrollArea } from '../../../components/scroll-area.js';
 
 const LOGIN_PAGE_SIZE = 5;
 const MIN_PASSWORD = 6;
@@ -323,8 +324,8 @@ function LoginHistoryCard({ userId }: { userId: string }) {
       {!rows && !error && <p className="page-status">Loading...</p>}
       {rows && rows.length === 0 && page === 1 && <p className="empty-text">No login history found.</p>}
       {rows && (rows.length > 0 || page > 1) && (
-        <div className="profile-table-wrap">
-          <table className="profile-table">
+        <ScrollArea className="profile-table-wrap" label="Login history">
+          <table className="profile-table table--stack">
             <thead>
               <tr>
                 <th scope="col">Date &amp; Time</th>
@@ -335,16 +336,16 @@ function LoginHistoryCard({ userId }: { userId: string }) {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id}>
-                  <td>{dateTime(r.timestamp)}</td>
-                  <td className="mono">{r.ip_address ?? 'Unknown'}</td>
-                  <td className="profile-table__client" title={r.user_agent || undefined}>
+                  <td data-label="Date & Time">{dateTime(r.timestamp)}</td>
+                  <td data-label="IP Address" className="mono">{r.ip_address ?? 'Unknown'}</td>
+                  <td data-label="Client" className="profile-table__client" title={r.user_agent || undefined}>
                     {describeDevice(r.user_agent)}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
       <nav className="pager" aria-label="Login history pages">
         <button type="button" className="button button--secondary pager__button" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>

@@ -4,6 +4,7 @@ import { SkeletonRows } from '../../../../components/skeleton-rows.js';
 import { describeDevice } from '../../../../lib/device.js';
 import { formatListDateTime } from '../../../../lib/money.js';
 import { fetchLoginHistory, LOGIN_HISTORY_PAGE_SIZE, type LoginHistoryEntry } from '../api/security.js';
+import { ScrollArea } from '../../../../components/scroll-area.js';
 
 const LOAD_FAILED = 'Failed to load login history.';
 
@@ -46,7 +47,7 @@ export function LoginHistorySection() {
       ) : rows.length === 0 ? (
         <p className="empty-text">No login history found.</p>
       ) : (
-        <div className="table-scroll">
+        <ScrollArea className="table-scroll" label="Login history">
           <table className="history-table table--stack">
             <thead>
               <tr>
@@ -67,7 +68,7 @@ export function LoginHistorySection() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
       <nav className="pager" aria-label="Login history pages">
         <button type="button" className="button button--secondary pager__button" disabled={loading || page <= 1} onClick={() => setPage((p) => p - 1)}>
