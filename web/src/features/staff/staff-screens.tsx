@@ -20,8 +20,3 @@ export { StaffActivityTab } from './admin/staff-activity-tab.js';
 export { ApprovalsTab } from './approvals/approvals-tab.js';
 
 export { UserProfilePage } from './profile/profile-page.js';
-
-/** A tab whose content is still to come. */
-export function EmptyTab() {
-  return null;
-}
