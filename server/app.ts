@@ -62,6 +62,8 @@ declare module 'fastify' {
     redis: Redis | null;
     /** The Prometheus metrics served at /metrics. */
     metrics: Metrics;
+    /** Every route registered, in order: what `/docs/json` and the access checks are held to. */
+    routeTable: ReadonlyArray<{ method: string; url: string }>;
   }
 }
 
@@ -102,6 +104,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
   });
+  const routeTable: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+  });
+  app.decorate('routeTable', routeTable);
   app.decorate('ledger', ledger);
   app.decorate('redis', redis);
   app.decorate('metrics', metrics);

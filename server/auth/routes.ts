@@ -11,7 +11,8 @@ import { trackMailWork, type Mailer } from '../mail/mailer.js';
 const email = z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Email address is invalid.');
 const password = z.string().min(1).max(1024);
 const security = z.object({ captcha_token: z.string().max(10_000).optional() }).optional();
-const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+/** A public call with a per-client limit (the guard's other routes need a session). */
+const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' }, auth: 'public' as const });
 
 /**
  * Refuses (403 reauthentication_required) unless the caller gives the right current password or the
@@ -50,7 +51,7 @@ function afterAnswer(request: FastifyRequest, mailer: Mailer, work: () => Promis
 /** `/auth/v1`: the authentication calls of spec 000 section 7.1 (docs/api-auth.md). */
 export function authRoutes(deps: { accounts: Accounts; sessions: SessionService; mfa: SecondFactors; guard: Guard; mailer: Mailer }): FastifyPluginAsyncZod {
   const { accounts, sessions, mfa } = deps;
-  const { requireAuth, authenticate } = deps.guard;
+  const { authenticate } = deps.guard;
   return async (app) => {
     app.post(
       '/signup',
@@ -127,7 +128,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.post(
       '/logout',
       {
-        preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true, allowRecovery: true }),
+        config: { auth: { allowAal1: true, allowPasswordChange: true, allowRecovery: true } },
         schema: { tags: ['auth'], querystring: z.object({ scope: z.enum(['global', 'local', 'others']).default('local') }) },
       },
       async (request, reply) => {
@@ -142,7 +143,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
 
     app.get(
       '/user',
-      { preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true, allowRecovery: true }), schema: { tags: ['auth'] } },
+      { config: { auth: { allowAal1: true, allowPasswordChange: true, allowRecovery: true } }, schema: { tags: ['auth'] } },
       async (request) => accounts.view(authOf(request).user),
     );
 
@@ -151,7 +152,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       {
         // A reset-link session may set the password at aal1: the second factor still guards
         // the next sign-in, and every session ends with the change.
-        preHandler: requireAuth({ allowPasswordChange: true, allowRecovery: true, allowRecoveryAtAal1: true }),
+        config: { auth: { allowPasswordChange: true, allowRecovery: true, allowRecoveryAtAal1: true } },
         schema: {
           tags: ['auth'],
           body: z.object({
@@ -210,7 +211,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.post(
       '/factors',
       {
-        preHandler: requireAuth({ allowAal1: true }),
+        config: { auth: { allowAal1: true } },
         schema: { tags: ['auth'], body: z.object({ factor_type: z.literal('totp'), friendly_name: z.string().max(100).optional() }) },
       },
       async (request) => {
@@ -223,14 +224,13 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.post(
       '/factors/:id/challenge',
       // The second step comes before a forced password change (spec 4.1, step 1), as for e-mailed codes.
-      { config: limit(30), preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }), schema: { tags: ['auth'], params: factorParams } },
+      { config: { ...limit(30), auth: { allowAal1: true, allowPasswordChange: true } }, schema: { tags: ['auth'], params: factorParams } },
       async (request) => mfa.challenge(authOf(request), request.params.id),
     );
     app.post(
       '/factors/:id/verify',
       {
-        config: limit(30),
-        preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }),
+        config: { ...limit(30), auth: { allowAal1: true, allowPasswordChange: true } },
         // `code`: the app's 6 digits, or one of the recovery codes (xxxxx-xxxxx) at the second step.
         schema: { tags: ['auth'], params: factorParams, body: z.object({ challenge_id: z.uuid(), code: z.string().max(20) }) },
       },
@@ -238,7 +238,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     );
     app.delete(
       '/factors/:id',
-      { preHandler: requireAuth({ allowAal1: true }), schema: { tags: ['auth'], params: factorParams } },
+      { config: { auth: { allowAal1: true } }, schema: { tags: ['auth'], params: factorParams } },
       async (request) => mfa.remove(authOf(request), request.params.id, request.log),
     );
   };

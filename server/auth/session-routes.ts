@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SessionService } from './sessions.js';
-import { authOf, type Guard } from './guard.js';
+import { authOf } from './guard.js';
 import { HttpError } from '../errors.js';
 
 export const SESSION_NOT_FOUND = 'No such session. It may have ended already.';
@@ -17,13 +17,12 @@ const SessionSchema = z.object({
 });
 
 /** `/auth/v1/sessions`: the account's live sessions, any one of which its owner may end (Settings > Security). */
-export function sessionRoutes(deps: { sessions: SessionService; guard: Guard }): FastifyPluginAsyncZod {
+export function sessionRoutes(deps: { sessions: SessionService }): FastifyPluginAsyncZod {
   const { sessions } = deps;
-  const { requireAuth } = deps.guard;
   return async (app) => {
     app.get(
       '/sessions',
-      { preHandler: requireAuth(), schema: { tags: ['auth'], summary: 'The live sessions of the signed-in account', response: { 200: z.array(SessionSchema) } } },
+      { schema: { tags: ['auth'], summary: 'The live sessions of the signed-in account', response: { 200: z.array(SessionSchema) } } },
       async (request) => {
         const auth = authOf(request);
         return sessions.listLive(auth.userId, auth.role, auth.sessionId);
@@ -32,7 +31,7 @@ export function sessionRoutes(deps: { sessions: SessionService; guard: Guard }):
 
     app.delete(
       '/sessions/:id',
-      { preHandler: requireAuth(), schema: { tags: ['auth'], summary: 'Ends one session of the signed-in account', params: z.object({ id: z.uuid() }) } },
+      { schema: { tags: ['auth'], summary: 'Ends one session of the signed-in account', params: z.object({ id: z.uuid() }) } },
       async (request, reply) => {
         const auth = authOf(request);
         if (!(await sessions.revokeOwn(auth.userId, request.params.id))) throw new HttpError(404, SESSION_NOT_FOUND);

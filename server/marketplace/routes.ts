@@ -28,7 +28,6 @@ export { PRICES_UNAVAILABLE } from '../prices/usd-price.js';
 /** Swap and stake (spec 001: Swap Tokens, Stake Plans, Manage Stakes). */
 export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, prices: PriceCache): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
-  const guard = auth.guard.requireAuth();
 
   const profileOf = (userId: string) => db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
@@ -38,7 +37,6 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
     app.post(
       '/create-swap-request',
       {
-        preHandler: guard,
         schema: { tags: ['functions'], body: z.object({ fromTokenId: z.string().max(10), toTokenId: z.string().max(10), fromAmount: amountInput }) },
       },
       async (request) => {
@@ -91,7 +89,6 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
     app.post(
       '/create-stake-transaction',
       {
-        preHandler: guard,
         schema: {
           tags: ['functions'],
           body: z.object({ assetId: z.string().max(10), amount: amountInput, durationDays: z.coerce.number().int().min(1).max(10_000), rate: z.union([z.string().max(32), z.number()]) }),
@@ -134,7 +131,6 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
     app.get(
       '/scheduled-transactions',
       {
-        preHandler: guard,
         schema: {
           tags: ['api'],
           querystring: z.object({ status: z.enum(['pending', 'completed']).default('pending'), type: z.enum(['stake_payout']).default('stake_payout') }),

@@ -95,7 +95,6 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
  */
 export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
-  const guard = auth.guard.requireAuth();
 
   async function record(request: FastifyRequest, caller: AuthInfo, command: PaymentMethodsCommand, key?: string) {
     try {
@@ -123,7 +122,6 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
     app.post(
       '/add-raw-payment-method',
       {
-        preHandler: guard,
         schema: { tags: ['functions'], body: AddPaymentMethodBody, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } },
       },
       async (request) => {
@@ -180,7 +178,7 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
 
     app.get(
       '/payment-methods',
-      { preHandler: guard, schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(PaymentMethodView) }) } } },
+      { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(PaymentMethodView) }) } } },
       async (request) => {
         const caller = authOf(request);
         const rows = await db
@@ -196,7 +194,7 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
 
     app.get(
       '/payment-methods/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: byId, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } } },
+      { schema: { tags: ['api'], params: byId, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } } },
       async (request) => {
         const row = await findOwn(authOf(request).userId, request.params.id);
         if (!row) throw notFound(PAYMENT_METHOD_NOT_FOUND);
@@ -206,7 +204,7 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
 
     app.delete(
       '/payment-methods/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: byId, response: { 200: z.object({ success: z.literal(true) }) } } },
+      { schema: { tags: ['api'], params: byId, response: { 200: z.object({ success: z.literal(true) }) } } },
       async (request) => {
         const caller = authOf(request);
         const id = request.params.id;

@@ -32,7 +32,7 @@ export function captchaRoutes(captcha: CaptchaVerifier, costFor?: (client: strin
     app.get(
       '/captcha-challenge',
       {
-        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' }, auth: 'public' },
         schema: {
           tags: ['functions'],
           summary: 'A fresh captcha challenge (ALTCHA proof of work by default)',
@@ -49,7 +49,7 @@ export function captchaRoutes(captcha: CaptchaVerifier, costFor?: (client: strin
     app.post(
       '/verify-recaptcha',
       {
-        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' }, auth: 'public' },
         schema: {
           tags: ['functions'],
           summary: 'Checks a captcha solution without using it up',

@@ -185,7 +185,6 @@ export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): Fas
     app.get(
       '/users/:userId/event-trail',
       {
-        preHandler: auth.guard.requireAuth(),
         schema: {
           tags: ['api'],
           params: z.object({ userId: z.uuid() }),

@@ -2,11 +2,11 @@ import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthServices } from '../auth/index.js';
-import { authOf } from '../auth/guard.js';
+import { onlyFor } from './access.js';
 import { usersByEmail } from '../auth/accounts.js';
 import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';
-import { badRequest, forbidden } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { csvCell } from '../../ledger/journal/statement.js';
 import { STAFF_ACTIONS } from '../../projections/staff-actions.js';
@@ -102,8 +102,7 @@ export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): Fa
   return async (app) => {
     app.get(
       '/admin/staff-actions',
-      {
-        preHandler: auth.guard.requireAuth(),
+      { config: onlyFor(['ADMIN'], STAFF_ACTIVITY_DENIED),
         schema: {
           tags: ['api'],
           querystring: z.object({
@@ -119,7 +118,6 @@ export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): Fa
         },
       },
       async (request, reply) => {
-        if (authOf(request).role !== 'ADMIN') throw forbidden(STAFF_ACTIVITY_DENIED);
         const q = request.query;
         const filter: StaffActionFilter = { action: q.action };
         for (const [key, field, who] of [['staff', 'staffId', 'staff member'], ['customer', 'customerId', 'customer']] as const) {

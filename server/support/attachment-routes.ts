@@ -69,7 +69,6 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
  * sides, remove a pending upload (blob and row), link an upload to the reply it belongs to.
  */
 export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, blobs: BlobStore): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
-  const guard = auth.guard.requireAuth();
   const db = tickets.db;
 
   const functions: FastifyPluginAsyncZod = async (app) => {
@@ -80,7 +79,7 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
 
     app.post(
       '/upload-ticket-attachment',
-      { preHandler: guard, config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags: ['functions'], consumes: ['multipart/form-data'] } },
+      { config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags: ['functions'], consumes: ['multipart/form-data'] } },
       async (request) => {
         const caller = authOf(request);
         const upload = await readUpload(request);
@@ -127,7 +126,7 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
 
     app.get(
       '/get-ticket-attachment',
-      { preHandler: guard, schema: { tags: ['functions'], querystring: z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() }) } },
+      { schema: { tags: ['functions'], querystring: z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() }) } },
       async (request, reply) => {
         const caller = authOf(request);
         const row = await db.selectFrom('ticket_attachments').selectAll().where('id', '=', request.query.id).executeTakeFirst();
@@ -153,14 +152,14 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
   };
 
   const api: FastifyPluginAsyncZod = async (app) => {
-    app.get('/ticket-attachments', { preHandler: guard, schema: { tags: ['api'], querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
+    app.get('/ticket-attachments', { schema: { tags: ['api'], querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
       await tickets.forParticipant(request.query.ticket_id, authOf(request));
       return (await tickets.conversation(request.query.ticket_id)).attachments;
     });
 
     app.patch(
       '/ticket-attachments/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }), body: z.object({ response_id: z.uuid() }) } },
+      { schema: { tags: ['api'], params: z.object({ id: z.uuid() }), body: z.object({ response_id: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         const row = await db.selectFrom('ticket_attachments').select(['ticket_id']).where('id', '=', request.params.id).executeTakeFirst();
@@ -171,7 +170,7 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
       },
     );
 
-    app.delete('/ticket-attachments/:id', { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } }, async (request) => {
+    app.delete('/ticket-attachments/:id', { schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } }, async (request) => {
       const caller = authOf(request);
       const row = await db.selectFrom('ticket_attachments').select(['ticket_id', 'storage_path']).where('id', '=', request.params.id).executeTakeFirst();
       if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);

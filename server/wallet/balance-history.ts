@@ -13,7 +13,6 @@ export function balanceHistoryRoutes(auth: AuthServices, ledger: LedgerContext):
     app.get(
       '/balance-history',
       {
-        preHandler: auth.guard.requireAuth(),
         schema: { tags: ['api'], querystring: z.object({ days: z.coerce.number().int().min(2).max(365).default(30) }) },
       },
       async (request) => {

@@ -37,7 +37,6 @@ async function assertCanRead(db: Kysely<DB>, caller: AuthInfo, targetUserId: str
 /** The customer's money calls: profile details, deposit and withdrawal requests, send, transactions. */
 export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
-  const guard = auth.guard.requireAuth();
 
   /** `asked`: the checked fields of the request; the same Idempotency-Key with another request is refused (422). */
   const execute = (request: FastifyRequest, caller: AuthInfo, command: WalletCommand, asked: Record<string, unknown>) =>
@@ -76,7 +75,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
       '/get-user-profile-details',
-      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid() }) } },
+      { schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         await assertCanRead(db, caller, request.body.targetUserId);
@@ -89,7 +88,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     for (const kind of ['deposit', 'withdrawal'] as const) {
       app.post(
         kind === 'deposit' ? '/create-deposit-request' : '/create-withdrawal-request',
-        { preHandler: guard, schema: { tags: ['functions'], body: fiatBody } },
+        { schema: { tags: ['functions'], body: fiatBody } },
         async (request) => {
           const caller = authOf(request);
           const body = request.body;
@@ -120,7 +119,6 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     app.post(
       '/create-pending-withdrawal',
       {
-        preHandler: guard,
         schema: { tags: ['functions'], body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }) },
       },
       async (request) => {
@@ -147,7 +145,6 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     app.get(
       '/transactions',
       {
-        preHandler: guard,
         schema: {
           tags: ['api'],
           querystring: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(10) }),
@@ -164,7 +161,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
 
     app.get(
       '/transactions/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } },
+      { schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         const entry = await transactionEntry(db, caller.userId, request.params.id);
