@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createLedgerContext, type LedgerContext } from './context.js';
@@ -9,6 +9,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
 import { registerSecurity, requestForLog } from './plugins/security.js';
 import { guardDocs } from './plugins/production-surface.js';
+import { declareRefusals, openApiTransform } from './plugins/responses.js';
 import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
@@ -124,6 +125,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  declareRefusals(app);
   await registerSecurity(app);
   guardDocs(app, config);
   metrics.register(app);
@@ -133,7 +135,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       info: { title: 'wallet-ledger API', version: '0.1.0', description: 'Custodial wallet on an event-sourced ledger.' },
       tags: [{ name: 'health' }, { name: 'auth' }, { name: 'functions' }, { name: 'api' }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
