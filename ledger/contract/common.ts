@@ -21,7 +21,7 @@ export const Timestamp = z.union([z.string(), z.date()]).meta({ description: 'IS
 export const Decimal = z.string().meta({ description: 'decimal number as text' });
 
 /** The plain acknowledgement of a command. */
-export const Done = z.object({ success: z.literal(true) });
+export const Done = z.object({ success: z.boolean().meta({ description: 'always true' }) });
 
 /** Answers with no body (204) and redirects. */
 export const NoContent = z.null().meta({ description: 'no body' });

@@ -5,6 +5,7 @@ import { passwordProblem } from './password-policy.js';
 import type { SessionService } from './sessions.js';
 import { authOf } from './guard.js';
 import { requestInfo } from './routes.js';
+import { Done, ErrorAnswer } from '../../ledger/contract/common.js';
 
 /** `/functions/v1`: the account functions of spec 000 section 7.2 and spec 001's password call. */
 export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: SessionService }): FastifyPluginAsyncZod {
@@ -12,7 +13,7 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
   return async (app) => {
     app.post(
       '/log-login-details',
-      { config: { auth: { allowAal1: true, allowPasswordChange: true } }, schema: { tags: ['functions'] } },
+      { config: { auth: { allowAal1: true, allowPasswordChange: true } }, schema: { tags: ['functions'], response: { 200: Done } } },
       async (request) => {
         const auth = authOf(request);
         await accounts.logLogin(auth.sessionId, { id: auth.userId, role: auth.role }, requestInfo(request));
@@ -27,7 +28,7 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
       '/send-welcome-email',
       {
         config: { rateLimit: { max: 10, timeWindow: '1 minute' }, auth: { allowAal1: true, allowPasswordChange: true } },
-        schema: { tags: ['functions'], body: z.object({ email: z.string().max(254).optional(), name: z.string().max(200).optional() }).optional() },
+        schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ email: z.string().max(254).optional(), name: z.string().max(200).optional() }).optional() },
       },
       async (request) => {
         await accounts.sendWelcome(authOf(request).userId, request.log);
@@ -40,7 +41,7 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
       {
         config: { rateLimit: { max: 10, timeWindow: '1 minute' }, auth: { allowPasswordChange: true } },
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: Done, 400: ErrorAnswer },
           body: z.object({ oldPassword: z.string().min(1).max(1024), newPassword: z.string().max(1024), verifyOnly: z.boolean().optional() }),
         },
       },

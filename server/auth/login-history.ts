@@ -5,6 +5,7 @@ import type { DB } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
 import { assertCanManageUser } from '../staff/access.js';
 import { authOf } from './guard.js';
+import { LoginEntry } from '../../ledger/contract/access.js';
 
 /** Spec 001 and 002: login history is shown five at a time. */
 export const LOGIN_HISTORY_PAGE_SIZE = 5;
@@ -22,7 +23,7 @@ export function loginHistoryRoutes(deps: { db: Kysely<DB> }): FastifyPluginAsync
       '/get-login-history',
       {
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: z.array(LoginEntry) },
           querystring: z.object({
             targetUserId: z.uuid().optional(),
             page: z.coerce.number().int().min(1).max(100_000).default(1),

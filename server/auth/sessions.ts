@@ -21,13 +21,8 @@ export interface AccessClaims {
   jti?: string;
 }
 
-export interface IssuedTokens {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  expires_at: number;
-  token_type: 'bearer';
-}
+export type { IssuedTokens } from '../../ledger/contract/access.js';
+import type { IssuedTokens } from '../../ledger/contract/access.js';
 
 export type SignAccessToken = (claims: AccessClaims, expiresInSeconds: number) => string;
 

@@ -6,14 +6,13 @@ type ResponseSchemas = Record<string, unknown>;
 
 /**
  * Every route that declares its answers also answers its refusals in the one error shape
- * (ledger/contract/common.ts `ErrorAnswer`): added here unless the route names its own 4xx.
+ * (ledger/contract/common.ts `ErrorAnswer`): added here to every route that does not name its own `4xx`.
  */
 export function declareRefusals(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     const schema = route.schema as { response?: ResponseSchemas; hide?: boolean } | undefined;
     if (!schema?.response) return;
-    if (Object.keys(schema.response).some((status) => status.startsWith('4'))) return;
-    schema.response = { ...schema.response, '4xx': ErrorAnswer };
+    if (!('4xx' in schema.response)) schema.response = { ...schema.response, '4xx': ErrorAnswer };
   });
 }
 
