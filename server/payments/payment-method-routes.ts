@@ -18,32 +18,8 @@ import {
   paymentMethodsDecider,
   type PaymentMethodsCommand,
 } from '../../ledger/payment-methods/payment-methods.js';
-
-/**
- * Form fields arrive as loose text and are checked by the ledger's pure card and bank
- * checks, so that every refusal carries its own message. Bounded only against abuse.
- */
-const field = z.string().max(1000).nullish();
-const AddPaymentMethodBody = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('credit_card'), cardNumber: field, cardHolderName: field, expiryDate: field, cvv: field, notes: field }),
-  z.object({ type: z.literal('bank_account'), bank_name: field, account_number: field, notes: field }),
-]);
-
-/** What a saved payment method shows: never a full card number, CVV or account number. */
-const PaymentMethodView = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  type: z.enum(['credit_card', 'bank_account']),
-  card_brand: z.string().nullable(),
-  last4: z.string().nullable(),
-  expiry_date: z.string().nullable(),
-  card_holder_name: z.string().nullable(),
-  bank_name: z.string().nullable(),
-  bank_last4: z.string().nullable(),
-  notes: z.string().nullable(),
-  created_at: z.string(),
-});
-type PaymentMethodView = z.infer<typeof PaymentMethodView>;
+import { Done } from '../../ledger/contract/common.js';
+import { AddPaymentMethodBody, PaymentMethodView } from '../../ledger/contract/payments.js';
 
 const VIEW_COLUMNS = [
   'id',
@@ -204,7 +180,7 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
 
     app.delete(
       '/payment-methods/:id',
-      { schema: { tags: ['api'], params: byId, response: { 200: z.object({ success: z.literal(true) }) } } },
+      { schema: { tags: ['api'], params: byId, response: { 200: Done } } },
       async (request) => {
         const caller = authOf(request);
         const id = request.params.id;

@@ -17,6 +17,8 @@ import { profileDetails } from './profile.js';
 import { requestAmount, requestAsset } from './amounts.js';
 import { entryView, transactionEntry, transactionsPageJson } from '../marketplace/swap-merge.js';
 import { isUuid } from '../ids.js';
+import { FiatRequestAnswer, ProfileDetails, SendAnswer } from '../../ledger/contract/payments.js';
+import { TransactionEntry, TransactionsPage } from '../../ledger/contract/transactions.js';
 
 /** How long a deposit or withdrawal request may reuse what it read of permissions and payment methods (see `fiatChecks`). */
 const FIAT_CHECKS_MAX_AGE_MS = 1000;
@@ -75,7 +77,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
       '/get-user-profile-details',
-      { schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid() }) } },
+      { schema: { tags: ['functions'], response: { 200: ProfileDetails }, body: z.object({ targetUserId: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         await assertCanRead(db, caller, request.body.targetUserId);
@@ -88,7 +90,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     for (const kind of ['deposit', 'withdrawal'] as const) {
       app.post(
         kind === 'deposit' ? '/create-deposit-request' : '/create-withdrawal-request',
-        { schema: { tags: ['functions'], body: fiatBody } },
+        { schema: { tags: ['functions'], response: { 200: FiatRequestAnswer }, body: fiatBody } },
         async (request) => {
           const caller = authOf(request);
           const body = request.body;
@@ -119,7 +121,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     app.post(
       '/create-pending-withdrawal',
       {
-        schema: { tags: ['functions'], body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }) },
+        schema: { tags: ['functions'], response: { 200: SendAnswer }, body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }) },
       },
       async (request) => {
         const caller = authOf(request);
@@ -146,22 +148,23 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       '/transactions',
       {
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: TransactionsPage },
           querystring: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(10) }),
         },
       },
       async (request, reply) => {
         const caller = authOf(request);
         const { page, pageSize } = request.query;
-        // A swap's two legs are one entry (server/marketplace/swap-merge.ts); the answer comes as JSON text.
+        // A swap's two legs are one entry (server/marketplace/swap-merge.ts); the answer comes as
+        // JSON text in the declared shape, which fastify sends as it is (no second serialization).
         const body = await transactionsPageJson(db, caller.userId, page, pageSize);
-        return reply.type('application/json; charset=utf-8').send(body);
+        return reply.type('application/json; charset=utf-8').send(body as unknown as z.infer<typeof TransactionsPage>);
       },
     );
 
     app.get(
       '/transactions/:id',
-      { schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } },
+      { schema: { tags: ['api'], response: { 200: TransactionEntry }, params: z.object({ id: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         const entry = await transactionEntry(db, caller.userId, request.params.id);
