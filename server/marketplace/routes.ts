@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { SwapAnswer } from '../../ledger/contract/swap.js';
+import { ScheduledTransactions, StakeAnswer } from '../../ledger/contract/staking.js';
 import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
@@ -37,7 +39,7 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
     app.post(
       '/create-swap-request',
       {
-        schema: { tags: ['functions'], body: z.object({ fromTokenId: z.string().max(10), toTokenId: z.string().max(10), fromAmount: amountInput }) },
+        schema: { tags: ['functions'], response: { 200: SwapAnswer }, body: z.object({ fromTokenId: z.string().max(10), toTokenId: z.string().max(10), fromAmount: amountInput }) },
       },
       async (request) => {
         const caller = authOf(request);
@@ -90,7 +92,7 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
       '/create-stake-transaction',
       {
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: StakeAnswer },
           body: z.object({ assetId: z.string().max(10), amount: amountInput, durationDays: z.coerce.number().int().min(1).max(10_000), rate: z.union([z.string().max(32), z.number()]) }),
         },
       },
@@ -132,7 +134,7 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
       '/scheduled-transactions',
       {
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: ScheduledTransactions },
           querystring: z.object({ status: z.enum(['pending', 'completed']).default('pending'), type: z.enum(['stake_payout']).default('stake_payout') }),
         },
       },
