@@ -26,5 +26,6 @@ export const Done = z.object({ success: z.boolean().meta({ description: 'always 
 /** Answers with no body (204) and redirects. */
 export const NoContent = z.null().meta({ description: 'no body' });
 
-/** Answers that are not JSON (files, HTML pages, CSV); `kind` says which. */
-export const Bytes = (kind: string) => z.string().meta({ description: kind });
+/** Answers that are not JSON (files, HTML pages, CSV), sent as they are; `kind` says which. */
+export const Bytes = (kind: string) =>
+  z.custom<Uint8Array | string>((v) => typeof v === 'string' || v instanceof Uint8Array).meta({ type: 'string', format: 'binary', description: kind });
