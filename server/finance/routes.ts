@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BalanceAt, StatementCsv } from '../../ledger/contract/books.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import { onlyFor } from '../staff/access.js';
@@ -29,7 +30,7 @@ export function financeRoutes(auth: AuthServices, ledger: LedgerContext): Fastif
   return async (app) => {
     app.get(
       '/statement',
-      { schema: { tags: ['api'], querystring: z.object({ from: MOMENT, to: MOMENT }) } },
+      { schema: { tags: ['api'], response: { 200: StatementCsv }, querystring: z.object({ from: MOMENT, to: MOMENT }) } },
       async (request, reply) => {
         const caller = authOf(request);
         const from = moment(request.query.from, false);
@@ -50,7 +51,7 @@ export function financeRoutes(auth: AuthServices, ledger: LedgerContext): Fastif
       '/admin/balance-at',
       { config: onlyFor(['ADMIN'], 'Access Denied: Only admins can view balances at a point in time.'),
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: BalanceAt },
           querystring: z.object({ userId: z.uuid(), eventId: z.uuid().optional(), at: MOMENT.optional(), asset: z.enum(ASSET_IDS).optional() }),
         },
       },

@@ -39,8 +39,6 @@ const UNDECLARED = new Set<string>([
   'POST /api/v1/rpc/create_announcement',
   'POST /api/v1/rpc/get_worker_manager',
   'GET /api/v1/announcements',
-  'GET /api/v1/statement',
-  'GET /api/v1/admin/balance-at',
   'POST /functions/v1/upload-ticket-attachment',
   'GET /functions/v1/get-ticket-attachment',
   'POST /functions/v1/create-support-ticket',
