@@ -39,20 +39,6 @@ const UNDECLARED = new Set<string>([
   'POST /api/v1/rpc/create_announcement',
   'POST /api/v1/rpc/get_worker_manager',
   'GET /api/v1/announcements',
-  'POST /functions/v1/upload-ticket-attachment',
-  'GET /functions/v1/get-ticket-attachment',
-  'POST /functions/v1/create-support-ticket',
-  'POST /functions/v1/get-worker-tickets',
-  'POST /functions/v1/update-ticket-status',
-  'POST /functions/v1/assign-ticket',
-  'GET /api/v1/ticket-attachments',
-  'PATCH /api/v1/ticket-attachments/{id}',
-  'DELETE /api/v1/ticket-attachments/{id}',
-  'GET /api/v1/support-tickets',
-  'GET /api/v1/support-tickets/unassigned',
-  'GET /api/v1/support-tickets/{id}',
-  'GET /api/v1/ticket-responses',
-  'POST /api/v1/ticket-responses',
 ]);
 
 describe('the OpenAPI description', () => {
