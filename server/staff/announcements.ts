@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AnnouncementPosted, Announcements, WorkerManager } from '../../ledger/contract/staff-workers.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -22,7 +23,7 @@ export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): F
   return async (app) => {
     app.post(
       '/rpc/create_announcement',
-      { config: onlyFor(['MANAGER'], 'Access Denied: Only managers can send announcements.'), schema: { tags: ['api'], body: z.object({ p_manager_id: z.uuid(), p_message: z.string().max(10_000) }) } },
+      { config: onlyFor(['MANAGER'], 'Access Denied: Only managers can send announcements.'), schema: { tags: ['api'], response: { 201: AnnouncementPosted }, body: z.object({ p_manager_id: z.uuid(), p_message: z.string().max(10_000) }) } },
       async (request, reply) => {
         const manager = authOf(request);
         if (request.body.p_manager_id !== manager.userId) throw forbidden('Access Denied: You can only announce to your own workers.');
@@ -43,7 +44,7 @@ export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): F
 
     app.post(
       '/rpc/get_worker_manager',
-      { config: onlyFor(STAFF_ROLES, 'Access Denied: Your role cannot view workers.'), schema: { tags: ['api'], body: z.object({ p_worker_id: z.uuid() }) } },
+      { config: onlyFor(STAFF_ROLES, 'Access Denied: Your role cannot view workers.'), schema: { tags: ['api'], response: { 200: WorkerManager }, body: z.object({ p_worker_id: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         const workerId = request.body.p_worker_id;
@@ -60,7 +61,7 @@ export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): F
       '/announcements',
       {
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: Announcements },
           querystring: z.object({ manager_id: z.uuid(), limit: z.coerce.number().int().min(1).max(LATEST_ANNOUNCEMENTS).default(LATEST_ANNOUNCEMENTS) }),
         },
       },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApprovalDecided, ApprovalList } from '../../ledger/contract/approvals.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -23,7 +24,7 @@ export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEy
     app.post(
       '/list-approvals',
       { config: onlyFor(STAFF_ROLES, 'Access Denied: Only staff can see approval requests.'),
-        schema: { tags: ['functions'], body: z.object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() }).default({ scope: 'waiting' }) },
+        schema: { tags: ['functions'], response: { 200: ApprovalList }, body: z.object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() }).default({ scope: 'waiting' }) },
       },
       async (request) => {
         const staff = authOf(request);
@@ -41,7 +42,7 @@ export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEy
       '/decide-approval',
       { config: onlyFor(['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker),
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: ApprovalDecided },
           body: z.object({ requestId: z.uuid(), decision: z.enum(['approve', 'reject']), reason: z.string().max(REASON_MAX).nullish() }),
         },
       },
@@ -63,7 +64,7 @@ export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEy
   const api: FastifyPluginAsyncZod = async (app) => {
     app.get(
       '/users/:userId/approvals',
-      { schema: { tags: ['api'], params: z.object({ userId: z.uuid() }) } },
+      { schema: { tags: ['api'], response: { 200: ApprovalList }, params: z.object({ userId: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { TrailPage } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -186,7 +187,7 @@ export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): Fas
       '/users/:userId/event-trail',
       {
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: TrailPage },
           params: z.object({ userId: z.uuid() }),
           querystring: z.object({
             kind: z.enum(['all', ...TRAIL_KINDS]).default('all'),
@@ -227,7 +228,7 @@ export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): Fas
               },
               summary: summaryOf(e.type, data),
               data,
-              metadata: withoutSecrets(Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]]))),
+              metadata: withoutSecrets(Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]]))) as Record<string, unknown>,
             };
           }),
           total: trail.length,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ManagedUsers, WorkerCreated, WorkerList, WorkerPasswordReset } from '../../ledger/contract/staff-workers.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import { AuthError } from '../auth/errors.js';
@@ -28,7 +29,7 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
       '/create-worker-for-manager',
       { config: onlyFor(['MANAGER'], ONLY_MANAGERS),
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 201: WorkerCreated },
           body: z.object({ fullName: z.string().max(200).optional(), email: z.string().max(320).optional(), password: z.string().max(200).optional() }),
         },
       },
@@ -58,7 +59,7 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
 
     app.post(
       '/reset-worker-password',
-      { schema: { tags: ['functions'], body: z.object({ workerId: z.uuid() }) } },
+      { schema: { tags: ['functions'], response: { 200: WorkerPasswordReset }, body: z.object({ workerId: z.uuid() }) } },
       async (request) => {
         const manager = authOf(request);
         await assertManagesWorker(db, manager, request.body.workerId);
@@ -76,7 +77,7 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
       '/get-users-for-manager',
       { config: onlyFor(['MANAGER', 'ADMIN'], 'Access Denied: Only managers can list their workers\u2019 users.'),
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: ManagedUsers },
           body: z.object({
             page: z.coerce.number().int().min(1).max(100_000).default(1),
             perPage: z.coerce.number().int().min(1).max(100).default(10),
@@ -128,7 +129,7 @@ export function workerInfoRpc(auth: AuthServices): FastifyPluginAsyncZod {
     app.post(
       '/rpc/get_worker_info',
       { config: onlyFor(['MANAGER', 'ADMIN'], ONLY_MANAGERS),
-        schema: { tags: ['api'], body: z.object({ p_manager_id: z.uuid(), p_page: pageNumber.optional(), p_page_size: pageSize.optional() }) },
+        schema: { tags: ['api'], response: { 200: WorkerList }, body: z.object({ p_manager_id: z.uuid(), p_page: pageNumber.optional(), p_page_size: pageSize.optional() }) },
       },
       async (request, reply) => {
         const staff = authOf(request);

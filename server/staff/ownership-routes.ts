@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Claimed, FoundUser, ManagerAccess, OwnedUsers, Ownership } from '../../ledger/contract/staff-workers.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import { usersByEmail } from '../auth/accounts.js';
@@ -23,7 +24,7 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
   return async (app) => {
     app.post(
       '/search-user-by-email',
-      { config: onlyFor(['WORKER'], ONLY_WORKERS), schema: { tags: ['functions'], body: z.object({ emailToSearch: z.string().max(320).optional() }) } },
+      { config: onlyFor(['WORKER'], ONLY_WORKERS), schema: { tags: ['functions'], response: { 200: FoundUser }, body: z.object({ emailToSearch: z.string().max(320).optional() }) } },
       async (request) => {
         const email = request.body.emailToSearch?.trim() ?? '';
         if (!email) throw badRequest('Please enter an email address.');
@@ -38,7 +39,7 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
 
     app.post(
       '/claim-user',
-      { config: onlyFor(['WORKER'], ONLY_WORKERS), schema: { tags: ['functions'], body: z.object({ userIdToClaim: z.uuid() }) } },
+      { config: onlyFor(['WORKER'], ONLY_WORKERS), schema: { tags: ['functions'], response: { 200: Claimed }, body: z.object({ userIdToClaim: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         const target = await accounts.findById(request.body.userIdToClaim);
@@ -58,7 +59,7 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
     app.post(
       '/list-my-users',
       { config: onlyFor(['WORKER'], 'Access Denied: Only workers own users.'),
-        schema: { tags: ['functions'], body: z.object({ page: pageNumber.optional(), pageSize: pageSize.optional() }).nullish() },
+        schema: { tags: ['functions'], response: { 200: OwnedUsers }, body: z.object({ page: pageNumber.optional(), pageSize: pageSize.optional() }).nullish() },
       },
       async (request) => {
         const staff = authOf(request);
@@ -84,7 +85,7 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
     // nothing); every profile call itself refuses with 403 (access.ts).
     app.post(
       '/check-user-ownership',
-      { schema: { tags: ['functions'], body: z.object({ profileUserId: z.uuid() }) } },
+      { schema: { tags: ['functions'], response: { 200: Ownership }, body: z.object({ profileUserId: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         if (!isStaffRole(staff.role)) throw new HttpError(403, ROLE_DENIED);
@@ -94,7 +95,7 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
 
     app.post(
       '/check-manager-user-access',
-      { schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid() }) } },
+      { schema: { tags: ['functions'], response: { 200: ManagerAccess }, body: z.object({ targetUserId: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         if (!isStaffRole(staff.role)) throw new HttpError(403, ROLE_DENIED);

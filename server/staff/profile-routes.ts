@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AddressSet, Done, NoteSet, StaffPaymentMethod, TransactionAdded } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf, type AuthInfo } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -50,7 +51,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
       '/set-dashboard-note',
-      { schema: { tags: ['functions'], body: z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() }) } },
+      { schema: { tags: ['functions'], response: { 200: NoteSet }, body: z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() }) } },
       async (request) => {
         const staff = authOf(request);
         await reachableUser(staff, request.body.userId);
@@ -62,7 +63,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.post(
       '/reset-user-password',
-      { schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) }) } },
+      { schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) }) } },
       async (request) => {
         const staff = authOf(request);
         const { targetUserId, newPassword } = request.body;
@@ -84,7 +85,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
     // customers) or an admin removes the second factor, with a reason that is recorded and mailed.
     app.post(
       '/remove-user-mfa',
-      { config: onlyFor(['MANAGER', 'ADMIN'], PROFILE_MESSAGES.mfaRoles), schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) }) } },
+      { config: onlyFor(['MANAGER', 'ADMIN'], PROFILE_MESSAGES.mfaRoles), schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) }) } },
       async (request) => {
         const staff = authOf(request);
         const { targetUserId } = request.body;
@@ -100,7 +101,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
       '/update-all-user-permissions',
       {
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: Done },
           body: z.object({
             targetUserId: z.uuid(),
             permissions: z.object({ can_send: z.boolean(), can_swap: z.boolean(), can_buy: z.boolean(), can_sell: z.boolean(), can_stake: z.boolean() }),
@@ -143,7 +144,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
     app.post(
       '/set-user-wallet-address',
       {
-        schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), assetId: z.string().max(10).nullish(), newAddress: z.string().max(200).nullish() }) },
+        schema: { tags: ['functions'], response: { 200: AddressSet }, body: z.object({ targetUserId: z.uuid(), assetId: z.string().max(10).nullish(), newAddress: z.string().max(200).nullish() }) },
       },
       async (request) => {
         const staff = authOf(request);
@@ -161,7 +162,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
       '/add-transaction',
       {
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: TransactionAdded, 202: TransactionAdded },
           body: z.object({
             targetUserId: z.uuid(),
             assetId: z.string().max(10).nullish(),
@@ -242,7 +243,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.get(
       '/users/:userId/payment-methods',
-      { schema: { tags: ['api'], params: z.object({ userId: z.uuid() }) } },
+      { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(StaffPaymentMethod) }) }, params: z.object({ userId: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);
@@ -259,7 +260,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.get(
       '/users/:userId/payment-methods/:id',
-      { schema: { tags: ['api'], params: z.object({ userId: z.uuid(), id: z.string().max(100) }) } },
+      { schema: { tags: ['api'], response: { 200: z.object({ paymentMethod: StaffPaymentMethod }) }, params: z.object({ userId: z.uuid(), id: z.string().max(100) }) } },
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Banned, Done } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import { customerInReach } from './access.js';
@@ -12,7 +13,7 @@ export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
   const { accounts } = auth;
   const target = z.object({ targetUserId: z.uuid() });
   return async (app) => {
-    app.post('/ban-user', { schema: { tags: ['functions'], body: target } }, async (request) => {
+    app.post('/ban-user', { schema: { tags: ['functions'], response: { 200: Banned }, body: target } }, async (request) => {
       const staff = authOf(request);
       await customerInReach(accounts, staff, request.body.targetUserId);
       const until = new Date();
@@ -21,7 +22,7 @@ export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
       return { success: true, banned_until: until.toISOString() };
     });
 
-    app.post('/unban-user', { schema: { tags: ['functions'], body: target } }, async (request) => {
+    app.post('/unban-user', { schema: { tags: ['functions'], response: { 200: Done }, body: target } }, async (request) => {
       const staff = authOf(request);
       await customerInReach(accounts, staff, request.body.targetUserId);
       await accounts.record(request.body.targetUserId, { type: 'Unban' }, { id: staff.userId, role: staff.role });

@@ -10,7 +10,8 @@ import { badRequest } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { csvCell } from '../../ledger/journal/statement.js';
 import { STAFF_ACTIONS } from '../../projections/staff-actions.js';
-import type { StaffAction } from '../../ledger/contract/staff-activity.js';
+import { StaffActionPageSchema, type StaffAction } from '../../ledger/contract/staff-activity.js';
+import { Bytes } from '../../ledger/contract/common.js';
 
 export const STAFF_ACTIVITY_DENIED = 'Access Denied: Only admins can view staff activity.';
 export const STAFF_ACTIONS_PAGE = 50;
@@ -104,7 +105,7 @@ export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): Fa
       '/admin/staff-actions',
       { config: onlyFor(['ADMIN'], STAFF_ACTIVITY_DENIED),
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: z.union([StaffActionPageSchema, Bytes('text/csv: the list with format=csv')]) },
           querystring: z.object({
             staff: z.string().trim().min(1).max(320).optional(),
             customer: z.string().trim().min(1).max(320).optional(),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { StaffTransactionPage, TransactionUpdated } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -28,7 +29,7 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
       '/update-transaction',
       {
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: TransactionUpdated, 202: TransactionUpdated },
           body: z.object({
             targetUserId: z.uuid(),
             transactionId: z.uuid(),
@@ -96,7 +97,7 @@ export function staffTransactionListRoutes(auth: AuthServices, ledger: LedgerCon
     app.get(
       '/users/:userId/transactions',
       {
-        schema: { tags: ['api'], params: z.object({ userId: z.uuid() }), querystring: z.object({ before: z.uuid().optional() }) },
+        schema: { tags: ['api'], response: { 200: StaffTransactionPage }, params: z.object({ userId: z.uuid() }), querystring: z.object({ before: z.uuid().optional() }) },
       },
       async (request) => {
         const staff = authOf(request);
