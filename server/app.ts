@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createLedgerContext, type LedgerContext } from './context.js';
@@ -9,7 +9,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
 import { registerSecurity, requestForLog } from './plugins/security.js';
 import { guardDocs } from './plugins/production-surface.js';
-import { declareRefusals, openApiTransform } from './plugins/responses.js';
+import { answerSerializer, declareRefusals, openApiTransform } from './plugins/responses.js';
 import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
@@ -123,7 +123,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('blobs', new BlobStore(ledger.database.db, { quotaMb: config.UPLOAD_QUOTA_MB }));
   app.addHook('onClose', async () => ledger.close());
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Outside production an answer with a field its schema does not declare is an error (tests see it).
+  app.setSerializerCompiler(answerSerializer(config.NODE_ENV !== 'production'));
   registerErrorHandling(app);
   declareRefusals(app);
   await registerSecurity(app);

@@ -1,5 +1,7 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import { isDeepStrictEqual } from 'node:util';
+import { createJsonSchemaTransform, ResponseSerializationError, serializerCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ErrorAnswer } from '../../ledger/contract/common.js';
 
 type ResponseSchemas = Record<string, unknown>;
@@ -28,3 +30,25 @@ export const openApiTransform = createJsonSchemaTransform({
     },
   },
 });
+
+/**
+ * The answers' serializer: the declared schema writes the answer (fastify-type-provider-zod).
+ * With `strict` (every environment but production) an answer that its schema would change
+ * (a field the schema does not name, which would be dropped) is refused as a mismatch, so
+ * the tests keep every declared answer whole; production writes what the schema allows.
+ */
+export function answerSerializer(strict: boolean): typeof serializerCompiler {
+  if (!strict) return serializerCompiler;
+  return (route) => {
+    const write = serializerCompiler(route);
+    return (data) => {
+      const text = write(data);
+      if (!isDeepStrictEqual(JSON.parse(text), JSON.parse(JSON.stringify(data)))) {
+        throw new ResponseSerializationError(route.method, route.url, {
+          cause: new z.ZodError([{ code: 'custom', path: [], message: 'the answer has fields its schema does not declare', input: data }]),
+        });
+      }
+      return text;
+    };
+  };
+}
