@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { forbidden, notFound } from '../errors.js';
-import { assertCanManageUser } from '../staff/access.js';
+import { assertCanManageUser } from '../shared/access.js';
 import { authOf } from './guard.js';
 import { LoginEntry } from '../../ledger/contract/access.js';
 

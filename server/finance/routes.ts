@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BalanceAt, StatementCsv } from '../../ledger/contract/books.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
-import { onlyFor } from '../staff/access.js';
+import { onlyFor } from '../shared/access.js';
 import type { LedgerContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { ASSET_IDS } from '../../ledger/assets.js';

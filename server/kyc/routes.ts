@@ -8,7 +8,7 @@ import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { BlobStore, StoredBlob } from '../blobs/blob-store.js';
 import { forbidden, notFound, HttpError } from '../errors.js';
-import { assertCanManageUser } from '../staff/access.js';
+import { assertCanManageUser } from '../shared/access.js';
 import type { DocumentRef } from '../../ledger/user/events.js';
 import type { DocumentRefRow } from '../db/schema.js';
 import { DocumentLinks, type KycDocument } from './document-links.js';

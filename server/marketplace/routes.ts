@@ -10,7 +10,7 @@ import type { LedgerContext } from '../context.js';
 import type { PriceCache } from '../prices/price-cache.js';
 import { usdPrice } from '../prices/usd-price.js';
 import { badRequest, forbidden } from '../errors.js';
-import { requestAmount, requestAsset } from '../wallet/amounts.js';
+import { requestAmount, requestAsset } from '../shared/amounts.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletEventData } from '../../ledger/wallet/events.js';
 import { SWAP_MESSAGES } from '../../ledger/wallet/wallet.js';

@@ -9,7 +9,7 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import type { RealtimeHub } from '../realtime/hub.js';
 import { streamIds, type FeedHandler } from '../realtime/live-feed.js';
 import { ANNOUNCEMENTS_STREAM_PREFIX, AnnouncementError, announcementsDecider } from '../../ledger/announcements/announcements.js';
-import { onlyFor, STAFF_ROLES } from './access.js';
+import { onlyFor, STAFF_ROLES } from '../shared/access.js';
 
 /** The worker's banner shows this many (spec 002 section 9). */
 export const LATEST_ANNOUNCEMENTS = 5;

@@ -6,7 +6,7 @@ import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { APPROVAL_MESSAGES } from '../../ledger/wallet/approvals.js';
-import { assertCanManageUser, assertRole, onlyFor, STAFF_ROLES } from './access.js';
+import { assertCanManageUser, assertRole, onlyFor, STAFF_ROLES } from '../shared/access.js';
 import type { FourEyes } from './four-eyes.js';
 
 const REASON_MAX = 500;

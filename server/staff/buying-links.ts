@@ -18,7 +18,7 @@ import {
   DEFAULT_BUYING_SERVICES,
   type BuyingLinksCommand,
 } from '../../ledger/buying-links/buying-links.js';
-import { assertCanManageUser, customerInReach } from './access.js';
+import { assertCanManageUser, customerInReach } from '../shared/access.js';
 import { UUID } from '../ids.js';
 import { clipText } from '../plugins/security.js';
 

@@ -7,7 +7,7 @@ import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { comparePositions, formatPosition, type EventStore, type RecordedEvent } from '../../ledger/event-store/port.js';
-import { assertCanManageUser } from './access.js';
+import { assertCanManageUser } from '../shared/access.js';
 import { isUuid } from '../ids.js';
 import { holdsCardLikeNumber } from '../../ledger/payment-methods/card.js';
 

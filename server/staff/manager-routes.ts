@@ -8,7 +8,7 @@ import { AuthError } from '../auth/errors.js';
 import { passwordProblem } from '../auth/password-policy.js';
 import { temporaryPassword } from '../auth/staff-accounts.js';
 import { badRequest, conflict, forbidden } from '../errors.js';
-import { assertManagesWorker, onlyFor } from './access.js';
+import { assertManagesWorker, onlyFor } from '../shared/access.js';
 import { pageNumber, pageSize, pageWindow } from './paging.js';
 
 const ONLY_MANAGERS = 'Access Denied: Only managers can manage workers.';

@@ -6,7 +6,7 @@ import { authOf } from '../auth/guard.js';
 import { usersByEmail } from '../auth/accounts.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { UserError } from '../../ledger/user/user.js';
-import { canManageUser, isStaffRole, onlyFor } from './access.js';
+import { canManageUser, isStaffRole, onlyFor } from '../shared/access.js';
 import { pageNumber, pageSize, pageWindow } from './paging.js';
 import { HttpError } from '../errors.js';
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Banned, Done } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
-import { customerInReach } from './access.js';
+import { customerInReach } from '../shared/access.js';
 
 /** A ban lasts until this far ahead: "banned until further notice". */
 const BAN_YEARS = 100;

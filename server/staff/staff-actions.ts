@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthServices } from '../auth/index.js';
-import { onlyFor } from './access.js';
+import { onlyFor } from '../shared/access.js';
 import { usersByEmail } from '../auth/accounts.js';
 import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';

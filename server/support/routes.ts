@@ -9,7 +9,7 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import { forbidden, HttpError } from '../errors.js';
 import type { RealtimeHub } from '../realtime/hub.js';
 import type { LiveFeed } from '../realtime/live-feed.js';
-import { assertManagesWorker, onlyFor, ownershipOf } from '../staff/access.js';
+import { assertManagesWorker, onlyFor, ownershipOf } from '../shared/access.js';
 import { MESSAGE_MAX, SUBJECT_MAX, TicketStatus, Urgency } from '../../ledger/tickets/ticket.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { TicketClaimPolicy } from './claim-policy.js';

@@ -12,10 +12,10 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletCommand } from '../../ledger/wallet/wallet.js';
 import { isValidAddress, ADDRESS_SHAPES } from '../../ledger/addresses.js';
-import { assertCanManageUser } from '../staff/access.js';
+import { assertCanManageUser } from '../shared/access.js';
 import { profileDetails } from './profile.js';
-import { requestAmount, requestAsset } from './amounts.js';
-import { entryView, transactionEntry, transactionsPageJson } from '../marketplace/swap-merge.js';
+import { requestAmount, requestAsset } from '../shared/amounts.js';
+import { entryView, transactionEntry, transactionsPageJson } from '../transactions/list.js';
 import { isUuid } from '../ids.js';
 import { FiatRequestAnswer, ProfileDetails, SendAnswer } from '../../ledger/contract/payments.js';
 import { TransactionEntry, TransactionsPage } from '../../ledger/contract/transactions.js';
@@ -155,7 +155,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       async (request, reply) => {
         const caller = authOf(request);
         const { page, pageSize } = request.query;
-        // A swap's two legs are one entry (server/marketplace/swap-merge.ts); the answer comes as
+        // A swap's two legs are one entry (server/transactions/list.ts); the answer comes as
         // JSON text in the declared shape, which fastify sends as it is (no second serialization).
         const body = await transactionsPageJson(db, caller.userId, page, pageSize);
         return reply.type('application/json; charset=utf-8').send(body as unknown as z.infer<typeof TransactionsPage>);
