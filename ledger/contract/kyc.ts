@@ -5,9 +5,8 @@ import { Timestamp } from './common.js';
 
 export const KycStatusAnswer = z.object({ success: z.boolean(), kyc_status: z.string().meta({ description: 'pending after a submission, verified after approval' }) });
 
-/** The submitted details and short-lived links to the two documents (each opening is recorded). */
-export const KycDetails = z.object({
-  kyc_status: z.string(),
+/** The personal details of a KYC submission, as the profile and the KYC tab show them. */
+export const KycPersonalDetails = z.object({
   first_name: z.string().nullable(),
   last_name: z.string().nullable(),
   dob: Timestamp.nullable(),
@@ -15,6 +14,11 @@ export const KycDetails = z.object({
   city: z.string().nullable(),
   postal_code: z.string().nullable(),
   full_address: z.string().nullable(),
+  kyc_status: z.string(),
+});
+
+/** The submitted details and short-lived links to the two documents (each opening is recorded). */
+export const KycDetails = KycPersonalDetails.extend({
   kyc_submitted_at: z.string().nullable(),
   identity_doc_path: z.string().nullable(),
   residence_doc_path: z.string().nullable(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Decimal, Timestamp } from './common.js';
+import { Decimal } from './common.js';
+import { KycPersonalDetails } from './kyc.js';
 
 /*
  * Wallet and payments (spec 001 sections 3, 9, 10): the profile details with the balance
@@ -14,19 +15,11 @@ export { FEE_RATE, feeFor } from '../wallet/wallet.js';
 const PerAsset = z.record(z.string(), Decimal);
 
 /** The profile-details answer: permissions and notes, KYC fields and the three balance buckets per asset. */
-export const ProfileDetails = z.object({
+export const ProfileDetails = KycPersonalDetails.extend({
   user_id: z.string(),
   email: z.string(),
   created_at: z.string(),
   banned_until: z.string().nullable(),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  dob: Timestamp.nullable(),
-  country: z.string().nullable(),
-  city: z.string().nullable(),
-  postal_code: z.string().nullable(),
-  full_address: z.string().nullable(),
-  kyc_status: z.string(),
   /** Settled. */
   balances: PerAsset,
   /** Pending money in (not spendable yet). */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Bytes, Done } from './common.js';
 import { TransactionRow } from './transactions.js';
 import { ApprovalSchema } from './approvals.js';
+import { PaymentMethodView } from './payments.js';
 
 /*
  * The staff's customer profile (spec 002 sections 3-9): bans, notes, passwords, second
@@ -40,17 +41,7 @@ export const TransactionUpdated = z.object({
 export const StaffTransactionPage = z.object({ transactions: z.array(TransactionRow), next: z.string().nullable() });
 
 /** A customer's payment method as staff see it (no holder name, no notes). */
-export const StaffPaymentMethod = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  type: z.enum(['credit_card', 'bank_account']),
-  card_brand: z.string().nullable(),
-  last4: z.string().nullable(),
-  expiry_date: z.string().nullable(),
-  bank_name: z.string().nullable(),
-  bank_last4: z.string().nullable(),
-  created_at: z.string(),
-});
+export const StaffPaymentMethod = PaymentMethodView.omit({ card_holder_name: true, notes: true });
 
 export const BuyingLink = z.object({ id: z.string(), user_id: z.string(), url: z.string(), name: z.string(), logo_url: z.string(), created_at: z.string() });
 export const BuyingLinks = z.object({
