@@ -3,7 +3,7 @@ import { sql, type RawBuilder } from 'kysely';
 /**
  * The request id a transaction row carries and the swap-pair rule, written once for the
  * transactions read model (projections/transactions.ts) and the customer's list
- * (server/marketplace/swap-merge.ts).
+ * (server/transactions/list.ts).
  *
  * The expression index `transactions_user_req` (migration 0015) is on
  * `(user_id, <reqOf>) where is_hidden = false and <carriesReq>`. PostgreSQL uses it only

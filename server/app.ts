@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createLedgerContext, type LedgerContext } from './context.js';
@@ -9,6 +9,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
 import { registerSecurity, requestForLog } from './plugins/security.js';
 import { guardDocs } from './plugins/production-surface.js';
+import { answerSerializer, declareRefusals, openApiTransform } from './plugins/responses.js';
 import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { registerAuth, type AuthServices } from './auth/index.js';
@@ -62,6 +63,8 @@ declare module 'fastify' {
     redis: Redis | null;
     /** The Prometheus metrics served at /metrics. */
     metrics: Metrics;
+    /** Every route registered, in order: what `/docs/json` and the access checks are held to. */
+    routeTable: ReadonlyArray<{ method: string; url: string }>;
   }
 }
 
@@ -102,6 +105,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
   });
+  const routeTable: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+  });
+  app.decorate('routeTable', routeTable);
   app.decorate('ledger', ledger);
   app.decorate('redis', redis);
   app.decorate('metrics', metrics);
@@ -115,8 +123,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('blobs', new BlobStore(ledger.database.db, { quotaMb: config.UPLOAD_QUOTA_MB }));
   app.addHook('onClose', async () => ledger.close());
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Outside production an answer with a field its schema does not declare is an error (tests see it).
+  app.setSerializerCompiler(answerSerializer(config.NODE_ENV !== 'production'));
   registerErrorHandling(app);
+  declareRefusals(app);
   await registerSecurity(app);
   guardDocs(app, config);
   metrics.register(app);
@@ -126,7 +136,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       info: { title: 'wallet-ledger API', version: '0.1.0', description: 'Custodial wallet on an event-sourced ledger.' },
       tags: [{ name: 'health' }, { name: 'auth' }, { name: 'functions' }, { name: 'api' }],
     },
-    transform: jsonSchemaTransform,
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 

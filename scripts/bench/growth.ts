@@ -11,7 +11,7 @@ import { walletDecider } from '../../ledger/wallet/decider.js';
 import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
 import { PROJECTIONS, Projector } from '../../projections/registry.js';
 import { replayProjections, resetReadModels } from '../../projections/replay.js';
-import { transactionsPageJson } from '../../server/marketplace/swap-merge.js';
+import { transactionsPageJson } from '../../server/transactions/list.js';
 import { seedLedger } from '../seed.js';
 import { TARGETS, type Figure } from './model.js';
 import { BENCH_ACTOR, median, now, perSecond, round, settle, type Ctx } from './helpers.js';

@@ -28,17 +28,8 @@ const RECOVERY_LINK_TTL_MS = 3600_000;
 /** Mails an hour to an account's owner about sign-ups with their address. */
 const ACCOUNT_EXISTS_MAILS = 3;
 
-export interface UserView {
-  id: string;
-  email: string;
-  email_confirmed_at: string | null;
-  banned_until: string | null;
-  created_at: string;
-  last_sign_in_at: string | null;
-  user_metadata: { full_name: string; role: Role; requires_password_change: boolean; password_change_reason?: 'reset' | 'new_account'; active_mfa_method: 'totp' | 'email' | null };
-  factors: { id: string; factor_type: 'totp'; status: 'verified' | 'unverified'; friendly_name: string | null; created_at: string }[];
-  identities: never[];
-}
+export type { UserView } from '../../ledger/contract/access.js';
+import type { UserView } from '../../ledger/contract/access.js';
 
 export interface RequestInfo {
   ip: string | null;

@@ -3,17 +3,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Accounts } from './accounts.js';
 import { passwordProblem } from './password-policy.js';
 import type { SessionService } from './sessions.js';
-import { authOf, type Guard } from './guard.js';
+import { authOf } from './guard.js';
 import { requestInfo } from './routes.js';
+import { Done, ErrorAnswer } from '../../ledger/contract/common.js';
 
 /** `/functions/v1`: the account functions of spec 000 section 7.2 and spec 001's password call. */
-export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: SessionService; guard: Guard }): FastifyPluginAsyncZod {
+export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: SessionService }): FastifyPluginAsyncZod {
   const { accounts, sessions } = deps;
-  const { requireAuth } = deps.guard;
   return async (app) => {
     app.post(
       '/log-login-details',
-      { preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }), schema: { tags: ['functions'] } },
+      { config: { auth: { allowAal1: true, allowPasswordChange: true } }, schema: { tags: ['functions'], response: { 200: Done } } },
       async (request) => {
         const auth = authOf(request);
         await accounts.logLogin(auth.sessionId, { id: auth.userId, role: auth.role }, requestInfo(request));
@@ -27,9 +27,8 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
     app.post(
       '/send-welcome-email',
       {
-        config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
-        preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }),
-        schema: { tags: ['functions'], body: z.object({ email: z.string().max(254).optional(), name: z.string().max(200).optional() }).optional() },
+        config: { rateLimit: { max: 10, timeWindow: '1 minute' }, auth: { allowAal1: true, allowPasswordChange: true } },
+        schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ email: z.string().max(254).optional(), name: z.string().max(200).optional() }).optional() },
       },
       async (request) => {
         await accounts.sendWelcome(authOf(request).userId, request.log);
@@ -40,10 +39,9 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
     app.post(
       '/verify-and-update-password',
       {
-        config: { rateLimit: { max: 10, timeWindow: '1 minute' } },
-        preHandler: requireAuth({ allowPasswordChange: true }),
+        config: { rateLimit: { max: 10, timeWindow: '1 minute' }, auth: { allowPasswordChange: true } },
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: Done, 400: ErrorAnswer },
           body: z.object({ oldPassword: z.string().min(1).max(1024), newPassword: z.string().max(1024), verifyOnly: z.boolean().optional() }),
         },
       },

@@ -1,9 +1,10 @@
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
 import type { UsersTable } from '../db/schema.js';
 import type { Accounts } from './accounts.js';
 import { requiredAalFor } from './mfa.js';
 import type { AccessClaims, SessionService } from './sessions.js';
 import { authErrors, AuthError } from './errors.js';
+import { HttpError } from '../errors.js';
 
 export interface AuthInfo {
   userId: string;
@@ -19,6 +20,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthInfo | null;
   }
+  interface FastifyContextConfig {
+    /**
+     * Who may call this route, checked when the request arrives, before its body is read
+     * (`protectRoutes`). Routes of the API prefixes need a session unless this is 'public'.
+     */
+    auth?: GuardOptions | 'public';
+  }
 }
 
 export interface GuardOptions {
@@ -33,6 +41,21 @@ export interface GuardOptions {
    * (it cannot do a challenge); the route lets such a session set the password and nothing else.
    */
   allowRecoveryAtAal1?: boolean;
+  /** Only callers with one of these roles pass; the others get 403 with `roleDenied`. */
+  roles?: readonly UsersTable['role'][];
+  /** The text of the 403 a caller of another role gets. */
+  roleDenied?: string;
+}
+
+/** The API's call families (DESIGN.md): a route under them needs a session unless it says it is public. */
+export const GUARDED_PREFIXES = ['/auth/v1/', '/functions/v1/', '/api/v1/'] as const;
+
+/** What a route asks of its caller: null for a public one. */
+export function accessOf(route: Pick<RouteOptions, 'url' | 'config'>): GuardOptions | null {
+  const declared = (route.config as { auth?: GuardOptions | 'public' } | undefined)?.auth;
+  if (declared === 'public') return null;
+  if (declared) return declared;
+  return GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix)) ? {} : null;
 }
 
 const BEARER = /^Bearer ([^\s]+)$/i;
@@ -70,19 +93,32 @@ export function createGuard(sessions: SessionService, verifyToken: (token: strin
     const secondStepOwed = session.aal !== 'aal2' && requiredAalFor(user.active_mfa_method, hasVerifiedFactor) === 'aal2';
     if (secondStepOwed && !opts.allowAal1 && !(session.recovery && opts.allowRecoveryAtAal1)) throw authErrors.mfaRequired();
     if (user.requires_password_change && !opts.allowPasswordChange) throw authErrors.passwordChangeRequired();
+    if (opts.roles && !opts.roles.includes(user.role)) throw new HttpError(403, opts.roleDenied ?? 'Access Denied.');
     request.auth = { userId: user.id, sessionId: session.id, role: user.role, aal: session.aal, recovery: session.recovery, user };
     return request.auth;
   }
-  function requireAuth(opts: GuardOptions = {}): preHandlerAsyncHookHandler {
+  function requireAuth(opts: GuardOptions = {}): onRequestAsyncHookHandler {
     return async function guard(request: FastifyRequest, _reply: FastifyReply) {
       await authenticate(request, opts);
     };
   }
-  return { authenticate, requireAuth };
+  /**
+   * Checks every route registered after this on `app` and its children as its `config.auth`
+   * (or its prefix) asks, at `onRequest`: an anonymous call is refused before its body is
+   * parsed or validated, so a stranger learns nothing of the schema.
+   */
+  function protectRoutes(app: FastifyInstance): void {
+    app.addHook('onRoute', (route) => {
+      const access = accessOf(route);
+      if (!access) return;
+      const own = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+      route.onRequest = [...own, requireAuth(access)];
+    });
+  }
+  return { authenticate, requireAuth, protectRoutes };
 }
 
 export type Guard = ReturnType<typeof createGuard>;
-export type RequireAuth = Guard['requireAuth'];
 
 /** The authenticated caller of a guarded route. */
 export function authOf(request: FastifyRequest): AuthInfo {

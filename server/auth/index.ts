@@ -66,14 +66,16 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl, app.log, throttle);
   const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);
   const guard = createGuard(sessions, (token) => app.jwt.verify<AccessClaims>(token));
+  // Every route registered from here on is checked as its `config.auth` says, before its body is read.
+  guard.protectRoutes(app);
 
   await app.register(authRoutes({ accounts, sessions, mfa, guard, mailer }), { prefix: '/auth/v1' });
-  await app.register(sessionRoutes({ sessions, guard }), { prefix: '/auth/v1' });
+  await app.register(sessionRoutes({ sessions }), { prefix: '/auth/v1' });
   await app.register(
     async (functions) => {
       await functions.register(captchaRoutes(captcha, (client) => throttle.challengeCost(client)));
-      await functions.register(accountFunctionRoutes({ accounts, sessions, guard }));
-      await functions.register(loginHistoryRoutes({ db, guard }));
+      await functions.register(accountFunctionRoutes({ accounts, sessions }));
+      await functions.register(loginHistoryRoutes({ db }));
     },
     { prefix: '/functions/v1' },
   );

@@ -7,11 +7,14 @@ import type { SessionService } from './sessions.js';
 import { authOf, type Guard } from './guard.js';
 import { authErrors } from './errors.js';
 import { trackMailWork, type Mailer } from '../mail/mailer.js';
+import { NoContent } from '../../ledger/contract/common.js';
+import { Accepted, Challenge, Enrolment, FactorRemoved, SecondStepAnswer, SessionAnswer, UserView } from '../../ledger/contract/access.js';
 
 const email = z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Email address is invalid.');
 const password = z.string().min(1).max(1024);
 const security = z.object({ captcha_token: z.string().max(10_000).optional() }).optional();
-const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+/** A public call with a per-client limit (the guard's other routes need a session). */
+const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' }, auth: 'public' as const });
 
 /**
  * Refuses (403 reauthentication_required) unless the caller gives the right current password or the
@@ -50,14 +53,14 @@ function afterAnswer(request: FastifyRequest, mailer: Mailer, work: () => Promis
 /** `/auth/v1`: the authentication calls of spec 000 section 7.1 (docs/api-auth.md). */
 export function authRoutes(deps: { accounts: Accounts; sessions: SessionService; mfa: SecondFactors; guard: Guard; mailer: Mailer }): FastifyPluginAsyncZod {
   const { accounts, sessions, mfa } = deps;
-  const { requireAuth, authenticate } = deps.guard;
+  const { authenticate } = deps.guard;
   return async (app) => {
     app.post(
       '/signup',
       {
         config: limit(10),
         schema: {
-          tags: ['auth'],
+          tags: ['auth'], response: { 200: UserView },
           body: z.object({ email, password, data: z.object({ full_name: z.string().trim().min(1).max(200) }), gotrue_meta_security: security }),
         },
       },
@@ -69,7 +72,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
 
     app.get(
       '/verify',
-      { config: limit(30), schema: { tags: ['auth'], querystring: z.object({ type: z.literal('signup'), token: z.string().max(200) }) } },
+      { config: limit(30), schema: { tags: ['auth'], response: { 303: NoContent }, querystring: z.object({ type: z.literal('signup'), token: z.string().max(200) }) } },
       async (request, reply) => {
         const ok = await accounts.confirmSignup(request.query.token, request.log);
         return reply.redirect(ok ? '/login?confirmed=1' : '/login?confirm_error=1', 303);
@@ -81,7 +84,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       {
         config: limit(30),
         schema: {
-          tags: ['auth'],
+          tags: ['auth'], response: { 200: SecondStepAnswer },
           body: z.discriminatedUnion('type', [
             z.object({ type: z.literal('email'), email, token: z.string().max(20) }),
             z.object({ type: z.literal('recovery'), token: z.string().max(200) }),
@@ -102,7 +105,7 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       {
         config: limit(30),
         schema: {
-          tags: ['auth'],
+          tags: ['auth'], response: { 200: SessionAnswer },
           querystring: z.object({ grant_type: z.enum(['password', 'refresh_token']) }),
           body: z.union([z.object({ email, password, gotrue_meta_security: security }), z.object({ refresh_token: z.string().min(1).max(200) })]),
         },
@@ -127,8 +130,8 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.post(
       '/logout',
       {
-        preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true, allowRecovery: true }),
-        schema: { tags: ['auth'], querystring: z.object({ scope: z.enum(['global', 'local', 'others']).default('local') }) },
+        config: { auth: { allowAal1: true, allowPasswordChange: true, allowRecovery: true } },
+        schema: { tags: ['auth'], response: { 204: NoContent }, querystring: z.object({ scope: z.enum(['global', 'local', 'others']).default('local') }) },
       },
       async (request, reply) => {
         const auth = authOf(request);
@@ -136,13 +139,13 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
         if (scope === 'local') await sessions.revoke(auth.sessionId);
         else if (scope === 'global') await sessions.revokeAll(auth.userId);
         else await sessions.revokeAll(auth.userId, auth.sessionId);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
 
     app.get(
       '/user',
-      { preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true, allowRecovery: true }), schema: { tags: ['auth'] } },
+      { config: { auth: { allowAal1: true, allowPasswordChange: true, allowRecovery: true } }, schema: { tags: ['auth'], response: { 200: UserView } } },
       async (request) => accounts.view(authOf(request).user),
     );
 
@@ -151,9 +154,9 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
       {
         // A reset-link session may set the password at aal1: the second factor still guards
         // the next sign-in, and every session ends with the change.
-        preHandler: requireAuth({ allowPasswordChange: true, allowRecovery: true, allowRecoveryAtAal1: true }),
+        config: { auth: { allowPasswordChange: true, allowRecovery: true, allowRecoveryAtAal1: true } },
         schema: {
-          tags: ['auth'],
+          tags: ['auth'], response: { 200: UserView },
           body: z.object({
             password: z.string().max(1024).optional(),
             /** The current password, unless the session signed in or confirmed it in the last 5 minutes. */
@@ -190,19 +193,19 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
 
     app.post(
       '/otp',
-      { config: limit(10), schema: { tags: ['auth'], body: z.object({ email, create_user: z.literal(false).optional(), data: z.record(z.string(), z.unknown()).optional() }) } },
+      { config: limit(10), schema: { tags: ['auth'], response: { 200: Accepted }, body: z.object({ email, create_user: z.literal(false).optional(), data: z.record(z.string(), z.unknown()).optional() }) } },
       async (request) => afterAnswer(request, deps.mailer, () => mfa.sendEmailCode(request.body.email, requestInfo(request))),
     );
 
     app.post(
       '/recover',
-      { config: limit(10), schema: { tags: ['auth'], body: z.object({ email, redirect_to: z.string().max(2000).optional() }) } },
+      { config: limit(10), schema: { tags: ['auth'], response: { 200: Accepted }, body: z.object({ email, redirect_to: z.string().max(2000).optional() }) } },
       async (request) => afterAnswer(request, deps.mailer, () => accounts.recover(request.body.email, requestInfo(request))),
     );
 
     app.post(
       '/resend',
-      { config: limit(10), schema: { tags: ['auth'], body: z.object({ type: z.literal('signup'), email }) } },
+      { config: limit(10), schema: { tags: ['auth'], response: { 200: Accepted }, body: z.object({ type: z.literal('signup'), email }) } },
       async (request) => afterAnswer(request, deps.mailer, () => accounts.resendConfirmation(request.body.email, requestInfo(request))),
     );
 
@@ -210,8 +213,8 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.post(
       '/factors',
       {
-        preHandler: requireAuth({ allowAal1: true }),
-        schema: { tags: ['auth'], body: z.object({ factor_type: z.literal('totp'), friendly_name: z.string().max(100).optional() }) },
+        config: { auth: { allowAal1: true } },
+        schema: { tags: ['auth'], response: { 200: Enrolment }, body: z.object({ factor_type: z.literal('totp'), friendly_name: z.string().max(100).optional() }) },
       },
       async (request) => {
         const auth = authOf(request);
@@ -223,22 +226,21 @@ export function authRoutes(deps: { accounts: Accounts; sessions: SessionService;
     app.post(
       '/factors/:id/challenge',
       // The second step comes before a forced password change (spec 4.1, step 1), as for e-mailed codes.
-      { config: limit(30), preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }), schema: { tags: ['auth'], params: factorParams } },
+      { config: { ...limit(30), auth: { allowAal1: true, allowPasswordChange: true } }, schema: { tags: ['auth'], response: { 200: Challenge }, params: factorParams } },
       async (request) => mfa.challenge(authOf(request), request.params.id),
     );
     app.post(
       '/factors/:id/verify',
       {
-        config: limit(30),
-        preHandler: requireAuth({ allowAal1: true, allowPasswordChange: true }),
+        config: { ...limit(30), auth: { allowAal1: true, allowPasswordChange: true } },
         // `code`: the app's 6 digits, or one of the recovery codes (xxxxx-xxxxx) at the second step.
-        schema: { tags: ['auth'], params: factorParams, body: z.object({ challenge_id: z.uuid(), code: z.string().max(20) }) },
+        schema: { tags: ['auth'], response: { 200: SecondStepAnswer }, params: factorParams, body: z.object({ challenge_id: z.uuid(), code: z.string().max(20) }) },
       },
       async (request) => mfa.verify(authOf(request), request.params.id, request.body.challenge_id, request.body.code.trim(), request.log),
     );
     app.delete(
       '/factors/:id',
-      { preHandler: requireAuth({ allowAal1: true }), schema: { tags: ['auth'], params: factorParams } },
+      { config: { auth: { allowAal1: true } }, schema: { tags: ['auth'], response: { 200: FactorRemoved }, params: factorParams } },
       async (request) => mfa.remove(authOf(request), request.params.id, request.log),
     );
   };

@@ -1,29 +1,20 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { SessionService } from './sessions.js';
-import { authOf, type Guard } from './guard.js';
+import { authOf } from './guard.js';
 import { HttpError } from '../errors.js';
+import { NoContent } from '../../ledger/contract/common.js';
+import { LiveSession } from '../../ledger/contract/access.js';
 
 export const SESSION_NOT_FOUND = 'No such session. It may have ended already.';
 
-const SessionSchema = z.object({
-  id: z.string(),
-  created_at: z.string(),
-  last_active_at: z.string(),
-  expires_at: z.string(),
-  ip_address: z.string().nullable(),
-  user_agent: z.string().nullable(),
-  current: z.boolean(),
-});
-
 /** `/auth/v1/sessions`: the account's live sessions, any one of which its owner may end (Settings > Security). */
-export function sessionRoutes(deps: { sessions: SessionService; guard: Guard }): FastifyPluginAsyncZod {
+export function sessionRoutes(deps: { sessions: SessionService }): FastifyPluginAsyncZod {
   const { sessions } = deps;
-  const { requireAuth } = deps.guard;
   return async (app) => {
     app.get(
       '/sessions',
-      { preHandler: requireAuth(), schema: { tags: ['auth'], summary: 'The live sessions of the signed-in account', response: { 200: z.array(SessionSchema) } } },
+      { schema: { tags: ['auth'], summary: 'The live sessions of the signed-in account', response: { 200: z.array(LiveSession) } } },
       async (request) => {
         const auth = authOf(request);
         return sessions.listLive(auth.userId, auth.role, auth.sessionId);
@@ -32,11 +23,11 @@ export function sessionRoutes(deps: { sessions: SessionService; guard: Guard }):
 
     app.delete(
       '/sessions/:id',
-      { preHandler: requireAuth(), schema: { tags: ['auth'], summary: 'Ends one session of the signed-in account', params: z.object({ id: z.uuid() }) } },
+      { schema: { tags: ['auth'], response: { 204: NoContent }, summary: 'Ends one session of the signed-in account', params: z.object({ id: z.uuid() }) } },
       async (request, reply) => {
         const auth = authOf(request);
         if (!(await sessions.revokeOwn(auth.userId, request.params.id))) throw new HttpError(404, SESSION_NOT_FOUND);
-        return reply.status(204).send();
+        return reply.status(204).send(null);
       },
     );
   };

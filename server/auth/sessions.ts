@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 import { randomToken, sha256 } from './crypto.js';
 import { authErrors } from './errors.js';
 import { WatchedCache, type WriteWatch } from '../db/write-watch.js';
-import { isStaffRole } from '../staff/access.js';
+import { isStaffRole } from '../shared/access.js';
 
 /** How long the guard may reuse what it read of a session (writes by this process end it at once). */
 const FOR_REQUEST_MAX_AGE_MS = 1000;
@@ -21,13 +21,8 @@ export interface AccessClaims {
   jti?: string;
 }
 
-export interface IssuedTokens {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  expires_at: number;
-  token_type: 'bearer';
-}
+export type { IssuedTokens } from '../../ledger/contract/access.js';
+import type { IssuedTokens } from '../../ledger/contract/access.js';
 
 export type SignAccessToken = (claims: AccessClaims, expiresInSeconds: number) => string;
 

@@ -22,7 +22,7 @@ pg.types.setTypeParser(NUMERIC, (v) => v);
  * the average), the plan of the transactions page reads the customer's whole history and
  * sorts it to answer ten rows, instead of walking the index in the list's order (migration
  * 0019) to the page's end (docs/performance.md, "Findings the code keeps"; round 8 in that
- * file's git history; the plan is tested in server/marketplace/swap-merge.int.spec.ts).
+ * file's git history; the plan is tested in server/transactions/list.int.spec.ts).
  *
  * On PostgreSQL it is the database's own setting (migration 0025), so that it holds on every
  * server connection, also behind a pooler that hands one client's statements to many

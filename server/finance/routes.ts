@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { BalanceAt, StatementCsv } from '../../ledger/contract/books.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
+import { onlyFor } from '../shared/access.js';
 import type { LedgerContext } from '../context.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { ASSET_IDS } from '../../ledger/assets.js';
 import { walletStream } from '../../ledger/wallet/events.js';
 import { balanceAt, EventNotInWalletError } from '../../ledger/journal/time-travel.js';
@@ -25,11 +27,10 @@ function moment(text: string, endOfDay: boolean): Date {
  * "balance at this event").
  */
 export function financeRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
-  const guard = auth.guard.requireAuth();
   return async (app) => {
     app.get(
       '/statement',
-      { preHandler: guard, schema: { tags: ['api'], querystring: z.object({ from: MOMENT, to: MOMENT }) } },
+      { schema: { tags: ['api'], response: { 200: StatementCsv }, querystring: z.object({ from: MOMENT, to: MOMENT }) } },
       async (request, reply) => {
         const caller = authOf(request);
         const from = moment(request.query.from, false);
@@ -48,16 +49,13 @@ export function financeRoutes(auth: AuthServices, ledger: LedgerContext): Fastif
 
     app.get(
       '/admin/balance-at',
-      {
-        preHandler: guard,
+      { config: onlyFor(['ADMIN'], 'Access Denied: Only admins can view balances at a point in time.'),
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: BalanceAt },
           querystring: z.object({ userId: z.uuid(), eventId: z.uuid().optional(), at: MOMENT.optional(), asset: z.enum(ASSET_IDS).optional() }),
         },
       },
       async (request) => {
-        const staff = authOf(request);
-        if (staff.role !== 'ADMIN') throw forbidden('Access Denied: Only admins can view balances at a point in time.');
         const { userId, eventId, at, asset } = request.query;
         if ((eventId === undefined) === (at === undefined)) throw badRequest('Give either eventId or at.');
         try {

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Bytes } from '../../ledger/contract/common.js';
+import { KycDetails, KycStatusAnswer } from '../../ledger/contract/kyc.js';
 import fastifyMultipart from '@fastify/multipart';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { BlobStore, StoredBlob } from '../blobs/blob-store.js';
 import { forbidden, notFound, HttpError } from '../errors.js';
-import { assertCanManageUser } from '../staff/access.js';
+import { assertCanManageUser } from '../shared/access.js';
 import type { DocumentRef } from '../../ledger/user/events.js';
 import type { DocumentRefRow } from '../db/schema.js';
 import { DocumentLinks, type KycDocument } from './document-links.js';
@@ -22,7 +24,7 @@ export const KYC_DOCUMENT_PATH = '/kyc-documents';
  * (each opening recorded) and approve. Every change is a user event naming its actor.
  */
 export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
-  const { accounts, guard } = auth;
+  const { accounts } = auth;
   const db = accounts.db;
   const links = new DocumentLinks(auth.dataKey);
   const target = z.object({ targetUserId: z.uuid() });
@@ -43,8 +45,7 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
       {
         // Per account (the bearer), so customers behind one address do not share a budget.
         config: { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.headers.authorization ?? req.ip ?? 'unknown' } },
-        preHandler: guard.requireAuth(),
-        schema: { tags: ['functions'], consumes: ['multipart/form-data'] },
+        schema: { tags: ['functions'], response: { 200: KycStatusAnswer }, consumes: ['multipart/form-data'] },
       },
       async (request) => {
         const caller = authOf(request);
@@ -79,7 +80,7 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
       },
     );
 
-    app.post('/approve-kyc', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
+    app.post('/approve-kyc', { schema: { tags: ['functions'], response: { 200: KycStatusAnswer }, body: target } }, async (request) => {
       const staff = authOf(request);
       const { targetUserId } = request.body;
       await assertCanManageUser(db, staff, targetUserId);
@@ -89,7 +90,7 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
       return { success: true, kyc_status: 'verified' };
     });
 
-    app.post('/get-kyc-details', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
+    app.post('/get-kyc-details', { schema: { tags: ['functions'], response: { 200: KycDetails }, body: target } }, async (request) => {
       const staff = authOf(request);
       const { targetUserId } = request.body;
       await assertCanManageUser(db, staff, targetUserId);
@@ -120,7 +121,7 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
     // Opened in a new tab, so the link itself is the credential; each opening is recorded.
     app.get(
       KYC_DOCUMENT_PATH,
-      { config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags: ['api'], querystring: z.object({ token: z.string().max(2000) }) } },
+      { config: { rateLimit: { max: 60, timeWindow: '1 minute' }, auth: 'public' }, schema: { tags: ['api'], response: { 200: Bytes('the document: PDF, PNG or JPEG') }, querystring: z.object({ token: z.string().max(2000) }) } },
       async (request, reply) => {
         const grant = links.open(request.query.token);
         if (!grant) throw forbidden('This document link is invalid or has expired.');

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { SwapAnswer } from '../../ledger/contract/swap.js';
+import { ScheduledTransactions, StakeAnswer } from '../../ledger/contract/staking.js';
 import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
@@ -8,7 +10,7 @@ import type { LedgerContext } from '../context.js';
 import type { PriceCache } from '../prices/price-cache.js';
 import { usdPrice } from '../prices/usd-price.js';
 import { badRequest, forbidden } from '../errors.js';
-import { requestAmount, requestAsset } from '../wallet/amounts.js';
+import { requestAmount, requestAsset } from '../shared/amounts.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletEventData } from '../../ledger/wallet/events.js';
 import { SWAP_MESSAGES } from '../../ledger/wallet/wallet.js';
@@ -28,7 +30,6 @@ export { PRICES_UNAVAILABLE } from '../prices/usd-price.js';
 /** Swap and stake (spec 001: Swap Tokens, Stake Plans, Manage Stakes). */
 export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, prices: PriceCache): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
-  const guard = auth.guard.requireAuth();
 
   const profileOf = (userId: string) => db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
 
@@ -38,8 +39,7 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
     app.post(
       '/create-swap-request',
       {
-        preHandler: guard,
-        schema: { tags: ['functions'], body: z.object({ fromTokenId: z.string().max(10), toTokenId: z.string().max(10), fromAmount: amountInput }) },
+        schema: { tags: ['functions'], response: { 200: SwapAnswer }, body: z.object({ fromTokenId: z.string().max(10), toTokenId: z.string().max(10), fromAmount: amountInput }) },
       },
       async (request) => {
         const caller = authOf(request);
@@ -91,9 +91,8 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
     app.post(
       '/create-stake-transaction',
       {
-        preHandler: guard,
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: StakeAnswer },
           body: z.object({ assetId: z.string().max(10), amount: amountInput, durationDays: z.coerce.number().int().min(1).max(10_000), rate: z.union([z.string().max(32), z.number()]) }),
         },
       },
@@ -134,9 +133,8 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
     app.get(
       '/scheduled-transactions',
       {
-        preHandler: guard,
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: ScheduledTransactions },
           querystring: z.object({ status: z.enum(['pending', 'completed']).default('pending'), type: z.enum(['stake_payout']).default('stake_payout') }),
         },
       },

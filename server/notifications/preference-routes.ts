@@ -5,7 +5,7 @@ import type { LedgerContext } from '../context.js';
 import { forbidden } from '../errors.js';
 import { notificationPreferences } from '../mail/staff-notices.js';
 import { userDecider } from '../../ledger/user/user.js';
-import { NotificationPreferences } from '../../ledger/notifications/preferences.js';
+import { NotificationPreferences } from '../../ledger/contract/settings.js';
 
 export const CUSTOMERS_ONLY = 'Notification preferences are for customer accounts.';
 
@@ -16,18 +16,17 @@ export const CUSTOMERS_ONLY = 'Notification preferences are for customer account
  */
 export function notificationPreferenceRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
   const db = ledger.database.db;
-  const guard = auth.guard.requireAuth();
   const customer = (role: string) => {
     if (role !== 'USER') throw forbidden(CUSTOMERS_ONLY);
   };
   return async (app) => {
-    app.get('/notification-preferences', { preHandler: guard, schema: { tags: ['api'] } }, async (request) => {
+    app.get('/notification-preferences', { schema: { tags: ['api'], response: { 200: NotificationPreferences } } }, async (request) => {
       const caller = authOf(request);
       customer(caller.role);
       return notificationPreferences(db, caller.userId);
     });
 
-    app.put('/notification-preferences', { preHandler: guard, schema: { tags: ['api'], body: NotificationPreferences } }, async (request) => {
+    app.put('/notification-preferences', { schema: { tags: ['api'], response: { 200: NotificationPreferences }, body: NotificationPreferences } }, async (request) => {
       const caller = authOf(request);
       customer(caller.role);
       await ledger.execute(userDecider, caller.userId, { type: 'SetNotificationPreferences', preferences: request.body }, { actor: { id: caller.userId, role: caller.role } });

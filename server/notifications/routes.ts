@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Done } from '../../ledger/contract/common.js';
+import { NotificationFeed } from '../../ledger/contract/settings.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -12,9 +14,8 @@ import { notificationPreferences } from '../mail/staff-notices.js';
 /** `/api/v1/notifications`: the bell's list and the read marks. */
 export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
   const db = ledger.database.db;
-  const guard = auth.guard.requireAuth();
   return async (app) => {
-    app.get('/notifications', { preHandler: guard, schema: { tags: ['api'] } }, async (request) => {
+    app.get('/notifications', { schema: { tags: ['api'], response: { 200: NotificationFeed } } }, async (request) => {
       const { userId } = authOf(request);
       const now = new Date();
       // A customer who turned transaction updates off gets no received-transaction items either.
@@ -49,7 +50,7 @@ export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): F
 
     app.post(
       '/notifications/:id/read',
-      { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } },
+      { schema: { tags: ['api'], response: { 200: Done }, params: z.object({ id: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         const own = await db.selectFrom('notifications').select(['id', 'read']).where('id', '=', request.params.id).where('user_id', '=', caller.userId).executeTakeFirst();
@@ -59,7 +60,7 @@ export function notificationRoutes(auth: AuthServices, ledger: LedgerContext): F
       },
     );
 
-    app.post('/notifications/read-all', { preHandler: guard, schema: { tags: ['api'] } }, async (request) => {
+    app.post('/notifications/read-all', { schema: { tags: ['api'], response: { 200: Done } } }, async (request) => {
       const caller = authOf(request);
       const unread = await db.selectFrom('notifications').select('id').where('user_id', '=', caller.userId).where('read', '=', false).limit(1).executeTakeFirst();
       if (unread) await ledger.execute(notificationsDecider, caller.userId, { type: 'MarkAllRead', upTo: new Date().toISOString() }, { actor: { id: caller.userId, role: caller.role } });

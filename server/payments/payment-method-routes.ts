@@ -18,32 +18,8 @@ import {
   paymentMethodsDecider,
   type PaymentMethodsCommand,
 } from '../../ledger/payment-methods/payment-methods.js';
-
-/**
- * Form fields arrive as loose text and are checked by the ledger's pure card and bank
- * checks, so that every refusal carries its own message. Bounded only against abuse.
- */
-const field = z.string().max(1000).nullish();
-const AddPaymentMethodBody = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('credit_card'), cardNumber: field, cardHolderName: field, expiryDate: field, cvv: field, notes: field }),
-  z.object({ type: z.literal('bank_account'), bank_name: field, account_number: field, notes: field }),
-]);
-
-/** What a saved payment method shows: never a full card number, CVV or account number. */
-const PaymentMethodView = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  type: z.enum(['credit_card', 'bank_account']),
-  card_brand: z.string().nullable(),
-  last4: z.string().nullable(),
-  expiry_date: z.string().nullable(),
-  card_holder_name: z.string().nullable(),
-  bank_name: z.string().nullable(),
-  bank_last4: z.string().nullable(),
-  notes: z.string().nullable(),
-  created_at: z.string(),
-});
-type PaymentMethodView = z.infer<typeof PaymentMethodView>;
+import { Done } from '../../ledger/contract/common.js';
+import { AddPaymentMethodBody, PaymentMethodView } from '../../ledger/contract/payments.js';
 
 const VIEW_COLUMNS = [
   'id',
@@ -95,7 +71,6 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
  */
 export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
-  const guard = auth.guard.requireAuth();
 
   async function record(request: FastifyRequest, caller: AuthInfo, command: PaymentMethodsCommand, key?: string) {
     try {
@@ -123,7 +98,6 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
     app.post(
       '/add-raw-payment-method',
       {
-        preHandler: guard,
         schema: { tags: ['functions'], body: AddPaymentMethodBody, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } },
       },
       async (request) => {
@@ -180,7 +154,7 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
 
     app.get(
       '/payment-methods',
-      { preHandler: guard, schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(PaymentMethodView) }) } } },
+      { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(PaymentMethodView) }) } } },
       async (request) => {
         const caller = authOf(request);
         const rows = await db
@@ -196,7 +170,7 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
 
     app.get(
       '/payment-methods/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: byId, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } } },
+      { schema: { tags: ['api'], params: byId, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } } },
       async (request) => {
         const row = await findOwn(authOf(request).userId, request.params.id);
         if (!row) throw notFound(PAYMENT_METHOD_NOT_FOUND);
@@ -206,7 +180,7 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
 
     app.delete(
       '/payment-methods/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: byId, response: { 200: z.object({ success: z.literal(true) }) } } },
+      { schema: { tags: ['api'], params: byId, response: { 200: Done } } },
       async (request) => {
         const caller = authOf(request);
         const id = request.params.id;

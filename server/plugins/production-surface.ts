@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { isStaffRole } from '../staff/access.js';
+import { isStaffRole } from '../shared/access.js';
 import { HttpError } from '../errors.js';
 
 export const DOCS_STAFF_ONLY = 'The API description is shown to signed-in staff only.';

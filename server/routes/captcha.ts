@@ -1,27 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
-
-/** An ALTCHA v1 challenge, or `{provider}` when the provider's own widget makes the token. */
-const ChallengeSchema = z.union([
-  z.object({
-    algorithm: z.string(),
-    challenge: z.string(),
-    maxnumber: z.number().int().optional(),
-    salt: z.string(),
-    signature: z.string(),
-  }),
-  z.object({ provider: z.string() }),
-]);
-
-const VerifyBodySchema = z.object({
-  captchaToken: z.string().min(1).max(10_000),
-});
-
-const VerifyAnswerSchema = z.union([
-  z.object({ success: z.literal(true) }),
-  z.object({ success: z.literal(false), error: z.string() }),
-]);
+import { CaptchaChallenge as ChallengeSchema, CaptchaVerdict as VerifyAnswerSchema, CaptchaVerifyBody as VerifyBodySchema } from '../../ledger/contract/access.js';
 
 /**
  * `GET captcha-challenge` and `POST verify-recaptcha` (mounted under /functions/v1). `costFor`
@@ -32,7 +12,7 @@ export function captchaRoutes(captcha: CaptchaVerifier, costFor?: (client: strin
     app.get(
       '/captcha-challenge',
       {
-        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' }, auth: 'public' },
         schema: {
           tags: ['functions'],
           summary: 'A fresh captcha challenge (ALTCHA proof of work by default)',
@@ -49,7 +29,7 @@ export function captchaRoutes(captcha: CaptchaVerifier, costFor?: (client: strin
     app.post(
       '/verify-recaptcha',
       {
-        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' }, auth: 'public' },
         schema: {
           tags: ['functions'],
           summary: 'Checks a captcha solution without using it up',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Bytes } from '../../ledger/contract/common.js';
 import type { OutboxMailer, StoredMail } from '../mail/mailer.js';
 import { escapeHtml } from '../mail/templates.js';
 
@@ -47,6 +48,7 @@ export function devMailboxRoutes(outbox: OutboxMailer): FastifyPluginAsyncZod {
           tags: ['dev'],
           summary: 'The local outbox as a page (not in production)',
           querystring: MailboxQuerySchema,
+          response: { 200: Bytes('text/html: the outbox page') },
         },
       },
       async (request, reply) => {

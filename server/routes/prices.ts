@@ -22,7 +22,7 @@ export function priceRoutes(cache: PriceCache): FastifyPluginAsyncZod {
     app.get(
       '/crypto-prices',
       {
-        config: { rateLimit: { max: 120, timeWindow: '1 minute' } },
+        config: { rateLimit: { max: 120, timeWindow: '1 minute' }, auth: 'public' },
         schema: {
           tags: ['functions'],
           summary: 'USD price and 24 h change per asset, refreshed every 60 s',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AnnouncementPosted, Announcements, WorkerManager } from '../../ledger/contract/staff-workers.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -8,7 +9,7 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import type { RealtimeHub } from '../realtime/hub.js';
 import { streamIds, type FeedHandler } from '../realtime/live-feed.js';
 import { ANNOUNCEMENTS_STREAM_PREFIX, AnnouncementError, announcementsDecider } from '../../ledger/announcements/announcements.js';
-import { assertRole } from './access.js';
+import { onlyFor, STAFF_ROLES } from '../shared/access.js';
 
 /** The worker's banner shows this many (spec 002 section 9). */
 export const LATEST_ANNOUNCEMENTS = 5;
@@ -18,15 +19,13 @@ export const LATEST_ANNOUNCEMENTS = 5;
  * a worker finds their manager (`get_worker_manager`) and reads the latest posts.
  */
 export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
-  const { guard } = auth;
   const db = ledger.database.db;
   return async (app) => {
     app.post(
       '/rpc/create_announcement',
-      { preHandler: guard.requireAuth(), schema: { tags: ['api'], body: z.object({ p_manager_id: z.uuid(), p_message: z.string().max(10_000) }) } },
+      { config: onlyFor(['MANAGER'], 'Access Denied: Only managers can send announcements.'), schema: { tags: ['api'], response: { 201: AnnouncementPosted }, body: z.object({ p_manager_id: z.uuid(), p_message: z.string().max(10_000) }) } },
       async (request, reply) => {
         const manager = authOf(request);
-        assertRole(manager, ['MANAGER'], 'Access Denied: Only managers can send announcements.');
         if (request.body.p_manager_id !== manager.userId) throw forbidden('Access Denied: You can only announce to your own workers.');
         const announcementId = randomUUID();
         try {
@@ -45,10 +44,9 @@ export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): F
 
     app.post(
       '/rpc/get_worker_manager',
-      { preHandler: guard.requireAuth(), schema: { tags: ['api'], body: z.object({ p_worker_id: z.uuid() }) } },
+      { config: onlyFor(STAFF_ROLES, 'Access Denied: Your role cannot view workers.'), schema: { tags: ['api'], response: { 200: WorkerManager }, body: z.object({ p_worker_id: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
-        assertRole(staff, ['WORKER', 'MANAGER', 'ADMIN'], 'Access Denied: Your role cannot view workers.');
         const workerId = request.body.p_worker_id;
         if (staff.role === 'WORKER' && workerId !== staff.userId) throw forbidden('Access Denied: You can only look up your own manager.');
         const worker = await db.selectFrom('users').select(['role', 'manager_id']).where('id', '=', workerId).executeTakeFirst();
@@ -62,9 +60,8 @@ export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): F
     app.get(
       '/announcements',
       {
-        preHandler: guard.requireAuth(),
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: Announcements },
           querystring: z.object({ manager_id: z.uuid(), limit: z.coerce.number().int().min(1).max(LATEST_ANNOUNCEMENTS).default(LATEST_ANNOUNCEMENTS) }),
         },
       },

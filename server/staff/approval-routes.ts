@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApprovalDecided, ApprovalList } from '../../ledger/contract/approvals.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { APPROVAL_MESSAGES } from '../../ledger/wallet/approvals.js';
-import { assertCanManageUser, assertRole, STAFF_ROLES } from './access.js';
+import { assertCanManageUser, assertRole, onlyFor, STAFF_ROLES } from '../shared/access.js';
 import type { FourEyes } from './four-eyes.js';
 
 const REASON_MAX = 500;
@@ -17,19 +18,16 @@ const STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
  * Each first lapses the requests past their expiry, so that no screen offers one.
  */
 export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEyes: FourEyes): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
-  const guard = auth.guard.requireAuth();
   const db = ledger.database.db;
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
       '/list-approvals',
-      {
-        preHandler: guard,
-        schema: { tags: ['functions'], body: z.object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() }).default({ scope: 'waiting' }) },
+      { config: onlyFor(STAFF_ROLES, 'Access Denied: Only staff can see approval requests.'),
+        schema: { tags: ['functions'], response: { 200: ApprovalList }, body: z.object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() }).default({ scope: 'waiting' }) },
       },
       async (request) => {
         const staff = authOf(request);
-        assertRole(staff, STAFF_ROLES, 'Access Denied: Only staff can see approval requests.');
         await fourEyes.expireDue();
         const { scope, status } = request.body;
         if (scope === 'mine') return { approvals: await fourEyes.read({ makerId: staff.userId, status }) };
@@ -42,17 +40,15 @@ export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEy
 
     app.post(
       '/decide-approval',
-      {
-        preHandler: guard,
+      { config: onlyFor(['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker),
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: ApprovalDecided },
           body: z.object({ requestId: z.uuid(), decision: z.enum(['approve', 'reject']), reason: z.string().max(REASON_MAX).nullish() }),
         },
       },
       async (request) => {
         const staff = authOf(request);
         const { requestId, decision } = request.body;
-        assertRole(staff, ['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker);
         const reason = request.body.reason?.trim() ?? '';
         if (!reason) throw badRequest(APPROVAL_MESSAGES.reasonRequired);
         const row = await db.selectFrom('approval_requests').select(['request_id', 'user_id', 'maker_id']).where('request_id', '=', requestId).executeTakeFirst();
@@ -68,7 +64,7 @@ export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEy
   const api: FastifyPluginAsyncZod = async (app) => {
     app.get(
       '/users/:userId/approvals',
-      { preHandler: guard, schema: { tags: ['api'], params: z.object({ userId: z.uuid() }) } },
+      { schema: { tags: ['api'], response: { 200: ApprovalList }, params: z.object({ userId: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);

@@ -1,12 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { TrailPage } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { comparePositions, formatPosition, type EventStore, type RecordedEvent } from '../../ledger/event-store/port.js';
-import { assertCanManageUser } from './access.js';
+import { assertCanManageUser } from '../shared/access.js';
 import { isUuid } from '../ids.js';
 import { holdsCardLikeNumber } from '../../ledger/payment-methods/card.js';
 
@@ -185,9 +186,8 @@ export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): Fas
     app.get(
       '/users/:userId/event-trail',
       {
-        preHandler: auth.guard.requireAuth(),
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: TrailPage },
           params: z.object({ userId: z.uuid() }),
           querystring: z.object({
             kind: z.enum(['all', ...TRAIL_KINDS]).default('all'),
@@ -228,7 +228,7 @@ export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): Fas
               },
               summary: summaryOf(e.type, data),
               data,
-              metadata: withoutSecrets(Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]]))),
+              metadata: withoutSecrets(Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]]))) as Record<string, unknown>,
             };
           }),
           total: trail.length,

@@ -9,7 +9,7 @@ import { walletDecider } from '../../ledger/wallet/decider.js';
 import { isApprovalEventType, needsSecondApproval, type ApprovalAction, type ProposedTransaction, type Valuation } from '../../ledger/wallet/approvals.js';
 import type { AssetId } from '../../ledger/assets.js';
 import { formatAmount, money } from '../../ledger/money.js';
-import type { StaffRole } from './access.js';
+import type { StaffRole } from '../shared/access.js';
 import type { RealtimeHub } from '../realtime/hub.js';
 import type { FeedHandler } from '../realtime/live-feed.js';
 import type { Approval, ApprovalStatus } from '../../ledger/contract/approvals.js';

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ManagedUsers, WorkerCreated, WorkerList, WorkerPasswordReset } from '../../ledger/contract/staff-workers.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import { AuthError } from '../auth/errors.js';
 import { passwordProblem } from '../auth/password-policy.js';
 import { temporaryPassword } from '../auth/staff-accounts.js';
 import { badRequest, conflict, forbidden } from '../errors.js';
-import { assertManagesWorker, assertRole } from './access.js';
+import { assertManagesWorker, onlyFor } from '../shared/access.js';
 import { pageNumber, pageSize, pageWindow } from './paging.js';
 
 const ONLY_MANAGERS = 'Access Denied: Only managers can manage workers.';
@@ -21,21 +22,19 @@ const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * reset own workers, and list the customers those workers own.
  */
 export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
-  const { accounts, guard } = auth;
+  const { accounts } = auth;
   const db = accounts.db;
   return async (app) => {
     app.post(
       '/create-worker-for-manager',
-      {
-        preHandler: guard.requireAuth(),
+      { config: onlyFor(['MANAGER'], ONLY_MANAGERS),
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 201: WorkerCreated },
           body: z.object({ fullName: z.string().max(200).optional(), email: z.string().max(320).optional(), password: z.string().max(200).optional() }),
         },
       },
       async (request, reply) => {
         const manager = authOf(request);
-        assertRole(manager, ['MANAGER'], ONLY_MANAGERS);
         const fullName = request.body.fullName?.trim() ?? '';
         const email = request.body.email?.trim() ?? '';
         const password = request.body.password ?? '';
@@ -60,7 +59,7 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
 
     app.post(
       '/reset-worker-password',
-      { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: z.object({ workerId: z.uuid() }) } },
+      { schema: { tags: ['functions'], response: { 200: WorkerPasswordReset }, body: z.object({ workerId: z.uuid() }) } },
       async (request) => {
         const manager = authOf(request);
         await assertManagesWorker(db, manager, request.body.workerId);
@@ -76,10 +75,9 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
 
     app.post(
       '/get-users-for-manager',
-      {
-        preHandler: guard.requireAuth(),
+      { config: onlyFor(['MANAGER', 'ADMIN'], 'Access Denied: Only managers can list their workers\u2019 users.'),
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: ManagedUsers },
           body: z.object({
             page: z.coerce.number().int().min(1).max(100_000).default(1),
             perPage: z.coerce.number().int().min(1).max(100).default(10),
@@ -89,7 +87,6 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
       },
       async (request) => {
         const staff = authOf(request);
-        assertRole(staff, ['MANAGER', 'ADMIN'], 'Access Denied: Only managers can list their workers\u2019 users.');
         const { page, perPage } = request.body;
         const search = request.body.searchQuery?.trim() ?? '';
         let query = db
@@ -127,17 +124,15 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
  * p_page or p_page_size it answers one page, and X-Total-Count says how many there are in all.
  */
 export function workerInfoRpc(auth: AuthServices): FastifyPluginAsyncZod {
-  const { accounts, guard } = auth;
+  const { accounts } = auth;
   return async (app) => {
     app.post(
       '/rpc/get_worker_info',
-      {
-        preHandler: guard.requireAuth(),
-        schema: { tags: ['api'], body: z.object({ p_manager_id: z.uuid(), p_page: pageNumber.optional(), p_page_size: pageSize.optional() }) },
+      { config: onlyFor(['MANAGER', 'ADMIN'], ONLY_MANAGERS),
+        schema: { tags: ['api'], response: { 200: WorkerList }, body: z.object({ p_manager_id: z.uuid(), p_page: pageNumber.optional(), p_page_size: pageSize.optional() }) },
       },
       async (request, reply) => {
         const staff = authOf(request);
-        assertRole(staff, ['MANAGER', 'ADMIN'], ONLY_MANAGERS);
         const { p_manager_id: managerId, p_page: page, p_page_size: size } = request.body;
         if (staff.role === 'MANAGER' && managerId !== staff.userId) throw forbidden('Access Denied: You can only list your own workers.');
         const workers = accounts.db.selectFrom('users').where('role', '=', 'WORKER').where('manager_id', '=', managerId);

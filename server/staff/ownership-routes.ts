@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Claimed, FoundUser, ManagerAccess, OwnedUsers, Ownership } from '../../ledger/contract/staff-workers.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import { usersByEmail } from '../auth/accounts.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { UserError } from '../../ledger/user/user.js';
-import { assertRole, canManageUser, isStaffRole } from './access.js';
+import { canManageUser, isStaffRole, onlyFor } from '../shared/access.js';
 import { pageNumber, pageSize, pageWindow } from './paging.js';
 import { HttpError } from '../errors.js';
 
@@ -18,15 +19,13 @@ const ROLE_DENIED = 'Access Denied: Your role cannot view user profiles.';
  * lists the customers they own, and the profile shell asks whether its caller may enter.
  */
 export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod {
-  const { accounts, guard } = auth;
+  const { accounts } = auth;
   const db = accounts.db;
   return async (app) => {
     app.post(
       '/search-user-by-email',
-      { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: z.object({ emailToSearch: z.string().max(320).optional() }) } },
+      { config: onlyFor(['WORKER'], ONLY_WORKERS), schema: { tags: ['functions'], response: { 200: FoundUser }, body: z.object({ emailToSearch: z.string().max(320).optional() }) } },
       async (request) => {
-        const staff = authOf(request);
-        assertRole(staff, ['WORKER'], ONLY_WORKERS);
         const email = request.body.emailToSearch?.trim() ?? '';
         if (!email) throw badRequest('Please enter an email address.');
         // Exact address (case-insensitive, as sign-in treats it); staff accounts are not customers to claim.
@@ -40,10 +39,9 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
 
     app.post(
       '/claim-user',
-      { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: z.object({ userIdToClaim: z.uuid() }) } },
+      { config: onlyFor(['WORKER'], ONLY_WORKERS), schema: { tags: ['functions'], response: { 200: Claimed }, body: z.object({ userIdToClaim: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
-        assertRole(staff, ['WORKER'], ONLY_WORKERS);
         const target = await accounts.findById(request.body.userIdToClaim);
         if (!target) throw notFound('User not found.');
         if (target.role !== 'USER') throw conflict(CLAIM_CONFLICT);
@@ -60,13 +58,11 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
 
     app.post(
       '/list-my-users',
-      {
-        preHandler: guard.requireAuth(),
-        schema: { tags: ['functions'], body: z.object({ page: pageNumber.optional(), pageSize: pageSize.optional() }).nullish() },
+      { config: onlyFor(['WORKER'], 'Access Denied: Only workers own users.'),
+        schema: { tags: ['functions'], response: { 200: OwnedUsers }, body: z.object({ page: pageNumber.optional(), pageSize: pageSize.optional() }).nullish() },
       },
       async (request) => {
         const staff = authOf(request);
-        assertRole(staff, ['WORKER'], 'Access Denied: Only workers own users.');
         const owned = db.selectFrom('user_profiles as p').innerJoin('users as u', 'u.id', 'p.user_id').where('p.assigned_worker_id', '=', staff.userId);
         let rows = owned
           .select(['u.email as user_email', 'p.user_id as profile_user_id', 'p.created_at as profile_created_at'])
@@ -89,7 +85,7 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
     // nothing); every profile call itself refuses with 403 (access.ts).
     app.post(
       '/check-user-ownership',
-      { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: z.object({ profileUserId: z.uuid() }) } },
+      { schema: { tags: ['functions'], response: { 200: Ownership }, body: z.object({ profileUserId: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         if (!isStaffRole(staff.role)) throw new HttpError(403, ROLE_DENIED);
@@ -99,7 +95,7 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
 
     app.post(
       '/check-manager-user-access',
-      { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid() }) } },
+      { schema: { tags: ['functions'], response: { 200: ManagerAccess }, body: z.object({ targetUserId: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         if (!isStaffRole(staff.role)) throw new HttpError(403, ROLE_DENIED);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AddressSet, Done, NoteSet, StaffPaymentMethod, TransactionAdded } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf, type AuthInfo } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -9,8 +10,8 @@ import { walletDecider } from '../../ledger/wallet/decider.js';
 import { TransactionStatus } from '../../ledger/wallet/events.js';
 import { isAssetId } from '../../ledger/assets.js';
 import { ADDRESS_SHAPES, isValidAddress } from '../../ledger/addresses.js';
-import { requestAmount } from '../wallet/amounts.js';
-import { assertCanManageUser, assertRole, customerInReach } from './access.js';
+import { requestAmount } from '../shared/amounts.js';
+import { assertCanManageUser, customerInReach, onlyFor } from '../shared/access.js';
 import { UUID } from '../ids.js';
 import { passwordProblem } from '../auth/password-policy.js';
 import { AWAITING_SECOND_APPROVAL, type FourEyes } from './four-eyes.js';
@@ -44,14 +45,13 @@ const actorOf = (staff: AuthInfo) => ({ id: staff.userId, role: staff.role });
 export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fourEyes: FourEyes): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
   const { accounts } = auth;
-  const guard = auth.guard.requireAuth();
 
   const reachableUser = (staff: AuthInfo, userId: string) => customerInReach(accounts, staff, userId);
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
       '/set-dashboard-note',
-      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() }) } },
+      { schema: { tags: ['functions'], response: { 200: NoteSet }, body: z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() }) } },
       async (request) => {
         const staff = authOf(request);
         await reachableUser(staff, request.body.userId);
@@ -63,7 +63,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.post(
       '/reset-user-password',
-      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) }) } },
+      { schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) }) } },
       async (request) => {
         const staff = authOf(request);
         const { targetUserId, newPassword } = request.body;
@@ -85,11 +85,10 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
     // customers) or an admin removes the second factor, with a reason that is recorded and mailed.
     app.post(
       '/remove-user-mfa',
-      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) }) } },
+      { config: onlyFor(['MANAGER', 'ADMIN'], PROFILE_MESSAGES.mfaRoles), schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) }) } },
       async (request) => {
         const staff = authOf(request);
         const { targetUserId } = request.body;
-        assertRole(staff, ['MANAGER', 'ADMIN'], PROFILE_MESSAGES.mfaRoles);
         await reachableUser(staff, targetUserId);
         const reason = request.body.reason.trim();
         if (!reason) throw badRequest(PROFILE_MESSAGES.mfaReason);
@@ -101,9 +100,8 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
     app.post(
       '/update-all-user-permissions',
       {
-        preHandler: guard,
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: Done },
           body: z.object({
             targetUserId: z.uuid(),
             permissions: z.object({ can_send: z.boolean(), can_swap: z.boolean(), can_buy: z.boolean(), can_sell: z.boolean(), can_stake: z.boolean() }),
@@ -146,8 +144,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
     app.post(
       '/set-user-wallet-address',
       {
-        preHandler: guard,
-        schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid(), assetId: z.string().max(10).nullish(), newAddress: z.string().max(200).nullish() }) },
+        schema: { tags: ['functions'], response: { 200: AddressSet }, body: z.object({ targetUserId: z.uuid(), assetId: z.string().max(10).nullish(), newAddress: z.string().max(200).nullish() }) },
       },
       async (request) => {
         const staff = authOf(request);
@@ -164,9 +161,8 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
     app.post(
       '/add-transaction',
       {
-        preHandler: guard,
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: TransactionAdded, 202: TransactionAdded },
           body: z.object({
             targetUserId: z.uuid(),
             assetId: z.string().max(10).nullish(),
@@ -247,7 +243,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.get(
       '/users/:userId/payment-methods',
-      { preHandler: guard, schema: { tags: ['api'], params: z.object({ userId: z.uuid() }) } },
+      { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(StaffPaymentMethod) }) }, params: z.object({ userId: z.uuid() }) } },
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);
@@ -264,7 +260,7 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.get(
       '/users/:userId/payment-methods/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: z.object({ userId: z.uuid(), id: z.string().max(100) }) } },
+      { schema: { tags: ['api'], response: { 200: z.object({ paymentMethod: StaffPaymentMethod }) }, params: z.object({ userId: z.uuid(), id: z.string().max(100) }) } },
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);

@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Banned, Done } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
-import { customerInReach } from './access.js';
+import { customerInReach } from '../shared/access.js';
 
 /** A ban lasts until this far ahead: "banned until further notice". */
 const BAN_YEARS = 100;
 
 /** Staff actions on a customer's account (spec 002 section 7), each checked on the server and recorded with its actor. */
 export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
-  const { accounts, guard } = auth;
+  const { accounts } = auth;
   const target = z.object({ targetUserId: z.uuid() });
   return async (app) => {
-    app.post('/ban-user', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
+    app.post('/ban-user', { schema: { tags: ['functions'], response: { 200: Banned }, body: target } }, async (request) => {
       const staff = authOf(request);
       await customerInReach(accounts, staff, request.body.targetUserId);
       const until = new Date();
@@ -21,7 +22,7 @@ export function staffAccountRoutes(auth: AuthServices): FastifyPluginAsyncZod {
       return { success: true, banned_until: until.toISOString() };
     });
 
-    app.post('/unban-user', { preHandler: guard.requireAuth(), schema: { tags: ['functions'], body: target } }, async (request) => {
+    app.post('/unban-user', { schema: { tags: ['functions'], response: { 200: Done }, body: target } }, async (request) => {
       const staff = authOf(request);
       await customerInReach(accounts, staff, request.body.targetUserId);
       await accounts.record(request.body.targetUserId, { type: 'Unban' }, { id: staff.userId, role: staff.role });

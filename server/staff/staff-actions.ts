@@ -2,15 +2,16 @@ import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthServices } from '../auth/index.js';
-import { authOf } from '../auth/guard.js';
+import { onlyFor } from '../shared/access.js';
 import { usersByEmail } from '../auth/accounts.js';
 import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';
-import { badRequest, forbidden } from '../errors.js';
+import { badRequest } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { csvCell } from '../../ledger/journal/statement.js';
 import { STAFF_ACTIONS } from '../../projections/staff-actions.js';
-import type { StaffAction } from '../../ledger/contract/staff-activity.js';
+import { StaffActionPageSchema, type StaffAction } from '../../ledger/contract/staff-activity.js';
+import { Bytes } from '../../ledger/contract/common.js';
 
 export const STAFF_ACTIVITY_DENIED = 'Access Denied: Only admins can view staff activity.';
 export const STAFF_ACTIONS_PAGE = 50;
@@ -102,10 +103,9 @@ export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): Fa
   return async (app) => {
     app.get(
       '/admin/staff-actions',
-      {
-        preHandler: auth.guard.requireAuth(),
+      { config: onlyFor(['ADMIN'], STAFF_ACTIVITY_DENIED),
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: z.union([StaffActionPageSchema, Bytes('text/csv: the list with format=csv')]) },
           querystring: z.object({
             staff: z.string().trim().min(1).max(320).optional(),
             customer: z.string().trim().min(1).max(320).optional(),
@@ -119,7 +119,6 @@ export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): Fa
         },
       },
       async (request, reply) => {
-        if (authOf(request).role !== 'ADMIN') throw forbidden(STAFF_ACTIVITY_DENIED);
         const q = request.query;
         const filter: StaffActionFilter = { action: q.action };
         for (const [key, field, who] of [['staff', 'staffId', 'staff member'], ['customer', 'customerId', 'customer']] as const) {

@@ -1,14 +1,15 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { StaffTransactionPage, TransactionUpdated } from '../../ledger/contract/staff-users.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import { badRequest, conflict, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { TransactionStatus, TransactionType } from '../../ledger/wallet/events.js';
-import { assertCanManageUser, customerInReach } from './access.js';
-import { T_COLUMNS, type TransactionRow } from '../marketplace/swap-merge.js';
+import { assertCanManageUser, customerInReach } from '../shared/access.js';
+import { T_COLUMNS, type TransactionRow } from '../transactions/list.js';
 import { AWAITING_SECOND_APPROVAL, type FourEyes } from './four-eyes.js';
 import type { Valuation } from '../../ledger/wallet/approvals.js';
 import { isAssetId } from '../../ledger/assets.js';
@@ -27,9 +28,8 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
     app.post(
       '/update-transaction',
       {
-        preHandler: auth.guard.requireAuth(),
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: TransactionUpdated, 202: TransactionUpdated },
           body: z.object({
             targetUserId: z.uuid(),
             transactionId: z.uuid(),
@@ -97,8 +97,7 @@ export function staffTransactionListRoutes(auth: AuthServices, ledger: LedgerCon
     app.get(
       '/users/:userId/transactions',
       {
-        preHandler: auth.guard.requireAuth(),
-        schema: { tags: ['api'], params: z.object({ userId: z.uuid() }), querystring: z.object({ before: z.uuid().optional() }) },
+        schema: { tags: ['api'], response: { 200: StaffTransactionPage }, params: z.object({ userId: z.uuid() }), querystring: z.object({ before: z.uuid().optional() }) },
       },
       async (request) => {
         const staff = authOf(request);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { Done } from '../../ledger/contract/common.js';
+import { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, ATTACHMENT_TEXT, AttachmentFile, TicketAttachment } from '../../ledger/contract/tickets.js';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
@@ -13,19 +15,7 @@ import { attachmentJson, type SupportTickets } from './tickets.js';
 import { isUuid } from '../ids.js';
 import { clipText, hasUnstorableText, UNSTORABLE_MESSAGE } from '../plugins/security.js';
 
-/** Spec 001 section 5, "Attachments". */
-export const ATTACHMENT_EXTENSIONS = ['jpeg', 'jpg', 'png', 'gif', 'webp', 'pdf', 'txt', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'zip'] as const;
-export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-export const ATTACHMENT_TEXT = {
-  tooLarge: (name: string) => `File "${name}" is too large. Maximum size is 10MB.`,
-  format: (ext: string) =>
-    `Format not supported: .${ext.toUpperCase() || '?'}. Supported formats: JPEG, JPG, PNG, GIF, WebP, PDF, TXT, CSV, DOC, DOCX, XLS, XLSX, ZIP.`,
-  content: (name: string, ext: string) => `File "${name}" is not a valid .${ext.toUpperCase()} file.`,
-  missingFile: 'No file was sent.',
-  missingTicket: 'ticketId is required.',
-  unreadable: 'Upload failed',
-  empty: (name: string) => `File "${name}" is empty.`,
-} as const;
+export { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, ATTACHMENT_TEXT };
 
 /** Shown in the browser itself; anything else is only ever downloaded. */
 const INLINE = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'application/pdf']);
@@ -69,7 +59,6 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
  * sides, remove a pending upload (blob and row), link an upload to the reply it belongs to.
  */
 export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, blobs: BlobStore): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
-  const guard = auth.guard.requireAuth();
   const db = tickets.db;
 
   const functions: FastifyPluginAsyncZod = async (app) => {
@@ -80,7 +69,7 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
 
     app.post(
       '/upload-ticket-attachment',
-      { preHandler: guard, config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags: ['functions'], consumes: ['multipart/form-data'] } },
+      { config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags: ['functions'], response: { 200: TicketAttachment }, consumes: ['multipart/form-data'] } },
       async (request) => {
         const caller = authOf(request);
         const upload = await readUpload(request);
@@ -127,7 +116,7 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
 
     app.get(
       '/get-ticket-attachment',
-      { preHandler: guard, schema: { tags: ['functions'], querystring: z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() }) } },
+      { schema: { tags: ['functions'], response: { 200: AttachmentFile }, querystring: z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() }) } },
       async (request, reply) => {
         const caller = authOf(request);
         const row = await db.selectFrom('ticket_attachments').selectAll().where('id', '=', request.query.id).executeTakeFirst();
@@ -153,14 +142,14 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
   };
 
   const api: FastifyPluginAsyncZod = async (app) => {
-    app.get('/ticket-attachments', { preHandler: guard, schema: { tags: ['api'], querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
+    app.get('/ticket-attachments', { schema: { tags: ['api'], response: { 200: z.array(TicketAttachment) }, querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
       await tickets.forParticipant(request.query.ticket_id, authOf(request));
       return (await tickets.conversation(request.query.ticket_id)).attachments;
     });
 
     app.patch(
       '/ticket-attachments/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }), body: z.object({ response_id: z.uuid() }) } },
+      { schema: { tags: ['api'], response: { 200: TicketAttachment }, params: z.object({ id: z.uuid() }), body: z.object({ response_id: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         const row = await db.selectFrom('ticket_attachments').select(['ticket_id']).where('id', '=', request.params.id).executeTakeFirst();
@@ -171,7 +160,7 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
       },
     );
 
-    app.delete('/ticket-attachments/:id', { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } }, async (request) => {
+    app.delete('/ticket-attachments/:id', { schema: { tags: ['api'], response: { 200: Done }, params: z.object({ id: z.uuid() }) } }, async (request) => {
       const caller = authOf(request);
       const row = await db.selectFrom('ticket_attachments').select(['ticket_id', 'storage_path']).where('id', '=', request.params.id).executeTakeFirst();
       if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ResponseAdded, TICKETS_PER_PAGE, TicketChange, TicketPage, TicketResponse, TicketThread, TicketView } from '../../ledger/contract/tickets.js';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
@@ -8,14 +9,14 @@ import type { BlobStore } from '../blobs/blob-store.js';
 import { forbidden, HttpError } from '../errors.js';
 import type { RealtimeHub } from '../realtime/hub.js';
 import type { LiveFeed } from '../realtime/live-feed.js';
-import { assertManagesWorker, ownershipOf } from '../staff/access.js';
+import { assertManagesWorker, onlyFor, ownershipOf } from '../shared/access.js';
 import { MESSAGE_MAX, SUBJECT_MAX, TicketStatus, Urgency } from '../../ledger/tickets/ticket.js';
 import { attachmentRoutes } from './attachment-routes.js';
 import { TicketClaimPolicy } from './claim-policy.js';
 import { responseJson, SupportTickets, ticketJson } from './tickets.js';
 
 /** Spec 001 section 9 and spec 002 section 9: both lists show 5 tickets per page. */
-export const TICKETS_PER_PAGE = 5;
+export { TICKETS_PER_PAGE };
 
 const paging = { page: z.coerce.number().int().min(1).max(100_000).default(1), perPage: z.coerce.number().int().min(1).max(50).default(TICKETS_PER_PAGE) };
 
@@ -27,7 +28,6 @@ const paging = { page: z.coerce.number().int().min(1).max(100_000).default(1), p
 export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: RealtimeHub, blobs: BlobStore, live: LiveFeed): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const tickets = new SupportTickets(ledger, hub);
   const db = tickets.db;
-  const guard = auth.guard.requireAuth();
   const attachments = attachmentRoutes(auth, tickets, blobs);
 
   const functions: FastifyPluginAsyncZod = async (app) => {
@@ -39,10 +39,9 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
     app.post(
       '/create-support-ticket',
       {
-        preHandler: guard,
         config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
         schema: {
-          tags: ['functions'],
+          tags: ['functions'], response: { 200: TicketView },
           body: z.object({
             subject: z.string().max(SUBJECT_MAX).default(''),
             message: z.string().max(MESSAGE_MAX).default(''),
@@ -69,8 +68,7 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
     app.post(
       '/get-worker-tickets',
       {
-        preHandler: guard,
-        schema: { tags: ['functions'], body: z.object({ workerId: z.uuid(), status: TicketStatus.optional(), ...paging }) },
+        schema: { tags: ['functions'], response: { 200: TicketPage }, body: z.object({ workerId: z.uuid(), status: TicketStatus.optional(), ...paging }) },
       },
       async (request) => {
         const caller = authOf(request);
@@ -90,7 +88,7 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
 
     app.post(
       '/update-ticket-status',
-      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ ticketId: z.uuid(), status: TicketStatus, userId: z.uuid().optional() }) } },
+      { schema: { tags: ['functions'], response: { 200: TicketChange }, body: z.object({ ticketId: z.uuid(), status: TicketStatus, userId: z.uuid().optional() }) } },
       async (request) => {
         const caller = authOf(request);
         const { ticket, side } = await tickets.forParticipant(request.body.ticketId, caller);
@@ -103,10 +101,9 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
     /** The queue: a manager (or admin) gives a ticket of an unowned customer to one of their workers. */
     app.post(
       '/assign-ticket',
-      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ ticketId: z.uuid(), workerId: z.uuid() }) } },
+      { config: onlyFor(['MANAGER', 'ADMIN'], 'Access Denied: Only managers can assign tickets.'), schema: { tags: ['functions'], response: { 200: TicketChange }, body: z.object({ ticketId: z.uuid(), workerId: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
-        if (caller.role !== 'MANAGER' && caller.role !== 'ADMIN') throw forbidden('Access Denied: Only managers can assign tickets.');
         await assertManagesWorker(db, caller, request.body.workerId);
         const ticket = await tickets.find(request.body.ticketId);
         if (!ticket) throw new HttpError(404, 'Ticket not found.');
@@ -130,7 +127,7 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
     await app.register(attachments.api);
 
     /** The customer's own tickets, newest first. */
-    app.get('/support-tickets', { preHandler: guard, schema: { tags: ['api'], querystring: z.object(paging) } }, async (request) => {
+    app.get('/support-tickets', { schema: { tags: ['api'], response: { 200: TicketPage }, querystring: z.object(paging) } }, async (request) => {
       const caller = authOf(request);
       const { page, perPage } = request.query;
       const mine = db.selectFrom('support_tickets').where('user_id', '=', caller.userId);
@@ -140,9 +137,7 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
     });
 
     /** Tickets no worker has yet, for managers and admins to assign. */
-    app.get('/support-tickets/unassigned', { preHandler: guard, schema: { tags: ['api'], querystring: z.object(paging) } }, async (request) => {
-      const caller = authOf(request);
-      if (caller.role !== 'MANAGER' && caller.role !== 'ADMIN') throw forbidden('Access Denied: Only managers can see the ticket queue.');
+    app.get('/support-tickets/unassigned', { config: onlyFor(['MANAGER', 'ADMIN'], 'Access Denied: Only managers can see the ticket queue.'), schema: { tags: ['api'], response: { 200: TicketPage }, querystring: z.object(paging) } }, async (request) => {
       const { page, perPage } = request.query;
       const queue = db.selectFrom('support_tickets').where('assigned_worker_id', 'is', null);
       const { count } = await queue.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
@@ -151,13 +146,13 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
     });
 
     /** One ticket with its conversation, for its customer or its worker. */
-    app.get('/support-tickets/:id', { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } }, async (request) => {
+    app.get('/support-tickets/:id', { schema: { tags: ['api'], response: { 200: TicketThread }, params: z.object({ id: z.uuid() }) } }, async (request) => {
       const { ticket } = await tickets.forParticipant(request.params.id, authOf(request));
       const emails = await tickets.emails([ticket.user_id]);
       return { ticket: { ...ticketJson(ticket), user_email: emails[ticket.user_id] ?? null }, ...(await tickets.conversation(ticket.id)) };
     });
 
-    app.get('/ticket-responses', { preHandler: guard, schema: { tags: ['api'], querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
+    app.get('/ticket-responses', { schema: { tags: ['api'], response: { 200: z.array(TicketResponse) }, querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
       await tickets.forParticipant(request.query.ticket_id, authOf(request));
       return (await tickets.conversation(request.query.ticket_id)).responses;
     });
@@ -166,9 +161,8 @@ export function supportRoutes(auth: AuthServices, ledger: LedgerContext, hub: Re
     app.post(
       '/ticket-responses',
       {
-        preHandler: guard,
         config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
-        schema: { tags: ['api'], body: z.object({ ticket_id: z.uuid(), message: z.string().max(MESSAGE_MAX).default('') }) },
+        schema: { tags: ['api'], response: { 200: ResponseAdded }, body: z.object({ ticket_id: z.uuid(), message: z.string().max(MESSAGE_MAX).default('') }) },
       },
       async (request) => {
         const caller = authOf(request);

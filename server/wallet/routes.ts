@@ -12,11 +12,13 @@ import { badRequest, forbidden, notFound } from '../errors.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import type { WalletCommand } from '../../ledger/wallet/wallet.js';
 import { isValidAddress, ADDRESS_SHAPES } from '../../ledger/addresses.js';
-import { assertCanManageUser } from '../staff/access.js';
+import { assertCanManageUser } from '../shared/access.js';
 import { profileDetails } from './profile.js';
-import { requestAmount, requestAsset } from './amounts.js';
-import { entryView, transactionEntry, transactionsPageJson } from '../marketplace/swap-merge.js';
+import { requestAmount, requestAsset } from '../shared/amounts.js';
+import { entryView, transactionEntry, transactionsPageJson } from '../transactions/list.js';
 import { isUuid } from '../ids.js';
+import { FiatRequestAnswer, ProfileDetails, SendAnswer } from '../../ledger/contract/payments.js';
+import { TransactionEntry, TransactionsPage } from '../../ledger/contract/transactions.js';
 
 /** How long a deposit or withdrawal request may reuse what it read of permissions and payment methods (see `fiatChecks`). */
 const FIAT_CHECKS_MAX_AGE_MS = 1000;
@@ -37,7 +39,6 @@ async function assertCanRead(db: Kysely<DB>, caller: AuthInfo, targetUserId: str
 /** The customer's money calls: profile details, deposit and withdrawal requests, send, transactions. */
 export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
-  const guard = auth.guard.requireAuth();
 
   /** `asked`: the checked fields of the request; the same Idempotency-Key with another request is refused (422). */
   const execute = (request: FastifyRequest, caller: AuthInfo, command: WalletCommand, asked: Record<string, unknown>) =>
@@ -76,7 +77,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
       '/get-user-profile-details',
-      { preHandler: guard, schema: { tags: ['functions'], body: z.object({ targetUserId: z.uuid() }) } },
+      { schema: { tags: ['functions'], response: { 200: ProfileDetails }, body: z.object({ targetUserId: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         await assertCanRead(db, caller, request.body.targetUserId);
@@ -89,7 +90,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     for (const kind of ['deposit', 'withdrawal'] as const) {
       app.post(
         kind === 'deposit' ? '/create-deposit-request' : '/create-withdrawal-request',
-        { preHandler: guard, schema: { tags: ['functions'], body: fiatBody } },
+        { schema: { tags: ['functions'], response: { 200: FiatRequestAnswer }, body: fiatBody } },
         async (request) => {
           const caller = authOf(request);
           const body = request.body;
@@ -120,8 +121,7 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     app.post(
       '/create-pending-withdrawal',
       {
-        preHandler: guard,
-        schema: { tags: ['functions'], body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }) },
+        schema: { tags: ['functions'], response: { 200: SendAnswer }, body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }) },
       },
       async (request) => {
         const caller = authOf(request);
@@ -147,24 +147,24 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     app.get(
       '/transactions',
       {
-        preHandler: guard,
         schema: {
-          tags: ['api'],
+          tags: ['api'], response: { 200: TransactionsPage },
           querystring: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(10) }),
         },
       },
       async (request, reply) => {
         const caller = authOf(request);
         const { page, pageSize } = request.query;
-        // A swap's two legs are one entry (server/marketplace/swap-merge.ts); the answer comes as JSON text.
+        // A swap's two legs are one entry (server/transactions/list.ts); the answer comes as
+        // JSON text in the declared shape, which fastify sends as it is (no second serialization).
         const body = await transactionsPageJson(db, caller.userId, page, pageSize);
-        return reply.type('application/json; charset=utf-8').send(body);
+        return reply.type('application/json; charset=utf-8').send(body as unknown as z.infer<typeof TransactionsPage>);
       },
     );
 
     app.get(
       '/transactions/:id',
-      { preHandler: guard, schema: { tags: ['api'], params: z.object({ id: z.uuid() }) } },
+      { schema: { tags: ['api'], response: { 200: TransactionEntry }, params: z.object({ id: z.uuid() }) } },
       async (request) => {
         const caller = authOf(request);
         const entry = await transactionEntry(db, caller.userId, request.params.id);

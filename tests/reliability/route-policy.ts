@@ -135,7 +135,7 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'GET /functions/v1/crypto-prices': { policy: 'public' },
   'GET /realtime/v1': { policy: 'signed-in', coveredBy: 'tests/reliability/authorisation-matrix.int.spec.ts (WebSocket case)' },
 
-  // Staff actions on a customer: the access rule of server/staff/access.ts.
+  // Staff actions on a customer: the access rule of server/shared/access.ts.
   'POST /functions/v1/ban-user': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
   'POST /functions/v1/unban-user': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
   'POST /functions/v1/update-transaction': {
@@ -191,7 +191,7 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'POST /functions/v1/create-swap-request': { policy: 'signed-in', request: () => ({ body: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.01' } }) },
   'POST /functions/v1/create-stake-transaction': { policy: 'signed-in', request: () => ({ body: { assetId: 'BTC', amount: '0.01', durationDays: 30, rate: '5' } }) },
 
-  // Staff work on one customer's profile: the access rule of server/staff/access.ts.
+  // Staff work on one customer's profile: the access rule of server/shared/access.ts.
   'POST /functions/v1/set-dashboard-note': { policy: 'staff-owner', request: (ids) => ({ body: { userId: ids.userId, noteContent: 'Checked by staff' } }) },
   'POST /functions/v1/reset-user-password': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId, newPassword: 'reset-by-staff-1' } }) },
   'POST /functions/v1/remove-user-mfa': { policy: 'manager-owner', request: (ids) => ({ body: { targetUserId: ids.userId, reason: 'Lost phone, identity checked' } }) },

@@ -78,3 +78,11 @@ export async function customerInReach<U extends { role: string }>(
   if (user.role !== 'USER') throw forbidden('Access Denied: This action applies to customer accounts only.');
   return user;
 }
+
+/**
+ * A route's `config` for callers of `roles` only: checked with the session, before the body
+ * is read (server/auth/guard.ts); any other caller gets 403 with `message`.
+ */
+export function onlyFor(roles: readonly StaffRole[], message: string): { auth: { roles: readonly StaffRole[]; roleDenied: string } } {
+  return { auth: { roles, roleDenied: message } };
+}

@@ -11,7 +11,7 @@ import { transactionsProjection } from '../../projections/transactions.js';
 import { verifyReadModels } from '../../projections/verify.js';
 import { visibleLegs } from '../../projections/transaction-requests.js';
 import { backfill } from '../../migrations/0015_transaction_entry_counts.js';
-import { entriesPage, entryView, transactionEntry, transactionsPageJson } from './swap-merge.js';
+import { entriesPage, entryView, transactionEntry, transactionsPageJson } from './list.js';
 
 type PageAnswer = { transactions: ReturnType<typeof entryView>[]; count: number; page: number; pageSize: number };
 
