@@ -27,8 +27,8 @@ const APPLY_CONCURRENCY = 3;
  * In a pass, a read model with nothing in a page moves on in memory, without a transaction,
  * and writes its checkpoint with its next page that has something, at the end of the pass,
  * or after this many log events (so that a pass stopped midway resumes near where it was).
- * The seeded log of the benchmark feeds 5 of the 12 read models: the others wrote an empty
- * transaction for every page (docs/performance.md).
+ * The benchmark's seeded log (wallet events only) has nothing for most of the 12 read models:
+ * they wrote an empty transaction for every page (docs/performance.md).
  */
 const REPLAY_SKIP_LIMIT = 100_000;
 
