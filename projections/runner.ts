@@ -9,6 +9,8 @@ export interface RunnerOptions {
   schema?: string;
   /** Checkpoint row name; default the projection's name (a scratch run uses its own). */
   checkpointName?: string;
+  /** With `skipIrrelevant`: the checkpoint is written at least every this many log events (default SKIP_LIMIT). */
+  skipLimit?: number;
   /** Test hook: called inside the transaction after the rows are written, before the commit. */
   beforeCheckpoint?: (events: number) => Promise<void> | void;
 }
@@ -44,7 +46,7 @@ export async function readUntil(
     if (stopped()) throw new Error('the replay stopped');
   }
 }
-/** The live loop writes the checkpoint at least every this many log events. */
+/** The live loop writes the checkpoint at least every this many log events (`RunnerOptions.skipLimit`). */
 const SKIP_LIMIT = 1000;
 
 /**
@@ -99,7 +101,7 @@ export class ProjectionRunner {
    *
    * With `skipIrrelevant` (the live loop), a batch with none of this projection's events
    * only moves the position in memory, without a transaction; the checkpoint is written
-   * with the next batch that has some, or after SKIP_LIMIT events. A crash in between
+   * with the next batch that has some, or after `skipLimit` events. A crash in between
    * re-reads those events and again finds nothing to do.
    */
   async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>, opts: { skipIrrelevant?: boolean; planned?: PlannedWrite } = {}): Promise<boolean> {
@@ -131,46 +133,63 @@ export class ProjectionRunner {
       if (comparePositions(r.position, last) >= 0) continue;
       const own = comparePositions(r.position, events[0]!.position) < 0 ? events : events.filter((e) => comparePositions(e.position, r.position) > 0);
       const relevant = own.filter((e) => r.projection.handles(e.type));
-      if (opts.skipIrrelevant && relevant.length === 0 && r.unpersisted + own.length < SKIP_LIMIT) {
+      if (opts.skipIrrelevant && relevant.length === 0 && r.unpersisted + own.length < (r.options.skipLimit ?? SKIP_LIMIT)) {
         r.unpersisted += own.length;
         r.position = last;
       } else {
         writes.push({ runner: r, relevant });
       }
     }
-    let moved = false;
-    if (writes.length > 0) {
-      const schema = writes[0]!.runner.schema;
-      moved = await db.transaction().execute(async (trx) => {
-        const claims = writes.map(({ runner, relevant }) => sql`(${runner.checkpointName}::text, ${runner.persisted.commit.toString()}::bigint, ${runner.persisted.prepare.toString()}::bigint, ${relevant.length}::bigint)`);
-        const { rows } = await sql<{ name: string }>`
-          update ${sql.table(`${schema}.projection_checkpoints`)} as c
-          set commit_position = ${last.commit.toString()}, prepare_position = ${last.prepare.toString()},
-              events_applied = c.events_applied + w.applied, updated_at = now()
-          from (values ${sql.join(claims)}) as w (name, commit_position, prepare_position, applied)
-          where c.name = w.name and c.commit_position = w.commit_position and c.prepare_position = w.prepare_position
-          returning c.name`.execute(trx);
-        // Someone else (an operator's replay) moved a checkpoint: roll back, apply nothing.
-        if (rows.length !== writes.length) throw new CheckpointMoved();
-        for (const { runner, relevant } of writes) {
-          if (relevant.length === 0) continue;
-          // A runner's write planned from the same events (a replay's planner) or its `apply`.
-          const planned = opts.planned?.get(runner);
-          await (planned ? planned({ trx, schema }) : runner.projection.apply({ trx, schema }, relevant));
-        }
-        for (const { runner, relevant } of writes) await runner.options.beforeCheckpoint?.(relevant.length);
-        return false;
-      }).catch((err: unknown) => {
-        if (err instanceof CheckpointMoved) return true;
-        throw err;
-      });
-      if (moved) {
-        for (const { runner } of writes) runner.resetTo(await runner.loadCheckpoint());
-      } else {
-        for (const { runner, relevant } of writes) {
-          runner.resetTo(last);
-          runner.eventsApplied += relevant.length;
-        }
+    return writes.length > 0 ? ProjectionRunner.write(db, writes, last, opts.planned) : false;
+  }
+
+  /**
+   * Writes the checkpoint at this runner's position when batches skipped with
+   * `skipIrrelevant` left it behind (a pass over the log ends this way). Returns true when
+   * the stored checkpoint was not where this runner left it (as `applyBatch`).
+   */
+  async persist(): Promise<boolean> {
+    if (comparePositions(this.position, this.persisted) <= 0) return false;
+    return ProjectionRunner.write(this.db, [{ runner: this, relevant: [] }], this.position);
+  }
+
+  /** One transaction: the runners' checkpoints move to `last` (each only from where it left it) and their rows are written. */
+  private static async write(
+    db: Kysely<DB>,
+    writes: { runner: ProjectionRunner; relevant: RecordedEvent[] }[],
+    last: Position,
+    planned?: Map<ProjectionRunner, PlannedWrite>,
+  ): Promise<boolean> {
+    const schema = writes[0]!.runner.schema;
+    const moved = await db.transaction().execute(async (trx) => {
+      const claims = writes.map(({ runner, relevant }) => sql`(${runner.checkpointName}::text, ${runner.persisted.commit.toString()}::bigint, ${runner.persisted.prepare.toString()}::bigint, ${relevant.length}::bigint)`);
+      const { rows } = await sql<{ name: string }>`
+        update ${sql.table(`${schema}.projection_checkpoints`)} as c
+        set commit_position = ${last.commit.toString()}, prepare_position = ${last.prepare.toString()},
+            events_applied = c.events_applied + w.applied, updated_at = now()
+        from (values ${sql.join(claims)}) as w (name, commit_position, prepare_position, applied)
+        where c.name = w.name and c.commit_position = w.commit_position and c.prepare_position = w.prepare_position
+        returning c.name`.execute(trx);
+      // Someone else (an operator's replay) moved a checkpoint: roll back, apply nothing.
+      if (rows.length !== writes.length) throw new CheckpointMoved();
+      for (const { runner, relevant } of writes) {
+        if (relevant.length === 0) continue;
+        // A runner's write planned from the same events (a replay's planner) or its `apply`.
+        const plannedWrite = planned?.get(runner);
+        await (plannedWrite ? plannedWrite({ trx, schema }) : runner.projection.apply({ trx, schema }, relevant));
+      }
+      for (const { runner, relevant } of writes) await runner.options.beforeCheckpoint?.(relevant.length);
+      return false;
+    }).catch((err: unknown) => {
+      if (err instanceof CheckpointMoved) return true;
+      throw err;
+    });
+    if (moved) {
+      for (const { runner } of writes) runner.resetTo(await runner.loadCheckpoint());
+    } else {
+      for (const { runner, relevant } of writes) {
+        runner.resetTo(last);
+        runner.eventsApplied += relevant.length;
       }
     }
     return moved;

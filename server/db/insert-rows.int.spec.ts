@@ -36,6 +36,7 @@ describe('insertRows (one insert from unnest, on both databases)', () => {
       { id: '00000000-0000-4000-8000-000000000001', label: 'a "quoted", {braced} \\ back\tslash\nline', amount: '0.000000000000000001', at: '2026-01-02T03:04:05.123456Z', done: true, tags: ['x', 'y, "z"', 'NULL', '{}'] },
       { id: '00000000-0000-4000-8000-000000000002', label: null, amount: '12345678901234567890.5', at: '1999-12-31T23:59:59Z', done: false, tags: [null] },
       { id: '00000000-0000-4000-8000-000000000003', label: '', amount: '-1', at: '2026-06-01T00:00:00+02:00', done: false, tags: [] },
+      { id: '00000000-0000-4000-8000-000000000004', label: 'null', amount: '2', at: '2026-06-01T00:00:00Z', done: true, tags: ['', ' lead', 'trail ', 'null', 'Null', 'plain', 'é'] },
     ];
     await db.transaction().execute((trx) => insertRows(trx, 'public.items', COLUMNS, rows));
     const { rows: back } = await sql<Record<string, unknown>>`
@@ -44,6 +45,7 @@ describe('insertRows (one insert from unnest, on both databases)', () => {
       { id: rows[0]!.id, label: rows[0]!.label, amount: '0.000000000000000001', at: '2026-01-02 03:04:05.123456', done: true, tags: ['x', 'y, "z"', 'NULL', '{}'] },
       { id: rows[1]!.id, label: null, amount: '12345678901234567890.500000000000000000', at: '1999-12-31 23:59:59.000000', done: false, tags: [null] },
       { id: rows[2]!.id, label: '', amount: '-1.000000000000000000', at: '2026-05-31 22:00:00.000000', done: false, tags: [] },
+      { id: rows[3]!.id, label: 'null', amount: '2.000000000000000000', at: '2026-06-01 00:00:00.000000', done: true, tags: ['', ' lead', 'trail ', 'null', 'Null', 'plain', 'é'] },
     ]);
   });
 
@@ -60,5 +62,6 @@ describe('insertRows (one insert from unnest, on both databases)', () => {
 
   it('quotes array elements so that none is read as NULL or split', () => {
     expect(arrayLiteral(['a,b', 'NULL', null, 'x"y\\'])).toBe('{"a,b","NULL",NULL,"x\\"y\\\\"}');
+    expect(arrayLiteral(['', 'null', ' x', 'BTC', '-1.01'])).toBe('{"","null"," x",BTC,-1.01}');
   });
 });

@@ -14,20 +14,37 @@ export interface InsertColumn<R> {
   value: (row: R) => string | boolean | null | readonly (string | null)[];
 }
 
-/** A list as a PostgreSQL array literal, each element quoted (unnest cannot take a ragged two-dimensional array). */
+/** An element that array_in would read otherwise unless quoted: empty, NULL, or with a delimiter, quote, backslash or space. */
+const NEEDS_QUOTES = /^$|^null$|[{}",\\\s]/i;
+
+/**
+ * A list as a PostgreSQL array literal, built in one pass: an element is quoted (and its
+ * quotes and backslashes escaped) only when array_in would otherwise read it as NULL or
+ * split it. A replay writes every page's columns this way: the driver's own conversion of a
+ * JS array quoted and escaped each element and built the text by repeated concatenation,
+ * most of a replay's allocations (docs/performance.md).
+ */
 export function arrayLiteral(values: readonly (string | null)[]): string {
-  return `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`;
+  return `{${values.map(element).join(',')}}`;
+}
+
+function element(v: string | null): string {
+  if (v === null) return 'NULL';
+  if (!NEEDS_QUOTES.test(v)) return v;
+  return `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 }
 
 /** Writes `rows` into `table` (`schema.table`) on `db`'s connection, inside its transaction if any. */
 export async function insertRows<R>(db: Kysely<any> | Transaction<any>, table: string, columns: readonly InsertColumn<R>[], rows: readonly R[]): Promise<void> {
   if (rows.length === 0) return;
-  // An array column travels as a text[] of array literals and is cast back per row.
+  // Each column travels as one array literal (an array column's rows as literals of a text[], cast back per row).
   const nested = columns.map((c) => c.type.endsWith('[]'));
   const params = columns.map((c, i) => {
-    const values = rows.map(c.value);
-    const list = nested[i] ? values.map((v) => arrayLiteral(v as readonly (string | null)[])) : values;
-    return sql`${list}::${sql.raw(nested[i] ? 'text' : c.type)}[]`;
+    const values = rows.map((r) => {
+      const v = c.value(r);
+      return nested[i] ? arrayLiteral(v as readonly (string | null)[]) : typeof v === 'boolean' ? String(v) : (v as string | null);
+    });
+    return sql`${arrayLiteral(values)}::${sql.raw(nested[i] ? 'text' : c.type)}[]`;
   });
   const names = columns.map((_, i) => `c${i}`);
   const select = columns.map((c, i) => (nested[i] ? sql`${sql.ref(`v.${names[i]}`)}::${sql.raw(c.type)}` : sql.ref(`v.${names[i]}`)));
