@@ -7,7 +7,10 @@ import { defineConfig, devices } from '@playwright/test';
 process.env.E2E_RESULTS_DIR ??= process.env.E2E_PORT ? `tmp/e2e-results-${process.env.E2E_PORT}` : 'tmp/e2e-results';
 process.env.E2E_PORT ??= execFileSync(
   process.execPath,
-  ['-e', "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); });"],
+  [
+    '-e',
+    "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { process.stdout.write(String(s.address().port)); s.close(); });",
+  ],
   { encoding: 'utf8' },
 );
 const PORT = Number(process.env.E2E_PORT);

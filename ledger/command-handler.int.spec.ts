@@ -19,7 +19,8 @@ describe('command handler', () => {
   afterAll(async () => {
     await database.close();
   });
-  const walletEvents = async (user: string) => (await store.readStream(`wallet-${user}`)).map((e) => ({ type: e.type, data: e.data }) as WalletEvent);
+  const walletEvents = async (user: string) =>
+    (await store.readStream(`wallet-${user}`)).map((e) => ({ type: e.type, data: e.data }) as WalletEvent);
 
   it('records who did it, with correlation and causation, on every event', async () => {
     const user = randomUUID();
@@ -30,7 +31,13 @@ describe('command handler', () => {
       extra: { reason: 'opening balance' },
     });
     const [event] = await store.readStream(`wallet-${user}`);
-    expect(event!.metadata).toMatchObject({ actorId: 'staff-7', actorRole: 'WORKER', correlationId: 'c0rr', causationId: 'cause-1', reason: 'opening balance' });
+    expect(event!.metadata).toMatchObject({
+      actorId: 'staff-7',
+      actorRole: 'WORKER',
+      correlationId: 'c0rr',
+      causationId: 'cause-1',
+      reason: 'opening balance',
+    });
     expect(Date.parse(event!.metadata.occurredAt)).not.toBeNaN();
     expect(event!.version).toBe(1);
   });
@@ -51,7 +58,11 @@ describe('command handler', () => {
 
     const concurrent = withdrawal('2');
     const handlers = [new CommandHandler(store), new CommandHandler(store), handler];
-    const results = await Promise.all(handlers.flatMap((h) => [h, h].map((x) => x.handle(walletDecider, user, concurrent, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-2' }))));
+    const results = await Promise.all(
+      handlers.flatMap((h) =>
+        [h, h].map((x) => x.handle(walletDecider, user, concurrent, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-2' })),
+      ),
+    );
     expect(new Set(results.map((r) => r.eventIds.join()))).toEqual(new Set([results[0]!.eventIds.join()]));
     const events = await walletEvents(user);
     expect(events.filter((e) => e.type === 'wallet.withdrawal-requested')).toHaveLength(2); // key-1 once, key-2 once
@@ -69,9 +80,13 @@ describe('command handler', () => {
     // In the process that recorded it, in a fresh one (a restart reads the key from the log),
     // and in one whose cached state predates it (its append meets the ids the key derives).
     for (const h of [handler, new CommandHandler(store), stale]) {
-      await expect(h.handle(walletDecider, user, withdrawal('1'), keyed({ amount: '1' }))).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+      await expect(h.handle(walletDecider, user, withdrawal('1'), keyed({ amount: '1' }))).rejects.toBeInstanceOf(
+        IdempotencyKeyReusedError,
+      );
       await expect(h.handle(walletDecider, user, deposit('2'), keyed({ amount: '2' }))).rejects.toThrow(IDEMPOTENCY_KEY_REUSED);
-      await expect(h.handle(walletDecider, user, withdrawal('1'), { actor: SYSTEM_ACTOR, idempotencyKey: 'key-1' })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+      await expect(h.handle(walletDecider, user, withdrawal('1'), { actor: SYSTEM_ACTOR, idempotencyKey: 'key-1' })).rejects.toBeInstanceOf(
+        IdempotencyKeyReusedError,
+      );
     }
     expect((await store.readStream(`wallet-${user}`)).map((e) => e.eventId)).toEqual(log);
     // The same request with the key answers as the first did (new ids and time in the command notwithstanding).
@@ -91,10 +106,20 @@ describe('command handler', () => {
     await elsewhere.handle(walletDecider, user, withdrawal('1'), { actor: SYSTEM_ACTOR, idempotencyKey: 'key-x' });
     const log = (await store.readStream(`wallet-${user}`)).map((e) => e.eventId);
     const swap = {
-      type: 'RequestSwap' as const, requestId: randomUUID(), fromTransactionId: randomUUID(), toTransactionId: randomUUID(),
-      fromAssetId: 'BTC' as const, toAssetId: 'ETH' as const, fromAmount: money('1'), fromPrice: money('50000'), toPrice: money('2500'), sentAt: new Date().toISOString(),
+      type: 'RequestSwap' as const,
+      requestId: randomUUID(),
+      fromTransactionId: randomUUID(),
+      toTransactionId: randomUUID(),
+      fromAssetId: 'BTC' as const,
+      toAssetId: 'ETH' as const,
+      fromAmount: money('1'),
+      fromPrice: money('50000'),
+      toPrice: money('2500'),
+      sentAt: new Date().toISOString(),
     };
-    await expect(here.handle(walletDecider, user, swap, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-x' })).rejects.toBeInstanceOf(IdempotencyKeyReusedError);
+    await expect(here.handle(walletDecider, user, swap, { actor: SYSTEM_ACTOR, idempotencyKey: 'key-x' })).rejects.toBeInstanceOf(
+      IdempotencyKeyReusedError,
+    );
     expect((await store.readStream(`wallet-${user}`)).map((e) => e.eventId)).toEqual(log);
   });
 
@@ -107,7 +132,9 @@ describe('command handler', () => {
       Array.from({ length: 30 }, (_, i) => handlers[i % 4]!.handle(walletDecider, user, withdrawal('1'), { actor: SYSTEM_ACTOR })),
     );
     const ok = outcomes.filter((o) => o.status === 'fulfilled').length;
-    const refused = outcomes.filter((o) => o.status === 'rejected' && o.reason instanceof WalletError && o.reason.code === 'insufficient_balance').length;
+    const refused = outcomes.filter(
+      (o) => o.status === 'rejected' && o.reason instanceof WalletError && o.reason.code === 'insufficient_balance',
+    ).length;
     expect([ok, refused]).toEqual([10, 20]);
     expect(availableBalance(fold(await walletEvents(user)), 'BTC').toFixed()).toBe('0');
   });
@@ -129,7 +156,12 @@ describe('command handler', () => {
   });
 
   it('refuses to append an event its schema rejects', async () => {
-    const bad = { ...walletDecider, decide: () => [{ type: 'wallet.transaction-settled' as const, data: { transactionId: 'nope', assetId: 'BTC' as const, amount: '1' } }] };
+    const bad = {
+      ...walletDecider,
+      decide: () => [
+        { type: 'wallet.transaction-settled' as const, data: { transactionId: 'nope', assetId: 'BTC' as const, amount: '1' } },
+      ],
+    };
     await expect(new CommandHandler(store).handle(bad, randomUUID(), recorded('1'), { actor: SYSTEM_ACTOR })).rejects.toThrow();
   });
 });

@@ -80,7 +80,9 @@ function canonicalJson(value: unknown): string {
 
 /** The fingerprint recorded beside an idempotency key: a hash of the command type and the request's payload. */
 export function requestFingerprint(commandType: string, payload: unknown): string {
-  return createHash('sha256').update(canonicalJson([commandType, payload ?? null])).digest('base64url');
+  return createHash('sha256')
+    .update(canonicalJson([commandType, payload ?? null]))
+    .digest('base64url');
 }
 
 function fingerprintOf(command: unknown, ctx: CommandContext): string | undefined {
@@ -90,7 +92,13 @@ function fingerprintOf(command: unknown, ctx: CommandContext): string | undefine
 }
 
 /** The answer of the earlier command with this key, if it was the same request; a different request is refused. */
-async function replay<Event extends DomainEvent>(store: EventStore, streamId: string, done: KeyEntry, key: string, fingerprint: string | undefined): Promise<CommandResult<Event>> {
+async function replay<Event extends DomainEvent>(
+  store: EventStore,
+  streamId: string,
+  done: KeyEntry,
+  key: string,
+  fingerprint: string | undefined,
+): Promise<CommandResult<Event>> {
   // Events recorded before fingerprints were kept carry none: those answer as they always did.
   if (done.fingerprint !== undefined && done.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError(key);
   const { events, eventIds } = await withEvents(store, streamId, done);
@@ -196,8 +204,12 @@ export class CommandHandler {
             cached.lastEventId = toAppend[toAppend.length - 1]!.eventId;
             if (ctx.idempotencyKey) {
               cached.keys.set(ctx.idempotencyKey, {
-                events, eventIds: toAppend.map((e) => e.eventId), position: result.position, fingerprint,
-                revision: result.nextExpectedRevision - BigInt(events.length - 1), count: events.length,
+                events,
+                eventIds: toAppend.map((e) => e.eventId),
+                position: result.position,
+                fingerprint,
+                revision: result.nextExpectedRevision - BigInt(events.length - 1),
+                count: events.length,
               });
             }
             this.snapshots?.maybeTake(decider, streamId, cached);
@@ -257,7 +269,11 @@ export class CommandHandler {
       if (typeof key === 'string') {
         const fingerprint = r.metadata.idempotencyFingerprint;
         const entry = cached.keys.get(key) ?? {
-          events: [], eventIds: [], position: r.position, revision: r.revision, count: 0,
+          events: [],
+          eventIds: [],
+          position: r.position,
+          revision: r.revision,
+          count: 0,
           ...(typeof fingerprint === 'string' ? { fingerprint } : {}),
         };
         entry.events?.push(event);

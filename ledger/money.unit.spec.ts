@@ -48,8 +48,14 @@ describe('amount texts', () => {
   });
 
   it('AmountSums keeps exact sums, as decimal.js makes them, also past 18 decimals', () => {
-    const longer = fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 19, max: 30 })).map(([units, scale]) => money(units.toString()).dividedBy(money(10).pow(scale)).toFixed());
-    const entry = fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.oneof({ weight: 9, arbitrary: amountText }, { weight: 1, arbitrary: longer }), fc.constantFrom(1 as const, -1 as const));
+    const longer = fc
+      .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 19, max: 30 }))
+      .map(([units, scale]) => money(units.toString()).dividedBy(money(10).pow(scale)).toFixed());
+    const entry = fc.tuple(
+      fc.constantFrom('a', 'b', 'c'),
+      fc.oneof({ weight: 9, arbitrary: amountText }, { weight: 1, arbitrary: longer }),
+      fc.constantFrom(1 as const, -1 as const),
+    );
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 30 }), (entries) => {
         const sums = new AmountSums<string>();

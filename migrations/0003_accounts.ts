@@ -141,8 +141,19 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of [
-    'captcha_solutions_used', 'mail_sent', 'auth_failures', 'auth_one_time_tokens', 'auth_mfa_challenges', 'auth_mfa_factors',
-    'auth_refresh_tokens', 'auth_sessions', 'auth_credentials', 'auth_email_index', 'login_history', 'user_profiles', 'users',
+    'captcha_solutions_used',
+    'mail_sent',
+    'auth_failures',
+    'auth_one_time_tokens',
+    'auth_mfa_challenges',
+    'auth_mfa_factors',
+    'auth_refresh_tokens',
+    'auth_sessions',
+    'auth_credentials',
+    'auth_email_index',
+    'login_history',
+    'user_profiles',
+    'users',
   ]) {
     await sql`drop table ${sql.table(t)}`.execute(db);
   }

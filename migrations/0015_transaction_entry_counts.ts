@@ -54,7 +54,9 @@ export async function backfill(db: Kysely<any>, schema = 'public'): Promise<void
     insert into ${t('transaction_entry_counts')} (user_id, visible, pairs)
     select v.user_id, v.n, coalesce(p.n, 0)
     from (select user_id, count(*)::integer as n from ${t('transactions')} where is_hidden = false group by user_id) v
-    left join (select user_id, count(*)::integer as n from ${t('transaction_swap_pairs')} group by user_id) p on p.user_id = v.user_id`.execute(db);
+    left join (select user_id, count(*)::integer as n from ${t('transaction_swap_pairs')} group by user_id) p on p.user_id = v.user_id`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -46,7 +46,17 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`create table journal_entries as select * from journal_entries_view`.execute(db);
   await sql`drop view journal_entries_view`.execute(db);
   await sql`drop table journal_postings`.execute(db);
-  for (const column of ['event_id', 'leg', 'commit_position', 'prepare_position', 'account', 'account_kind', 'asset_id', 'amount', 'recorded_at']) {
+  for (const column of [
+    'event_id',
+    'leg',
+    'commit_position',
+    'prepare_position',
+    'account',
+    'account_kind',
+    'asset_id',
+    'amount',
+    'recorded_at',
+  ]) {
     await sql`alter table journal_entries alter column ${sql.id(column)} set not null`.execute(db);
   }
   await sql`alter table journal_entries add primary key (event_id, leg)`.execute(db);

@@ -8,7 +8,9 @@ import { sql, type Kysely } from 'kysely';
  * journal is read and checked in.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`alter table journal_postings drop constraint journal_postings_pkey, add primary key (commit_position, prepare_position)`.execute(db);
+  await sql`alter table journal_postings drop constraint journal_postings_pkey, add primary key (commit_position, prepare_position)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

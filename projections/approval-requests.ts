@@ -27,7 +27,9 @@ export const approvalRequestsProjection: Projection = {
             ${d.valueUsd}::numeric, ${d.makerId}::uuid, ${d.makerRole}, 'pending', ${at}::timestamptz, ${d.expiresAt}::timestamptz)
           on conflict (request_id) do nothing`.execute(target.trx);
       } else if (e.type === 'wallet.approval-expired') {
-        await sql`update ${rows} set status = 'expired', decided_at = ${at}::timestamptz where request_id = ${e.data.requestId}::uuid`.execute(target.trx);
+        await sql`update ${rows} set status = 'expired', decided_at = ${at}::timestamptz where request_id = ${e.data.requestId}::uuid`.execute(
+          target.trx,
+        );
       } else {
         const status = e.type === 'wallet.approval-approved' ? 'approved' : 'rejected';
         await sql`update ${rows} set status = ${status}, checker_id = ${e.data.checkerId}::uuid, checker_role = ${e.data.checkerRole},

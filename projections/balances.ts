@@ -42,7 +42,11 @@ export const balancesProjection: Projection = {
 
   async apply(target, events) {
     const deltas = new Map<string, Delta>();
-    const sums = { balance: new AmountSums<Delta>(), pendingDeposits: new AmountSums<Delta>(), pendingWithdrawals: new AmountSums<Delta>() };
+    const sums = {
+      balance: new AmountSums<Delta>(),
+      pendingDeposits: new AmountSums<Delta>(),
+      pendingWithdrawals: new AmountSums<Delta>(),
+    };
     const move = (e: RecordedEvent, assetId: string, amount: string, status: string, sign: 1 | -1) => {
       const b = bucket(status, amount);
       if (!b) return;

@@ -42,7 +42,16 @@ type Asset = (typeof ASSETS)[number];
 type NoteChoice = { kind: 'keep' } | { kind: 'clear' } | { kind: 'text' } | { kind: 'req-of-swap'; pick: number } | { kind: 'req-unknown' };
 type Step =
   | { kind: 'deposit' | 'withdraw' | 'send'; user: number; asset: Asset; cents: number }
-  | { kind: 'record'; user: number; asset: Asset; cents: number; debit: boolean; status: TransactionStatus; txType: TransactionType; hidden: boolean }
+  | {
+      kind: 'record';
+      user: number;
+      asset: Asset;
+      cents: number;
+      debit: boolean;
+      status: TransactionStatus;
+      txType: TransactionType;
+      hidden: boolean;
+    }
   | { kind: 'swap'; user: number; from: Asset; to: Asset; cents: number; oddPrices: boolean }
   | { kind: 'stake'; user: number; cents: number; payout: boolean }
   | { kind: 'payout'; user: number; pick: number }
@@ -52,7 +61,13 @@ type Step =
 const user = fc.nat({ max: USERS - 1 });
 const asset = fc.constantFrom(...ASSETS);
 /** Hundredths, with now and then digits down to the 18th decimal (fees and quotes round there). */
-const cents = fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 1, max: 400 }) }, { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 999_999_999 })).map(([c, fine]) => c + fine / 1e9) });
+const cents = fc.oneof(
+  { weight: 3, arbitrary: fc.integer({ min: 1, max: 400 }) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 999_999_999 })).map(([c, fine]) => c + fine / 1e9),
+  },
+);
 const noteArb: fc.Arbitrary<NoteChoice> = fc.oneof(
   fc.constant({ kind: 'keep' as const }),
   fc.constant({ kind: 'clear' as const }),
@@ -62,23 +77,38 @@ const noteArb: fc.Arbitrary<NoteChoice> = fc.oneof(
 );
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('deposit' as const, 'withdraw' as const, 'send' as const), user, asset, cents }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ kind: fc.constantFrom('deposit' as const, 'withdraw' as const, 'send' as const), user, asset, cents }),
+  },
   {
     weight: 3,
     arbitrary: fc.record({
-      kind: fc.constant('record' as const), user, asset, cents, debit: fc.boolean(),
+      kind: fc.constant('record' as const),
+      user,
+      asset,
+      cents,
+      debit: fc.boolean(),
       status: fc.constantFrom<TransactionStatus>('Pending', 'Complete', 'Failed'),
-      txType: fc.constantFrom<TransactionType>('deposit', 'withdrawal', 'send', 'adjustment', 'swap'), hidden: fc.boolean(),
+      txType: fc.constantFrom<TransactionType>('deposit', 'withdrawal', 'send', 'adjustment', 'swap'),
+      hidden: fc.boolean(),
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('swap' as const), user, from: asset, to: asset, cents, oddPrices: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('stake' as const), user, cents: fc.integer({ min: 2, max: 200 }), payout: fc.boolean() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('stake' as const), user, cents: fc.integer({ min: 2, max: 200 }), payout: fc.boolean() }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('payout' as const), user, pick: fc.nat() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('settle' as const, 'fail' as const), user, pick: fc.nat() }) },
   {
     weight: 4,
     arbitrary: fc.record({
-      kind: fc.constant('edit' as const), user, pick: fc.nat(), txType: fc.option(fc.constantFrom(...EDITABLE)), note: noteArb,
+      kind: fc.constant('edit' as const),
+      user,
+      pick: fc.nat(),
+      txType: fc.option(fc.constantFrom(...EDITABLE)),
+      note: noteArb,
       then: fc.constantFrom('none' as const, 'settle' as const, 'fail' as const),
     }),
   },
@@ -91,12 +121,14 @@ interface Wallet {
 }
 
 const amountOf = (c: number) => money(c.toFixed(9)).dividedBy(100).toDecimalPlaces(18);
-const ids = (w: Wallet) => w.events.flatMap((e) => ('transactionId' in e.data && 'assetId' in e.data && 'sentAt' in e.data ? [e.data.transactionId] : []));
+const ids = (w: Wallet) =>
+  w.events.flatMap((e) => ('transactionId' in e.data && 'assetId' in e.data && 'sentAt' in e.data ? [e.data.transactionId] : []));
 const pendingIds = (w: Wallet) => {
   const open = new Set<string>();
   for (const e of w.events) {
     if (e.type === 'wallet.transaction-settled' || e.type === 'wallet.transaction-failed') open.delete(e.data.transactionId);
-    else if ('transactionId' in e.data && ('status' in e.data ? e.data.status === 'Pending' : e.type.endsWith('-requested'))) open.add(e.data.transactionId);
+    else if ('transactionId' in e.data && ('status' in e.data ? e.data.status === 'Pending' : e.type.endsWith('-requested')))
+      open.add(e.data.transactionId);
   }
   return [...open];
 };
@@ -110,38 +142,99 @@ const pickFrom = (w: Wallet, pick: number) => {
 function commandsFor(step: Step, w: Wallet): WalletCommand[] {
   switch (step.kind) {
     case 'deposit':
-      return [{ type: 'RequestDeposit', transactionId: randomUUID(), assetId: step.asset, amount: amountOf(step.cents), paymentMethodId: randomUUID(), sentAt: SENT_AT }];
+      return [
+        {
+          type: 'RequestDeposit',
+          transactionId: randomUUID(),
+          assetId: step.asset,
+          amount: amountOf(step.cents),
+          paymentMethodId: randomUUID(),
+          sentAt: SENT_AT,
+        },
+      ];
     case 'withdraw':
-      return [{ type: 'RequestWithdrawal', transactionId: randomUUID(), assetId: step.asset, amount: amountOf(step.cents), paymentMethodId: randomUUID(), sentAt: SENT_AT }];
+      return [
+        {
+          type: 'RequestWithdrawal',
+          transactionId: randomUUID(),
+          assetId: step.asset,
+          amount: amountOf(step.cents),
+          paymentMethodId: randomUUID(),
+          sentAt: SENT_AT,
+        },
+      ];
     case 'send':
-      return [{ type: 'RequestSend', transactionId: randomUUID(), assetId: step.asset, amount: amountOf(step.cents), recipientAddress: '0x' + 'b'.repeat(40), sentAt: SENT_AT }];
+      return [
+        {
+          type: 'RequestSend',
+          transactionId: randomUUID(),
+          assetId: step.asset,
+          amount: amountOf(step.cents),
+          recipientAddress: '0x' + 'b'.repeat(40),
+          sentAt: SENT_AT,
+        },
+      ];
     case 'record': {
       const amount = amountOf(step.cents);
-      return [{
-        type: 'RecordTransaction', transactionId: randomUUID(), assetId: step.asset, amount: step.debit ? amount.negated() : amount, status: step.status,
-        txType: step.txType, note: step.hidden ? 'hidden credit' : null, senderAddress: 'staff', txid: null, isHidden: step.hidden, reason: 'staff manual transaction', sentAt: SENT_AT,
-      }];
+      return [
+        {
+          type: 'RecordTransaction',
+          transactionId: randomUUID(),
+          assetId: step.asset,
+          amount: step.debit ? amount.negated() : amount,
+          status: step.status,
+          txType: step.txType,
+          note: step.hidden ? 'hidden credit' : null,
+          senderAddress: 'staff',
+          txid: null,
+          isHidden: step.hidden,
+          reason: 'staff manual transaction',
+          sentAt: SENT_AT,
+        },
+      ];
     }
     case 'swap':
-      return [{
-        type: 'RequestSwap', requestId: randomUUID(), fromTransactionId: randomUUID(), toTransactionId: randomUUID(), fromAssetId: step.from, toAssetId: step.to,
-        fromAmount: amountOf(step.cents).dividedBy(10), fromPrice: money(PRICES[step.from][Number(step.oddPrices)]!), toPrice: money(PRICES[step.to][Number(step.oddPrices)]!), sentAt: SENT_AT,
-      }];
+      return [
+        {
+          type: 'RequestSwap',
+          requestId: randomUUID(),
+          fromTransactionId: randomUUID(),
+          toTransactionId: randomUUID(),
+          fromAssetId: step.from,
+          toAssetId: step.to,
+          fromAmount: amountOf(step.cents).dividedBy(10),
+          fromPrice: money(PRICES[step.from][Number(step.oddPrices)]!),
+          toPrice: money(PRICES[step.to][Number(step.oddPrices)]!),
+          sentAt: SENT_AT,
+        },
+      ];
     case 'stake': {
       const stakeId = randomUUID();
-      const open: WalletCommand = { type: 'OpenStake', stakeId, assetId: 'BTC', amount: amountOf(step.cents), durationDays: 7, rate: money('2.7'), sentAt: SENT_AT };
+      const open: WalletCommand = {
+        type: 'OpenStake',
+        stakeId,
+        assetId: 'BTC',
+        amount: amountOf(step.cents),
+        durationDays: 7,
+        rate: money('2.7'),
+        sentAt: SENT_AT,
+      };
       return step.payout ? [open, { type: 'PayOutStake', stakeId, transactionId: randomUUID(), now: '2027-06-01T00:00:00.000Z' }] : [open];
     }
     case 'payout': {
       const stakes = w.events.flatMap((e) => (e.type === 'wallet.stake-opened' ? [e.data.stakeId] : []));
       if (stakes.length === 0) return [];
-      return [{ type: 'PayOutStake', stakeId: stakes[step.pick % stakes.length]!, transactionId: randomUUID(), now: '2027-06-01T00:00:00.000Z' }];
+      return [
+        { type: 'PayOutStake', stakeId: stakes[step.pick % stakes.length]!, transactionId: randomUUID(), now: '2027-06-01T00:00:00.000Z' },
+      ];
     }
     case 'settle':
     case 'fail': {
       const transactionId = pickFrom(w, step.pick);
       if (!transactionId) return [];
-      return [step.kind === 'settle' ? { type: 'SettleTransaction', transactionId } : { type: 'FailTransaction', transactionId, reason: null }];
+      return [
+        step.kind === 'settle' ? { type: 'SettleTransaction', transactionId } : { type: 'FailTransaction', transactionId, reason: null },
+      ];
     }
     case 'edit': {
       // As the staff's Edit Transaction saves it: type and note first, then the status change.
@@ -150,14 +243,25 @@ function commandsFor(step: Step, w: Wallet): WalletCommand[] {
       const requests = w.events.flatMap((e) => (e.type === 'wallet.swap-requested' ? [e.data.requestId] : []));
       let note: string | null | undefined;
       switch (step.note.kind) {
-        case 'keep': note = undefined; break;
-        case 'clear': note = null; break;
-        case 'text': note = 'checked by staff'; break;
-        case 'req-of-swap': note = requests.length ? swapNote('BTC', 'ETH', requests[step.note.pick % requests.length]!) : 'no swap yet'; break;
-        case 'req-unknown': note = swapNote('ETH', 'USDT', randomUUID()); break;
+        case 'keep':
+          note = undefined;
+          break;
+        case 'clear':
+          note = null;
+          break;
+        case 'text':
+          note = 'checked by staff';
+          break;
+        case 'req-of-swap':
+          note = requests.length ? swapNote('BTC', 'ETH', requests[step.note.pick % requests.length]!) : 'no swap yet';
+          break;
+        case 'req-unknown':
+          note = swapNote('ETH', 'USDT', randomUUID());
+          break;
       }
       const out: WalletCommand[] = [];
-      if (step.txType !== null || note !== undefined) out.push({ type: 'EditTransaction', transactionId, txType: step.txType ?? undefined, note });
+      if (step.txType !== null || note !== undefined)
+        out.push({ type: 'EditTransaction', transactionId, txType: step.txType ?? undefined, note });
       if (step.then === 'settle') out.push({ type: 'SettleTransaction', transactionId });
       if (step.then === 'fail') out.push({ type: 'FailTransaction', transactionId, reason: null });
       return out;
@@ -180,10 +284,25 @@ describe('the books after any sequence of customer and staff commands', () => {
           // Every wallet starts with some of each asset, so that spending steps are not all refused.
           for (const w of wallets) {
             for (const a of ASSETS) {
-              const r = await handler.handle(walletDecider, w.userId, {
-                type: 'RecordTransaction', transactionId: randomUUID(), assetId: a, amount: money(3), status: 'Complete', txType: 'deposit',
-                note: null, senderAddress: 'staff', txid: null, isHidden: false, reason: null, sentAt: SENT_AT,
-              }, staff);
+              const r = await handler.handle(
+                walletDecider,
+                w.userId,
+                {
+                  type: 'RecordTransaction',
+                  transactionId: randomUUID(),
+                  assetId: a,
+                  amount: money(3),
+                  status: 'Complete',
+                  txType: 'deposit',
+                  note: null,
+                  senderAddress: 'staff',
+                  txid: null,
+                  isHidden: false,
+                  reason: null,
+                  sentAt: SENT_AT,
+                },
+                staff,
+              );
               w.events.push(...r.events);
             }
           }
@@ -213,7 +332,13 @@ describe('the books after any sequence of customer and staff commands', () => {
           expect(differing).toEqual([]);
           expect(report.negativeAvailable).toEqual([]);
           expect(report.foldMismatches).toEqual([]);
-          expect(report.journal).toMatchObject({ ok: true, firstUnbalanced: null, firstUnbalancedInTable: null, typesWithoutRule: [], customerMismatches: [] });
+          expect(report.journal).toMatchObject({
+            ok: true,
+            firstUnbalanced: null,
+            firstUnbalancedInTable: null,
+            typesWithoutRule: [],
+            customerMismatches: [],
+          });
           expect(report.ok).toBe(true);
 
           // (2): the trial balance sums to zero per asset and the balances and journal tables agree with it.
@@ -233,7 +358,10 @@ describe('the books after any sequence of customer and staff commands', () => {
           for (const projection of [balancesProjection, transactionsProjection, journalProjection]) {
             const snapshot = async () => {
               const out: Record<string, string[]> = {};
-              for (const t of projection.tables) out[t] = (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(database.db)).rows.map((r) => JSON.stringify(r)).sort();
+              for (const t of projection.tables)
+                out[t] = (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(database.db)).rows
+                  .map((r) => JSON.stringify(r))
+                  .sort();
               return out;
             };
             const live = await snapshot();

@@ -42,7 +42,8 @@ describe('journal projection', () => {
     const requested = await handler.handle(walletDecider, user, withdrawal('20', 'ETH', wd), ctx);
     expect(await projector.waitFor(requested.position!, 5_000)).toBe(true);
     // The journal remembers the transactions still Pending, and only those.
-    const open = async () => (await db.selectFrom('journal_transactions').select(['transaction_id', 'status']).orderBy('transaction_id').execute());
+    const open = async () =>
+      await db.selectFrom('journal_transactions').select(['transaction_id', 'status']).orderBy('transaction_id').execute();
     expect(await open()).toEqual([dep, wd].sort().map((id) => ({ transaction_id: id, status: 'Pending' })));
     await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: dep }, ctx);
     const last = await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: wd, reason: null }, ctx);
@@ -52,15 +53,36 @@ describe('journal projection', () => {
     const unbalanced = await sql`select event_id from journal_entries group by event_id, asset_id having sum(amount) <> 0`.execute(db);
     expect(unbalanced.rows).toEqual([]);
     const byKind = await sql<{ account_kind: string; sum: string }>`
-      select account_kind, sum(amount)::text as sum from journal_entries where asset_id = 'ETH' group by account_kind order by account_kind`.execute(db);
+      select account_kind, sum(amount)::text as sum from journal_entries where asset_id = 'ETH' group by account_kind order by account_kind`.execute(
+      db,
+    );
     const sums = Object.fromEntries(byKind.rows.map((r) => [r.account_kind, Number(r.sum)]));
     // 50 credited by staff (a manual transaction: staff adjustments), a 10 deposit settled (9.9 net, 0.1 fee), a 20 withdrawal failed (hold returned).
-    expect(sums).toEqual({ available: 59.9, 'staff-adjustments': -50, fees: 0.1, external: -10, 'in-transit': 0, 'pending-in': 0, 'pending-out': 0 });
+    expect(sums).toEqual({
+      available: 59.9,
+      'staff-adjustments': -50,
+      fees: 0.1,
+      external: -10,
+      'in-transit': 0,
+      'pending-in': 0,
+      'pending-out': 0,
+    });
     const balance = await db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
     expect(Number(balance.balance)).toBe(59.9);
 
     const tb = trialBalance((await foldJournal(store)).entries());
-    expect(tb.lines).toEqual([expect.objectContaining({ assetId: 'ETH', customerLiabilities: '59.9', feesEarned: '0.1', externalNet: '-10', adjustments: '0', staffAdjustments: '-50', total: '0', reconciles: true })]);
+    expect(tb.lines).toEqual([
+      expect.objectContaining({
+        assetId: 'ETH',
+        customerLiabilities: '59.9',
+        feesEarned: '0.1',
+        externalNet: '-10',
+        adjustments: '0',
+        staffAdjustments: '-50',
+        total: '0',
+        reconciles: true,
+      }),
+    ]);
 
     await projector.stop();
     const report = await verifyReadModels(db, store);
@@ -90,13 +112,38 @@ describe('journal projection', () => {
     const user = randomUUID();
     const transactionId = randomUUID();
     const old = {
-      transactionId, assetId: 'BTC', amount: '0.99', fee: '0.01', sentAt: '2025-01-01T00:00:00.000Z', note: null, senderAddress: null,
-      recipientAddress: null, txid: null, isHidden: false, requestId: null, paymentMethodId: randomUUID(),
+      transactionId,
+      assetId: 'BTC',
+      amount: '0.99',
+      fee: '0.01',
+      sentAt: '2025-01-01T00:00:00.000Z',
+      note: null,
+      senderAddress: null,
+      recipientAddress: null,
+      txid: null,
+      isHidden: false,
+      requestId: null,
+      paymentMethodId: randomUUID(),
     };
-    await store.append(`wallet-${user}`, [{
-      eventId: randomUUID(), type: 'wallet.deposit-requested', version: 0, data: old,
-      metadata: { actorId: 'import', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: '2025-01-01T00:00:00.000Z' },
-    }], { expectedRevision: 'no_stream' });
+    await store.append(
+      `wallet-${user}`,
+      [
+        {
+          eventId: randomUUID(),
+          type: 'wallet.deposit-requested',
+          version: 0,
+          data: old,
+          metadata: {
+            actorId: 'import',
+            actorRole: 'SYSTEM',
+            correlationId: randomUUID(),
+            causationId: null,
+            occurredAt: '2025-01-01T00:00:00.000Z',
+          },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
     const stored = await sql<{ event_version: number; data: Record<string, unknown> }>`select event_version, data from events`.execute(db);
     expect(stored.rows[0]).toMatchObject({ event_version: 0 });
     expect(stored.rows[0]!.data).not.toHaveProperty('requestedAmount');
@@ -110,9 +157,17 @@ describe('journal projection', () => {
     await projector.stop();
     await replayProjection(db, store, journalProjection);
     const rows = await sql<{ account_kind: string; amount: string }>`
-      select account_kind, amount::text from journal_entries where transaction_id = ${transactionId} order by commit_position, prepare_position, leg`.execute(db);
+      select account_kind, amount::text from journal_entries where transaction_id = ${transactionId} order by commit_position, prepare_position, leg`.execute(
+      db,
+    );
     expect(rows.rows.map((r) => `${r.account_kind} ${Number(r.amount)}`)).toEqual([
-      'pending-in 0.99', 'in-transit -0.99', 'pending-in -0.99', 'in-transit 0.99', 'available 0.99', 'fees 0.01', 'external -1',
+      'pending-in 0.99',
+      'in-transit -0.99',
+      'pending-in -0.99',
+      'in-transit 0.99',
+      'available 0.99',
+      'fees 0.01',
+      'external -1',
     ]);
     const tx = await db.selectFrom('transactions').select(['status', 'amount']).where('id', '=', transactionId).executeTakeFirstOrThrow();
     expect(tx.status).toBe('Complete');
@@ -134,13 +189,15 @@ describe('journal projection', () => {
       const user = users[i % 2]!;
       if (i % 4 === 0) await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id }, ctx);
       else if (i % 4 === 1) await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: id, reason: null }, ctx);
-      else if (i % 4 === 2) await handler.handle(walletDecider, user, { type: 'EditTransaction', transactionId: id, txType: 'adjustment' }, ctx);
+      else if (i % 4 === 2)
+        await handler.handle(walletDecider, user, { type: 'EditTransaction', transactionId: id, txType: 'adjustment' }, ctx);
     }
     const last = await handler.handle(walletDecider, users[0]!, { type: 'SettleTransaction', transactionId: ids[2]! }, ctx);
     expect(await projector.waitFor(last.position!, 5_000)).toBe(true);
     await projector.stop();
     const snapshot = async () => ({
-      postings: (await sql<Record<string, unknown>>`select * from journal_postings order by commit_position, prepare_position`.execute(db)).rows,
+      postings: (await sql<Record<string, unknown>>`select * from journal_postings order by commit_position, prepare_position`.execute(db))
+        .rows,
       open: (await sql<Record<string, unknown>>`select * from journal_transactions order by transaction_id`.execute(db)).rows,
     });
     const live = await snapshot();

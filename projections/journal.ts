@@ -48,7 +48,10 @@ const postable = (events: RecordedEvent[]) => events.filter((e) => e.streamId.st
  * the page (undefined for one it does not hold). Returns the page's writes, and the
  * transactions the page changed (their state after it).
  */
-function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction | undefined): { write: PlannedWrite; changed: Map<string, OpenTransaction> } {
+function post(
+  wallet: RecordedEvent[],
+  stored: (id: string) => OpenTransaction | undefined,
+): { write: PlannedWrite; changed: Map<string, OpenTransaction> } {
   const changed = new Map<string, OpenTransaction>();
   // One context for the page, its customer set per event (the rules use it synchronously).
   const ctx = { userId: '', transaction: (id: string) => changed.get(id) ?? stored(id) };
@@ -85,15 +88,31 @@ function post(wallet: RecordedEvent[], stored: (id: string) => OpenTransaction |
   return { write, changed };
 }
 
-type StoredRow = { transaction_id: string; user_id: string; asset_id: string; amount: string; fee: string; kind: string; status: string; staff_id: string | null };
+type StoredRow = {
+  transaction_id: string;
+  user_id: string;
+  asset_id: string;
+  amount: string;
+  fee: string;
+  kind: string;
+  status: string;
+  staff_id: string | null;
+};
 
 /** journal_transactions' rows as `StoredRow`s, from `from` (the table and any condition). */
-const selectStored = (from: RawBuilder<unknown>) => sql<StoredRow>`select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status, staff_id from ${from}`;
+const selectStored = (from: RawBuilder<unknown>) =>
+  sql<StoredRow>`select transaction_id, user_id, asset_id, amount::text, fee::text, kind, status, staff_id from ${from}`;
 
 function openTransaction(r: StoredRow): OpenTransaction {
   return {
-    transactionId: r.transaction_id, userId: r.user_id, assetId: r.asset_id as AssetId, amount: canonicalAmount(r.amount), fee: canonicalAmount(r.fee),
-    kind: r.kind, status: r.status as TransactionStatus, ...(r.staff_id !== null ? { staffId: r.staff_id } : {}),
+    transactionId: r.transaction_id,
+    userId: r.user_id,
+    assetId: r.asset_id as AssetId,
+    amount: canonicalAmount(r.amount),
+    fee: canonicalAmount(r.fee),
+    kind: r.kind,
+    status: r.status as TransactionStatus,
+    ...(r.staff_id !== null ? { staffId: r.staff_id } : {}),
   };
 }
 
@@ -117,7 +136,9 @@ export const journalProjection: Projection = {
     const stored = new Map<string, OpenTransaction>();
     const wanted = [...new Set(wallet.filter((e) => CHANGES.has(e.type)).map((e) => (e.data as { transactionId: string }).transactionId))];
     if (wanted.length > 0) {
-      const { rows } = await selectStored(sql`${table(target, 'journal_transactions')} where transaction_id = any(${wanted}::uuid[])`).execute(target.trx);
+      const { rows } = await selectStored(
+        sql`${table(target, 'journal_transactions')} where transaction_id = any(${wanted}::uuid[])`,
+      ).execute(target.trx);
       for (const r of rows) stored.set(r.transaction_id, openTransaction(r));
     }
     await post(wallet, (id) => stored.get(id)).write(target);
@@ -166,7 +187,11 @@ export async function checkJournal(
   opts: { until: Position | null; postingsTable: string; wallet: Map<string, BalanceRow>; onProgress?: (events: number) => void },
 ): Promise<JournalCheck> {
   const audit = new FourEyesAudit();
-  const book = await foldJournal(store, { until: opts.until }, { onProgress: opts.onProgress, onEvent: (e) => audit.apply({ eventId: e.eventId, streamId: e.streamId, type: e.type, data: e.data }) });
+  const book = await foldJournal(
+    store,
+    { until: opts.until },
+    { onProgress: opts.onProgress, onEvent: (e) => audit.apply({ eventId: e.eventId, streamId: e.streamId, type: e.type, data: e.data }) },
+  );
   const { rows } = await sql<{ event_id: string; asset_id: string; sum: string; commit_position: string; prepare_position: string }>`
     select p.event_id, l.asset_id, sum(l.amount)::text as sum, p.commit_position::text, p.prepare_position::text
     from ${sql.table(opts.postingsTable)} p cross join lateral unnest(p.asset_ids, p.amounts) as l (asset_id, amount)
@@ -175,7 +200,8 @@ export async function checkJournal(
   const bad = rows[0];
   const customerMismatches: JournalCheck['customerMismatches'] = [];
   const expect = (key: string, journal: Decimal, wallet: Decimal) => {
-    if (!journal.eq(wallet) && customerMismatches.length < 20) customerMismatches.push({ key, journal: formatAmount(journal), wallet: formatAmount(wallet) });
+    if (!journal.eq(wallet) && customerMismatches.length < 20)
+      customerMismatches.push({ key, journal: formatAmount(journal), wallet: formatAmount(wallet) });
   };
   for (const [key, w] of opts.wallet) {
     const asset = w.asset_id as AssetId;
@@ -187,11 +213,19 @@ export async function checkJournal(
     ok: false,
     events: book.events,
     firstUnbalanced: book.firstProblem,
-    firstUnbalancedInTable: bad ? { eventId: bad.event_id, assetId: bad.asset_id, sum: formatAmount(money(bad.sum)), position: `${bad.commit_position}/${bad.prepare_position}` } : null,
+    firstUnbalancedInTable: bad
+      ? {
+          eventId: bad.event_id,
+          assetId: bad.asset_id,
+          sum: formatAmount(money(bad.sum)),
+          position: `${bad.commit_position}/${bad.prepare_position}`,
+        }
+      : null,
     typesWithoutRule: [...book.unruledTypes],
     customerMismatches,
     fourEyes: audit.result,
   };
-  check.ok = !check.firstUnbalanced && !check.firstUnbalancedInTable && customerMismatches.length === 0 && audit.result.problems.length === 0;
+  check.ok =
+    !check.firstUnbalanced && !check.firstUnbalancedInTable && customerMismatches.length === 0 && audit.result.problems.length === 0;
   return check;
 }

@@ -39,11 +39,20 @@ function notifiedUser(e: { type: string; streamId: string }): string | null {
 async function preferencesOf(target: Parameters<Projection['apply']>[0], userIds: string[]): Promise<Map<string, NotificationPreferences>> {
   const found = new Map<string, NotificationPreferences>();
   if (userIds.length === 0) return found;
-  const rows = await sql<{ user_id: string; transactions_in_app: boolean; account_changes_email: boolean; account_changes_in_app: boolean }>`
+  const rows = await sql<{
+    user_id: string;
+    transactions_in_app: boolean;
+    account_changes_email: boolean;
+    account_changes_in_app: boolean;
+  }>`
     select user_id, transactions_in_app, account_changes_email, account_changes_in_app
     from ${table(target, 'notification_preferences')} where user_id = any(${userIds}::uuid[])`.execute(target.trx);
   for (const r of rows.rows) {
-    found.set(r.user_id, { transactionsInApp: r.transactions_in_app, accountChangesEmail: r.account_changes_email, accountChangesInApp: r.account_changes_in_app });
+    found.set(r.user_id, {
+      transactionsInApp: r.transactions_in_app,
+      accountChangesEmail: r.account_changes_email,
+      accountChangesInApp: r.account_changes_in_app,
+    });
   }
   return found;
 }
@@ -60,8 +69,11 @@ export const notificationsProjection: Projection = {
   name: 'notifications',
   tables: ['notifications', 'notification_preferences'],
   handles: (type) =>
-    isSettlement(type) || type === PREFERENCES_SET ||
-    type === 'notification.marked-read' || type === 'notification.all-marked-read' || STAFF_NOTICE_TYPES.has(type),
+    isSettlement(type) ||
+    type === PREFERENCES_SET ||
+    type === 'notification.marked-read' ||
+    type === 'notification.all-marked-read' ||
+    STAFF_NOTICE_TYPES.has(type),
 
   async apply(target, events) {
     const t = table(target, 'notifications');
@@ -88,15 +100,33 @@ export const notificationsProjection: Projection = {
             account_changes_in_app = excluded.account_changes_in_app, updated_at = excluded.updated_at`.execute(target.trx);
       } else if (isSettlement(e.type)) {
         if (!prefsOf(e.streamId.slice(WALLET_STREAM_PREFIX.length)).transactionsInApp) continue;
-        const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } }).data;
-        const message = settlementMessage(data.kind ?? '', e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed', data.amount, data.assetId);
+        const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } })
+          .data;
+        const message = settlementMessage(
+          data.kind ?? '',
+          e.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed',
+          data.amount,
+          data.assetId,
+        );
         if (!message) continue;
-        pending.push({ id: e.eventId, userId: e.streamId.slice(WALLET_STREAM_PREFIX.length), message, createdAt: e.recordedAt, transactionId: data.transactionId });
+        pending.push({
+          id: e.eventId,
+          userId: e.streamId.slice(WALLET_STREAM_PREFIX.length),
+          message,
+          createdAt: e.recordedAt,
+          transactionId: data.transactionId,
+        });
       } else if (STAFF_NOTICE_TYPES.has(e.type)) {
         const notice = isStaffActor(e.metadata?.actorRole) ? staffNoticeOf(e.type, e.data as Record<string, unknown>) : null;
         if (!notice || !e.streamId.startsWith(USER_STREAM_PREFIX)) continue;
         if (!staffNoticeWanted(e.type, 'inApp', prefsOf(e.streamId.slice(USER_STREAM_PREFIX.length)))) continue;
-        pending.push({ id: e.eventId, userId: e.streamId.slice(USER_STREAM_PREFIX.length), message: notice.message, createdAt: e.recordedAt, transactionId: null });
+        pending.push({
+          id: e.eventId,
+          userId: e.streamId.slice(USER_STREAM_PREFIX.length),
+          message: notice.message,
+          createdAt: e.recordedAt,
+          transactionId: null,
+        });
       } else if (e.type === 'notification.marked-read') {
         await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);
@@ -105,7 +135,9 @@ export const notificationsProjection: Projection = {
       } else if (e.type === 'notification.all-marked-read') {
         await flush();
         const userId = e.streamId.slice(STREAM_PREFIX.length);
-        await sql`update ${t} set read = true where user_id = ${userId}::uuid and created_at <= ${(e.data as { upTo: string }).upTo}::timestamptz`.execute(target.trx);
+        await sql`update ${t} set read = true where user_id = ${userId}::uuid and created_at <= ${(e.data as { upTo: string }).upTo}::timestamptz`.execute(
+          target.trx,
+        );
       }
     }
     await flush();

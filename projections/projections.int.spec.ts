@@ -45,7 +45,10 @@ describe('projections', () => {
 
     const balance = await database.db.selectFrom('balances').selectAll().where('user_id', '=', user).executeTakeFirstOrThrow();
     expect([balance.asset_id, Number(balance.balance), balance.pending_deposits, balance.pending_withdrawals]).toEqual([
-      'ETH', 3.03, '0.990000000000000000', '-2.020000000000000000',
+      'ETH',
+      3.03,
+      '0.990000000000000000',
+      '-2.020000000000000000',
     ]);
     const deposits = await database.db.selectFrom('transactions').selectAll().where('id', '=', dep).execute();
     expect(deposits[0]).toMatchObject({ status: 'Pending', type: 'deposit', amount: '0.990000000000000000', fee: '0.010000000000000000' });
@@ -79,7 +82,10 @@ describe('projections', () => {
     await projector.start();
     expect(await projector.waitFor(last!.position!, 10_000)).toBe(true);
     await projector.stop();
-    expect(reported).toEqual([{ message: 'connection reset', retryInMs: 500 }, { message: 'connection reset', retryInMs: 1000 }]);
+    expect(reported).toEqual([
+      { message: 'connection reset', retryInMs: 500 },
+      { message: 'connection reset', retryInMs: 1000 },
+    ]);
     const row = await database.db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
     expect(Number(row.balance)).toBe(15);
   });
@@ -110,14 +116,24 @@ describe('projections', () => {
     // The failed batch left nothing behind: one batch of 7 events is in each read model.
     const cp = await database.db.selectFrom('projection_checkpoints').selectAll().orderBy('name').execute();
     expect(cp.map((c) => Number(c.events_applied))).toEqual([7, 7]);
-    expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '7' });
+    expect(
+      await database.db
+        .selectFrom('transactions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: '7' });
 
     // Second life: a fresh projector continues from the checkpoint.
     const projector = new Projector(database.projectionDb, store);
     await projector.start();
     expect(await projector.waitFor(head, 10_000)).toBe(true);
     await projector.stop();
-    expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '30' });
+    expect(
+      await database.db
+        .selectFrom('transactions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: '30' });
     expect(await readBalanceRows(database.db)).toEqual(await foldWalletBalances(store));
   });
 
@@ -128,7 +144,10 @@ describe('projections', () => {
     const user = randomUUID();
     for (let i = 0; i < 6; i++) await handler.handle(walletDecider, user, recorded(`${i + 1}`, 'Complete', 'BTC'), ctx);
     // The live process loaded its checkpoints (the start of the log) ...
-    const live = [new ProjectionRunner(database.db, store, balancesProjection), new ProjectionRunner(database.db, store, transactionsProjection)];
+    const live = [
+      new ProjectionRunner(database.db, store, balancesProjection),
+      new ProjectionRunner(database.db, store, transactionsProjection),
+    ];
     for (const r of live) r.resetTo(await r.loadCheckpoint());
     // ... then an operator brought balances up to the head on their own.
     await new ProjectionRunner(database.db, store, balancesProjection).catchUp();
@@ -136,12 +155,22 @@ describe('projections', () => {
 
     expect(await ProjectionRunner.applyTogether(database.db, live, page)).toBe(true);
     // Rolled back: transactions got nothing, and balances follow the operator's checkpoint.
-    expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '0' });
+    expect(
+      await database.db
+        .selectFrom('transactions')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: '0' });
     expect(live[0]!.position).toEqual(page[page.length - 1]!.position);
     expect(live[1]!.position).toEqual(START);
 
     expect(await ProjectionRunner.applyTogether(database.db, live, page)).toBe(false);
-    expect(await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).toEqual({ n: '6' });
+    expect(
+      await database.db
+        .selectFrom('transactions')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ n: '6' });
     // Balances were not applied a second time: 1 + 2 + ... + 6 = 21 BTC.
     expect(await readBalanceRows(database.db)).toEqual(await foldWalletBalances(store));
     const balance = await database.db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
@@ -157,7 +186,12 @@ describe('projections', () => {
     for (let i = 0; i < 30; i++) {
       const user = users[i % 3]!;
       const id = randomUUID();
-      await handler.handle(walletDecider, user, i % 4 === 0 ? recorded(`${i + 1}.25`, 'Complete', 'ETH') : deposit(`${i + 1}`, 'BTC', id), ctx);
+      await handler.handle(
+        walletDecider,
+        user,
+        i % 4 === 0 ? recorded(`${i + 1}.25`, 'Complete', 'ETH') : deposit(`${i + 1}`, 'BTC', id),
+        ctx,
+      );
       if (i % 4 === 1) await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id }, ctx);
       if (i % 4 === 2) await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: id, reason: null }, ctx);
     }
@@ -165,7 +199,8 @@ describe('projections', () => {
     const tables = PROJECTIONS.flatMap((p) => p.tables);
     const snapshot = async () => {
       const out: Record<string, string[]> = {};
-      for (const t of tables) out[t] = (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(db)).rows.map((r) => JSON.stringify(r)).sort();
+      for (const t of tables)
+        out[t] = (await sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(db)).rows.map((r) => JSON.stringify(r)).sort();
       return out;
     };
     for (const p of PROJECTIONS) await replayProjection(db, store, p);
@@ -194,7 +229,10 @@ describe('projections', () => {
     const head = await store.headPosition();
     const checkpoints = await db.selectFrom('projection_checkpoints').select(['name', 'commit_position', 'prepare_position']).execute();
     for (const p of PROJECTIONS) {
-      expect(checkpoints.find((c) => c.name === p.name), p.name).toMatchObject({ commit_position: String(head!.commit), prepare_position: String(head!.prepare) });
+      expect(
+        checkpoints.find((c) => c.name === p.name),
+        p.name,
+      ).toMatchObject({ commit_position: String(head!.commit), prepare_position: String(head!.prepare) });
     }
   });
 
@@ -215,7 +253,9 @@ describe('projections', () => {
       },
     };
     // Every read model asks for its next page while its current one is written.
-    await expect(replayProjections(db, store, [balancesProjection, failing, transactionsProjection, journalProjection], { batchSize: 3 })).rejects.toThrow('disk full');
+    await expect(
+      replayProjections(db, store, [balancesProjection, failing, transactionsProjection, journalProjection], { batchSize: 3 }),
+    ).rejects.toThrow('disk full');
     const checkpoints = () => db.selectFrom('projection_checkpoints').select(['name', 'prepare_position']).orderBy('name').execute();
     const after = await checkpoints();
     await new Promise((r) => setTimeout(r, 300));
@@ -239,11 +279,16 @@ describe('projections', () => {
     const credits = Array.from({ length: 6000 }, (_, i) => recorded(`${i + 1}.000000000000000001`, i % 3 ? 'Complete' : 'Pending'));
     const events = credits.flatMap((c) => decide(c, initialState()));
     for (let i = 0; i < events.length; i += 1000) {
-      await store.append(`wallet-${user}`, toNewEvents(walletDecider, `wallet-${user}`, events.slice(i, i + 1000), ctx), { expectedRevision: 'any' });
+      await store.append(`wallet-${user}`, toNewEvents(walletDecider, `wallet-${user}`, events.slice(i, i + 1000), ctx), {
+        expectedRevision: 'any',
+      });
     }
     const result = await replayProjection(database.db, store, transactionsProjection, { batchSize: 5000 });
     expect(result.events).toBe(6000);
-    const count = await database.db.selectFrom('transactions').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+    const count = await database.db
+      .selectFrom('transactions')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(6000);
     await replayProjection(database.db, store, balancesProjection, { batchSize: 5000 });
     const report = await verifyReadModels(database.db, store, { projections: [balancesProjection, transactionsProjection] });
@@ -254,13 +299,33 @@ describe('projections', () => {
     database = await createTestDatabase();
     const store = new PostgresEventStore(database.db);
     const user = randomUUID();
-    const sentAts = ['2026-11-25T09:15:00.123Z', '2300-06-01T12:00:00.000Z', '0050-03-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z', '2026-11-25T10:00:00+15:30'];
-    const commands = sentAts.map((sentAt, i) => ({ ...recorded(`${i + 1}.5`, 'Pending'), sentAt }) as Extract<WalletCommand, { type: 'RecordTransaction' }>);
+    const sentAts = [
+      '2026-11-25T09:15:00.123Z',
+      '2300-06-01T12:00:00.000Z',
+      '0050-03-01T00:00:00.000Z',
+      '1999-12-31T23:59:59.999Z',
+      '2026-11-25T10:00:00+15:30',
+    ];
+    const commands = sentAts.map(
+      (sentAt, i) => ({ ...recorded(`${i + 1}.5`, 'Pending'), sentAt }) as Extract<WalletCommand, { type: 'RecordTransaction' }>,
+    );
     const events = commands.flatMap((c) => decide(c, initialState()));
     await store.append(`wallet-${user}`, toNewEvents(walletDecider, `wallet-${user}`, events, ctx), { expectedRevision: 'any' });
     const stored = async () =>
-      (await sql<{ id: string; sent_at: string; amount: string }>`select id, to_char(sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as sent_at, amount::text from transactions order by amount`.execute(database!.db)).rows;
-    const expected = commands.map((c) => ({ id: (c as { transactionId: string }).transactionId, sent_at: new Date(c.sentAt).toISOString().slice(0, 23), amount: `${c.amount.toFixed(18)}` }));
+      (
+        await sql<{
+          id: string;
+          sent_at: string;
+          amount: string;
+        }>`select id, to_char(sent_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS') as sent_at, amount::text from transactions order by amount`.execute(
+          database!.db,
+        )
+      ).rows;
+    const expected = commands.map((c) => ({
+      id: (c as { transactionId: string }).transactionId,
+      sent_at: new Date(c.sentAt).toISOString().slice(0, 23),
+      amount: `${c.amount.toFixed(18)}`,
+    }));
     // One batch (a far date sends it all as text), then one event per batch (the near dates in binary).
     for (const batchSize of [5000, 1]) {
       await replayProjection(database.db, store, transactionsProjection, { batchSize });

@@ -52,8 +52,16 @@ export async function foldWalletBalances(store: EventStore, until?: Position | n
 }
 
 /** The balances table as canonical strings, keyed like `foldWalletBalances`. */
-export async function readBalanceRows(db: Kysely<DB>, schema = 'public', tableName: 'balances' | 'live_balances' = 'balances'): Promise<Map<string, BalanceRow>> {
-  const rows = await db.withSchema(schema).selectFrom(tableName as 'balances').select(['user_id', 'asset_id', 'balance', 'pending_deposits', 'pending_withdrawals']).execute();
+export async function readBalanceRows(
+  db: Kysely<DB>,
+  schema = 'public',
+  tableName: 'balances' | 'live_balances' = 'balances',
+): Promise<Map<string, BalanceRow>> {
+  const rows = await db
+    .withSchema(schema)
+    .selectFrom(tableName as 'balances')
+    .select(['user_id', 'asset_id', 'balance', 'pending_deposits', 'pending_withdrawals'])
+    .execute();
   const canon = (v: string) => formatAmount(money(v));
   return new Map(
     rows.map((r) => [

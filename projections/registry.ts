@@ -22,7 +22,20 @@ const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10_000;
 
 /** Every read model, in the order they are replayed. */
-export const PROJECTIONS: Projection[] = [balancesProjection, transactionsProjection, usersProjection, paymentMethodsProjection, notificationsProjection, scheduledTransactionsProjection, journalProjection, buyingLinksProjection, announcementsProjection, ticketsProjection, staffActionsProjection, approvalRequestsProjection];
+export const PROJECTIONS: Projection[] = [
+  balancesProjection,
+  transactionsProjection,
+  usersProjection,
+  paymentMethodsProjection,
+  notificationsProjection,
+  scheduledTransactionsProjection,
+  journalProjection,
+  buyingLinksProjection,
+  announcementsProjection,
+  ticketsProjection,
+  staffActionsProjection,
+  approvalRequestsProjection,
+];
 
 export function findProjection(name: string): Projection | undefined {
   return PROJECTIONS.find((p) => p.name === name);

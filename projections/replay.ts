@@ -38,7 +38,15 @@ export async function resetReadModels(db: Kysely<DB>, projections: Projection[],
     for (const p of projections) {
       for (const t of p.tables) await sql`truncate table ${sql.table(`${schema}.${t}`)}`.execute(trx);
     }
-    await trx.withSchema(schema).deleteFrom('projection_checkpoints').where('name', 'in', projections.map((p) => p.name)).execute();
+    await trx
+      .withSchema(schema)
+      .deleteFrom('projection_checkpoints')
+      .where(
+        'name',
+        'in',
+        projections.map((p) => p.name),
+      )
+      .execute();
   });
 }
 
@@ -59,7 +67,9 @@ export async function catchUpTogether(
   opts: ReplayOptions = {},
 ): Promise<{ events: number; until: Position | null }> {
   const batchSize = opts.batchSize ?? 5000;
-  const runners = projections.map((p) => new ProjectionRunner(db, store, p, { batchSize, schema: opts.schema, skipLimit: REPLAY_SKIP_LIMIT }));
+  const runners = projections.map(
+    (p) => new ProjectionRunner(db, store, p, { batchSize, schema: opts.schema, skipLimit: REPLAY_SKIP_LIMIT }),
+  );
   for (const r of runners) r.resetTo(await r.loadCheckpoint());
   const until = opts.until === undefined ? await store.headPosition() : opts.until;
   if (!until || runners.length === 0) return { events: 0, until };
@@ -115,7 +125,9 @@ export async function catchUpTogether(
         while (page) {
           const current = next;
           writing = current
-            ? slots.run(() => (failure ? Promise.reject(STOPPED) : r.applyBatch(current.own, { planned: current.planned, skipIrrelevant: true })))
+            ? slots.run(() =>
+                failure ? Promise.reject(STOPPED) : r.applyBatch(current.own, { planned: current.planned, skipIrrelevant: true }),
+              )
             : Promise.resolve(false);
           // Awaited below; a rejection meanwhile is not unhandled.
           writing.catch(() => {});

@@ -1,6 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.js';
-import { comparePositions, START, type EventStore, type Position, type RecordedEvent, type Subscription } from '../ledger/event-store/port.js';
+import {
+  comparePositions,
+  START,
+  type EventStore,
+  type Position,
+  type RecordedEvent,
+  type Subscription,
+} from '../ledger/event-store/port.js';
 import type { PlannedWrite, Projection } from './projection.js';
 
 export interface RunnerOptions {
@@ -40,7 +47,9 @@ export async function readUntil(
     const page = (await store.readAll({ after, maxCount })).filter((e) => comparePositions(e.position, until) <= 0);
     if (page.length > 0) return page;
     if (Date.now() - since > HORIZON_WAIT_MS) {
-      throw new Error(`the log has not been readable past ${until.commit}/${until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`);
+      throw new Error(
+        `the log has not been readable past ${until.commit}/${until.prepare} for ${HORIZON_WAIT_MS / 1000} s: a long-running transaction holds it back`,
+      );
     }
     await sleep(20);
     if (stopped()) throw new Error('the replay stopped');
@@ -104,10 +113,12 @@ export class ProjectionRunner {
    * with the next batch that has some, or after `skipLimit` events. A crash in between
    * re-reads those events and again finds nothing to do.
    */
-  async applyBatch(events: Awaited<ReturnType<Subscription['nextBatch']>>, opts: { skipIrrelevant?: boolean; planned?: PlannedWrite } = {}): Promise<boolean> {
+  async applyBatch(
+    events: Awaited<ReturnType<Subscription['nextBatch']>>,
+    opts: { skipIrrelevant?: boolean; planned?: PlannedWrite } = {},
+  ): Promise<boolean> {
     return ProjectionRunner.applyTogether(this.db, [this], events, { ...opts, planned: opts.planned && new Map([[this, opts.planned]]) });
   }
-
 
   /**
    * Applies one page of the log to several read models in ONE transaction: their
@@ -131,7 +142,8 @@ export class ProjectionRunner {
     const writes: { runner: ProjectionRunner; relevant: typeof events }[] = [];
     for (const r of runners) {
       if (comparePositions(r.position, last) >= 0) continue;
-      const own = comparePositions(r.position, events[0]!.position) < 0 ? events : events.filter((e) => comparePositions(e.position, r.position) > 0);
+      const own =
+        comparePositions(r.position, events[0]!.position) < 0 ? events : events.filter((e) => comparePositions(e.position, r.position) > 0);
       const relevant = own.filter((e) => r.projection.handles(e.type));
       if (opts.skipIrrelevant && relevant.length === 0 && r.unpersisted + own.length < (r.options.skipLimit ?? SKIP_LIMIT)) {
         r.unpersisted += own.length;
@@ -161,29 +173,35 @@ export class ProjectionRunner {
     planned?: Map<ProjectionRunner, PlannedWrite>,
   ): Promise<boolean> {
     const schema = writes[0]!.runner.schema;
-    const moved = await db.transaction().execute(async (trx) => {
-      const claims = writes.map(({ runner, relevant }) => sql`(${runner.checkpointName}::text, ${runner.persisted.commit.toString()}::bigint, ${runner.persisted.prepare.toString()}::bigint, ${relevant.length}::bigint)`);
-      const { rows } = await sql<{ name: string }>`
+    const moved = await db
+      .transaction()
+      .execute(async (trx) => {
+        const claims = writes.map(
+          ({ runner, relevant }) =>
+            sql`(${runner.checkpointName}::text, ${runner.persisted.commit.toString()}::bigint, ${runner.persisted.prepare.toString()}::bigint, ${relevant.length}::bigint)`,
+        );
+        const { rows } = await sql<{ name: string }>`
         update ${sql.table(`${schema}.projection_checkpoints`)} as c
         set commit_position = ${last.commit.toString()}, prepare_position = ${last.prepare.toString()},
             events_applied = c.events_applied + w.applied, updated_at = now()
         from (values ${sql.join(claims)}) as w (name, commit_position, prepare_position, applied)
         where c.name = w.name and c.commit_position = w.commit_position and c.prepare_position = w.prepare_position
         returning c.name`.execute(trx);
-      // Someone else (an operator's replay) moved a checkpoint: roll back, apply nothing.
-      if (rows.length !== writes.length) throw new CheckpointMoved();
-      for (const { runner, relevant } of writes) {
-        if (relevant.length === 0) continue;
-        // A runner's write planned from the same events (a replay's planner) or its `apply`.
-        const plannedWrite = planned?.get(runner);
-        await (plannedWrite ? plannedWrite({ trx, schema }) : runner.projection.apply({ trx, schema }, relevant));
-      }
-      for (const { runner, relevant } of writes) await runner.options.beforeCheckpoint?.(relevant.length);
-      return false;
-    }).catch((err: unknown) => {
-      if (err instanceof CheckpointMoved) return true;
-      throw err;
-    });
+        // Someone else (an operator's replay) moved a checkpoint: roll back, apply nothing.
+        if (rows.length !== writes.length) throw new CheckpointMoved();
+        for (const { runner, relevant } of writes) {
+          if (relevant.length === 0) continue;
+          // A runner's write planned from the same events (a replay's planner) or its `apply`.
+          const plannedWrite = planned?.get(runner);
+          await (plannedWrite ? plannedWrite({ trx, schema }) : runner.projection.apply({ trx, schema }, relevant));
+        }
+        for (const { runner, relevant } of writes) await runner.options.beforeCheckpoint?.(relevant.length);
+        return false;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof CheckpointMoved) return true;
+        throw err;
+      });
     if (moved) {
       for (const { runner } of writes) runner.resetTo(await runner.loadCheckpoint());
     } else {

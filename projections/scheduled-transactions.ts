@@ -18,7 +18,9 @@ export const scheduledTransactionsProjection: Projection = {
         const d = e.data as WalletEventData<'wallet.stake-opened'>;
         await sql`insert into ${t} (id, user_id, asset_id, amount, duration_days, rate, estimated_earnings, scheduled_at, status, type, created_at)
           values (${d.stakeId}::uuid, ${e.streamId.slice(WALLET_STREAM_PREFIX.length)}::uuid, ${d.assetId}, ${d.principal}::numeric, ${d.durationDays},
-            ${d.rate}::numeric, ${d.estimatedEarnings}::numeric, ${d.maturesAt}::timestamptz, 'pending', 'stake_payout', ${timestampText(e.recordedAt)}::timestamptz)`.execute(target.trx);
+            ${d.rate}::numeric, ${d.estimatedEarnings}::numeric, ${d.maturesAt}::timestamptz, 'pending', 'stake_payout', ${timestampText(e.recordedAt)}::timestamptz)`.execute(
+          target.trx,
+        );
       } else if (e.type === 'wallet.stake-paid-out') {
         const d = e.data as WalletEventData<'wallet.stake-paid-out'>;
         await sql`update ${t} set status = 'completed', completed_at = ${timestampText(e.recordedAt)}::timestamptz, payout_transaction_id = ${d.transactionId}::uuid

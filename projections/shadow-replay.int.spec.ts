@@ -37,12 +37,19 @@ describe('shadow replay', () => {
     });
   const transactions = () => inject({ method: 'GET', url: '/api/v1/transactions?pageSize=100', headers: bearer(alice.access_token) });
   const profile = () =>
-    inject({ method: 'POST', url: '/functions/v1/get-user-profile-details', headers: bearer(alice.access_token), payload: { targetUserId: alice.user.id } });
+    inject({
+      method: 'POST',
+      url: '/functions/v1/get-user-profile-details',
+      headers: bearer(alice.access_token),
+      payload: { targetUserId: alice.user.id },
+    });
 
   it('rebuilds while the API serves: every request during the rebuild and the swap answers, and nothing is lost', async () => {
     const db = t.app.ledger.database.db;
     for (let i = 0; i < 5; i++) {
-      await t.app.ledger.execute(walletDecider, alice.user.id, recorded('0.5', 'Complete', 'BTC'), { actor: { id: 'staff', role: 'ADMIN' } });
+      await t.app.ledger.execute(walletDecider, alice.user.id, recorded('0.5', 'Complete', 'BTC'), {
+        actor: { id: 'staff', role: 'ADMIN' },
+      });
       expect((await deposit()).statusCode).toBe(200);
     }
     // A live table that drifted from the log (as a bug or a hand edit would leave it): the rebuild repairs it.

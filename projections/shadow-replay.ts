@@ -50,7 +50,9 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
   await sql`drop schema if exists ${sql.id(SHADOW_SCHEMA)} cascade`.execute(db);
   await sql`create schema ${sql.id(SHADOW_SCHEMA)}`.execute(db);
   try {
-    await sql`create table ${sql.table(`${SHADOW_SCHEMA}.projection_checkpoints`)} (like public.projection_checkpoints including all)`.execute(db);
+    await sql`create table ${sql.table(`${SHADOW_SCHEMA}.projection_checkpoints`)} (like public.projection_checkpoints including all)`.execute(
+      db,
+    );
     for (const p of projections) {
       for (const t of p.tables) {
         await sql`create table ${sql.table(`${SHADOW_SCHEMA}.${t}`)} (like ${sql.table(`public.${t}`)} including all)`.execute(db);
@@ -80,7 +82,11 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
       const live = await trx
         .selectFrom('projection_checkpoints')
         .select(['name', 'commit_position', 'prepare_position'])
-        .where('name', 'in', projections.map((p) => p.name))
+        .where(
+          'name',
+          'in',
+          projections.map((p) => p.name),
+        )
         .orderBy('name')
         .forUpdate()
         .execute();

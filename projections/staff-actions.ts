@@ -87,12 +87,16 @@ export const staffActionsProjection: Projection = {
     const rows = events.flatMap((e) => {
       const r = staffActionOf(e);
       return r
-        ? [sql`(${r.eventId}::uuid, ${r.at}::timestamptz, ${r.staffId}::uuid, ${r.staffRole}, ${r.customerId}::uuid, ${r.action}, ${r.detail}, ${r.eventType}, ${r.position})`]
+        ? [
+            sql`(${r.eventId}::uuid, ${r.at}::timestamptz, ${r.staffId}::uuid, ${r.staffRole}, ${r.customerId}::uuid, ${r.action}, ${r.detail}, ${r.eventType}, ${r.position})`,
+          ]
         : [];
     });
     // One statement per thousand rows (9 parameters each, under the protocol's 65,535).
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      await sql`insert into ${table(target, 'staff_actions')} ${COLUMNS} values ${sql.join(rows.slice(i, i + ROWS_PER_INSERT))}`.execute(target.trx);
+      await sql`insert into ${table(target, 'staff_actions')} ${COLUMNS} values ${sql.join(rows.slice(i, i + ROWS_PER_INSERT))}`.execute(
+        target.trx,
+      );
     }
   },
 };

@@ -25,26 +25,36 @@ export const ticketsProjection: Projection = {
               ${at}::timestamptz, ${e.data.assignedWorkerId}::uuid, ${at}::timestamptz)`.execute(target.trx);
           break;
         case 'ticket.assigned':
-          await sql`update ${tickets} set assigned_worker_id = ${e.data.workerId}::uuid, updated_at = ${at}::timestamptz where id = ${id}::uuid`.execute(target.trx);
+          await sql`update ${tickets} set assigned_worker_id = ${e.data.workerId}::uuid, updated_at = ${at}::timestamptz where id = ${id}::uuid`.execute(
+            target.trx,
+          );
           break;
         case 'ticket.response-posted':
           await sql`insert into ${responses} (id, ticket_id, user_id, message, created_at, is_from_worker)
-            values (${e.data.responseId}::uuid, ${id}::uuid, ${e.data.authorId}::uuid, ${e.data.message}, ${at}::timestamptz, ${e.data.fromWorker})`.execute(target.trx);
+            values (${e.data.responseId}::uuid, ${id}::uuid, ${e.data.authorId}::uuid, ${e.data.message}, ${at}::timestamptz, ${e.data.fromWorker})`.execute(
+            target.trx,
+          );
           await touch();
           break;
         case 'ticket.attachment-added':
           await sql`insert into ${attachments} (id, ticket_id, response_id, file_name, file_type, file_size, uploaded_at, is_from_worker, storage_path, uploaded_by, opening)
             values (${e.data.attachmentId}::uuid, ${id}::uuid, ${e.data.responseId}::uuid, ${e.data.fileName}, ${e.data.fileType}, ${e.data.fileSize},
-              ${at}::timestamptz, ${e.data.fromWorker}, ${e.data.blobId}, ${e.data.uploadedBy}::uuid, ${e.data.opening})`.execute(target.trx);
+              ${at}::timestamptz, ${e.data.fromWorker}, ${e.data.blobId}, ${e.data.uploadedBy}::uuid, ${e.data.opening})`.execute(
+            target.trx,
+          );
           break;
         case 'ticket.attachment-removed':
           await sql`delete from ${attachments} where id = ${e.data.attachmentId}::uuid`.execute(target.trx);
           break;
         case 'ticket.attachment-linked':
-          await sql`update ${attachments} set response_id = ${e.data.responseId}::uuid where id = ${e.data.attachmentId}::uuid`.execute(target.trx);
+          await sql`update ${attachments} set response_id = ${e.data.responseId}::uuid where id = ${e.data.attachmentId}::uuid`.execute(
+            target.trx,
+          );
           break;
         case 'ticket.status-changed':
-          await sql`update ${tickets} set status = ${e.data.to}, updated_at = ${at}::timestamptz where id = ${id}::uuid`.execute(target.trx);
+          await sql`update ${tickets} set status = ${e.data.to}, updated_at = ${at}::timestamptz where id = ${id}::uuid`.execute(
+            target.trx,
+          );
           break;
       }
     }

@@ -32,10 +32,23 @@ const typed = (k: keyof Row, type: string) => ({ name: k, type, value: (r: Row) 
 const time = (k: 'created_at' | 'updated_at') => ({ name: k, type: 'timestamptz', value: (r: Row) => timestampText(r[k]) });
 
 const COLUMNS: InsertColumn<Row>[] = [
-  typed('id', 'uuid'), typed('user_id', 'uuid'), text('asset_id'), typed('amount', 'numeric'), typed('fee', 'numeric'), text('type'),
-  text('status'), typed('sent_at', 'timestamptz'), time('created_at'), text('sender_address'), text('recipient_address'), text('txid'),
-  text('note'), { name: 'is_hidden', type: 'boolean', value: (r) => r.is_hidden }, typed('request_id', 'uuid'),
-  typed('payment_method_id', 'uuid'), time('updated_at'),
+  typed('id', 'uuid'),
+  typed('user_id', 'uuid'),
+  text('asset_id'),
+  typed('amount', 'numeric'),
+  typed('fee', 'numeric'),
+  text('type'),
+  text('status'),
+  typed('sent_at', 'timestamptz'),
+  time('created_at'),
+  text('sender_address'),
+  text('recipient_address'),
+  text('txid'),
+  text('note'),
+  { name: 'is_hidden', type: 'boolean', value: (r) => r.is_hidden },
+  typed('request_id', 'uuid'),
+  typed('payment_method_id', 'uuid'),
+  time('updated_at'),
 ];
 
 /**
@@ -153,7 +166,12 @@ export const transactionsProjection: Projection = {
  * expression index): a group that became a pair is added, one that stopped being one is
  * removed, and `pairs` moves by the difference. A batch of plain rows costs one upsert.
  */
-async function countEntries(target: ProjectionTarget, visible: Map<string, number>, regroup: string[], before: { user_id: string; req: string }[]) {
+async function countEntries(
+  target: ProjectionTarget,
+  visible: Map<string, number>,
+  regroup: string[],
+  before: { user_id: string; req: string }[],
+) {
   const counts = table(target, 'transaction_entry_counts');
   const pairs = table(target, 'transaction_swap_pairs');
   const t = table(target, 'transactions');

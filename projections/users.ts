@@ -28,7 +28,9 @@ export const usersProjection: Projection = {
         case 'user.registered':
           await sql`insert into ${users} (id, email, full_name, role, email_confirmed_at, requires_password_change, created_at, updated_at)
             values (${id}::uuid, ${e.data.email}, ${e.data.fullName}, ${e.data.role},
-              ${e.data.emailConfirmed ? at : null}::timestamptz, ${e.data.requiresPasswordChange}, ${at}::timestamptz, ${at}::timestamptz)`.execute(target.trx);
+              ${e.data.emailConfirmed ? at : null}::timestamptz, ${e.data.requiresPasswordChange}, ${at}::timestamptz, ${at}::timestamptz)`.execute(
+            target.trx,
+          );
           break;
         case 'user.profile-created':
           await sql`insert into ${profiles} (user_id, can_buy, can_sell, created_at, updated_at)
@@ -39,7 +41,9 @@ export const usersProjection: Projection = {
           break;
         case 'user.signed-in':
           await sql`insert into ${logins} (id, user_id, timestamp, ip_address, user_agent)
-            values (${recorded.eventId}::uuid, ${id}::uuid, ${at}::timestamptz, ${e.data.ipAddress}, ${e.data.userAgent})`.execute(target.trx);
+            values (${recorded.eventId}::uuid, ${id}::uuid, ${at}::timestamptz, ${e.data.ipAddress}, ${e.data.userAgent})`.execute(
+            target.trx,
+          );
           await set(sql`last_sign_in_at = ${at}::timestamptz`);
           break;
         case 'user.password-change-required':

@@ -46,20 +46,25 @@ export async function verifyReadModels(
   await sql`drop schema if exists ${sql.id(SCRATCH)} cascade`.execute(db);
   await sql`create schema ${sql.id(SCRATCH)}`.execute(db);
   try {
-    await sql`create table ${sql.table(`${SCRATCH}.projection_checkpoints`)} (like public.projection_checkpoints including all)`.execute(db);
+    await sql`create table ${sql.table(`${SCRATCH}.projection_checkpoints`)} (like public.projection_checkpoints including all)`.execute(
+      db,
+    );
     const report: VerifyReport = { ok: true, projections: [], negativeAvailable: [], foldMismatches: [] };
     let balancesAt: Position | null = null;
     let journalAt: Position | null = null;
 
     for (const projection of projections) {
       // One snapshot: the live checkpoint and a copy of the live rows at that checkpoint.
-      const livePosition = await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-        const cp = await trx.selectFrom('projection_checkpoints').selectAll().where('name', '=', projection.name).executeTakeFirst();
-        for (const t of projection.tables) {
-          await sql`create table ${sql.table(`${SCRATCH}.live_${t}`)} as select * from ${sql.table(`public.${t}`)}`.execute(trx);
-        }
-        return cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START;
-      });
+      const livePosition = await db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          const cp = await trx.selectFrom('projection_checkpoints').selectAll().where('name', '=', projection.name).executeTakeFirst();
+          for (const t of projection.tables) {
+            await sql`create table ${sql.table(`${SCRATCH}.live_${t}`)} as select * from ${sql.table(`public.${t}`)}`.execute(trx);
+          }
+          return cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START;
+        });
       for (const t of projection.tables) {
         await sql`create table ${sql.table(`${SCRATCH}.${t}`)} (like ${sql.table(`public.${t}`)} including all)`.execute(db);
       }
@@ -69,9 +74,14 @@ export async function verifyReadModels(
       for (const t of projection.tables) {
         const live = sql.table(`${SCRATCH}.live_${t}`);
         const rebuilt = sql.table(`${SCRATCH}.${t}`);
-        const count = async (tbl: typeof live) => Number((await sql<{ n: string }>`select count(*) as n from ${tbl}`.execute(db)).rows[0]!.n);
-        const onlyLive = (await sql<Record<string, unknown>>`(select * from ${live} except all select * from ${rebuilt}) limit ${SHOWN}`.execute(db)).rows;
-        const onlyRebuilt = (await sql<Record<string, unknown>>`(select * from ${rebuilt} except all select * from ${live}) limit ${SHOWN}`.execute(db)).rows;
+        const count = async (tbl: typeof live) =>
+          Number((await sql<{ n: string }>`select count(*) as n from ${tbl}`.execute(db)).rows[0]!.n);
+        const onlyLive = (
+          await sql<Record<string, unknown>>`(select * from ${live} except all select * from ${rebuilt}) limit ${SHOWN}`.execute(db)
+        ).rows;
+        const onlyRebuilt = (
+          await sql<Record<string, unknown>>`(select * from ${rebuilt} except all select * from ${live}) limit ${SHOWN}`.execute(db)
+        ).rows;
         tables.push({ table: t, liveRows: await count(live), rebuiltRows: await count(rebuilt), onlyLive, onlyRebuilt });
         if (onlyLive.length || onlyRebuilt.length) report.ok = false;
       }

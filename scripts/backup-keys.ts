@@ -50,7 +50,13 @@ export function sealKeys(secretsJson: string, passphrase: string): SealedKeys {
 /** secrets.json's text, or a refusal when the passphrase is not the one the keys were sealed with. */
 export function openKeys(sealed: SealedKeys, passphrase: string): string {
   const buf = (s: string) => Buffer.from(s, 'base64');
-  if (sealed.kdf !== 'scrypt' || ![sealed.N, sealed.r, sealed.p].every(Number.isSafeInteger) || sealed.N > 2 ** 20 || sealed.r > 32 || sealed.p > 16) {
+  if (
+    sealed.kdf !== 'scrypt' ||
+    ![sealed.N, sealed.r, sealed.p].every(Number.isSafeInteger) ||
+    sealed.N > 2 ** 20 ||
+    sealed.r > 32 ||
+    sealed.p > 16
+  ) {
     throw new KeysError('the keys in this backup are sealed in a way this version does not read.');
   }
   try {

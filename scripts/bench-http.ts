@@ -64,7 +64,10 @@ export class BenchServer {
     const entry = await buildServer('scripts/bench-server.ts', 'build/bench/bench-server.mjs');
     const child = fork(entry, [], {
       // BENCH_CPU_PROF=<dir>: the server writes a .cpuprofile there when it stops.
-      execArgv: [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [])],
+      execArgv: [
+        ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       env: {
         ...process.env,
@@ -127,7 +130,12 @@ export class BenchServer {
             const headers: Record<string, string> = {};
             if (req.auth !== false) headers.authorization = `Bearer ${user.token}`;
             if (body !== undefined) headers['content-type'] = 'application/json';
-            return { ...r, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), path: req.path.replace(':user', user.id) };
+            return {
+              ...r,
+              headers,
+              ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+              path: req.path.replace(':user', user.id),
+            };
           },
         },
       ],
@@ -143,7 +151,11 @@ export class BenchServer {
   }
 }
 
-function nextMessage<T extends ServerMessage['type']>(child: ChildProcess, type: T, timeoutMs: number): Promise<Extract<ServerMessage, { type: T }>> {
+function nextMessage<T extends ServerMessage['type']>(
+  child: ChildProcess,
+  type: T,
+  timeoutMs: number,
+): Promise<Extract<ServerMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => done(new Error(`the bench server sent no "${type}" within ${timeoutMs / 1000} s`)), timeoutMs);
     const onMessage = (m: ServerMessage) => {

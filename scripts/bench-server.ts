@@ -50,7 +50,9 @@ async function start(): Promise<void> {
     const id = randomUUID();
     await db.transaction().execute(async (trx) => {
       await sql`insert into bench_insert (event_id, stream_id, stream_revision, event_type, event_version, data, metadata)
-        values (${id}::uuid, ${`bench-${id}`}, 0, 'bench.inserted', 1, ${JSON.stringify({ id })}::jsonb, ${JSON.stringify({ actorId: 'bench' })}::jsonb)`.execute(trx);
+        values (${id}::uuid, ${`bench-${id}`}, 0, 'bench.inserted', 1, ${JSON.stringify({ id })}::jsonb, ${JSON.stringify({ actorId: 'bench' })}::jsonb)`.execute(
+        trx,
+      );
     });
     return { id };
   });
@@ -81,7 +83,9 @@ async function start(): Promise<void> {
       if (card.statusCode !== 200) throw new Error(`add card: ${card.statusCode} ${card.body}`);
       // A short history, so that the transactions page and the balances have rows to show.
       for (let k = 0; k < 12; k++) {
-        await app.ledger.execute(walletDecider, id, recorded(`${k + 1}.5`, 'Complete', k % 2 ? 'ETH' : 'BTC'), { actor: { id: 'bench', role: 'SYSTEM' } });
+        await app.ledger.execute(walletDecider, id, recorded(`${k + 1}.5`, 'Complete', k % 2 ? 'ETH' : 'BTC'), {
+          actor: { id: 'bench', role: 'SYSTEM' },
+        });
       }
       users.push({ id, token, cardId: card.json().paymentMethod.id });
     }
@@ -97,11 +101,18 @@ async function start(): Promise<void> {
     } else if (m.type === 'rss') {
       const m = process.memoryUsage();
       send({
-        type: 'rss', rssMB: m.rss / 2 ** 20, peakRssMB: process.resourceUsage().maxRSS / 1024,
-        heapUsedMB: m.heapUsed / 2 ** 20, heapTotalMB: m.heapTotal / 2 ** 20, externalMB: m.external / 2 ** 20,
+        type: 'rss',
+        rssMB: m.rss / 2 ** 20,
+        peakRssMB: process.resourceUsage().maxRSS / 1024,
+        heapUsedMB: m.heapUsed / 2 ** 20,
+        heapTotalMB: m.heapTotal / 2 ** 20,
+        externalMB: m.external / 2 ** 20,
       });
     } else if (m.type === 'stop') {
-      app.close().then(() => process.exit(0), () => process.exit(1));
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
     }
   });
   process.on('disconnect', () => process.exit(0));

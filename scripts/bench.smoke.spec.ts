@@ -55,7 +55,10 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
       }
       // Every HTTP request of the run answered 2xx: the commands were accepted, the reads served.
       for (const f of results.figures.filter((x) => x.group === 'http' && x.details?.subject)) {
-        const d = f.details as { subject: { non2xx: number; errors: number; requests: number }; baseline: { non2xx: number; errors: number } };
+        const d = f.details as {
+          subject: { non2xx: number; errors: number; requests: number };
+          baseline: { non2xx: number; errors: number };
+        };
         expect([d.subject.non2xx, d.subject.errors, d.baseline.non2xx, d.baseline.errors], f.id).toEqual([0, 0, 0, 0]);
         expect(d.subject.requests, f.id).toBeGreaterThan(0);
       }
@@ -101,7 +104,15 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
 
 describe("the machine against the issue's measurements", () => {
   const fig = (id: string, value: number, baseline: number, details?: Record<string, unknown>): Figure => ({
-    id, group: 'http', name: id, unit: 'x', value, baseline: { name: 'b', value: baseline }, ratio: value / baseline, target: null, details,
+    id,
+    group: 'http',
+    name: id,
+    unit: 'x',
+    value,
+    baseline: { name: 'b', value: baseline },
+    ratio: value / baseline,
+    target: null,
+    details,
   });
 
   it("puts each of this run's baselines beside the issue's figure for the same work, and skips phases that did not run", () => {
@@ -119,7 +130,14 @@ describe("the machine against the issue's measurements", () => {
       { name: "that route's p99", unit: 'ms', here: 66, issue: 33, ratio: 2 },
     ]);
     expect(againstIssueMachine([fig('replay.all', 50_000, 131_000, { events: 1_000_000 })])).toEqual([
-      { name: 'read and fold with decimal.js', unit: 'events/s', here: 131_000, issue: 262_000, ratio: 0.5, note: 'the issue read 200,000 events, this run 1,000,000' },
+      {
+        name: 'read and fold with decimal.js',
+        unit: 'events/s',
+        here: 131_000,
+        issue: 262_000,
+        ratio: 0.5,
+        note: 'the issue read 200,000 events, this run 1,000,000',
+      },
     ]);
   });
 });

@@ -19,7 +19,17 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../server/db/database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
-import { againstIssueMachine, ALL_PHASES, NOT_MEASURED, PHASES, SIZES, type BenchResults, type BenchSize, type BenchSizes, type Phase } from './bench/model.js';
+import {
+  againstIssueMachine,
+  ALL_PHASES,
+  NOT_MEASURED,
+  PHASES,
+  SIZES,
+  type BenchResults,
+  type BenchSize,
+  type BenchSizes,
+  type Phase,
+} from './bench/model.js';
 import { now, round, type Ctx } from './bench/helpers.js';
 import { appendsPhase } from './bench/appends.js';
 import { replayPhase } from './bench/replay.js';
@@ -115,7 +125,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     // Contention runs before the replay's seed so that its proof folds a short log.
     const peakRssMB: Record<string, number> = {};
     ctx.setup.peakRssMBAfterPhase = peakRssMB;
-    for (const [phase, run] of [['appends', appendsPhase], ['contention', contentionPhase], ['http', httpPhase], ['replay', replayPhase], ['growth', growthPhase]] as const) {
+    for (const [phase, run] of [
+      ['appends', appendsPhase],
+      ['contention', contentionPhase],
+      ['http', httpPhase],
+      ['replay', replayPhase],
+      ['growth', growthPhase],
+    ] as const) {
       if (!phases.includes(phase)) continue;
       await run(ctx);
       peakRssMB[phase] = round(process.resourceUsage().maxRSS / 1024, 1);
@@ -191,16 +207,23 @@ export function formatTable(results: BenchResults): string {
   ];
   for (const f of results.figures) {
     const perRound = f.details?.roundRatios as number[] | undefined;
-    if (perRound) info.push(`${f.id}: ratio = median of ${perRound.length} paired rounds (${perRound.map((r) => r.toFixed(2)).join(' ')}); ratio of the totals ${String(f.details?.ratioOfTotals)}`);
+    if (perRound)
+      info.push(
+        `${f.id}: ratio = median of ${perRound.length} paired rounds (${perRound.map((r) => r.toFixed(2)).join(' ')}); ratio of the totals ${String(f.details?.ratioOfTotals)}`,
+      );
   }
   if (results.againstIssueMachine.length > 0) {
     const pairs = results.againstIssueMachine.map(
-      (a) => `${a.name} ${formatValue(a.here, a.unit)} against ${formatValue(a.issue, a.unit)} (${a.ratio.toFixed(2)}x${a.note ? `; ${a.note}` : ''})`,
+      (a) =>
+        `${a.name} ${formatValue(a.here, a.unit)} against ${formatValue(a.issue, a.unit)} (${a.ratio.toFixed(2)}x${a.note ? `; ${a.note}` : ''})`,
     );
     info.push(`this machine against the issue's, whose speed the absolute targets assume: ${pairs.join(', ')}`);
   }
   const seed = results.setup.seed as { events: number; seconds: number; eventsPerSecond: number } | undefined;
-  if (seed) info.push(`seed: ${seed.events.toLocaleString('en-US')} events in ${seed.seconds} s (${seed.eventsPerSecond.toLocaleString('en-US')} events/s)`);
+  if (seed)
+    info.push(
+      `seed: ${seed.events.toLocaleString('en-US')} events in ${seed.seconds} s (${seed.eventsPerSecond.toLocaleString('en-US')} events/s)`,
+    );
   return [...out, '', ...info, ...results.proofs].join('\n');
 }
 
@@ -234,8 +257,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    console.error('bench: DATABASE_URL is not set. Point it at a PostgreSQL server where this user may create databases, e.g.\n' +
-      '  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- --quick');
+    console.error(
+      'bench: DATABASE_URL is not set. Point it at a PostgreSQL server where this user may create databases, e.g.\n' +
+        '  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- --quick',
+    );
     return 2;
   }
   const phases = values.only ? values.only.split(',').map((p) => p.trim()) : PHASES;
@@ -246,7 +271,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   const size: BenchSize = values.tiny ? 'tiny' : values.quick ? 'quick' : 'full';
   const outPath = path.resolve(values.out ?? 'bench/results.json');
-  const results = await runBench({ databaseUrl, size, phases: phases as Phase[], outPath, command: ['npm run bench --', ...argv].join(' ') });
+  const results = await runBench({
+    databaseUrl,
+    size,
+    phases: phases as Phase[],
+    outPath,
+    command: ['npm run bench --', ...argv].join(' '),
+  });
   console.log(formatTable(results));
   const shown = path.relative(process.cwd(), outPath);
   console.log(`\nwrote ${shown.startsWith('..') ? outPath : shown}`);

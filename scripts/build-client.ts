@@ -4,7 +4,12 @@ import { spawnSync } from 'node:child_process';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, 'web/dist/index.html');
-const sources = [path.join(root, 'web/src'), path.join(root, 'web/index.html'), path.join(root, 'web/vite.config.ts'), path.join(root, 'web/vite-precompress.ts')];
+const sources = [
+  path.join(root, 'web/src'),
+  path.join(root, 'web/index.html'),
+  path.join(root, 'web/vite.config.ts'),
+  path.join(root, 'web/vite-precompress.ts'),
+];
 
 function newest(p: string): number {
   if (!fs.existsSync(p)) return 0;

@@ -16,7 +16,8 @@ const root = path.resolve(import.meta.dirname, '..');
  */
 export async function buildServer(entry: string, out: string): Promise<string> {
   const outfile = path.join(root, out);
-  if (path.relative(root, path.dirname(outfile)).split(path.sep).length !== 2) throw new Error(`${out}: must be two folders below the root`);
+  if (path.relative(root, path.dirname(outfile)).split(path.sep).length !== 2)
+    throw new Error(`${out}: must be two folders below the root`);
   const result = await build({
     absWorkingDir: root,
     entryPoints: [path.join(root, entry)],
@@ -37,4 +38,5 @@ export async function buildServer(entry: string, out: string): Promise<string> {
 }
 
 // `npm run build:server` (the image's build stage): the server's bundle alone.
-if (import.meta.url === `file://${process.argv[1]}`) console.log(`built ${path.relative(root, await buildServer('server/main.ts', 'build/server/main.mjs'))}`);
+if (import.meta.url === `file://${process.argv[1]}`)
+  console.log(`built ${path.relative(root, await buildServer('server/main.ts', 'build/server/main.mjs'))}`);

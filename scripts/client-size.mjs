@@ -26,7 +26,9 @@ try {
     gzipped += g;
     console.log(`${p.padEnd(40)} ${String(bytes.length).padStart(8)} ${String(g).padStart(8)}`);
   }
-  console.log(`${'total'.padEnd(40)} ${String(raw).padStart(8)} ${String(gzipped).padStart(8)}  (${(gzipped / 1000).toFixed(1)} kB gzipped, first screen ${new URL(page.url()).pathname})`);
+  console.log(
+    `${'total'.padEnd(40)} ${String(raw).padStart(8)} ${String(gzipped).padStart(8)}  (${(gzipped / 1000).toFixed(1)} kB gzipped, first screen ${new URL(page.url()).pathname})`,
+  );
 } finally {
   await browser.close();
 }

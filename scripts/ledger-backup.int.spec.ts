@@ -37,8 +37,15 @@ async function appOn(dataDir: string): Promise<TestApp> {
 /** Signs in with the password, then answers the authenticator's challenge with `code`. */
 async function signInWithCode(t: TestApp, factorId: string, code: string) {
   const session = await signIn(t, EMAIL, PASSWORD);
-  const challenge = (await t.app.inject({ method: 'POST', url: `/auth/v1/factors/${factorId}/challenge`, headers: bearer(session.access_token) })).json().id;
-  return t.app.inject({ method: 'POST', url: `/auth/v1/factors/${factorId}/verify`, headers: bearer(session.access_token), payload: { challenge_id: challenge, code } });
+  const challenge = (
+    await t.app.inject({ method: 'POST', url: `/auth/v1/factors/${factorId}/challenge`, headers: bearer(session.access_token) })
+  ).json().id;
+  return t.app.inject({
+    method: 'POST',
+    url: `/auth/v1/factors/${factorId}/verify`,
+    headers: bearer(session.access_token),
+    payload: { challenge_id: challenge, code },
+  });
 }
 
 // The embedded database's backup: the same on every pass, so it runs on the PGlite one only.
@@ -60,10 +67,24 @@ describe.skipIf(usingPostgres)('ledger backup and restore with the keys', () => 
     let secret: string;
     try {
       const s = await registeredCustomer(before, EMAIL, PASSWORD);
-      const enrol = (await before.app.inject({ method: 'POST', url: '/auth/v1/factors', headers: bearer(s.access_token), payload: { factor_type: 'totp' } })).json();
+      const enrol = (
+        await before.app.inject({
+          method: 'POST',
+          url: '/auth/v1/factors',
+          headers: bearer(s.access_token),
+          payload: { factor_type: 'totp' },
+        })
+      ).json();
       [factorId, secret] = [enrol.id, enrol.totp.secret];
-      const challenge = (await before.app.inject({ method: 'POST', url: `/auth/v1/factors/${factorId}/challenge`, headers: bearer(s.access_token) })).json().id;
-      const verified = await before.app.inject({ method: 'POST', url: `/auth/v1/factors/${factorId}/verify`, headers: bearer(s.access_token), payload: { challenge_id: challenge, code: await generate({ secret }) } });
+      const challenge = (
+        await before.app.inject({ method: 'POST', url: `/auth/v1/factors/${factorId}/challenge`, headers: bearer(s.access_token) })
+      ).json().id;
+      const verified = await before.app.inject({
+        method: 'POST',
+        url: `/auth/v1/factors/${factorId}/verify`,
+        headers: bearer(s.access_token),
+        payload: { challenge_id: challenge, code: await generate({ secret }) },
+      });
       expect(verified.statusCode).toBe(200);
     } finally {
       await before.close();
@@ -71,7 +92,9 @@ describe.skipIf(usingPostgres)('ledger backup and restore with the keys', () => 
 
     const file = path.join(folder('backups'), 'ledger.backup');
     await expect(backupDataDir(dataDir, file)).rejects.toThrow(/Set BACKUP_PASSPHRASE to include them, encrypted, or pass --without-keys/);
-    await expect(backupDataDir(dataDir, file, { passphrase: 'too short' })).rejects.toThrow('BACKUP_PASSPHRASE must be at least 12 characters.');
+    await expect(backupDataDir(dataDir, file, { passphrase: 'too short' })).rejects.toThrow(
+      'BACKUP_PASSPHRASE must be at least 12 characters.',
+    );
     expect(fs.existsSync(file)).toBe(false);
     const backup = await backupDataDir(dataDir, file, { passphrase: PASSPHRASE });
     expect(backup.keys).toBe('included');
@@ -83,8 +106,12 @@ describe.skipIf(usingPostgres)('ledger backup and restore with the keys', () => 
 
     // Another machine: an empty folder. A wrong passphrase, or none, changes nothing there.
     const restoredDir = folder('restored');
-    await expect(restoreDataDir(restoredDir, file, { passphrase: 'not the passphrase at all' })).rejects.toThrow(/BACKUP_PASSPHRASE does not open the keys in this backup/);
-    await expect(restoreDataDir(restoredDir, file)).rejects.toThrow(/set BACKUP_PASSPHRASE to the passphrase it was made with, or pass --without-keys/);
+    await expect(restoreDataDir(restoredDir, file, { passphrase: 'not the passphrase at all' })).rejects.toThrow(
+      /BACKUP_PASSPHRASE does not open the keys in this backup/,
+    );
+    await expect(restoreDataDir(restoredDir, file)).rejects.toThrow(
+      /set BACKUP_PASSPHRASE to the passphrase it was made with, or pass --without-keys/,
+    );
     expect(fs.readdirSync(restoredDir)).toEqual([]);
     const restored = await restoreDataDir(restoredDir, file, { passphrase: PASSPHRASE });
     expect(restored).toMatchObject({ keys: 'restored', keptAside: null, keysKeptAside: null });

@@ -3,7 +3,18 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { lockDataDir } from '../server/db/data-dir-lock.js';
-import { checkPassphrase, KeysError, MIN_PASSPHRASE, openKeys, readSecrets, sameKeys, sealKeys, secretsFile, writeSecrets, type SealedKeys } from './backup-keys.js';
+import {
+  checkPassphrase,
+  KeysError,
+  MIN_PASSPHRASE,
+  openKeys,
+  readSecrets,
+  sameKeys,
+  sealKeys,
+  secretsFile,
+  writeSecrets,
+  type SealedKeys,
+} from './backup-keys.js';
 
 /**
  * Backup and restore of the embedded database (PGlite) and its keys: one file holding a
@@ -134,7 +145,8 @@ export async function backupDataDir(dataDir: string, out?: string, opts: KeyOpti
   }
   const passphrase = opts.withoutKeys ? undefined : keysStep(() => checkPassphrase(opts.passphrase));
   const pgdata = path.join(dataDir, 'pgdata');
-  if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) throw new BackupUsageError(`There is no embedded database in ${path.resolve(dataDir)} to back up.`);
+  if (!fs.existsSync(path.join(pgdata, 'PG_VERSION')))
+    throw new BackupUsageError(`There is no embedded database in ${path.resolve(dataDir)} to back up.`);
   const file = path.resolve(out ?? path.join(dataDir, 'backups', `ledger-${stamp()}.backup`));
   prepareOutFolder(file);
   const unlock = lockDataDir(dataDir);
@@ -147,7 +159,10 @@ export async function backupDataDir(dataDir: string, out?: string, opts: KeyOpti
       const events = await countEvents(pg);
       const dump = Buffer.from(await (await pg.dumpDataDir('gzip')).arrayBuffer());
       const secrets = passphrase ? readSecrets(dataDir) : null;
-      const header: Header = { keys: secrets === null ? null : sealKeys(secrets, passphrase!), database: { bytes: dump.length, sha256: sha256(dump) } };
+      const header: Header = {
+        keys: secrets === null ? null : sealKeys(secrets, passphrase!),
+        database: { bytes: dump.length, sha256: sha256(dump) },
+      };
       const bytes = Buffer.concat([Buffer.from(MAGIC), Buffer.from(`${JSON.stringify(header)}\n`), dump]);
       fs.writeFileSync(`${file}.partial`, bytes, { mode: 0o600 });
       fs.renameSync(`${file}.partial`, file);
@@ -177,7 +192,9 @@ export async function restoreDataDir(dataDir: string, from: string, opts: { forc
   let secrets: string | null = null;
   if (header.keys && !opts.withoutKeys) {
     if (!opts.passphrase) {
-      throw new BackupUsageError('This backup holds the keys, encrypted: set BACKUP_PASSPHRASE to the passphrase it was made with, or pass --without-keys to restore the database alone.');
+      throw new BackupUsageError(
+        'This backup holds the keys, encrypted: set BACKUP_PASSPHRASE to the passphrase it was made with, or pass --without-keys to restore the database alone.',
+      );
     }
     secrets = keysStep(() => openKeys(header.keys!, opts.passphrase!));
   }
@@ -187,8 +204,12 @@ export async function restoreDataDir(dataDir: string, from: string, opts: { forc
     const current = secrets === null ? null : readSecrets(dataDir);
     const otherKeys = current !== null && !sameKeys(current, secrets!);
     const hasDatabase = fs.existsSync(pgdata) && fs.readdirSync(pgdata).length > 0;
-    if (!opts.force && hasDatabase) throw new BackupUsageError(`${path.resolve(pgdata)} already holds a database. Pass --force to keep it aside and restore over it.`);
-    if (!opts.force && otherKeys) throw new BackupUsageError(`${path.resolve(secretsFile(dataDir))} holds other keys. Pass --force to keep them aside and restore over them.`);
+    if (!opts.force && hasDatabase)
+      throw new BackupUsageError(`${path.resolve(pgdata)} already holds a database. Pass --force to keep it aside and restore over it.`);
+    if (!opts.force && otherKeys)
+      throw new BackupUsageError(
+        `${path.resolve(secretsFile(dataDir))} holds other keys. Pass --force to keep them aside and restore over them.`,
+      );
     let keptAside: string | null = null;
     if (hasDatabase) {
       keptAside = `${pgdata}.before-restore-${stamp()}`;

@@ -81,25 +81,39 @@ describe('ledger CLI: finance commands', () => {
       expect(help.code).toBe(0);
       expect(help.out).toContain(`Usage: npm run ledger -- ${command}`);
     }
-    await expect(runCli(['balance', '--user', 'x', '--at', 'soon'])).rejects.toThrow('--at must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.');
+    await expect(runCli(['balance', '--user', 'x', '--at', 'soon'])).rejects.toThrow(
+      '--at must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.',
+    );
     await expect(runCli(['statement', '--user', 'x'])).rejects.toThrow('--from and --to are required.');
   });
 
   it('refuses a day the calendar does not have instead of rolling it into the next month, and reads a time without a zone as UTC', async () => {
     // Date.parse turns 2026-02-29 into 2026-03-01 and 2026-04-31 into 2026-05-01.
-    await expect(runCli(['balance', '--user', 'x', '--at', '2026-02-29'])).rejects.toThrow('--at: 2026-02-29 is not a day of the calendar.');
-    await expect(runCli(['statement', '--user', 'x', '--from', '2026-04-01', '--to', '2026-04-31'])).rejects.toThrow('--to: 2026-04-31 is not a day of the calendar.');
-    await expect(runCli(['trial-balance', '--at', '2026-02-30T12:00:00Z'])).rejects.toThrow('--at: 2026-02-30 is not a day of the calendar.');
+    await expect(runCli(['balance', '--user', 'x', '--at', '2026-02-29'])).rejects.toThrow(
+      '--at: 2026-02-29 is not a day of the calendar.',
+    );
+    await expect(runCli(['statement', '--user', 'x', '--from', '2026-04-01', '--to', '2026-04-31'])).rejects.toThrow(
+      '--to: 2026-04-31 is not a day of the calendar.',
+    );
+    await expect(runCli(['trial-balance', '--at', '2026-02-30T12:00:00Z'])).rejects.toThrow(
+      '--at: 2026-02-30 is not a day of the calendar.',
+    );
     // 2028 is a leap year: its 29 February passes the check (and the unknown id is refused next).
     const id = randomUUID();
-    await expect(runCli(['balance', '--user', id, '--at', '2028-02-29T12:00:00'])).rejects.toThrow(`No user and no wallet with the id ${id}.`);
+    await expect(runCli(['balance', '--user', id, '--at', '2028-02-29T12:00:00'])).rejects.toThrow(
+      `No user and no wallet with the id ${id}.`,
+    );
   });
 
   it('refuses a user id that is neither an account nor a wallet, and still answers for a seeded wallet without an account', async () => {
     const id = randomUUID();
     await expect(runCli(['balance', '--user', id])).rejects.toThrow(`No user and no wallet with the id ${id}.`);
-    await expect(runCli(['statement', '--user', id, '--from', '2026-01-01', '--to', '2026-12-31'])).rejects.toThrow(`No user and no wallet with the id ${id}.`);
-    const { rows } = await sqlQuery<{ id: string }>("select substr(stream_id, 8) as id from events where stream_id like 'wallet-%' limit 1");
+    await expect(runCli(['statement', '--user', id, '--from', '2026-01-01', '--to', '2026-12-31'])).rejects.toThrow(
+      `No user and no wallet with the id ${id}.`,
+    );
+    const { rows } = await sqlQuery<{ id: string }>(
+      "select substr(stream_id, 8) as id from events where stream_id like 'wallet-%' limit 1",
+    );
     const seeded = rows[0]!.id;
     const balance = await cli(['balance', '--user', seeded.toUpperCase(), '--at', '2999-01-01T00:00:00', '--json']);
     expect(balance.code).toBe(0);

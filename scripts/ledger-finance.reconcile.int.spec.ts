@@ -53,7 +53,7 @@ describe('trial balance: comparing with the read tables', () => {
     ]);
   });
 
-  it('given a balances event after the table\'s checkpoint, when the trial balance runs, then it does not compare that table', async () => {
+  it("given a balances event after the table's checkpoint, when the trial balance runs, then it does not compare that table", async () => {
     const { store, projector, run, reconcile } = await ledger();
     await run(recorded('3', 'Complete'));
     await projector.stop();

@@ -99,7 +99,8 @@ async function resolveUser(database: Database, store: EventStore, user: string |
     const id = user.toLowerCase();
     // An account, or a wallet without one (seeded histories have no account).
     const account = await database.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst();
-    if (!account && (await store.readStream(walletStream(id), { maxCount: 1 })).length === 0) throw new FinanceUsageError(`No user and no wallet with the id ${id}.`);
+    if (!account && (await store.readStream(walletStream(id), { maxCount: 1 })).length === 0)
+      throw new FinanceUsageError(`No user and no wallet with the id ${id}.`);
     return id;
   }
   const row = await usersByEmail(database.db, user).select('id').executeTakeFirst();
@@ -165,8 +166,16 @@ async function showsHead(database: Database, store: EventStore, projection: Proj
 }
 
 /** Compares the trial balance with the balances and journal tables, when they show the log up to `head`. */
-export async function reconcileReadModels(database: Database, store: EventStore, tb: TrialBalance, head: Position): Promise<ReadModelCheck[]> {
-  const shown = { balances: await showsHead(database, store, balancesProjection, head), journal: await showsHead(database, store, journalProjection, head) };
+export async function reconcileReadModels(
+  database: Database,
+  store: EventStore,
+  tb: TrialBalance,
+  head: Position,
+): Promise<ReadModelCheck[]> {
+  const shown = {
+    balances: await showsHead(database, store, balancesProjection, head),
+    journal: await showsHead(database, store, journalProjection, head),
+  };
   const at = (name: 'balances' | 'journal') => shown[name];
   const line = (a: string): TrialBalanceLine | undefined => tb.lines.find((l) => l.assetId === a);
   const out: ReadModelCheck[] = [];
@@ -184,7 +193,8 @@ export async function reconcileReadModels(database: Database, store: EventStore,
         ['pending withdrawals', l?.pendingWithdrawals ?? '0', formatAmount(money(r.pw).negated())],
       ];
       for (const [what, journal, table] of pairs) {
-        if (!money(journal).eq(table)) balances.differences.push(`${r.asset_id} ${what}: journal ${journal}, balances table ${formatAmount(money(table))}`);
+        if (!money(journal).eq(table))
+          balances.differences.push(`${r.asset_id} ${what}: journal ${journal}, balances table ${formatAmount(money(table))}`);
       }
     }
   }
@@ -195,12 +205,22 @@ export async function reconcileReadModels(database: Database, store: EventStore,
     const { rows } = await sql<{ asset_id: string; account_kind: string; sum: string }>`
       select asset_id, account_kind, sum(amount)::text as sum from journal_entries group by asset_id, account_kind`.execute(database.db);
     const field: Record<string, keyof TrialBalanceLine> = {
-      available: 'customerAvailable', 'pending-out': 'pendingWithdrawals', 'pending-in': 'pendingDeposits', staked: 'staked', fees: 'feesEarned',
-      adjustments: 'adjustments', 'staff-adjustments': 'staffAdjustments', 'swap-conversion': 'swapConversion', 'staking-rewards': 'stakingRewards', external: 'externalNet', 'in-transit': 'inTransit',
+      available: 'customerAvailable',
+      'pending-out': 'pendingWithdrawals',
+      'pending-in': 'pendingDeposits',
+      staked: 'staked',
+      fees: 'feesEarned',
+      adjustments: 'adjustments',
+      'staff-adjustments': 'staffAdjustments',
+      'swap-conversion': 'swapConversion',
+      'staking-rewards': 'stakingRewards',
+      external: 'externalNet',
+      'in-transit': 'inTransit',
     };
     for (const r of rows) {
       const expected = String(line(r.asset_id)?.[field[r.account_kind]!] ?? '0');
-      if (!money(expected).eq(r.sum)) journal.differences.push(`${r.asset_id} ${r.account_kind}: log ${expected}, journal table ${formatAmount(money(r.sum))}`);
+      if (!money(expected).eq(r.sum))
+        journal.differences.push(`${r.asset_id} ${r.account_kind}: log ${expected}, journal table ${formatAmount(money(r.sum))}`);
     }
   }
   out.push(journal);
@@ -219,10 +239,28 @@ function adjustmentsPeriod(values: FinanceValues): { from: Date; to: Date } | nu
 /** Staff adjustments per member and asset, with the member's e-mail address. */
 async function printStaffAdjustments(database: Database, lines: StaffAdjustmentLine[], period: { from: Date; to: Date }): Promise<void> {
   const ids = lines.map((l) => l.staffId).filter((id): id is string => id !== null);
-  const emails = new Map((ids.length ? await database.db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute() : []).map((u) => [u.id, u.email]));
-  console.log(`\nStaff adjustments from ${period.from.toISOString()} to ${period.to.toISOString()} (manual transactions, net put into customers' wallets)\n`);
+  const emails = new Map(
+    (ids.length ? await database.db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute() : []).map((u) => [
+      u.id,
+      u.email,
+    ]),
+  );
+  console.log(
+    `\nStaff adjustments from ${period.from.toISOString()} to ${period.to.toISOString()} (manual transactions, net put into customers' wallets)\n`,
+  );
   if (lines.length === 0) console.log('(none)');
-  else console.log(table(['staff member', 'asset', 'net credited', 'postings'], lines.map((l) => [l.staffId ? `${emails.get(l.staffId) ?? '?'} (${l.staffId})` : '(maker not recorded)', l.assetId, l.credited, String(l.postings)])));
+  else
+    console.log(
+      table(
+        ['staff member', 'asset', 'net credited', 'postings'],
+        lines.map((l) => [
+          l.staffId ? `${emails.get(l.staffId) ?? '?'} (${l.staffId})` : '(maker not recorded)',
+          l.assetId,
+          l.credited,
+          String(l.postings),
+        ]),
+      ),
+    );
 }
 
 async function trialBalanceCommand(config: Config, values: FinanceValues): Promise<number> {
@@ -235,32 +273,71 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
     const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(database.db)).rows[0]!.n);
     const bar = progressBar('posting the log', total, { quiet });
     let last: string | null = null;
-    const book = await foldJournal(store, { until: head, at }, {
-      onProgress: (n) => bar.update(n),
-      onEvent: (e, postings) => {
-        last = formatPosition(e.position);
-        if (period && e.recordedAt >= period.from && e.recordedAt <= period.to) adjustments.add(postings);
+    const book = await foldJournal(
+      store,
+      { until: head, at },
+      {
+        onProgress: (n) => bar.update(n),
+        onEvent: (e, postings) => {
+          last = formatPosition(e.position);
+          if (period && e.recordedAt >= period.from && e.recordedAt <= period.to) adjustments.add(postings);
+        },
       },
-    });
+    );
     bar.finish(book.events);
     const tb = trialBalance(book.entries());
     const position = last ?? (head ? formatPosition(head) : null);
     const readModels = !at && head ? await reconcileReadModels(database, store, tb, head) : [];
     const ok = tb.reconciles && !book.firstProblem && readModels.every((c) => c.differences.length === 0);
     if (values.json) {
-      const staffAdjustments = period ? { from: period.from.toISOString(), to: period.to.toISOString(), lines: adjustments.lines() } : undefined;
-      console.log(json({ at: at?.toISOString() ?? null, position, walletEvents: book.events, ...tb, firstProblem: book.firstProblem, readModels, staffAdjustments, ok }));
+      const staffAdjustments = period
+        ? { from: period.from.toISOString(), to: period.to.toISOString(), lines: adjustments.lines() }
+        : undefined;
+      console.log(
+        json({
+          at: at?.toISOString() ?? null,
+          position,
+          walletEvents: book.events,
+          ...tb,
+          firstProblem: book.firstProblem,
+          readModels,
+          staffAdjustments,
+          ok,
+        }),
+      );
       return ok ? 0 : 1;
     }
-    console.log(`Trial balance ${at ? `at ${at.toISOString()}` : 'now'} (${book.events.toLocaleString('en-US')} wallet events, up to position ${position ?? '(empty log)'})\n`);
+    console.log(
+      `Trial balance ${at ? `at ${at.toISOString()}` : 'now'} (${book.events.toLocaleString('en-US')} wallet events, up to position ${position ?? '(empty log)'})\n`,
+    );
     const cols: [string, keyof TrialBalanceLine][] = [
-      ['owed to customers', 'customerLiabilities'], ['available', 'customerAvailable'], ['held (pend. out)', 'pendingWithdrawals'],
-      ['pending in', 'pendingDeposits'], ['staked', 'staked'], ['fees earned', 'feesEarned'], ['adjustments', 'adjustments'], ['staff adjustments', 'staffAdjustments'],
-      ['swap conversion', 'swapConversion'], ['staking rewards', 'stakingRewards'], ['external net', 'externalNet'], ['in transit', 'inTransit'], ['sum', 'total'],
+      ['owed to customers', 'customerLiabilities'],
+      ['available', 'customerAvailable'],
+      ['held (pend. out)', 'pendingWithdrawals'],
+      ['pending in', 'pendingDeposits'],
+      ['staked', 'staked'],
+      ['fees earned', 'feesEarned'],
+      ['adjustments', 'adjustments'],
+      ['staff adjustments', 'staffAdjustments'],
+      ['swap conversion', 'swapConversion'],
+      ['staking rewards', 'stakingRewards'],
+      ['external net', 'externalNet'],
+      ['in transit', 'inTransit'],
+      ['sum', 'total'],
     ];
-    console.log(table(['asset', ...cols.map((c) => c[0]), ''], tb.lines.map((l) => [l.assetId, ...cols.map((c) => String(l[c[1]])), l.reconciles ? 'ok' : 'FAIL'])));
-    console.log('\nPer asset: owed to customers + staked + fees + adjustments + staff adjustments + swap conversion + staking rewards + external net = 0, and pending in + in transit = 0.');
-    if (book.firstProblem) console.log(`FAIL first event that breaks the books: ${book.firstProblem.eventId} (${book.firstProblem.type} at ${book.firstProblem.position}): ${book.firstProblem.problem}`);
+    console.log(
+      table(
+        ['asset', ...cols.map((c) => c[0]), ''],
+        tb.lines.map((l) => [l.assetId, ...cols.map((c) => String(l[c[1]])), l.reconciles ? 'ok' : 'FAIL']),
+      ),
+    );
+    console.log(
+      '\nPer asset: owed to customers + staked + fees + adjustments + staff adjustments + swap conversion + staking rewards + external net = 0, and pending in + in transit = 0.',
+    );
+    if (book.firstProblem)
+      console.log(
+        `FAIL first event that breaks the books: ${book.firstProblem.eventId} (${book.firstProblem.type} at ${book.firstProblem.position}): ${book.firstProblem.problem}`,
+      );
     for (const c of readModels) {
       if (!c.checked) console.log(`skip ${c.table}: the read table is not at the log's head (the app is writing); run again or use verify`);
       else console.log(`${c.differences.length ? 'FAIL' : 'ok  '} ${c.table} read table agrees with the journal`);
@@ -280,8 +357,15 @@ async function balanceCommand(config: Config, values: FinanceValues): Promise<nu
     const result = await balanceAt(store, userId, { at }, asset);
     if (values.json) console.log(json(result));
     else {
-      console.log(`Balances of ${who(values.user!, userId)} at ${result.at}${result.lastEvent ? `, after event ${result.lastEvent.eventId} (${result.lastEvent.type})` : ': no events yet'}\n`);
-      console.log(table(['asset', 'balance', 'pending deposits', 'pending withdrawals', 'available'], result.assets.map((a) => [a.assetId, a.balance, a.pendingDeposits, a.pendingWithdrawals, a.available])));
+      console.log(
+        `Balances of ${who(values.user!, userId)} at ${result.at}${result.lastEvent ? `, after event ${result.lastEvent.eventId} (${result.lastEvent.type})` : ': no events yet'}\n`,
+      );
+      console.log(
+        table(
+          ['asset', 'balance', 'pending deposits', 'pending withdrawals', 'available'],
+          result.assets.map((a) => [a.assetId, a.balance, a.pendingDeposits, a.pendingWithdrawals, a.available]),
+        ),
+      );
     }
     return 0;
   });
@@ -305,9 +389,17 @@ async function statementCommand(config: Config, values: FinanceValues): Promise<
     else {
       console.log(`Statement of ${who(values.user!, userId)} from ${statement.from} to ${statement.to}\n`);
       for (const a of statement.assets) {
-        console.log(`${a.assetId}: opening ${a.opening}, credits ${a.credits}, debits ${a.debits}, closing ${a.closing} (pending: deposits ${a.pendingDeposits}, withdrawals ${a.pendingWithdrawals})`);
+        console.log(
+          `${a.assetId}: opening ${a.opening}, credits ${a.credits}, debits ${a.debits}, closing ${a.closing} (pending: deposits ${a.pendingDeposits}, withdrawals ${a.pendingWithdrawals})`,
+        );
         const lines = statement.lines.filter((l) => l.assetId === a.assetId);
-        if (lines.length) console.log(table(['date', 'type', 'description', 'amount', 'fee', 'balance after'], lines.map((l) => [l.at, l.type, l.description, l.amount, l.fee, l.balanceAfter])));
+        if (lines.length)
+          console.log(
+            table(
+              ['date', 'type', 'description', 'amount', 'fee', 'balance after'],
+              lines.map((l) => [l.at, l.type, l.description, l.amount, l.fee, l.balanceAfter]),
+            ),
+          );
         console.log('');
       }
       if (statement.assets.length === 0) console.log('No balance and no movements in this period.');
@@ -333,8 +425,13 @@ export function runFinanceCommand(command: string, config: Config, values: Finan
 /** The journal lines of `ledger verify`'s report. */
 export function printJournalCheck(check: JournalCheck | undefined): void {
   if (!check) return;
-  console.log(`${check.firstUnbalanced ? 'FAIL' : 'ok  '} journal: every event's postings sum to zero per asset (${check.events.toLocaleString('en-US')} wallet events)`);
-  if (check.firstUnbalanced) console.log(`     first event that breaks it: ${check.firstUnbalanced.eventId} (${check.firstUnbalanced.type} at ${check.firstUnbalanced.position}): ${check.firstUnbalanced.problem}`);
+  console.log(
+    `${check.firstUnbalanced ? 'FAIL' : 'ok  '} journal: every event's postings sum to zero per asset (${check.events.toLocaleString('en-US')} wallet events)`,
+  );
+  if (check.firstUnbalanced)
+    console.log(
+      `     first event that breaks it: ${check.firstUnbalanced.eventId} (${check.firstUnbalanced.type} at ${check.firstUnbalanced.position}): ${check.firstUnbalanced.problem}`,
+    );
   console.log(`${check.firstUnbalancedInTable ? 'FAIL' : 'ok  '} journal table: every event's rows sum to zero per asset`);
   if (check.firstUnbalancedInTable) {
     const b = check.firstUnbalancedInTable;
@@ -343,6 +440,8 @@ export function printJournalCheck(check: JournalCheck | undefined): void {
   console.log(`${check.customerMismatches.length ? 'FAIL' : 'ok  '} journal customer accounts equal the wallet balances`);
   for (const m of check.customerMismatches) console.log(`     ${m.key}: journal ${m.journal}, wallet ${m.wallet}`);
   const f = check.fourEyes;
-  console.log(`${f.problems.length ? 'FAIL' : 'ok  '} four eyes: every staff credit, debit and settlement above the limit has a second approval (${f.checked} checked, ${f.approved} approved by a second person, ${f.unvalued} written before the rule)`);
+  console.log(
+    `${f.problems.length ? 'FAIL' : 'ok  '} four eyes: every staff credit, debit and settlement above the limit has a second approval (${f.checked} checked, ${f.approved} approved by a second person, ${f.unvalued} written before the rule)`,
+  );
   for (const p of f.problems) console.log(`     ${p.eventId} (${p.type}, transaction ${p.transactionId}): ${p.problem}`);
 }

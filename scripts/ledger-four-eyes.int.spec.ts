@@ -19,12 +19,26 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
   const now = new Date().toISOString();
   const later = new Date(Date.now() + 3_600_000).toISOString();
   const manual = (amount: string, extra: Partial<Extract<WalletCommand, { type: 'RecordTransaction' }>> = {}): WalletCommand => ({
-    type: 'RecordTransaction', transactionId: randomUUID(), assetId: 'BTC', sentAt: now, amount: money(amount), status: 'Complete', txType: 'deposit',
-    note: null, senderAddress: 'bank', txid: null, isHidden: true, reason: null, makerId: worker, ...extra,
+    type: 'RecordTransaction',
+    transactionId: randomUUID(),
+    assetId: 'BTC',
+    sentAt: now,
+    amount: money(amount),
+    status: 'Complete',
+    txType: 'deposit',
+    note: null,
+    senderAddress: 'bank',
+    txid: null,
+    isHidden: true,
+    reason: null,
+    makerId: worker,
+    ...extra,
   });
   /** Runs commands on the customer's wallet, as the API would, then frees the database for the CLI. */
   async function run(commands: WalletCommand[]) {
-    const ledger = await createLedgerContext(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL }));
+    const ledger = await createLedgerContext(
+      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL }),
+    );
     try {
       for (const c of commands) await ledger.execute(walletDecider, customer, c, { actor: { id: worker, role: 'WORKER' } });
     } finally {
@@ -45,11 +59,28 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
     await run([
       manual('0.01', { valuation: { priceUsd: '97000', valueUsd: '970', limitUsd: '1000' } }),
       {
-        type: 'RequestApproval', requestId, action: 'manual-transaction', transactionId: randomUUID(), assetId: 'BTC', amount: money(500), priceUsd: money(97000),
-        limitUsd: money(1000), maker: { id: worker, role: 'WORKER' }, now, expiresAt: later,
+        type: 'RequestApproval',
+        requestId,
+        action: 'manual-transaction',
+        transactionId: randomUUID(),
+        assetId: 'BTC',
+        amount: money(500),
+        priceUsd: money(97000),
+        limitUsd: money(1000),
+        maker: { id: worker, role: 'WORKER' },
+        now,
+        expiresAt: later,
         transaction: { sentAt: now, status: 'Complete', type: 'deposit', note: null, senderAddress: 'bank', txid: null, isHidden: true },
       },
-      { type: 'DecideApproval', requestId, approve: true, checker: { id: manager, role: 'MANAGER' }, makerManagerId: manager, reason: 'bank statement', now },
+      {
+        type: 'DecideApproval',
+        requestId,
+        approve: true,
+        checker: { id: manager, role: 'MANAGER' },
+        makerManagerId: manager,
+        reason: 'bank statement',
+        now,
+      },
     ]);
     const tb = await cli(['trial-balance', '--from', '2000-01-01', '--to', '2100-01-01', '--json']);
     expect(tb.code).toBe(0);
@@ -57,12 +88,16 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
     expect(report.staffAdjustments.lines).toEqual([{ staffId: worker, assetId: 'BTC', credited: '500.01', postings: 2 }]);
     expect(report.lines[0]).toMatchObject({ assetId: 'BTC', staffAdjustments: '-500.01', externalNet: '0', total: '0' });
     // A period before anything happened has none.
-    expect(JSON.parse((await cli(['trial-balance', '--from', '2001-01-01', '--to', '2001-01-02', '--json'])).out).staffAdjustments.lines).toEqual([]);
+    expect(
+      JSON.parse((await cli(['trial-balance', '--from', '2001-01-01', '--to', '2001-01-02', '--json'])).out).staffAdjustments.lines,
+    ).toEqual([]);
     await expect(cli(['trial-balance', '--from', '2001-01-01'])).rejects.toThrow('--from and --to go together.');
 
     const verify = await cli(['verify']);
     expect(verify.code).toBe(0);
-    expect(verify.out).toContain('ok   four eyes: every staff credit, debit and settlement above the limit has a second approval (2 checked, 1 approved by a second person, 0 written before the rule)');
+    expect(verify.out).toContain(
+      'ok   four eyes: every staff credit, debit and settlement above the limit has a second approval (2 checked, 1 approved by a second person, 0 written before the rule)',
+    );
   }, 120_000);
 
   it('verify fails on a credit above the limit that no second person approved, naming it', async () => {

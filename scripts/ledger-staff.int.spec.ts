@@ -14,9 +14,26 @@ const admin = randomUUID();
 const customer = randomUUID();
 
 function event(type: string, data: unknown, actor: { id: string; role: string }): NewEvent {
-  return { eventId: randomUUID(), type, version: 1, data, metadata: { actorId: actor.id, actorRole: actor.role, correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() } };
+  return {
+    eventId: randomUUID(),
+    type,
+    version: 1,
+    data,
+    metadata: {
+      actorId: actor.id,
+      actorRole: actor.role,
+      correlationId: randomUUID(),
+      causationId: null,
+      occurredAt: new Date().toISOString(),
+    },
+  };
 }
-const registered = (email: string, role: string) => event('user.registered', { email, fullName: email, role, source: 'operator', requiresPasswordChange: false, emailConfirmed: true }, { id: 'operator', role: 'SYSTEM' });
+const registered = (email: string, role: string) =>
+  event(
+    'user.registered',
+    { email, fullName: email, role, source: 'operator', requiresPasswordChange: false, emailConfirmed: true },
+    { id: 'operator', role: 'SYSTEM' },
+  );
 
 describe('ledger CLI: staff-actions', () => {
   let workspace: CliWorkspace;
@@ -43,11 +60,14 @@ describe('ledger CLI: staff-actions', () => {
       await store.append(`user-${customer}`, [event('user.unbanned', {}, { id: admin, role: 'ADMIN' })], { expectedRevision: 'any' });
       await store.close();
       // Addresses are reserved by the accounts service when an account is made.
-      await db.db.insertInto('auth_email_index').values([
-        { email_lower: 'cli-worker@example.com', user_id: worker },
-        { email_lower: 'cli-admin@example.com', user_id: admin },
-        { email_lower: 'cli-customer@example.com', user_id: customer },
-      ]).execute();
+      await db.db
+        .insertInto('auth_email_index')
+        .values([
+          { email_lower: 'cli-worker@example.com', user_id: worker },
+          { email_lower: 'cli-admin@example.com', user_id: admin },
+          { email_lower: 'cli-customer@example.com', user_id: customer },
+        ])
+        .execute();
     } finally {
       await db.close();
     }
@@ -78,11 +98,15 @@ describe('ledger CLI: staff-actions', () => {
   });
 
   it('refuses an unknown account, an option it does not take, a bad time and an unknown action (exit 2 usage errors)', async () => {
-    await expect(runCli(['staff-actions', '--staff', 'nobody@example.com'])).rejects.toThrow('--staff: no account with the e-mail address nobody@example.com.');
+    await expect(runCli(['staff-actions', '--staff', 'nobody@example.com'])).rejects.toThrow(
+      '--staff: no account with the e-mail address nobody@example.com.',
+    );
     const id = randomUUID();
     await expect(runCli(['staff-actions', '--customer', id])).rejects.toThrow(`--customer: no account with the id ${id}.`);
     await expect(runCli(['staff-actions', '--user', 'x@example.com'])).rejects.toThrow('staff-actions does not take --user.');
-    await expect(runCli(['staff-actions', '--from', 'yesterday'])).rejects.toThrow('--from must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.');
+    await expect(runCli(['staff-actions', '--from', 'yesterday'])).rejects.toThrow(
+      '--from must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.',
+    );
     await expect(runCli(['staff-actions', '--from', '2026-03-02', '--to', '2026-03-01'])).rejects.toThrow('--from must not be after --to.');
     await expect(runCli(['staff-actions', '--action', 'mint'])).rejects.toThrow('--action must be one of');
     await expect(runCli(['staff-actions', '--bogus'])).rejects.toThrow(/Unknown option '--bogus'/);

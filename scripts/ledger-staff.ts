@@ -43,14 +43,18 @@ export async function staffActionsCommand(config: Config, values: Record<string,
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     await migrateToLatest(database.db);
-    for (const [option, field] of [['staff', 'staffId'], ['customer', 'customerId']] as const) {
+    for (const [option, field] of [
+      ['staff', 'staffId'],
+      ['customer', 'customerId'],
+    ] as const) {
       const given = values[option];
       if (given === undefined) continue;
       if (typeof given !== 'string' || !given.trim()) throw new FinanceUsageError(`--${option} needs an e-mail address or an id.`);
       const row = isUuid(given)
         ? await database.db.selectFrom('users').select('id').where('id', '=', given.toLowerCase()).executeTakeFirst()
         : await usersByEmail(database.db, given).select('id').executeTakeFirst();
-      if (!row) throw new FinanceUsageError(`--${option}: no account ${isUuid(given) ? 'with the id' : 'with the e-mail address'} ${given}.`);
+      if (!row)
+        throw new FinanceUsageError(`--${option}: no account ${isUuid(given) ? 'with the id' : 'with the e-mail address'} ${given}.`);
       filter[field] = row.id;
     }
     const pages = allStaffActions(database.db, filter);
@@ -65,7 +69,9 @@ export async function staffActionsCommand(config: Config, values: Record<string,
       let n = 0;
       for await (const rows of pages) {
         for (const r of rows) {
-          console.log(`${r.at}  ${r.staff_email ?? r.staff_id} (${r.staff_role})  ${r.action}  ${r.customer_email ?? r.customer_id ?? '-'}  ${r.detail}`);
+          console.log(
+            `${r.at}  ${r.staff_email ?? r.staff_id} (${r.staff_role})  ${r.action}  ${r.customer_email ?? r.customer_id ?? '-'}  ${r.detail}`,
+          );
           n++;
         }
       }

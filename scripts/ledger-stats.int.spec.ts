@@ -8,7 +8,13 @@ import { formatPosition, type NewEvent, type Position } from '../ledger/event-st
 
 const cli = (args: string[]) => captureCli(args, { stdout: false });
 
-const noted = (n: number): NewEvent => ({ eventId: randomUUID(), type: 'test.noted', version: 1, data: { n }, metadata: { actorId: 'test', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() } });
+const noted = (n: number): NewEvent => ({
+  eventId: randomUUID(),
+  type: 'test.noted',
+  version: 1,
+  data: { n },
+  metadata: { actorId: 'test', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
+});
 
 describe('ledger stats: the event store in use and the lag behind it', () => {
   let workspace: CliWorkspace;
@@ -33,11 +39,16 @@ describe('ledger stats: the event store in use and the lag behind it', () => {
     await workspace.close();
   });
 
-  it('names the store, says it answers, and shows its head position and each projection\'s lag behind it', async () => {
+  it("names the store, says it answers, and shows its head position and each projection's lag behind it", async () => {
     const json = await cli(['stats', '--json']);
     expect(json.code).toBe(0);
     const out = JSON.parse(json.out);
-    expect(out.eventStore).toEqual({ name: 'postgres', reachable: true, head: formatPosition(head), live: { connected: true, resubscribing: false } });
+    expect(out.eventStore).toEqual({
+      name: 'postgres',
+      reachable: true,
+      head: formatPosition(head),
+      live: { connected: true, resubscribing: false },
+    });
     expect(out.projections.length).toBeGreaterThan(0);
     for (const p of out.projections) expect(p.lag).toBe(2);
     const text = await cli(['stats']);
@@ -54,7 +65,12 @@ describe('ledger stats: the event store in use and the lag behind it', () => {
       expect(text.out).toMatch(/^event store eventstoredb: unreachable \(.*UNAVAILABLE.*\), live subscription not open$/m);
       const json = await cli(['stats', '--json']);
       expect(json.code).toBe(1);
-      expect(JSON.parse(json.out).eventStore).toMatchObject({ name: 'eventstoredb', reachable: false, head: null, live: { connected: false, resubscribing: false } });
+      expect(JSON.parse(json.out).eventStore).toMatchObject({
+        name: 'eventstoredb',
+        reachable: false,
+        head: null,
+        live: { connected: false, resubscribing: false },
+      });
     } finally {
       delete process.env.EVENTSTORE_URL;
     }

@@ -32,7 +32,9 @@ describe('ledger CLI: usage and backup', () => {
   });
 
   it('refuses arguments a command does not take instead of ignoring them', async () => {
-    await expect(runCli(['stats', 'extra'])).rejects.toThrow('Unexpected argument "extra" for stats. Run `npm run ledger -- stats --help`.');
+    await expect(runCli(['stats', 'extra'])).rejects.toThrow(
+      'Unexpected argument "extra" for stats. Run `npm run ledger -- stats --help`.',
+    );
     await expect(runCli(['replay', 'journal', 'balances'])).rejects.toThrow('Unexpected argument "balances" for replay.');
     await expect(runCli(['verify', 'now'])).rejects.toThrow('Unexpected argument "now" for verify.');
   });
@@ -44,15 +46,21 @@ describe('ledger CLI: usage and backup', () => {
     // No passphrase for the keys and no --without-keys: refused before anything else.
     const passphrase = process.env.BACKUP_PASSPHRASE;
     delete process.env.BACKUP_PASSPHRASE;
-    await expect(runCli(['backup', '--out', path.join(dataDir, 'b.backup')])).rejects.toThrow(/Set BACKUP_PASSPHRASE to include them, encrypted, or pass --without-keys/);
+    await expect(runCli(['backup', '--out', path.join(dataDir, 'b.backup')])).rejects.toThrow(
+      /Set BACKUP_PASSPHRASE to include them, encrypted, or pass --without-keys/,
+    );
     if (passphrase !== undefined) process.env.BACKUP_PASSPHRASE = passphrase;
     expect(fs.existsSync(path.join(dataDir, 'b.backup'))).toBe(false);
     // Was an EEXIST stack from mkdirSync after the copy was taken (and a hang for a path under /proc).
-    await expect(runCli(['backup', '--without-keys', '--out', path.join(file, 'b.tar.gz')])).rejects.toThrow(`Cannot write the backup to ${path.join(file, 'b.tar.gz')}: ${file} is not a folder`);
+    await expect(runCli(['backup', '--without-keys', '--out', path.join(file, 'b.tar.gz')])).rejects.toThrow(
+      `Cannot write the backup to ${path.join(file, 'b.tar.gz')}: ${file} is not a folder`,
+    );
     expect(fs.existsSync(path.join(dataDir, 'ledger.lock'))).toBe(false);
     const out = path.join(dataDir, 'new', 'deeper', 'b.tar.gz');
     expect(await cli(['backup', '--without-keys', '--out', out, '--json'])).toBe(0);
     expect(fs.statSync(out).size).toBeGreaterThan(0);
-    await expect(runCli(['restore', '--from', out])).rejects.toThrow('already holds a database. Pass --force to keep it aside and restore over it.');
+    await expect(runCli(['restore', '--from', out])).rejects.toThrow(
+      'already holds a database. Pass --force to keep it aside and restore over it.',
+    );
   }, 120_000);
 });

@@ -102,7 +102,9 @@ async function countAfter(database: Database, store: EventStore, position: Posit
   if (store instanceof PostgresEventStore) {
     const { rows } = await sql<{ n: string }>`
       select count(*) as n from events
-      where (tx_id, global_position) > (${position.commit.toString()}::text::xid8, ${position.prepare.toString()}::bigint)`.execute(database.db);
+      where (tx_id, global_position) > (${position.commit.toString()}::text::xid8, ${position.prepare.toString()}::bigint)`.execute(
+      database.db,
+    );
     return Number(rows[0]!.n);
   }
   return (await store.readAll({ after: position, maxCount: 100_000 })).length;
@@ -120,20 +122,25 @@ async function catchUpLive(database: Database, store: EventStore, quiet: boolean
 function printReplay(results: ReplayResult[]): void {
   const r = results[0];
   if (!r) return;
-  console.log(`${results.map((x) => x.name).join(', ')}: ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s, ${r.eventsPerSecond.toLocaleString('en-US')} events/s (one pass over the log)`);
+  console.log(
+    `${results.map((x) => x.name).join(', ')}: ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s, ${r.eventsPerSecond.toLocaleString('en-US')} events/s (one pass over the log)`,
+  );
 }
 
 function printVerify(report: VerifyReport): void {
   for (const p of report.projections) {
     for (const t of p.tables) {
       const same = t.onlyLive.length === 0 && t.onlyRebuilt.length === 0;
-      console.log(`${same ? 'ok  ' : 'DIFF'} ${p.name}.${t.table}: ${t.liveRows} live rows, ${t.rebuiltRows} rebuilt from ${p.eventsApplied} events up to ${p.position}`);
+      console.log(
+        `${same ? 'ok  ' : 'DIFF'} ${p.name}.${t.table}: ${t.liveRows} live rows, ${t.rebuiltRows} rebuilt from ${p.eventsApplied} events up to ${p.position}`,
+      );
       for (const r of t.onlyLive) console.log(`     only in live table:    ${JSON.stringify(r)}`);
       for (const r of t.onlyRebuilt) console.log(`     only in rebuilt table: ${JSON.stringify(r)}`);
     }
   }
   console.log(`${report.negativeAvailable.length ? 'FAIL' : 'ok  '} no negative available balance`);
-  for (const r of report.negativeAvailable) console.log(`     negative: ${r.user_id} ${r.asset_id} balance ${r.balance} pending withdrawals ${r.pending_withdrawals}`);
+  for (const r of report.negativeAvailable)
+    console.log(`     negative: ${r.user_id} ${r.asset_id} balance ${r.balance} pending withdrawals ${r.pending_withdrawals}`);
   console.log(`${report.foldMismatches.length ? 'FAIL' : 'ok  '} balances equal the fold of the events`);
   for (const m of report.foldMismatches) console.log(`     ${m.key}: table ${JSON.stringify(m.table)} fold ${JSON.stringify(m.fold)}`);
   printJournalCheck(report.journal);
@@ -170,7 +177,8 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   if (!(command in HELP)) throw new UsageError(`Unknown command "${command}". Run \`npm run ledger -- --help\`.`);
   const allowed = command === 'replay' ? 1 : 0;
-  if (rest.length > allowed) throw new UsageError(`Unexpected argument "${rest[allowed]}" for ${command}. Run \`npm run ledger -- ${command} --help\`.`);
+  if (rest.length > allowed)
+    throw new UsageError(`Unexpected argument "${rest[allowed]}" for ${command}. Run \`npm run ledger -- ${command} --help\`.`);
   const config = loadConfig();
   const quiet = Boolean(values.json);
   const finance = runFinanceCommand(command, config, values);
@@ -201,28 +209,43 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     case 'seed': {
       const events = Number.parseInt(values.events ?? '100000', 10);
-      if (!Number.isInteger(events) || events < 1 || events > 50_000_000) throw new UsageError('--events must be a whole number from 1 to 50000000.');
+      if (!Number.isInteger(events) || events < 1 || events > 50_000_000)
+        throw new UsageError('--events must be a whole number from 1 to 50000000.');
       return withLedger(config, async (database, store) => {
         const bar = progressBar('seeding', events, { quiet });
-        const result = await seedLedger(store, { events, seed: values.seed ? Number(values.seed) : undefined, onProgress: (n) => bar.update(n) });
+        const result = await seedLedger(store, {
+          events,
+          seed: values.seed ? Number(values.seed) : undefined,
+          onProgress: (n) => bar.update(n),
+        });
         const timing = bar.finish(result.events);
         await catchUpLive(database, store, quiet);
         if (values.json) console.log(json({ ...result, eventsPerSecond: timing.eventsPerSecond }));
-        else console.log(`Seeded ${result.events.toLocaleString('en-US')} events over ${result.wallets} wallets in ${result.seconds.toFixed(1)} s (${timing.eventsPerSecond.toLocaleString('en-US')} events/s).`);
+        else
+          console.log(
+            `Seeded ${result.events.toLocaleString('en-US')} events over ${result.wallets} wallets in ${result.seconds.toFixed(1)} s (${timing.eventsPerSecond.toLocaleString('en-US')} events/s).`,
+          );
         return 0;
       });
     }
     case 'replay': {
       const name = rest[0] ?? 'all';
       const targets = name === 'all' ? PROJECTIONS : [findProjection(name)];
-      if (targets.some((t) => !t)) throw new UsageError(`Unknown read model "${name}". Known: ${PROJECTIONS.map((p) => p.name).join(', ')}, all.`);
+      if (targets.some((t) => !t))
+        throw new UsageError(`Unknown read model "${name}". Known: ${PROJECTIONS.map((p) => p.name).join(', ')}, all.`);
       if (values.shadow) {
         return withLedger(config, async (database, store) => {
           const bar = progressBar('rebuilding in shadow tables', await countAfter(database, store, START), { quiet });
-          const r = await shadowReplay(database.db, store, { projections: targets as Projection[], onProgress: (_phase, n) => bar.update(n) });
+          const r = await shadowReplay(database.db, store, {
+            projections: targets as Projection[],
+            onProgress: (_phase, n) => bar.update(n),
+          });
           bar.finish(r.events);
           if (values.json) console.log(json(r));
-          else console.log(`${r.projections.map((p) => p.name).join(', ')}: rebuilt from ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s and swapped in at ${r.projections.map((p) => p.position).join(', ')} (swap ${r.swapMs.toFixed(0)} ms, ${r.eventsAtSwap} events applied during it)`);
+          else
+            console.log(
+              `${r.projections.map((p) => p.name).join(', ')}: rebuilt from ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s and swapped in at ${r.projections.map((p) => p.position).join(', ')} (swap ${r.swapMs.toFixed(0)} ms, ${r.eventsAtSwap} events applied during it)`,
+            );
           return 0;
         });
       }
@@ -231,7 +254,10 @@ export async function runCli(argv: string[]): Promise<number> {
         const total = head ? await countAfter(database, store, START) : 0;
         // One pass over the log feeds every read model named.
         const bar = progressBar(`replaying ${targets.map((t) => t!.name).join(', ')}`, total, { quiet });
-        const results: ReplayResult[] = await replayProjections(database.projectionDb, store, targets as Projection[], { until: head, onProgress: (n) => bar.update(n) });
+        const results: ReplayResult[] = await replayProjections(database.projectionDb, store, targets as Projection[], {
+          until: head,
+          onProgress: (n) => bar.update(n),
+        });
         bar.finish(results[0]?.events ?? 0);
         if (values.json) console.log(json({ position: head ? formatPosition(head) : null, results }));
         else printReplay(results);
@@ -249,7 +275,9 @@ export async function runCli(argv: string[]): Promise<number> {
         else {
           if (!quiet && process.stderr.isTTY) process.stderr.write('\n');
           printVerify(report);
-          console.log(`(${seconds.toFixed(1)} s, ${Math.round((total * PROJECTIONS.length) / Math.max(seconds, 1e-3)).toLocaleString('en-US')} events/s rebuilt)`);
+          console.log(
+            `(${seconds.toFixed(1)} s, ${Math.round((total * PROJECTIONS.length) / Math.max(seconds, 1e-3)).toLocaleString('en-US')} events/s rebuilt)`,
+          );
         }
         return report.ok ? 0 : 1;
       });
@@ -261,7 +289,10 @@ export async function runCli(argv: string[]): Promise<number> {
       const { createStaffFromCli } = await import('../server/auth/cli.js');
       const created = await createStaffFromCli(config, { email: values.email, fullName: values.name, role });
       if (values.json) console.log(json(created));
-      else console.log(`Created ${role} ${values.email} (${created.userId}).\nOne-time password (shown only now; it must be changed at first sign-in): ${created.password}`);
+      else
+        console.log(
+          `Created ${role} ${values.email} (${created.userId}).\nOne-time password (shown only now; it must be changed at first sign-in): ${created.password}`,
+        );
       return 0;
     }
     case 'backup':
@@ -274,10 +305,18 @@ export async function runCli(argv: string[]): Promise<number> {
           ? await backupDataDir(config.DATA_DIR, values.out, keyOptions)
           : await restoreDataDir(config.DATA_DIR, values.from!, { force: values.force, ...keyOptions });
       if (values.json) console.log(json(result));
-      else if ('file' in result) console.log(`Backed up ${result.events.toLocaleString('en-US')} events to ${result.file} (${result.bytes.toLocaleString('en-US')} bytes, sha256 ${result.sha256}); keys: ${result.keys}.`);
+      else if ('file' in result)
+        console.log(
+          `Backed up ${result.events.toLocaleString('en-US')} events to ${result.file} (${result.bytes.toLocaleString('en-US')} bytes, sha256 ${result.sha256}); keys: ${result.keys}.`,
+        );
       else {
-        const aside = [result.keptAside && `the previous database is kept in ${result.keptAside}`, result.keysKeptAside && `the previous keys in ${result.keysKeptAside}`].filter(Boolean);
-        console.log(`Restored ${result.events.toLocaleString('en-US')} events from ${result.from}; keys: ${result.keys}${aside.length ? `; ${aside.join(', ')}` : ''}. Run \`npm run ledger -- verify\` next.`);
+        const aside = [
+          result.keptAside && `the previous database is kept in ${result.keptAside}`,
+          result.keysKeptAside && `the previous keys in ${result.keysKeptAside}`,
+        ].filter(Boolean);
+        console.log(
+          `Restored ${result.events.toLocaleString('en-US')} events from ${result.from}; keys: ${result.keys}${aside.length ? `; ${aside.join(', ')}` : ''}. Run \`npm run ledger -- verify\` next.`,
+        );
       }
       return 0;
     }
@@ -297,15 +336,25 @@ export async function runCli(argv: string[]): Promise<number> {
           PROJECTIONS.map(async (p) => {
             const cp = cps.find((c) => c.name === p.name);
             const at = cp ? { commit: BigInt(cp.commit_position), prepare: BigInt(cp.prepare_position) } : START;
-            return { name: p.name, position: formatPosition(at), eventsApplied: Number(cp?.events_applied ?? 0), lag: await countAfter(database, store, at) };
+            return {
+              name: p.name,
+              position: formatPosition(at),
+              eventsApplied: Number(cp?.events_applied ?? 0),
+              lag: await countAfter(database, store, at),
+            };
           }),
         );
         const out = { database: database.kind, eventStore, events, streams, lastPosition: eventStore.head, projections };
         if (values.json) console.log(json(out));
         else {
           console.log(`database ${out.database}\n${describeEventStore(eventStore)}`);
-          console.log(`events ${events.toLocaleString('en-US')}, streams ${streams.toLocaleString('en-US')}, last position ${out.lastPosition ?? '(empty)'}`);
-          for (const p of projections) console.log(`projection ${p.name}: at ${p.position}, ${p.eventsApplied.toLocaleString('en-US')} events applied, lag ${p.lag.toLocaleString('en-US')}`);
+          console.log(
+            `events ${events.toLocaleString('en-US')}, streams ${streams.toLocaleString('en-US')}, last position ${out.lastPosition ?? '(empty)'}`,
+          );
+          for (const p of projections)
+            console.log(
+              `projection ${p.name}: at ${p.position}, ${p.eventsApplied.toLocaleString('en-US')} events applied, lag ${p.lag.toLocaleString('en-US')}`,
+            );
         }
         return 0;
       });
@@ -317,7 +366,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
-      if (err instanceof UsageError || (err as Error).name === 'UsageError' || err instanceof ConfigError || err instanceof DataDirLockedError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') || (err as { name?: string }).name === 'AuthError') {
+      if (
+        err instanceof UsageError ||
+        (err as Error).name === 'UsageError' ||
+        err instanceof ConfigError ||
+        err instanceof DataDirLockedError ||
+        (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ||
+        (err as { name?: string }).name === 'AuthError'
+      ) {
         console.error(err.message);
         process.exit(2);
       }

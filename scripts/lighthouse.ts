@@ -30,7 +30,13 @@ function freePort(): Promise<number> {
 
 async function waitForHealth(base: string): Promise<void> {
   for (let i = 0; i < 120; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`the app at ${base} did not answer /healthz`);
@@ -66,7 +72,18 @@ async function main(): Promise<void> {
     const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
     const page = await browser.newPage();
     const audit = async (name: string, url: string) => {
-      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'], disableStorageReset: true }, undefined, page);
+      const result = await lighthouse(
+        url,
+        {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility'],
+          disableStorageReset: true,
+        },
+        undefined,
+        page,
+      );
       const lhr = result!.lhr;
       const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
       const cls = lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN;

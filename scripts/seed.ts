@@ -31,7 +31,10 @@ function walletHistory(count: number, random: () => number, start: number): Wall
   let state: WalletState = initialState();
   const events: WalletEvent[] = [];
   const pending: string[] = [];
-  const amount = () => money(Math.floor(random() * 1e8) + 1).dividedBy(1e6).toFixed(); // 0.000001 .. 100
+  const amount = () =>
+    money(Math.floor(random() * 1e8) + 1)
+      .dividedBy(1e6)
+      .toFixed(); // 0.000001 .. 100
   let guard = 0;
   while (events.length < count && guard++ < count * 10) {
     const asset = ASSET_IDS[Math.floor(random() * 4)] as AssetId;
@@ -39,15 +42,44 @@ function walletHistory(count: number, random: () => number, start: number): Wall
     const r = random();
     let command: WalletCommand;
     if (r < 0.15 || events.length === 0) {
-      command = { type: 'RecordTransaction', transactionId: randomUUID(), assetId: asset, amount: money(amount()).times(10), status: 'Complete',
-        txType: 'deposit', note: 'Opening balance', senderAddress: 'seed', txid: null, isHidden: false, reason: 'seed', sentAt };
+      command = {
+        type: 'RecordTransaction',
+        transactionId: randomUUID(),
+        assetId: asset,
+        amount: money(amount()).times(10),
+        status: 'Complete',
+        txType: 'deposit',
+        note: 'Opening balance',
+        senderAddress: 'seed',
+        txid: null,
+        isHidden: false,
+        reason: 'seed',
+        sentAt,
+      };
     } else if (r < 0.45) {
-      command = { type: 'RequestDeposit', transactionId: randomUUID(), assetId: asset, amount: money(amount()), paymentMethodId: randomUUID(), sentAt };
+      command = {
+        type: 'RequestDeposit',
+        transactionId: randomUUID(),
+        assetId: asset,
+        amount: money(amount()),
+        paymentMethodId: randomUUID(),
+        sentAt,
+      };
     } else if (r < 0.65) {
-      command = { type: 'RequestWithdrawal', transactionId: randomUUID(), assetId: asset, amount: money(amount()).dividedBy(10), paymentMethodId: randomUUID(), sentAt };
+      command = {
+        type: 'RequestWithdrawal',
+        transactionId: randomUUID(),
+        assetId: asset,
+        amount: money(amount()).dividedBy(10),
+        paymentMethodId: randomUUID(),
+        sentAt,
+      };
     } else if (pending.length > 0) {
       const [id] = pending.splice(Math.floor(random() * pending.length), 1);
-      command = r < 0.9 ? { type: 'SettleTransaction', transactionId: id! } : { type: 'FailTransaction', transactionId: id!, reason: 'seeded failure' };
+      command =
+        r < 0.9
+          ? { type: 'SettleTransaction', transactionId: id! }
+          : { type: 'FailTransaction', transactionId: id!, reason: 'seeded failure' };
     } else continue;
     try {
       const decided = decide(command, state);

@@ -29,11 +29,19 @@ describe('the HTTP application', () => {
     fs.rmSync(clientDir, { recursive: true, force: true });
   });
 
-  it('answers /healthz with the database, the event store and each projection\'s lag to staff, and only ok to anyone else', async () => {
+  it("answers /healthz with the database, the event store and each projection's lag to staff, and only ok to anyone else", async () => {
     const anonymous = await app.inject({ method: 'GET', url: '/healthz' });
     expect([anonymous.statusCode, anonymous.json()]).toEqual([200, { status: 'ok' }]);
-    const { password } = await createStaff(app.authServices.accounts, { email: 'health.admin@example.com', fullName: 'Health Admin', role: 'ADMIN' });
-    const signIn = await app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'health.admin@example.com', password } });
+    const { password } = await createStaff(app.authServices.accounts, {
+      email: 'health.admin@example.com',
+      fullName: 'Health Admin',
+      role: 'ADMIN',
+    });
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email: 'health.admin@example.com', password },
+    });
     const authorization = `Bearer ${signIn.json().access_token}`;
     await app.inject({ method: 'PUT', url: '/auth/v1/user', headers: { authorization }, payload: { password: 'own health 2' } });
     const res = await app.inject({ method: 'GET', url: '/healthz', headers: { authorization } });
@@ -46,7 +54,9 @@ describe('the HTTP application', () => {
 
   it('shows what a command wrote in the read tables when the command returns', async () => {
     const userId = randomUUID();
-    const result = await app.ledger.execute(walletDecider, userId, recorded('0.123456789012345678', 'Complete', 'DOGE'), { actor: SYSTEM_ACTOR });
+    const result = await app.ledger.execute(walletDecider, userId, recorded('0.123456789012345678', 'Complete', 'DOGE'), {
+      actor: SYSTEM_ACTOR,
+    });
     expect(result.visible).toBe(true);
     const row = await database.db.selectFrom('balances').select('balance').where('user_id', '=', userId).executeTakeFirstOrThrow();
     expect(row.balance).toBe('0.123456789012345678');
@@ -71,7 +81,7 @@ describe('the HTTP application', () => {
     expect(page.body).toContain('<div id="root">');
   });
 
-  it('answers the ten assets\' prices without a session', async () => {
+  it("answers the ten assets' prices without a session", async () => {
     const res = await app.inject({ method: 'GET', url: '/functions/v1/crypto-prices' });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json())).toEqual(['BTC', 'ETH', 'USDT', 'BNB', 'SOL', 'XRP', 'ADA', 'DOGE', 'DOT', 'LTC']);
@@ -79,7 +89,12 @@ describe('the HTTP application', () => {
   });
 
   it('refuses malformed JSON with a 400, not a 500', async () => {
-    const res = await app.inject({ method: 'POST', url: '/functions/v1/nothing', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/functions/v1/nothing',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
     expect(res.json()).toHaveProperty('error');
@@ -88,7 +103,9 @@ describe('the HTTP application', () => {
 
 describe('configuration', () => {
   it('names every bad variable in one clear error', () => {
-    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL: DATABASE_URL must be a postgres:\/\//);
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL: DATABASE_URL must be a postgres:\/\//,
+    );
   });
   it('defaults to the embedded database in ./var on port 3000', () => {
     const config = loadConfig({});
@@ -101,19 +118,31 @@ describe('configuration', () => {
   });
   it('the two-person rule: 1000 USD and 72 hours unless told otherwise; 0 means every action; nonsense is refused by name', () => {
     expect([loadConfig({}).FOUR_EYES_LIMIT_USD, loadConfig({}).FOUR_EYES_EXPIRY_HOURS]).toEqual(['1000', 72]);
-    expect(loadConfig({ FOUR_EYES_LIMIT_USD: '0', FOUR_EYES_EXPIRY_HOURS: '1' })).toMatchObject({ FOUR_EYES_LIMIT_USD: '0', FOUR_EYES_EXPIRY_HOURS: 1 });
-    for (const bad of ['-1', '1e3', 'ten', '1000.001', '01000']) expect(() => loadConfig({ FOUR_EYES_LIMIT_USD: bad })).toThrow(/FOUR_EYES_LIMIT_USD: FOUR_EYES_LIMIT_USD must be/);
+    expect(loadConfig({ FOUR_EYES_LIMIT_USD: '0', FOUR_EYES_EXPIRY_HOURS: '1' })).toMatchObject({
+      FOUR_EYES_LIMIT_USD: '0',
+      FOUR_EYES_EXPIRY_HOURS: 1,
+    });
+    for (const bad of ['-1', '1e3', 'ten', '1000.001', '01000'])
+      expect(() => loadConfig({ FOUR_EYES_LIMIT_USD: bad })).toThrow(/FOUR_EYES_LIMIT_USD: FOUR_EYES_LIMIT_USD must be/);
     expect(() => loadConfig({ FOUR_EYES_EXPIRY_HOURS: '0' })).toThrow(/FOUR_EYES_EXPIRY_HOURS/);
   });
   it('production refuses DEMO_USERS=true in one line naming it, and never makes demo accounts; development makes them unless told not to', () => {
-    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), DATA_ENCRYPTION_KEY: 'a'.repeat(64), PUBLIC_URL: 'https://wallet.example.com', MAIL_OUTBOX: 'true' };
+    const production = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(32),
+      DATA_ENCRYPTION_KEY: 'a'.repeat(64),
+      PUBLIC_URL: 'https://wallet.example.com',
+      MAIL_OUTBOX: 'true',
+    };
     let message = '';
     try {
       loadConfig({ ...production, DEMO_USERS: 'true' });
     } catch (err) {
       message = (err as Error).message;
     }
-    expect(message.split('\n').filter((l) => l.includes('DEMO_USERS'))).toEqual(['Invalid configuration: DEMO_USERS: true is not allowed in production (demo accounts have known roles and printed passwords)']);
+    expect(message.split('\n').filter((l) => l.includes('DEMO_USERS'))).toEqual([
+      'Invalid configuration: DEMO_USERS: true is not allowed in production (demo accounts have known roles and printed passwords)',
+    ]);
     expect(demoUsersWanted(loadConfig(production))).toBe(false);
     expect(demoUsersWanted(loadConfig({}))).toBe(true);
     expect(demoUsersWanted(loadConfig({ DEMO_USERS: 'false' }))).toBe(false);

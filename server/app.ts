@@ -98,7 +98,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
-        : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'], serializers: { req: requestForLog }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body.password'],
+            serializers: { req: requestForLog },
+            ...(opts.logStream ? { stream: opts.logStream } : {}),
+          },
     // Which proxies may tell the client's address (X-Forwarded-For): none unless TRUST_PROXY says.
     trustProxy: trustProxyOption(config.TRUST_PROXY),
     // The caller's X-Request-Id when it is a sane one, else a new UUID (server/observability/request-id.ts).

@@ -17,7 +17,13 @@ function refusal(env: Record<string, string>): string {
   throw new Error(`accepted ${JSON.stringify(env)}`);
 }
 
-const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'ab'.repeat(32), PUBLIC_URL: 'https://wallet.example.com', SMTP_URL: 'smtp://mail:25' };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'x'.repeat(40),
+  DATA_ENCRYPTION_KEY: 'ab'.repeat(32),
+  PUBLIC_URL: 'https://wallet.example.com',
+  SMTP_URL: 'smtp://mail:25',
+};
 
 describe('configuration', () => {
   it.each([
@@ -42,7 +48,9 @@ describe('configuration', () => {
   it('in production requires PUBLIC_URL, and SMTP_URL unless MAIL_OUTBOX=true asks for the outbox', () => {
     expect(loadConfig(PRODUCTION).NODE_ENV).toBe('production');
     expect(refusal({ ...PRODUCTION, PUBLIC_URL: '' })).toBe('Invalid configuration: PUBLIC_URL: PUBLIC_URL is required in production');
-    expect(refusal({ ...PRODUCTION, SMTP_URL: '' })).toMatch(/^Invalid configuration: SMTP_URL: SMTP_URL is required in production \(or MAIL_OUTBOX=true/);
+    expect(refusal({ ...PRODUCTION, SMTP_URL: '' })).toMatch(
+      /^Invalid configuration: SMTP_URL: SMTP_URL is required in production \(or MAIL_OUTBOX=true/,
+    );
     expect(loadConfig({ ...PRODUCTION, SMTP_URL: '', MAIL_OUTBOX: 'true' }).MAIL_OUTBOX).toBe('true');
     // Outside production the outbox stays the default.
     expect(loadConfig({}).SMTP_URL).toBeUndefined();
@@ -55,7 +63,9 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,fd00::/8' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '192.168.1.5', 'fd00::/8']);
     expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
     expect(loadConfig({ HOST: 'app.internal' }).HOST).toBe('app.internal');
-    expect(loadConfig({ MAIL_FROM: 'Wallet Ledger <no-reply@wallet.example.com>' }).MAIL_FROM).toBe('Wallet Ledger <no-reply@wallet.example.com>');
+    expect(loadConfig({ MAIL_FROM: 'Wallet Ledger <no-reply@wallet.example.com>' }).MAIL_FROM).toBe(
+      'Wallet Ledger <no-reply@wallet.example.com>',
+    );
   });
 
   it('refuses DATA_DIR on a file or under /proc with one line naming it', () => {
@@ -95,7 +105,12 @@ describe('configuration', () => {
     expect(unreachable.status).toBe(2);
     expect(unreachable.stderr.trim().split('\n')).toHaveLength(1);
     expect(unreachable.stderr).toMatch(/^Invalid configuration: DATABASE_URL: cannot use the database at 127\.0\.0\.1:1\/ledger/);
-    const noRedis = run({ REDIS_URL: 'redis://127.0.0.1:1', DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-cfg-')), DEMO_USERS: 'false', LOG_LEVEL: 'silent' });
+    const noRedis = run({
+      REDIS_URL: 'redis://127.0.0.1:1',
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-cfg-')),
+      DEMO_USERS: 'false',
+      LOG_LEVEL: 'silent',
+    });
     expect(noRedis.status).toBe(2);
     expect(noRedis.stderr.trim().split('\n')).toHaveLength(1);
     expect(noRedis.stderr).toMatch(/^Invalid configuration: REDIS_URL: cannot use Redis at 127\.0\.0\.1:1 /);

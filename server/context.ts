@@ -126,7 +126,11 @@ export async function createLedgerContext(
         observer?.command(type, outcomeOf(err), (performance.now() - started) / 1000);
         throw err;
       }
-      observer?.command(type, result.replayed ? 'replayed' : result.events.length ? 'accepted' : 'unchanged', (performance.now() - started) / 1000);
+      observer?.command(
+        type,
+        result.replayed ? 'replayed' : result.events.length ? 'accepted' : 'unchanged',
+        (performance.now() - started) / 1000,
+      );
       const visible = result.position ? await projector.waitFor(result.position, config.PROJECTION_WAIT_MS) : true;
       return { ...result, visible };
     },

@@ -16,7 +16,9 @@ const SYSTEM_TREES = ['/proc', '/sys', '/dev'];
 export function checkDataDir(dataDir: string): void {
   const resolved = path.resolve(dataDir);
   if (SYSTEM_TREES.some((tree) => resolved === tree || resolved.startsWith(`${tree}/`))) {
-    throw new ConfigError(`Invalid configuration: DATA_DIR: ${resolved} is in a system file system (${SYSTEM_TREES.join(', ')}); choose a folder of your own`);
+    throw new ConfigError(
+      `Invalid configuration: DATA_DIR: ${resolved} is in a system file system (${SYSTEM_TREES.join(', ')}); choose a folder of your own`,
+    );
   }
   let stat: fs.Stats | undefined;
   try {
@@ -29,7 +31,9 @@ export function checkDataDir(dataDir: string): void {
     fs.mkdirSync(resolved, { recursive: true });
     fs.accessSync(resolved, fs.constants.W_OK);
   } catch (err) {
-    throw new ConfigError(`Invalid configuration: DATA_DIR: ${resolved} cannot be created or written (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    throw new ConfigError(
+      `Invalid configuration: DATA_DIR: ${resolved} cannot be created or written (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+    );
   }
 }
 

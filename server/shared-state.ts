@@ -31,7 +31,9 @@ export async function openRedis(url: string): Promise<Redis> {
     } catch {
       // keep the generic wording
     }
-    throw new ConfigError(`Invalid configuration: REDIS_URL: cannot use Redis at ${where} (${String((err as Error).message ?? err).split('\n')[0]})`);
+    throw new ConfigError(
+      `Invalid configuration: REDIS_URL: cannot use Redis at ${where} (${String((err as Error).message ?? err).split('\n')[0]})`,
+    );
   }
   return redis;
 }

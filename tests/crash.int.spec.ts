@@ -56,7 +56,7 @@ describe('crash and restart', () => {
         await run.ready;
         // Kill it mid-work: once it has acknowledged a few commands (however busy the machine
         // is), then at a random moment within the next 0.8 s.
-        for (const until = Date.now() + 15_000; run.acked.length < 4 && Date.now() < until; ) await sleep(20);
+        for (const until = Date.now() + 15_000; run.acked.length < 4 && Date.now() < until;) await sleep(20);
         await sleep(Math.random() * 800);
         run.child.kill('SIGKILL');
         await new Promise((r) => run.child.once('exit', r));

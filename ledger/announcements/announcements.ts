@@ -35,7 +35,8 @@ export class AnnouncementError extends Error {
 export function decideAnnouncement(command: AnnouncementCommand, state: AnnouncementsState): AnnouncementEvent[] {
   const message = command.message.trim();
   if (!message) throw new AnnouncementError('Please enter an announcement.');
-  if (message.length > MAX_ANNOUNCEMENT_LENGTH) throw new AnnouncementError(`An announcement can be at most ${MAX_ANNOUNCEMENT_LENGTH} characters long.`);
+  if (message.length > MAX_ANNOUNCEMENT_LENGTH)
+    throw new AnnouncementError(`An announcement can be at most ${MAX_ANNOUNCEMENT_LENGTH} characters long.`);
   // The same id twice is a retry of the same post, not a second announcement.
   if (state.posted.has(command.announcementId)) return [];
   return [{ type: 'announcement.posted', data: { announcementId: command.announcementId, message } }];

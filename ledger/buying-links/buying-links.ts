@@ -11,12 +11,23 @@ export const BUYING_LINKS_STREAM_PREFIX = 'buying-links-';
 export const LINK_NAME_MAX = 100;
 export const LINK_URL_MAX = 2000;
 
-const LogoRef = z.object({ blobId: z.uuid(), fileName: z.string(), contentType: z.literal('image/png'), size: z.number().int().positive(), sha256: z.string() });
+const LogoRef = z.object({
+  blobId: z.uuid(),
+  fileName: z.string(),
+  contentType: z.literal('image/png'),
+  size: z.number().int().positive(),
+  sha256: z.string(),
+});
 
 export const buyingLinkEventSchemas = {
   'buying-link.added': {
     version: 1,
-    schema: z.object({ linkId: z.uuid(), name: z.string().min(1).max(LINK_NAME_MAX), url: z.string().min(1).max(LINK_URL_MAX), logo: LogoRef }),
+    schema: z.object({
+      linkId: z.uuid(),
+      name: z.string().min(1).max(LINK_NAME_MAX),
+      url: z.string().min(1).max(LINK_URL_MAX),
+      logo: LogoRef,
+    }),
   },
   'buying-link.removed': { version: 1, schema: z.object({ linkId: z.uuid() }) },
 } as const;
@@ -31,8 +42,7 @@ export function isBuyingLinkEventType(type: string): type is BuyingLinkEventType
 }
 
 export type BuyingLinksCommand =
-  | { type: 'AddLink'; linkId: string; name: string; url: string; logo: LogoRef }
-  | { type: 'RemoveLink'; linkId: string };
+  { type: 'AddLink'; linkId: string; name: string; url: string; logo: LogoRef } | { type: 'RemoveLink'; linkId: string };
 
 /** Links shown now: id -> logo blob id. */
 export type BuyingLinksState = Map<string, string>;
@@ -40,7 +50,10 @@ export type BuyingLinksState = Map<string, string>;
 export const BUYING_LINK_NOT_FOUND = 'Crypto buying link not found.';
 
 export class BuyingLinkError extends Error {
-  constructor(readonly code: 'not_found' | 'duplicate', message: string) {
+  constructor(
+    readonly code: 'not_found' | 'duplicate',
+    message: string,
+  ) {
     super(message);
     this.name = 'BuyingLinkError';
   }
@@ -76,7 +89,12 @@ export const buyingLinksDecider: Decider<BuyingLinksCommand, BuyingLinkEvent, Bu
 
 /** The three fixed buying services every customer sees, labelled 'Default' on the staff screen. */
 export const DEFAULT_BUYING_SERVICES = [
-  { id: 'default-coinbase', name: 'Coinbase', url: 'https://www.coinbase.com/', description: 'Buy and sell crypto with a card or bank transfer.' },
+  {
+    id: 'default-coinbase',
+    name: 'Coinbase',
+    url: 'https://www.coinbase.com/',
+    description: 'Buy and sell crypto with a card or bank transfer.',
+  },
   { id: 'default-kraken', name: 'Kraken', url: 'https://www.kraken.com/', description: 'A long-standing exchange with low fees.' },
   { id: 'default-binance', name: 'Binance', url: 'https://www.binance.com/', description: 'The largest exchange by trading volume.' },
 ] as const;
@@ -91,7 +109,8 @@ export function checkLinkFields(url: string, name: string): string | null {
   } catch {
     parsed = null;
   }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || u.length > LINK_URL_MAX) return 'Please enter a valid URL with http:// or https://';
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || u.length > LINK_URL_MAX)
+    return 'Please enter a valid URL with http:// or https://';
   if (!name.trim()) return 'Please enter a name for the link';
   if (name.trim().length > LINK_NAME_MAX) return `The link name can have at most ${LINK_NAME_MAX} characters.`;
   return null;

@@ -55,7 +55,11 @@ export const SessionAnswer = IssuedTokens.extend({ user: UserView });
 export const SecondStepAnswer = SessionAnswer.extend({ recovery_codes: z.array(z.string()).optional() });
 
 /** A new authenticator to scan, before its first code. */
-export const Enrolment = z.object({ id: z.string(), type: z.literal('totp'), totp: z.object({ qr_code: z.string(), secret: z.string(), uri: z.string() }) });
+export const Enrolment = z.object({
+  id: z.string(),
+  type: z.literal('totp'),
+  totp: z.object({ qr_code: z.string(), secret: z.string(), uri: z.string() }),
+});
 
 /** A challenge to answer with a code; `expires_at` in seconds since 1970. */
 export const Challenge = z.object({ id: z.string(), expires_at: z.number() });
@@ -77,7 +81,12 @@ export const LiveSession = z.object({
 });
 
 /** One sign-in of the login history. */
-export const LoginEntry = z.object({ id: z.string(), timestamp: z.string(), ip_address: z.string().nullable(), user_agent: z.string().nullable() });
+export const LoginEntry = z.object({
+  id: z.string(),
+  timestamp: z.string(),
+  ip_address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+});
 
 /** An ALTCHA v1 challenge, or `{provider}` when the provider's own widget makes the token. */
 export const CaptchaChallenge = z.union([

@@ -36,7 +36,11 @@ export const ApprovalSchema = z.object({
 export type Approval = z.infer<typeof ApprovalSchema>;
 
 /** The approvals list: the caller's own requests, or those waiting for them with the rule's limit and expiry. */
-export const ApprovalList = z.object({ approvals: z.array(ApprovalSchema), limitUsd: z.string().optional(), expiryHours: z.number().optional() });
+export const ApprovalList = z.object({
+  approvals: z.array(ApprovalSchema),
+  limitUsd: z.string().optional(),
+  expiryHours: z.number().optional(),
+});
 
 /** A decision: the request as it stands now. */
 export const ApprovalDecided = z.object({ success: z.boolean(), approval: ApprovalSchema.optional() });

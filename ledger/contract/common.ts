@@ -28,4 +28,6 @@ export const NoContent = z.null().meta({ description: 'no body' });
 
 /** Answers that are not JSON (files, HTML pages, CSV), sent as they are; `kind` says which. */
 export const Bytes = (kind: string) =>
-  z.custom<Uint8Array | string>((v) => typeof v === 'string' || v instanceof Uint8Array).meta({ type: 'string', format: 'binary', description: kind });
+  z
+    .custom<Uint8Array | string>((v) => typeof v === 'string' || v instanceof Uint8Array)
+    .meta({ type: 'string', format: 'binary', description: kind });

@@ -3,7 +3,10 @@ import { Timestamp } from './common.js';
 
 /* KYC (spec 001 section 11, spec 002's KYC tab): a submission, staff approval, and what staff see of it. */
 
-export const KycStatusAnswer = z.object({ success: z.boolean(), kyc_status: z.string().meta({ description: 'pending after a submission, verified after approval' }) });
+export const KycStatusAnswer = z.object({
+  success: z.boolean(),
+  kyc_status: z.string().meta({ description: 'pending after a submission, verified after approval' }),
+});
 
 /** The personal details of a KYC submission, as the profile and the KYC tab show them. */
 export const KycPersonalDetails = z.object({

@@ -26,7 +26,12 @@ export const NoteSet = z.object({ success: z.boolean(), dashboard_note: z.string
 export const AddressSet = z.object({ message: z.string(), address: z.string() });
 
 /** A manual transaction: added, or waiting for a second person (202) above the four-eyes limit. */
-export const TransactionAdded = z.object({ message: z.string(), transactionId: z.string(), awaitingApproval: z.boolean().optional(), approval: ApprovalSchema.optional() });
+export const TransactionAdded = z.object({
+  message: z.string(),
+  transactionId: z.string(),
+  awaitingApproval: z.boolean().optional(),
+  approval: ApprovalSchema.optional(),
+});
 
 /** A transaction's changed fields: changed, or unchanged and waiting for a second person (202). */
 export const TransactionUpdated = z.object({
@@ -43,12 +48,19 @@ export const StaffTransactionPage = z.object({ transactions: z.array(Transaction
 /** A customer's payment method as staff see it (no holder name, no notes). */
 export const StaffPaymentMethod = PaymentMethodView.omit({ card_holder_name: true, notes: true });
 
-export const BuyingLink = z.object({ id: z.string(), user_id: z.string(), url: z.string(), name: z.string(), logo_url: z.string(), created_at: z.string() });
+export const BuyingLink = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  url: z.string(),
+  name: z.string(),
+  logo_url: z.string(),
+  created_at: z.string(),
+});
 export const BuyingLinks = z.object({
   defaults: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), description: z.string() })).readonly(),
   links: z.array(BuyingLink),
 });
-export const LogoFile = Bytes('image/png: the link\'s logo');
+export const LogoFile = Bytes("image/png: the link's logo");
 
 /** One event of the customer's trail, secrets left out, with who did it. */
 export const TrailEvent = z.object({

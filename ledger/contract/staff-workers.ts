@@ -16,7 +16,11 @@ export const OwnedUsers = z.object({
 });
 export const Ownership = z.object({ isOwner: z.boolean() });
 export const ManagerAccess = z.object({ isAuthorized: z.boolean() });
-export const WorkerCreated = z.object({ success: z.boolean(), message: z.string(), worker: z.object({ id: z.string(), full_name: z.string(), email: z.string() }) });
+export const WorkerCreated = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  worker: z.object({ id: z.string(), full_name: z.string(), email: z.string() }),
+});
 /** Shown once to the manager; it is in no event, log or table. */
 export const WorkerPasswordReset = z.object({ success: z.boolean(), temporaryPassword: z.string() });
 export const ManagedUsers = z.object({

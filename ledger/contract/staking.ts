@@ -6,7 +6,13 @@ import { Decimal } from './common.js';
 export { STAKEABLE_ASSETS, STAKE_PLANS, STAKE_MESSAGES, estimatedEarnings, type StakePlan } from '../staking/plans.js';
 
 /** A stake opened: the message the screen shows, when it pays out and what it should earn. */
-export const StakeAnswer = z.object({ success: z.boolean(), message: z.string(), stakeId: z.string(), scheduledAt: z.string(), estimatedEarnings: Decimal });
+export const StakeAnswer = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  stakeId: z.string(),
+  scheduledAt: z.string(),
+  estimatedEarnings: Decimal,
+});
 
 /** A stake's payout, pending until its day. */
 export const ScheduledTransaction = z.object({

@@ -12,7 +12,21 @@ export { TICKET_TEXT } from '../tickets/ticket.js';
 export const TICKETS_PER_PAGE = 5;
 
 /** Spec 001 section 5, "Attachments". */
-export const ATTACHMENT_EXTENSIONS = ['jpeg', 'jpg', 'png', 'gif', 'webp', 'pdf', 'txt', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'zip'] as const;
+export const ATTACHMENT_EXTENSIONS = [
+  'jpeg',
+  'jpg',
+  'png',
+  'gif',
+  'webp',
+  'pdf',
+  'txt',
+  'csv',
+  'doc',
+  'docx',
+  'xls',
+  'xlsx',
+  'zip',
+] as const;
 export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const ATTACHMENT_TEXT = {
   tooLarge: (name: string) => `File "${name}" is too large. Maximum size is 10MB.`,
@@ -37,7 +51,14 @@ export const TicketView = z.object({
   updated_at: z.string(),
 });
 
-export const TicketResponse = z.object({ id: z.string(), ticket_id: z.string(), user_id: z.string(), message: z.string(), created_at: z.string(), is_from_worker: z.boolean() });
+export const TicketResponse = z.object({
+  id: z.string(),
+  ticket_id: z.string(),
+  user_id: z.string(),
+  message: z.string(),
+  created_at: z.string(),
+  is_from_worker: z.boolean(),
+});
 
 export const TicketAttachment = z.object({
   id: z.string(),
@@ -54,7 +75,11 @@ export const TicketAttachment = z.object({
 });
 
 /** A page of tickets; staff lists add the customers' addresses by user id. */
-export const TicketPage = z.object({ tickets: z.array(TicketView), totalCount: z.number(), userEmails: z.record(z.string(), z.string()).optional() });
+export const TicketPage = z.object({
+  tickets: z.array(TicketView),
+  totalCount: z.number(),
+  userEmails: z.record(z.string(), z.string()).optional(),
+});
 
 export const TicketChange = z.object({ success: z.boolean(), ticket: TicketView });
 

@@ -30,7 +30,12 @@ export const TransactionRow = z.object({
 /** An entry of the list: a swap is its spent leg with the received one linked. */
 export const TransactionEntry = TransactionRow.extend({ linkedTransaction: TransactionRow.nullable() });
 
-export const TransactionsPage = z.object({ transactions: z.array(TransactionEntry), count: z.number(), page: z.number(), pageSize: z.number() });
+export const TransactionsPage = z.object({
+  transactions: z.array(TransactionEntry),
+  count: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
 
 /** The balance chart: the settled balance per asset at the end of each UTC day (YYYY-MM-DD). */
 export const BalanceHistory = z.object({

@@ -42,7 +42,13 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       type,
       version: 1,
       data,
-      metadata: { actorId: 'tester', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
+      metadata: {
+        actorId: 'tester',
+        actorRole: 'SYSTEM',
+        correlationId: randomUUID(),
+        causationId: null,
+        occurredAt: new Date().toISOString(),
+      },
     });
 
     it('appends to a new stream and reads it back in order with revisions from 0', async () => {
@@ -155,7 +161,9 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       const s = stream();
       const before = event();
       await store.append(s, [before], { expectedRevision: 'no_stream' });
-      const from = (await readAllUntil({ maxCount: 1_000_000 }, (evs) => evs.some((e) => e.eventId === before.eventId))).find((e) => e.eventId === before.eventId)!.position;
+      const from = (await readAllUntil({ maxCount: 1_000_000 }, (evs) => evs.some((e) => e.eventId === before.eventId))).find(
+        (e) => e.eventId === before.eventId,
+      )!.position;
       const sub = store.subscribeAll({ after: from });
       try {
         const live = event();

@@ -10,7 +10,15 @@ import {
   type Position as EsdbPosition,
   type RecordedEvent as EsdbRecordedEvent,
 } from '@eventstore/db-client';
-import { comparePositions, EventStoreUnavailableError, START, type EventMetadata, type ExpectedRevision, type Position, type RecordedEvent } from './port.js';
+import {
+  comparePositions,
+  EventStoreUnavailableError,
+  START,
+  type EventMetadata,
+  type ExpectedRevision,
+  type Position,
+  type RecordedEvent,
+} from './port.js';
 import { upcast } from './upcast.js';
 
 /**
@@ -51,7 +59,11 @@ export function toExpectedRevision(expected: ExpectedRevision): AppendExpectedRe
  * and at the revision the events were stored at, which is not the one expected when another
  * instance's writes came between.
  */
-export function answeredForStoredEvents(expected: ExpectedRevision, count: number, answer: { nextExpectedRevision: bigint; position?: EsdbPosition }): boolean {
+export function answeredForStoredEvents(
+  expected: ExpectedRevision,
+  count: number,
+  answer: { nextExpectedRevision: bigint; position?: EsdbPosition },
+): boolean {
   if (!validPosition(answer.position)) return true;
   if (typeof expected === 'bigint') return answer.nextExpectedRevision !== expected + BigInt(count);
   if (expected === 'no_stream') return answer.nextExpectedRevision !== BigInt(count - 1);

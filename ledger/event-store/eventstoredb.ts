@@ -27,7 +27,15 @@ import {
   type RecordedEvent,
   type Subscription,
 } from './port.js';
-import { answeredForStoredEvents, fromAll, isSystemType, portError, toExpectedRevision, toRecorded, validPosition } from './eventstoredb-mapping.js';
+import {
+  answeredForStoredEvents,
+  fromAll,
+  isSystemType,
+  portError,
+  toExpectedRevision,
+  toRecorded,
+  validPosition,
+} from './eventstoredb-mapping.js';
 
 export { answeredForStoredEvents };
 
@@ -44,7 +52,6 @@ const firstLine = (err: unknown) => String((err as Error)?.message ?? err).split
 
 /** A connection string the EventStoreDB client refuses (a port that is not a number, an unknown scheme, `tls=maybe`). */
 export class EventStoreUrlError extends Error {}
-
 
 /**
  * The EventStoreDB adapter (DESIGN.md decision 1), chosen by `EVENTSTORE_URL`.
@@ -98,7 +105,9 @@ export class EventStoreDbEventStore implements EventStore {
     const answered = validPosition(result.position);
     const position = events.length === 1 && answered ? answered : ((await this.positionOf(streamId, nextExpectedRevision)) ?? answered);
     if (!position) throw new Error(`no log position for ${streamId}@${nextExpectedRevision}`);
-    return answeredForStoredEvents(expectedRevision, events.length, result) ? { nextExpectedRevision, position, alreadyStored: true } : { nextExpectedRevision, position };
+    return answeredForStoredEvents(expectedRevision, events.length, result)
+      ? { nextExpectedRevision, position, alreadyStored: true }
+      : { nextExpectedRevision, position };
   }
 
   private async positionOf(streamId: string, revision: bigint): Promise<Position | undefined> {
@@ -278,7 +287,9 @@ export class EventStoreDbEventStore implements EventStore {
   status(): LiveFeedStatus {
     const connected = this.confirmed > 0;
     const resubscribing = !connected && !this.closed && this.lastFailure !== undefined;
-    return this.lastFailure !== undefined && !connected ? { connected, lastError: this.lastFailure, resubscribing } : { connected, resubscribing };
+    return this.lastFailure !== undefined && !connected
+      ? { connected, lastError: this.lastFailure, resubscribing }
+      : { connected, resubscribing };
   }
 
   headPosition(): Promise<Position | null> {

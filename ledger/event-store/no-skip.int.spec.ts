@@ -13,7 +13,13 @@ const event = (): NewEvent => ({
   type: 'test.appended',
   version: 1,
   data: {},
-  metadata: { actorId: 'tester', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
+  metadata: {
+    actorId: 'tester',
+    actorRole: 'SYSTEM',
+    correlationId: randomUUID(),
+    causationId: null,
+    occurredAt: new Date().toISOString(),
+  },
 });
 
 describe('the global log never skips an event', () => {
@@ -81,8 +87,10 @@ describe('the global log never skips an event', () => {
     });
     const db = database.db;
     const naiveRead = async (after: bigint) =>
-      (await sql<{ global_position: string; event_id: string }>`
-        select global_position, event_id from events where global_position > ${after.toString()} order by global_position`.execute(db)).rows;
+      (
+        await sql<{ global_position: string; event_id: string }>`
+        select global_position, event_id from events where global_position > ${after.toString()} order by global_position`.execute(db)
+      ).rows;
 
     const a = event();
     const b = event();
@@ -131,7 +139,8 @@ describe('the global log never skips an event', () => {
       while (Date.now() < deadline) {
         const head = await store.headPosition();
         reads++;
-        if (last && (!head || comparePositions(head, last) < 0)) movedBack.push(`${head ? formatPosition(head) : 'null'} after ${formatPosition(last)}`);
+        if (last && (!head || comparePositions(head, last) < 0))
+          movedBack.push(`${head ? formatPosition(head) : 'null'} after ${formatPosition(last)}`);
         if (head && (!last || comparePositions(head, last) > 0)) last = head;
       }
     } finally {
@@ -147,76 +156,83 @@ describe('the global log never skips an event', () => {
   // log there must still know a transaction of another database that began since, or the
   // horizon stops below events a reader outside has already handed out (the shadow replay
   // catches up inside its swap transaction to a position the live runner has read).
-  it.skipIf(!usingPostgres)('a read inside a transaction sees what a reader outside has read, while another database holds a transaction open', async () => {
-    database = await createTestDatabase();
-    const other = await createTestDatabase({ migrate: false });
-    const holder = new pg.Client({ connectionString: other.url });
-    await holder.connect();
-    const store = new PostgresEventStore(database.db);
-    const readOutside = async (count: number) => {
-      let events: RecordedEvent[] = [];
-      for (const deadline = Date.now() + 5_000; events.length < count && Date.now() < deadline; await sleep(20)) events = await store.readAll();
-      return events.map((r) => r.eventId);
-    };
-    // A transaction of the other database is running before the first append, so reads after
-    // it find that transaction in their snapshot and look up where it runs.
-    await holder.query('begin');
-    await holder.query('select pg_current_xact_id()');
-    const first = event();
-    await store.append(`held-${randomUUID()}`, [first], { expectedRevision: 'no_stream' });
-    expect(await readOutside(1)).toEqual([first.eventId]);
-    try {
-      await database.db.transaction().execute(async (trx) => {
-        expect((await readAllFrom(trx, START, 10)).map((r) => r.eventId)).toEqual([first.eventId]);
-        // It ends; the next one begins before this append and stays open.
-        await holder.query('commit');
-        await holder.query('begin');
-        await holder.query('select pg_current_xact_id()');
-        const e = event();
-        await store.append(`held-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
-        expect(await readOutside(2)).toEqual([first.eventId, e.eventId]);
-        expect((await readAllFrom(trx, START, 10)).map((r) => r.eventId)).toEqual([first.eventId, e.eventId]);
-      });
-    } finally {
-      await holder.query('rollback');
-      await holder.end();
-      await other.close();
-    }
-  });
+  it.skipIf(!usingPostgres)(
+    'a read inside a transaction sees what a reader outside has read, while another database holds a transaction open',
+    async () => {
+      database = await createTestDatabase();
+      const other = await createTestDatabase({ migrate: false });
+      const holder = new pg.Client({ connectionString: other.url });
+      await holder.connect();
+      const store = new PostgresEventStore(database.db);
+      const readOutside = async (count: number) => {
+        let events: RecordedEvent[] = [];
+        for (const deadline = Date.now() + 5_000; events.length < count && Date.now() < deadline; await sleep(20))
+          events = await store.readAll();
+        return events.map((r) => r.eventId);
+      };
+      // A transaction of the other database is running before the first append, so reads after
+      // it find that transaction in their snapshot and look up where it runs.
+      await holder.query('begin');
+      await holder.query('select pg_current_xact_id()');
+      const first = event();
+      await store.append(`held-${randomUUID()}`, [first], { expectedRevision: 'no_stream' });
+      expect(await readOutside(1)).toEqual([first.eventId]);
+      try {
+        await database.db.transaction().execute(async (trx) => {
+          expect((await readAllFrom(trx, START, 10)).map((r) => r.eventId)).toEqual([first.eventId]);
+          // It ends; the next one begins before this append and stays open.
+          await holder.query('commit');
+          await holder.query('begin');
+          await holder.query('select pg_current_xact_id()');
+          const e = event();
+          await store.append(`held-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
+          expect(await readOutside(2)).toEqual([first.eventId, e.eventId]);
+          expect((await readAllFrom(trx, START, 10)).map((r) => r.eventId)).toEqual([first.eventId, e.eventId]);
+        });
+      } finally {
+        await holder.query('rollback');
+        await holder.end();
+        await other.close();
+      }
+    },
+  );
 
   // Reads reuse the list of other databases' transactions for a while (OtherDatabaseXids).
   // A transaction of another database that begins after the list was read counts as one of
   // this database until the list is renewed: the log is held back, never skipped, and for no
   // longer than the list's age.
-  it.skipIf(!usingPostgres)('a transaction of another database that began after the list was read holds the log back only until the list is renewed', async () => {
-    database = await createTestDatabase();
-    const other = await createTestDatabase({ migrate: false });
-    const holder = new pg.Client({ connectionString: other.url });
-    await holder.connect();
-    const maxAgeMs = 2_000;
-    const store = new PostgresEventStore(database.db, { otherXidsMaxAgeMs: maxAgeMs });
-    try {
-      expect(await store.readAll()).toEqual([]); // the list is read now, with nothing running
-      await holder.query('begin');
-      await holder.query('select pg_current_xact_id()');
-      const e = event();
-      await store.append(`held-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
-      const appendedAt = Date.now();
-      // The list read before the other transaction began does not know it: it counts.
-      expect(await store.readAll()).toEqual([]);
-      expect(await store.headPosition()).toBeNull();
-      let events: RecordedEvent[] = [];
-      while (events.length === 0 && Date.now() - appendedAt < maxAgeMs + 3_000) {
-        await sleep(50);
-        events = await store.readAll();
+  it.skipIf(!usingPostgres)(
+    'a transaction of another database that began after the list was read holds the log back only until the list is renewed',
+    async () => {
+      database = await createTestDatabase();
+      const other = await createTestDatabase({ migrate: false });
+      const holder = new pg.Client({ connectionString: other.url });
+      await holder.connect();
+      const maxAgeMs = 2_000;
+      const store = new PostgresEventStore(database.db, { otherXidsMaxAgeMs: maxAgeMs });
+      try {
+        expect(await store.readAll()).toEqual([]); // the list is read now, with nothing running
+        await holder.query('begin');
+        await holder.query('select pg_current_xact_id()');
+        const e = event();
+        await store.append(`held-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
+        const appendedAt = Date.now();
+        // The list read before the other transaction began does not know it: it counts.
+        expect(await store.readAll()).toEqual([]);
+        expect(await store.headPosition()).toBeNull();
+        let events: RecordedEvent[] = [];
+        while (events.length === 0 && Date.now() - appendedAt < maxAgeMs + 3_000) {
+          await sleep(50);
+          events = await store.readAll();
+        }
+        // Renewed, the list has it: the event is readable while that transaction is still open.
+        expect(events.map((r) => r.eventId)).toEqual([e.eventId]);
+        expect(Date.now() - appendedAt).toBeLessThan(maxAgeMs + 1_000);
+      } finally {
+        await holder.query('rollback');
+        await holder.end();
+        await other.close();
       }
-      // Renewed, the list has it: the event is readable while that transaction is still open.
-      expect(events.map((r) => r.eventId)).toEqual([e.eventId]);
-      expect(Date.now() - appendedAt).toBeLessThan(maxAgeMs + 1_000);
-    } finally {
-      await holder.query('rollback');
-      await holder.end();
-      await other.close();
-    }
-  });
+    },
+  );
 });

@@ -10,7 +10,13 @@ import { EventStoreDbEventStore } from './eventstoredb.js';
 eventStoreContract(usingPostgres ? 'postgres (PostgreSQL server)' : 'postgres (PGlite)', async () => {
   const database = await createTestDatabase();
   const store = new PostgresEventStore(database.db);
-  return { store, close: async () => { await store.close(); await database.close(); } };
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await database.close();
+    },
+  };
 });
 
 describe('postgres event store: recorded times', () => {
@@ -19,9 +25,21 @@ describe('postgres event store: recorded times', () => {
     try {
       const store = new PostgresEventStore(database.db);
       const streamId = `test-${randomUUID()}`;
-      const metadata = { actorId: 'tester', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() };
-      await store.append(streamId, [{ eventId: randomUUID(), type: 'a', version: 1, data: {}, metadata }], { expectedRevision: 'no_stream' });
-      for (const [stored, read] of [['2026-01-02 03:04:05.678999+00', '2026-01-02T03:04:05.678Z'], ['2031-12-31 23:59:59.999999+00', '2031-12-31T23:59:59.999Z'], ['2026-06-01 00:00:00+00', '2026-06-01T00:00:00.000Z']]) {
+      const metadata = {
+        actorId: 'tester',
+        actorRole: 'SYSTEM',
+        correlationId: randomUUID(),
+        causationId: null,
+        occurredAt: new Date().toISOString(),
+      };
+      await store.append(streamId, [{ eventId: randomUUID(), type: 'a', version: 1, data: {}, metadata }], {
+        expectedRevision: 'no_stream',
+      });
+      for (const [stored, read] of [
+        ['2026-01-02 03:04:05.678999+00', '2026-01-02T03:04:05.678Z'],
+        ['2031-12-31 23:59:59.999999+00', '2031-12-31T23:59:59.999Z'],
+        ['2026-06-01 00:00:00+00', '2026-06-01T00:00:00.000Z'],
+      ]) {
         await sql`update events set recorded_at = ${stored}::timestamptz where stream_id = ${streamId}`.execute(database.db);
         const [fromStream] = await store.readStream(streamId);
         const fromLog = (await store.readAll({ maxCount: 10_000 })).find((e) => e.streamId === streamId);
@@ -41,10 +59,22 @@ if (process.env.EVENTSTORE_URL) {
 }
 
 describe('postgres event store: appends made together (group commit)', () => {
-  const metadata = () => ({ actorId: 'tester', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() });
+  const metadata = () => ({
+    actorId: 'tester',
+    actorRole: 'SYSTEM',
+    correlationId: randomUUID(),
+    causationId: null,
+    occurredAt: new Date().toISOString(),
+  });
   /** Text that the batch statement's JSON document must carry exactly. */
   const note = 'a "quoted" \\ note,\ttab {x} 😀';
-  const ev = (n: number, eventId: string = randomUUID()) => ({ eventId, type: 'test.happened', version: 1, data: { n, note }, metadata: metadata() });
+  const ev = (n: number, eventId: string = randomUUID()) => ({
+    eventId,
+    type: 'test.happened',
+    version: 1,
+    data: { n, note },
+    metadata: metadata(),
+  });
 
   async function withStore(run: (store: PostgresEventStore, db: Kysely<DB>) => Promise<void>) {
     const database = await createTestDatabase();
@@ -73,9 +103,17 @@ describe('postgres event store: appends made together (group commit)', () => {
       expect(results.map((r) => r.nextExpectedRevision)).toEqual([...fresh.map(() => 1n), 2n, 1n, 3n]);
       for (const [i, s] of fresh.entries()) {
         const read = await store.readStream(s);
-        expect(read.map((e) => [e.revision, e.data])).toEqual([[0n, { n: i, note }], [1n, { n: i + 100, note }]]);
+        expect(read.map((e) => [e.revision, e.data])).toEqual([
+          [0n, { n: i, note }],
+          [1n, { n: i + 100, note }],
+        ]);
       }
-      expect((await store.readStream(old[2]!)).map((e) => [e.revision, (e.data as { n: number }).n])).toEqual([[0n, 0], [1n, 1], [2n, 2], [3n, 3]]);
+      expect((await store.readStream(old[2]!)).map((e) => [e.revision, (e.data as { n: number }).n])).toEqual([
+        [0n, 0],
+        [1n, 1],
+        [2n, 2],
+        [3n, 3],
+      ]);
       // The global log holds every event once, each stream's in revision order.
       const log = (await store.readAll({ maxCount: 10_000 })).filter((e) => e.streamId.startsWith('test-'));
       expect(log).toHaveLength(3 + 24 + 6);
@@ -98,7 +136,16 @@ describe('postgres event store: appends made together (group commit)', () => {
         store.append(missing, [ev(1)], { expectedRevision: 'stream_exists' }),
         ...good.slice(3).map((s) => store.append(s, [ev(1)], { expectedRevision: 'no_stream' })),
       ]);
-      expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+      expect(settled.map((r) => r.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'rejected',
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+      ]);
       expect((settled[3] as PromiseRejectedResult).reason).toMatchObject({ name: 'WrongExpectedVersionError', expected: 5n, actual: 0n });
       expect((settled[4] as PromiseRejectedResult).reason).toMatchObject({ name: 'WrongExpectedVersionError', actual: 'no_stream' });
       expect(await store.readStream(existing)).toHaveLength(1);
@@ -119,7 +166,15 @@ describe('postgres event store: appends made together (group commit)', () => {
         store.append(thief, [ev(3, stored[0]!.eventId)], { expectedRevision: 'no_stream' }),
         store.append(first, stored, { expectedRevision: 'no_stream' }),
       ]);
-      expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(settled.map((r) => r.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'fulfilled',
+      ]);
       expect((settled[5] as PromiseRejectedResult).reason).toMatchObject({ name: 'DuplicateEventIdError' });
       expect((settled[6] as PromiseFulfilledResult<unknown>).value).toEqual({ ...original, alreadyStored: true });
       for (const s of others) expect(await store.readStream(s)).toHaveLength(1);
@@ -133,7 +188,11 @@ describe('postgres event store: appends made together (group commit)', () => {
       const s = `test-${randomUUID()}`;
       const large = `test-${randomUUID()}`;
       const [big, ...results] = await Promise.all([
-        store.append(large, Array.from({ length: 40 }, (_, i) => ev(i)), { expectedRevision: 'no_stream' }),
+        store.append(
+          large,
+          Array.from({ length: 40 }, (_, i) => ev(i)),
+          { expectedRevision: 'no_stream' },
+        ),
         ...Array.from({ length: 8 }, (_, i) => store.append(s, [ev(i)], { expectedRevision: 'any' })),
       ]);
       expect(results.map((r) => r.nextExpectedRevision).sort()).toEqual([0n, 1n, 2n, 3n, 4n, 5n, 6n, 7n]);

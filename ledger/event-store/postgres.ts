@@ -252,7 +252,10 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
     try {
       const done = (row: AppendRow | undefined) => {
         if (!row) throw new ExpectationFailed();
-        return { nextExpectedRevision: BigInt(row.last_revision), position: { commit: BigInt(row.tx), prepare: BigInt(row.last_position) } };
+        return {
+          nextExpectedRevision: BigInt(row.last_revision),
+          position: { commit: BigInt(row.tx), prepare: BigInt(row.last_position) },
+        };
       };
       const append: StreamAppend = { streamId, events, expected: expectedRevision };
       // One statement in autocommit, alone or with other streams' appends: the stream's
@@ -267,7 +270,8 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
           })
         : done(await this.batcher.run(append));
     } catch (err) {
-      const duplicateId = (err as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION &&
+      const duplicateId =
+        (err as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION &&
         String((err as { constraint?: string }).constraint ?? (err as Error).message).includes('event_id');
       if (!(err instanceof ExpectationFailed) && !duplicateId) throw err;
       const retry = await this.findRetry(streamId, events);
@@ -291,8 +295,12 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
     if (rows.length === 0) return null;
     const consistent =
       rows.length === ids.length &&
-      rows.every((r, i) => r.stream_id === streamId && r.event_id === ids[i] &&
-        (i === 0 || BigInt(r.stream_revision) === BigInt(rows[i - 1]!.stream_revision) + 1n));
+      rows.every(
+        (r, i) =>
+          r.stream_id === streamId &&
+          r.event_id === ids[i] &&
+          (i === 0 || BigInt(r.stream_revision) === BigInt(rows[i - 1]!.stream_revision) + 1n),
+      );
     if (!consistent) throw new DuplicateEventIdError(rows.map((r) => r.event_id));
     const last = rows[rows.length - 1]!;
     return {
@@ -370,7 +378,12 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
  * the list of other databases' transactions is always read anew (`otherXids` is for reads
  * outside one).
  */
-export async function readAllFrom<T extends DB>(tables: WithEventTables<T>, after: Position, maxCount: number, otherXids?: OtherDatabaseXids): Promise<RecordedEvent[]> {
+export async function readAllFrom<T extends DB>(
+  tables: WithEventTables<T>,
+  after: Position,
+  maxCount: number,
+  otherXids?: OtherDatabaseXids,
+): Promise<RecordedEvent[]> {
   const db = eventTables(tables);
   const horizon = readHorizon(await (otherXids && !db.isTransaction ? otherXids.get() : otherDatabaseXids(db)));
   const { rows } = await sql<EventRow>`

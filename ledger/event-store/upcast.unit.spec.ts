@@ -8,7 +8,11 @@ describe('upcast', () => {
   });
 
   it('gives a version-0 deposit request the amount plus the fee, exactly at 18 decimals', () => {
-    const e = upcast({ type: 'wallet.deposit-requested', version: 0, data: { amount: '0.000000000000000099', fee: '0.000000000000000001' } });
+    const e = upcast({
+      type: 'wallet.deposit-requested',
+      version: 0,
+      data: { amount: '0.000000000000000099', fee: '0.000000000000000001' },
+    });
     expect(e.data).toMatchObject({ requestedAmount: '0.0000000000000001' });
   });
 

@@ -42,14 +42,24 @@ export class JournalBook {
     this.events++;
     if (!result) {
       this.unruledTypes.add(event.type);
-      this.firstProblem ??= { eventId: event.eventId, type: event.type, position: event.position, problem: `no posting rule for ${event.type}` };
+      this.firstProblem ??= {
+        eventId: event.eventId,
+        type: event.type,
+        position: event.position,
+        problem: `no posting rule for ${event.type}`,
+      };
       return [];
     }
     if (result.transaction) this.transactions.set(result.transaction.transactionId, result.transaction);
     const off = imbalances(result.postings);
     if (off.size > 0 && !this.firstProblem) {
       const sums = [...off].map(([asset, sum]) => `${asset} ${sum.toFixed()}`).join(', ');
-      this.firstProblem = { eventId: event.eventId, type: event.type, position: event.position, problem: `postings do not sum to zero (${sums})` };
+      this.firstProblem = {
+        eventId: event.eventId,
+        type: event.type,
+        position: event.position,
+        problem: `postings do not sum to zero (${sums})`,
+      };
     }
     for (const p of result.postings) {
       const key = `${p.account}|${p.assetId}`;

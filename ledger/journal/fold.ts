@@ -23,11 +23,21 @@ function within(e: RecordedEvent, limit: FoldLimit): boolean {
 export async function foldJournal(
   store: EventStore,
   limit: FoldLimit = {},
-  opts: { pageSize?: number; onProgress?: (events: number) => void; onEvent?: (e: RecordedEvent, postings: ReturnType<JournalBook['apply']>) => void } = {},
+  opts: {
+    pageSize?: number;
+    onProgress?: (events: number) => void;
+    onEvent?: (e: RecordedEvent, postings: ReturnType<JournalBook['apply']>) => void;
+  } = {},
 ): Promise<JournalBook> {
   const book = new JournalBook();
   const apply = (e: RecordedEvent) => {
-    const postings = book.apply({ eventId: e.eventId, streamId: e.streamId, type: e.type, data: e.data, position: formatPosition(e.position) });
+    const postings = book.apply({
+      eventId: e.eventId,
+      streamId: e.streamId,
+      type: e.type,
+      data: e.data,
+      position: formatPosition(e.position),
+    });
     opts.onEvent?.(e, postings);
   };
   if (limit.streamId) {

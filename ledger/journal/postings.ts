@@ -76,7 +76,11 @@ function complete(userId: string, tx: JournalTransaction, from: 'available' | 'p
   const a = tx.assetId;
   // A credit's counterparty gives amount + fee; a debit's (amount negative) gets -amount - fee.
   const wallet = customerAccount(userId, isPositive(tx.amount) ? 'available' : from);
-  return [leg(wallet, a, tx.amount), leg(houseAccount('fees'), a, tx.fee), leg(counterparty(tx.kind, tx.staffId), a, negatedAmount(addAmounts(tx.amount, tx.fee)))];
+  return [
+    leg(wallet, a, tx.amount),
+    leg(houseAccount('fees'), a, tx.fee),
+    leg(counterparty(tx.kind, tx.staffId), a, negatedAmount(addAmounts(tx.amount, tx.fee))),
+  ];
 }
 
 /**
@@ -98,8 +102,19 @@ function open(userId: string, tx: JournalTransaction): Posting[] {
   return []; // a Failed transaction moves nothing
 }
 
-function opened(data: { transactionId: string; assetId: AssetId; amount: string; fee: string }, kind: string, status: TransactionStatus): JournalTransaction {
-  return { transactionId: data.transactionId, assetId: data.assetId, amount: canonicalAmount(data.amount), fee: canonicalAmount(data.fee), kind, status };
+function opened(
+  data: { transactionId: string; assetId: AssetId; amount: string; fee: string },
+  kind: string,
+  status: TransactionStatus,
+): JournalTransaction {
+  return {
+    transactionId: data.transactionId,
+    assetId: data.assetId,
+    amount: canonicalAmount(data.amount),
+    fee: canonicalAmount(data.fee),
+    kind,
+    status,
+  };
 }
 
 /** Settling or failing a Pending transaction; anything else moves nothing (the decider refuses it). */
@@ -146,7 +161,10 @@ export const POSTING_RULES: { [T in WalletEventType]?: Rule<T> } = {
   'wallet.stake-opened': (d, ctx) => {
     const principal = canonicalAmount(d.principal);
     return {
-      postings: [leg(customerAccount(ctx.userId, 'available'), d.assetId, negatedAmount(principal)), leg(customerAccount(ctx.userId, 'staked'), d.assetId, principal)],
+      postings: [
+        leg(customerAccount(ctx.userId, 'available'), d.assetId, negatedAmount(principal)),
+        leg(customerAccount(ctx.userId, 'staked'), d.assetId, principal),
+      ],
       transaction: opened(d, 'stake', 'Complete'),
     };
   },

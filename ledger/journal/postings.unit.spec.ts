@@ -3,7 +3,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { money } from '../money.js';
 import { walletEventSchemas, type WalletEvent } from '../wallet/events.js';
-import { decide, evolve, initialState, WalletError, availableBalance, assetBalance, type WalletCommand, type WalletState } from '../wallet/wallet.js';
+import {
+  decide,
+  evolve,
+  initialState,
+  WalletError,
+  availableBalance,
+  assetBalance,
+  type WalletCommand,
+  type WalletState,
+} from '../wallet/wallet.js';
 import { commandFor, deposit, recorded, stepArb, withdrawal, type Step } from '../wallet/wallet.arbitraries.js';
 import { ASSET_IDS } from '../assets.js';
 import { customerAccount } from './accounts.js';
@@ -24,7 +33,11 @@ function run(commands: WalletCommand[]) {
     last = [];
     for (const e of events) {
       state = evolve(state, e);
-      last.push(...book.apply({ eventId: randomUUID(), streamId: STREAM, type: e.type, data: e.data }).map((p) => `${p.account.replace(USER, 'u')} ${p.assetId} ${p.amount}`));
+      last.push(
+        ...book
+          .apply({ eventId: randomUUID(), streamId: STREAM, type: e.type, data: e.data })
+          .map((p) => `${p.account.replace(USER, 'u')} ${p.assetId} ${p.amount}`),
+      );
     }
   }
   return { state, book, last };
@@ -85,18 +98,37 @@ describe('posting rules', () => {
 
   it('send requested and settled: held, then paid to the world without a fee', () => {
     const id = randomUUID();
-    const send: WalletCommand = { type: 'RequestSend', transactionId: id, assetId: 'SOL', amount: money('2'), recipientAddress: 'addr', sentAt: '2026-11-01T10:00:00.000Z' };
+    const send: WalletCommand = {
+      type: 'RequestSend',
+      transactionId: id,
+      assetId: 'SOL',
+      amount: money('2'),
+      recipientAddress: 'addr',
+      sentAt: '2026-11-01T10:00:00.000Z',
+    };
     const first = run([recorded('5', 'Complete', 'SOL'), send]);
     expect(first.last).toEqual(['customer:u:available SOL -2', 'customer:u:pending-out SOL 2']);
-    expect(run([recorded('5', 'Complete', 'SOL'), send, settle(id)]).last).toEqual(['customer:u:pending-out SOL -2', 'world:external SOL 2']);
+    expect(run([recorded('5', 'Complete', 'SOL'), send, settle(id)]).last).toEqual([
+      'customer:u:pending-out SOL -2',
+      'world:external SOL 2',
+    ]);
   });
 
   it("transaction recorded: a manual transaction posts against its maker's staff adjustments account, whatever its type; Failed moves nothing", () => {
     const maker = randomUUID();
     const by = (c: WalletCommand): WalletCommand => ({ ...(c as Extract<WalletCommand, { type: 'RecordTransaction' }>), makerId: maker });
-    expect(run([by(recorded('3', 'Complete', 'BTC'))]).last).toEqual(['customer:u:available BTC 3', `staff:${maker}:staff-adjustments BTC -3`]);
-    expect(run([recorded('3', 'Complete'), by(recorded('-1', 'Complete'))]).last).toEqual(['customer:u:available BTC -1', `staff:${maker}:staff-adjustments BTC 1`]);
-    const dep: WalletCommand = { ...(by(recorded('3', 'Complete')) as Extract<WalletCommand, { type: 'RecordTransaction' }>), txType: 'deposit' };
+    expect(run([by(recorded('3', 'Complete', 'BTC'))]).last).toEqual([
+      'customer:u:available BTC 3',
+      `staff:${maker}:staff-adjustments BTC -3`,
+    ]);
+    expect(run([recorded('3', 'Complete'), by(recorded('-1', 'Complete'))]).last).toEqual([
+      'customer:u:available BTC -1',
+      `staff:${maker}:staff-adjustments BTC 1`,
+    ]);
+    const dep: WalletCommand = {
+      ...(by(recorded('3', 'Complete')) as Extract<WalletCommand, { type: 'RecordTransaction' }>),
+      txType: 'deposit',
+    };
     expect(run([dep]).last).toEqual(['customer:u:available BTC 3', `staff:${maker}:staff-adjustments BTC -3`]);
     // An event written before the rule does not name its maker: the house's staff adjustments account.
     expect(run([recorded('3', 'Complete')]).last).toEqual(['customer:u:available BTC 3', 'house:staff-adjustments BTC -3']);
@@ -122,33 +154,63 @@ describe('posting rules', () => {
     const from = randomUUID();
     const to = randomUUID();
     const swap: WalletCommand = {
-      type: 'RequestSwap', requestId, fromTransactionId: from, toTransactionId: to, fromAssetId: 'BTC', toAssetId: 'ETH',
-      fromAmount: money('1'), fromPrice: money('50000'), toPrice: money('2500'), sentAt: '2026-11-01T10:00:00.000Z',
+      type: 'RequestSwap',
+      requestId,
+      fromTransactionId: from,
+      toTransactionId: to,
+      fromAssetId: 'BTC',
+      toAssetId: 'ETH',
+      fromAmount: money('1'),
+      fromPrice: money('50000'),
+      toPrice: money('2500'),
+      sentAt: '2026-11-01T10:00:00.000Z',
     };
     expect(run([recorded('2', 'Complete', 'BTC'), swap]).last).toEqual([
-      'customer:u:available BTC -1', 'customer:u:pending-out BTC 1',
-      'customer:u:pending-in ETH 19.8', 'world:in-transit ETH -19.8',
+      'customer:u:available BTC -1',
+      'customer:u:pending-out BTC 1',
+      'customer:u:pending-in ETH 19.8',
+      'world:in-transit ETH -19.8',
     ]);
     const r = run([recorded('2', 'Complete', 'BTC'), swap, settle(from)]);
     expect(r.last).toEqual([
-      'customer:u:pending-out BTC -1', 'house:fees BTC 0.01', 'house:swap-conversion BTC 0.99',
-      'customer:u:pending-in ETH -19.8', 'world:in-transit ETH 19.8', 'customer:u:available ETH 19.8', 'house:swap-conversion ETH -19.8',
+      'customer:u:pending-out BTC -1',
+      'house:fees BTC 0.01',
+      'house:swap-conversion BTC 0.99',
+      'customer:u:pending-in ETH -19.8',
+      'world:in-transit ETH 19.8',
+      'customer:u:available ETH 19.8',
+      'house:swap-conversion ETH -19.8',
     ]);
     expect(r.book.firstProblem).toBeNull();
     expect(run([recorded('2', 'Complete', 'BTC'), swap, fail(to)]).last.sort()).toEqual([
-      'customer:u:available BTC 1', 'customer:u:pending-in ETH -19.8', 'customer:u:pending-out BTC -1', 'world:in-transit ETH 19.8',
+      'customer:u:available BTC 1',
+      'customer:u:pending-in ETH -19.8',
+      'customer:u:pending-out BTC -1',
+      'world:in-transit ETH 19.8',
     ]);
   });
 
   it('stake: the principal moves to staked; the payout returns it with earnings paid by the house', () => {
     const stakeId = randomUUID();
-    const stake: WalletCommand = { type: 'OpenStake', stakeId, assetId: 'BTC', amount: money('1'), durationDays: 7, rate: money('2.7'), sentAt: '2026-11-01T10:00:00.000Z' };
+    const stake: WalletCommand = {
+      type: 'OpenStake',
+      stakeId,
+      assetId: 'BTC',
+      amount: money('1'),
+      durationDays: 7,
+      rate: money('2.7'),
+      sentAt: '2026-11-01T10:00:00.000Z',
+    };
     expect(run([recorded('2', 'Complete', 'BTC'), stake]).last).toEqual(['customer:u:available BTC -1', 'customer:u:staked BTC 1']);
     const payout: WalletCommand = { type: 'PayOutStake', stakeId, transactionId: randomUUID(), now: '2026-12-01T00:00:00.000Z' };
     const r = run([recorded('2', 'Complete', 'BTC'), stake, payout]);
     const earnings = r.last.find((l) => l.startsWith('house:staking-rewards'))!.split(' ')[2]!;
     expect(money(earnings).isNegative()).toBe(true);
-    expect(r.last).toEqual(['customer:u:staked BTC -1', `house:staking-rewards BTC ${earnings}`, `customer:u:available BTC ${money(1).minus(earnings).toFixed()}`]);
+    expect(r.last).toEqual([
+      'customer:u:staked BTC -1',
+      `house:staking-rewards BTC ${earnings}`,
+      `customer:u:available BTC ${money(1).minus(earnings).toFixed()}`,
+    ]);
     expect(r.book.balance(customerAccount(USER, 'available'), 'BTC').toFixed()).toBe(availableBalance(r.state, 'BTC').toFixed());
   });
 
@@ -160,10 +222,11 @@ describe('posting rules', () => {
       'customer:u:available -100.5',
       'customer:u:pending-out 100.5',
     ]);
-    expect(legs(book.apply({ eventId: 'e2', streamId: STREAM, type: 'wallet.transaction-settled', data: { transactionId: pending.transactionId } }))).toEqual([
-      'customer:u:pending-out -100.5',
-      'house:staff-adjustments 100.5',
-    ]);
+    expect(
+      legs(
+        book.apply({ eventId: 'e2', streamId: STREAM, type: 'wallet.transaction-settled', data: { transactionId: pending.transactionId } }),
+      ),
+    ).toEqual(['customer:u:pending-out -100.5', 'house:staff-adjustments 100.5']);
     expect(book.firstProblem).toBeNull();
   });
 
@@ -182,14 +245,32 @@ function neg(line: string) {
 
 function txData(amount: string, status: 'Pending' | 'Complete') {
   return {
-    transactionId: randomUUID(), assetId: 'BTC', amount, fee: '0', sentAt: '2026-11-01T10:00:00.000Z', note: null, senderAddress: null,
-    recipientAddress: null, txid: null, isHidden: false, requestId: null, paymentMethodId: null, type: 'adjustment', status, reason: null,
+    transactionId: randomUUID(),
+    assetId: 'BTC',
+    amount,
+    fee: '0',
+    sentAt: '2026-11-01T10:00:00.000Z',
+    note: null,
+    senderAddress: null,
+    recipientAddress: null,
+    txid: null,
+    isHidden: false,
+    requestId: null,
+    paymentMethodId: null,
+    type: 'adjustment',
+    status,
+    reason: null,
   };
 }
 
 type FinanceStep = { kind: 'swap'; from: number; to: number; amount: number } | { kind: 'stake'; amount: number; payout: boolean };
 const financeStepArb: fc.Arbitrary<FinanceStep> = fc.oneof(
-  fc.record({ kind: fc.constant('swap' as const), from: fc.nat({ max: 2 }), to: fc.nat({ max: 2 }), amount: fc.integer({ min: 1, max: 5000 }) }),
+  fc.record({
+    kind: fc.constant('swap' as const),
+    from: fc.nat({ max: 2 }),
+    to: fc.nat({ max: 2 }),
+    amount: fc.integer({ min: 1, max: 5000 }),
+  }),
   fc.record({ kind: fc.constant('stake' as const), amount: fc.integer({ min: 1, max: 100 }), payout: fc.boolean() }),
 );
 const PRICES = ['50000', '2500', '1'];
@@ -197,52 +278,74 @@ const PRICES = ['50000', '2500', '1'];
 /** Swaps between the first three assets and BTC stakes, as commands (a payout follows its stake at once). */
 function financeCommands(step: FinanceStep): WalletCommand[] {
   if (step.kind === 'swap') {
-    return [{
-      type: 'RequestSwap', requestId: randomUUID(), fromTransactionId: randomUUID(), toTransactionId: randomUUID(),
-      fromAssetId: ASSET_IDS[step.from]!, toAssetId: ASSET_IDS[step.to]!, fromAmount: money(step.amount).dividedBy(1000),
-      fromPrice: money(PRICES[step.from]!), toPrice: money(PRICES[step.to]!), sentAt: '2026-11-01T10:00:00.000Z',
-    }];
+    return [
+      {
+        type: 'RequestSwap',
+        requestId: randomUUID(),
+        fromTransactionId: randomUUID(),
+        toTransactionId: randomUUID(),
+        fromAssetId: ASSET_IDS[step.from]!,
+        toAssetId: ASSET_IDS[step.to]!,
+        fromAmount: money(step.amount).dividedBy(1000),
+        fromPrice: money(PRICES[step.from]!),
+        toPrice: money(PRICES[step.to]!),
+        sentAt: '2026-11-01T10:00:00.000Z',
+      },
+    ];
   }
   const stakeId = randomUUID();
-  const open: WalletCommand = { type: 'OpenStake', stakeId, assetId: 'BTC', amount: money(step.amount).dividedBy(100), durationDays: 7, rate: money('2.7'), sentAt: '2026-11-01T10:00:00.000Z' };
+  const open: WalletCommand = {
+    type: 'OpenStake',
+    stakeId,
+    assetId: 'BTC',
+    amount: money(step.amount).dividedBy(100),
+    durationDays: 7,
+    rate: money('2.7'),
+    sentAt: '2026-11-01T10:00:00.000Z',
+  };
   return step.payout ? [open, { type: 'PayOutStake', stakeId, transactionId: randomUUID(), now: '2027-01-01T00:00:00.000Z' }] : [open];
 }
 
 describe('journal properties', () => {
   it('random command sequences keep every asset at zero, and customer accounts equal the wallet balances', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof({ arbitrary: stepArb, weight: 3 }, { arbitrary: financeStepArb, weight: 1 }), { maxLength: 60 }), (steps) => {
-        let state: WalletState = initialState();
-        const history: WalletEvent[] = [];
-        const book = new JournalBook();
-        const commands = steps.flatMap((step): (WalletCommand | Step)[] => (step.kind === 'swap' || step.kind === 'stake' ? financeCommands(step) : [step]));
-        for (const step of commands) {
-          const command = 'type' in step ? step : commandFor(step, history);
-          if (!command) continue;
-          let events: WalletEvent[];
-          try {
-            events = decide(command, state);
-          } catch (err) {
-            if (err instanceof WalletError) continue;
-            throw err;
+      fc.property(
+        fc.array(fc.oneof({ arbitrary: stepArb, weight: 3 }, { arbitrary: financeStepArb, weight: 1 }), { maxLength: 60 }),
+        (steps) => {
+          let state: WalletState = initialState();
+          const history: WalletEvent[] = [];
+          const book = new JournalBook();
+          const commands = steps.flatMap((step): (WalletCommand | Step)[] =>
+            step.kind === 'swap' || step.kind === 'stake' ? financeCommands(step) : [step],
+          );
+          for (const step of commands) {
+            const command = 'type' in step ? step : commandFor(step, history);
+            if (!command) continue;
+            let events: WalletEvent[];
+            try {
+              events = decide(command, state);
+            } catch (err) {
+              if (err instanceof WalletError) continue;
+              throw err;
+            }
+            for (const e of events) {
+              state = evolve(state, e);
+              history.push(e);
+              book.apply({ eventId: randomUUID(), streamId: STREAM, type: e.type, data: e.data });
+            }
           }
-          for (const e of events) {
-            state = evolve(state, e);
-            history.push(e);
-            book.apply({ eventId: randomUUID(), streamId: STREAM, type: e.type, data: e.data });
+          expect(book.firstProblem).toBeNull();
+          const tb = trialBalance(book.entries());
+          for (const line of tb.lines) expect([line.assetId, line.total]).toEqual([line.assetId, '0']);
+          expect(tb.reconciles).toBe(true);
+          for (const asset of ASSET_IDS) {
+            const b = assetBalance(state, asset);
+            expect(book.balance(customerAccount(USER, 'available'), asset).toFixed()).toBe(availableBalance(state, asset).toFixed());
+            expect(book.balance(customerAccount(USER, 'pending-out'), asset).toFixed()).toBe(b.pendingWithdrawals.negated().toFixed());
+            expect(book.balance(customerAccount(USER, 'pending-in'), asset).toFixed()).toBe(b.pendingDeposits.toFixed());
           }
-        }
-        expect(book.firstProblem).toBeNull();
-        const tb = trialBalance(book.entries());
-        for (const line of tb.lines) expect([line.assetId, line.total]).toEqual([line.assetId, '0']);
-        expect(tb.reconciles).toBe(true);
-        for (const asset of ASSET_IDS) {
-          const b = assetBalance(state, asset);
-          expect(book.balance(customerAccount(USER, 'available'), asset).toFixed()).toBe(availableBalance(state, asset).toFixed());
-          expect(book.balance(customerAccount(USER, 'pending-out'), asset).toFixed()).toBe(b.pendingWithdrawals.negated().toFixed());
-          expect(book.balance(customerAccount(USER, 'pending-in'), asset).toFixed()).toBe(b.pendingDeposits.toFixed());
-        }
-      }),
+        },
+      ),
       { numRuns: 200 },
     );
   });

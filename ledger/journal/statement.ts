@@ -60,7 +60,13 @@ const label = (type: string) => type.charAt(0).toUpperCase() + type.slice(1).rep
  * shows only as a "Balance adjustment" line (its amount and the balance after it, without
  * its id, type, fee or note), so that the customer's copy still reconciles line by line.
  */
-export function buildStatement(userId: string, events: RecordedEvent[], from: Date, to: Date, opts: { hideHidden?: boolean } = {}): Statement {
+export function buildStatement(
+  userId: string,
+  events: RecordedEvent[],
+  from: Date,
+  to: Date,
+  opts: { hideHidden?: boolean } = {},
+): Statement {
   let state = initialState();
   const hidden = new Set<string>();
   const fees = new Map<string, string>();

@@ -10,26 +10,45 @@ const STREAM = `wallet-${USER}`;
 
 describe('statement', () => {
   it('lists every change to the balance with the balance after it, and adds up per asset', () => {
-        let state: WalletState = initialState();
+    let state: WalletState = initialState();
     const stakeId = randomUUID();
     const dep = randomUUID();
     const commands: WalletCommand[] = [
       recorded('5', 'Complete', 'BTC'),
       deposit('100', 'BTC', dep),
       { type: 'SettleTransaction', transactionId: dep },
-      { type: 'OpenStake', stakeId, assetId: 'BTC', amount: money('1'), durationDays: 7, rate: money('2.7'), sentAt: '2026-11-01T10:00:00.000Z' },
+      {
+        type: 'OpenStake',
+        stakeId,
+        assetId: 'BTC',
+        amount: money('1'),
+        durationDays: 7,
+        rate: money('2.7'),
+        sentAt: '2026-11-01T10:00:00.000Z',
+      },
     ];
     const recordedEvents = [];
     let minute = 0;
     for (const c of commands) {
       for (const e of decide(c, state)) {
         state = evolve(state, e);
-        recordedEvents.push({ eventId: randomUUID(), streamId: STREAM, revision: 0n, position: { commit: 0n, prepare: 0n }, version: 1, metadata: {} as never, recordedAt: new Date(Date.UTC(2026, 10, 1, 10, minute++)), ...e });
+        recordedEvents.push({
+          eventId: randomUUID(),
+          streamId: STREAM,
+          revision: 0n,
+          position: { commit: 0n, prepare: 0n },
+          version: 1,
+          metadata: {} as never,
+          recordedAt: new Date(Date.UTC(2026, 10, 1, 10, minute++)),
+          ...e,
+        });
       }
     }
     // From after the first credit: it is in the opening balance, not a line.
     const s = buildStatement(USER, recordedEvents, new Date(Date.UTC(2026, 10, 1, 10, 1)), new Date(Date.UTC(2026, 10, 1, 23)));
-    expect(s.assets).toEqual([{ assetId: 'BTC', opening: '5', credits: '99', debits: '-1', closing: '103', pendingDeposits: '0', pendingWithdrawals: '0' }]);
+    expect(s.assets).toEqual([
+      { assetId: 'BTC', opening: '5', credits: '99', debits: '-1', closing: '103', pendingDeposits: '0', pendingWithdrawals: '0' },
+    ]);
     expect(s.lines.map((l) => [l.description, l.amount, l.fee, l.balanceAfter])).toEqual([
       ['Deposit settled', '99', '1', '104'],
       ['Stake opened', '-1', '0', '103'],
@@ -40,13 +59,25 @@ describe('statement', () => {
 
 describe("the customer's copy of a statement", () => {
   it('shows a transaction hidden from the customer as a "Balance adjustment" line, so each line reconciles with the balance', () => {
-        const hidden: WalletCommand = { ...(recorded('2', 'Complete', 'ETH') as Extract<WalletCommand, { type: 'RecordTransaction' }>), isHidden: true };
+    const hidden: WalletCommand = {
+      ...(recorded('2', 'Complete', 'ETH') as Extract<WalletCommand, { type: 'RecordTransaction' }>),
+      isHidden: true,
+    };
     let state: WalletState = initialState();
     const events = [];
     for (const c of [recorded('3', 'Complete', 'ETH'), hidden]) {
       for (const e of decide(c, state)) {
         state = evolve(state, e);
-        events.push({ eventId: randomUUID(), streamId: STREAM, revision: 0n, position: { commit: 0n, prepare: 0n }, version: 1, metadata: {} as never, recordedAt: new Date(Date.UTC(2026, 10, 1)), ...e });
+        events.push({
+          eventId: randomUUID(),
+          streamId: STREAM,
+          revision: 0n,
+          position: { commit: 0n, prepare: 0n },
+          version: 1,
+          metadata: {} as never,
+          recordedAt: new Date(Date.UTC(2026, 10, 1)),
+          ...e,
+        });
       }
     }
     const period = [new Date(Date.UTC(2026, 9, 1)), new Date(Date.UTC(2026, 11, 1))] as const;

@@ -25,7 +25,7 @@ export interface BalanceAt {
 
 export class EventNotInWalletError extends Error {
   constructor(readonly eventId: string) {
-    super('This event is not in this customer\'s wallet.');
+    super("This event is not in this customer's wallet.");
     this.name = 'EventNotInWalletError';
   }
 }
@@ -52,7 +52,12 @@ export function foldWallet(events: RecordedEvent[], state: WalletState = initial
  * A customer's balances as they stood at a moment (every event recorded up to it) or just
  * after one of their events: the wallet's own events folded by the decider's evolve.
  */
-export async function balanceAt(store: EventStore, userId: string, when: { at: Date } | { eventId: string }, asset?: AssetId): Promise<BalanceAt> {
+export async function balanceAt(
+  store: EventStore,
+  userId: string,
+  when: { at: Date } | { eventId: string },
+  asset?: AssetId,
+): Promise<BalanceAt> {
   const events = await store.readStream(walletStream(userId));
   let upTo: number;
   if ('eventId' in when) {
@@ -69,7 +74,13 @@ export async function balanceAt(store: EventStore, userId: string, when: { at: D
     userId,
     at: 'at' in when ? when.at.toISOString() : last!.recordedAt.toISOString(),
     lastEvent: last
-      ? { eventId: last.eventId, type: last.type, revision: last.revision.toString(), position: formatPosition(last.position), recordedAt: last.recordedAt.toISOString() }
+      ? {
+          eventId: last.eventId,
+          type: last.type,
+          revision: last.revision.toString(),
+          position: formatPosition(last.position),
+          recordedAt: last.recordedAt.toISOString(),
+        }
       : null,
     assets: balancesOf(state, asset),
   };

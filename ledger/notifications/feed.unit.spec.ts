@@ -7,16 +7,29 @@ const hoursAgo = (h: number) => new Date(NOW.getTime() - h * 3_600_000).toISOStr
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 const stored = (n: number, at: string, extra: Partial<StoredNotification> = {}): StoredNotification => ({
-  id: uuid(n), message: `stored ${n}`, read: false, created_at: at, transaction_id: null, ...extra,
+  id: uuid(n),
+  message: `stored ${n}`,
+  read: false,
+  created_at: at,
+  transaction_id: null,
+  ...extra,
 });
 const credit = (n: number, at: string, amount = '1.5', asset = 'BTC', extra: Partial<ReceivedCandidate> = {}): ReceivedCandidate => ({
-  id: uuid(1000 + n), amount, asset_id: asset, created_at: at, type: 'deposit', status: 'Complete', ...extra,
+  id: uuid(1000 + n),
+  amount,
+  asset_id: asset,
+  created_at: at,
+  type: 'deposit',
+  status: 'Complete',
+  ...extra,
 });
 
 describe('notification feed (spec 001 section 9)', () => {
   it('shows a completed credit as a read "You received {amount} {asset}" item in the money format (8 decimals at most, grouped)', () => {
     const feed = mergeNotificationFeed({
-      stored: [], namedTransactionIds: new Set(), now: NOW,
+      stored: [],
+      namedTransactionIds: new Set(),
+      now: NOW,
       received: [credit(1, hoursAgo(1), '4866.004059138010692363', 'USDT'), credit(2, hoursAgo(2), '5', 'ETH')],
     });
     expect(feed.notifications).toEqual([
@@ -28,7 +41,9 @@ describe('notification feed (spec 001 section 9)', () => {
 
   it('says a pending credit is pending and a failed one failed, never "You received"', () => {
     const feed = mergeNotificationFeed({
-      stored: [], namedTransactionIds: new Set(), now: NOW,
+      stored: [],
+      namedTransactionIds: new Set(),
+      now: NOW,
       received: [
         credit(1, hoursAgo(1), '1000', 'USDT', { status: 'Pending' }),
         credit(2, hoursAgo(2), '0.5', 'BTC', { status: 'Failed' }),
@@ -56,7 +71,9 @@ describe('notification feed (spec 001 section 9)', () => {
 
   it('keeps credits of the last 7 days only', () => {
     const feed = mergeNotificationFeed({
-      stored: [], namedTransactionIds: new Set(), now: NOW,
+      stored: [],
+      namedTransactionIds: new Set(),
+      now: NOW,
       received: [credit(1, hoursAgo(7 * 24 - 1)), credit(2, hoursAgo(7 * 24 + 1))],
     });
     expect(feed.notifications.map((n) => n.id)).toEqual([uuid(1001)]);
@@ -81,7 +98,12 @@ describe('notification feed (spec 001 section 9)', () => {
 
   it('never shows the 11th stored notification, even when it is newer than every credit', () => {
     const manyStored = Array.from({ length: 11 }, (_, i) => stored(i, hoursAgo(i)));
-    const feed = mergeNotificationFeed({ stored: manyStored, received: [credit(1, hoursAgo(100))], namedTransactionIds: new Set(), now: NOW });
+    const feed = mergeNotificationFeed({
+      stored: manyStored,
+      received: [credit(1, hoursAgo(100))],
+      namedTransactionIds: new Set(),
+      now: NOW,
+    });
     expect(feed.notifications.filter((n) => n.source === 'stored')).toHaveLength(10);
     expect(feed.notifications.map((n) => n.id)).not.toContain(uuid(10));
   });
@@ -89,7 +111,9 @@ describe('notification feed (spec 001 section 9)', () => {
 
 describe('settlement notification texts', () => {
   it('names the kind, the absolute amount in the money format and the asset', () => {
-    expect(settlementMessage('deposit', 'Complete', '12345.000000000000000001', 'USDT')).toBe('Your deposit of 12,345 USDT has been completed.');
+    expect(settlementMessage('deposit', 'Complete', '12345.000000000000000001', 'USDT')).toBe(
+      'Your deposit of 12,345 USDT has been completed.',
+    );
     expect(settlementMessage('deposit', 'Failed', '0.123456789', 'BTC')).toBe('Your deposit of 0.12345679 BTC has failed.');
     expect(settlementMessage('withdrawal', 'Failed', '-10.1', 'ETH')).toBe('Your withdrawal of 10.1 ETH has failed.');
     expect(settlementMessage('send', 'Complete', '-0.5', 'BTC')).toBe('Your transfer of 0.5 BTC has been sent.');

@@ -45,6 +45,7 @@ export function settlementMessage(kind: string, outcome: 'Complete' | 'Failed', 
   const abs = noticeAmount(amount);
   const what = kind === 'deposit' ? 'deposit' : kind === 'withdrawal' ? 'withdrawal' : kind === 'send' ? 'transfer' : null;
   if (!what) return null;
-  if (outcome === 'Complete') return kind === 'send' ? `Your transfer of ${abs} ${assetId} has been sent.` : `Your ${what} of ${abs} ${assetId} has been completed.`;
+  if (outcome === 'Complete')
+    return kind === 'send' ? `Your transfer of ${abs} ${assetId} has been sent.` : `Your ${what} of ${abs} ${assetId} has been completed.`;
   return kind === 'send' ? `Your transfer of ${abs} ${assetId} was not approved.` : `Your ${what} of ${abs} ${assetId} has failed.`;
 }

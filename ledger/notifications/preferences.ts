@@ -31,7 +31,11 @@ const ACCOUNT_CHANGE_TYPES = new Set(['user.permissions-updated']);
 export const isAccountChangeNotice = (eventType: string) => ACCOUNT_CHANGE_TYPES.has(eventType);
 
 /** Whether `prefs` (none recorded: the defaults) let a staff notice of `eventType` through on `channel`. */
-export function staffNoticeWanted(eventType: string, channel: 'email' | 'inApp', prefs: NotificationPreferences | null | undefined): boolean {
+export function staffNoticeWanted(
+  eventType: string,
+  channel: 'email' | 'inApp',
+  prefs: NotificationPreferences | null | undefined,
+): boolean {
   if (!isAccountChangeNotice(eventType)) return true;
   const p = prefs ?? DEFAULT_NOTIFICATION_PREFERENCES;
   return channel === 'email' ? p.accountChangesEmail : p.accountChangesInApp;

@@ -68,10 +68,23 @@ const BRAND_RULES: BrandRule[] = [
   { brand: 'Diners Club', prefixes: [[300, 305], '3095', '36', [38, 39]], lengths: range(14, 19), cvvLength: 3 },
   { brand: 'JCB', prefixes: [[3528, 3589]], lengths: range(16, 19), cvvLength: 3 },
   { brand: 'Visa', prefixes: ['4'], lengths: [13, 16, 19], cvvLength: 3 },
-  { brand: 'Mastercard', prefixes: [[51, 55], [2221, 2720]], lengths: [16], cvvLength: 3 },
+  {
+    brand: 'Mastercard',
+    prefixes: [
+      [51, 55],
+      [2221, 2720],
+    ],
+    lengths: [16],
+    cvvLength: 3,
+  },
   { brand: 'Discover', prefixes: ['6011', [644, 649], '65'], lengths: range(16, 19), cvvLength: 3 },
   { brand: 'UnionPay', prefixes: ['62'], lengths: range(16, 19), cvvLength: 3 },
-  { brand: 'Maestro', prefixes: ['5018', '5020', '5038', '5893', '6304', '6759', '6761', '6762', '6763'], lengths: range(12, 19), cvvLength: 3 },
+  {
+    brand: 'Maestro',
+    prefixes: ['5018', '5020', '5038', '5893', '6304', '6759', '6761', '6762', '6763'],
+    lengths: range(12, 19),
+    cvvLength: 3,
+  },
 ];
 const UNKNOWN_RULE: BrandRule = { brand: 'Unknown', prefixes: [], lengths: range(12, 19), cvvLength: 3 };
 

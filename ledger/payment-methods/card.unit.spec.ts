@@ -115,7 +115,13 @@ describe('CVV', () => {
 });
 
 describe('the card form', () => {
-  const form = { cardNumber: '4242 4242 4242 4242', cardHolderName: ' Ada Lovelace ', expiryDate: '12/30', cvv: '123', notes: ' personal ' };
+  const form = {
+    cardNumber: '4242 4242 4242 4242',
+    cardHolderName: ' Ada Lovelace ',
+    expiryDate: '12/30',
+    cvv: '123',
+    notes: ' personal ',
+  };
 
   it('keeps brand, last four, expiry, holder name and notes: no full number, no CVV', () => {
     const result = checkCard(form, NOW);
@@ -176,7 +182,10 @@ describe('the card form', () => {
   });
 
   it('an American Express card needs a 4-digit CVV', () => {
-    expect(checkCard({ ...form, cardNumber: '3782 822463 10005', cvv: '1234' }, NOW)).toMatchObject({ ok: true, value: { cardBrand: 'American Express', last4: '0005' } });
+    expect(checkCard({ ...form, cardNumber: '3782 822463 10005', cvv: '1234' }, NOW)).toMatchObject({
+      ok: true,
+      value: { cardBrand: 'American Express', last4: '0005' },
+    });
     expect(checkCard({ ...form, cardNumber: '378282246310005', cvv: '123' }, NOW)).toEqual({ ok: false, error: M.cvv });
   });
 });
@@ -216,11 +225,17 @@ describe('the bank account form', () => {
     for (const notes of ['GB29.NWBK.6016.1331.9268.19', 'gb29/nwbk/6016/1331/9268/19', 'digits 29 60 16 13 31 92 68 19']) {
       expect(checkBankAccount({ ...bank, notes })).toEqual({ ok: false, error: M.accountNumberElsewhere });
     }
-    expect(checkBankAccount({ bank_name: 'First Bank', account_number: '12345678', notes: '12x34y56z78' })).toEqual({ ok: false, error: M.accountNumberElsewhere });
+    expect(checkBankAccount({ bank_name: 'First Bank', account_number: '12345678', notes: '12x34y56z78' })).toEqual({
+      ok: false,
+      error: M.accountNumberElsewhere,
+    });
     expect(checkBankAccount({ ...bank, notes: 'backup card 4242.4242.4242.4242' })).toEqual({ ok: false, error: M.cardNumberInText });
     expect(checkBankAccount({ ...bank, notes: 'card 5555555555554444' })).toEqual({ ok: false, error: M.cardNumberInText });
     expect(checkBankAccount({ ...bank, bank_name: 'Visa 4242/4242/4242/4242' })).toEqual({ ok: false, error: M.cardNumberInText });
-    expect(checkBankAccount({ ...bank, notes: 'order ref 1234567890123456' })).toMatchObject({ ok: true, value: { notes: 'order ref 1234567890123456' } });
+    expect(checkBankAccount({ ...bank, notes: 'order ref 1234567890123456' })).toMatchObject({
+      ok: true,
+      value: { notes: 'order ref 1234567890123456' },
+    });
   });
 });
 

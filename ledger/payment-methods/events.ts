@@ -9,7 +9,17 @@ import { z } from 'zod';
 export const paymentMethodsStream = (userId: string) => `payment-methods-${userId}`;
 export const PAYMENT_METHODS_STREAM_PREFIX = 'payment-methods-';
 
-export const CardBrand = z.enum(['Visa', 'Mastercard', 'American Express', 'Discover', 'JCB', 'Diners Club', 'UnionPay', 'Maestro', 'Unknown']);
+export const CardBrand = z.enum([
+  'Visa',
+  'Mastercard',
+  'American Express',
+  'Discover',
+  'JCB',
+  'Diners Club',
+  'UnionPay',
+  'Maestro',
+  'Unknown',
+]);
 export type CardBrand = z.infer<typeof CardBrand>;
 
 export const NOTES_MAX = 500;
@@ -44,7 +54,9 @@ export const paymentMethodEventSchemas = {
 
 type Schemas = typeof paymentMethodEventSchemas;
 export type PaymentMethodEventType = keyof Schemas;
-export type PaymentMethodEvent = { [T in PaymentMethodEventType]: { type: T; data: z.infer<Schemas[T]['schema']> } }[PaymentMethodEventType];
+export type PaymentMethodEvent = {
+  [T in PaymentMethodEventType]: { type: T; data: z.infer<Schemas[T]['schema']> };
+}[PaymentMethodEventType];
 
 export function isPaymentMethodEventType(type: string): type is PaymentMethodEventType {
   return Object.prototype.hasOwnProperty.call(paymentMethodEventSchemas, type);

@@ -70,7 +70,8 @@ export class PaymentMethodError extends Error {
  * recorded, whoever built the command. (The method's own number is not in the command.)
  */
 function refuseCardNumbersIn(texts: (string | null)[]): void {
-  if (texts.some((text) => freeTextProblem(text) !== null)) throw new PaymentMethodError('invalid', PAYMENT_METHOD_MESSAGES.cardNumberInText);
+  if (texts.some((text) => freeTextProblem(text) !== null))
+    throw new PaymentMethodError('invalid', PAYMENT_METHOD_MESSAGES.cardNumberInText);
 }
 
 export function decidePaymentMethods(command: PaymentMethodsCommand, state: PaymentMethodsState): PaymentMethodEvent[] {
@@ -97,7 +98,12 @@ export function decidePaymentMethods(command: PaymentMethodsCommand, state: Paym
       return [
         {
           type: 'payment-method.bank-account-added',
-          data: { paymentMethodId: command.paymentMethodId, bankName: command.bankName, bankLast4: command.bankLast4, notes: command.notes },
+          data: {
+            paymentMethodId: command.paymentMethodId,
+            bankName: command.bankName,
+            bankLast4: command.bankLast4,
+            notes: command.notes,
+          },
         },
       ];
     case 'Remove':

@@ -57,7 +57,9 @@ describe('payment methods decider', () => {
 
   it('adding a card records its brand, last four, expiry, holder and notes', () => {
     const id = randomUUID();
-    given([]).when(addCard(id)).then([cardAdded(id)]);
+    given([])
+      .when(addCard(id))
+      .then([cardAdded(id)]);
   });
 
   it('adding a bank account records the bank name and last four only', () => {
@@ -69,8 +71,12 @@ describe('payment methods decider', () => {
 
   it('an id is used once, even after its method was removed', () => {
     const id = randomUUID();
-    given([cardAdded(id)]).when(addCard(id)).thenRefuses('duplicate', 'This payment method already exists.');
-    given([cardAdded(id), removed(id)]).when(addCard(id)).thenRefuses('duplicate', 'This payment method already exists.');
+    given([cardAdded(id)])
+      .when(addCard(id))
+      .thenRefuses('duplicate', 'This payment method already exists.');
+    given([cardAdded(id), removed(id)])
+      .when(addCard(id))
+      .thenRefuses('duplicate', 'This payment method already exists.');
     given([bankAdded(id)])
       .when({ type: 'AddBankAccount', paymentMethodId: id, bankName: 'B', bankLast4: '0000', notes: null })
       .thenRefuses('duplicate', 'This payment method already exists.');
@@ -79,7 +85,9 @@ describe('payment methods decider', () => {
   it('removes a saved method', () => {
     const card = randomUUID();
     const bank = randomUUID();
-    given([cardAdded(card), bankAdded(bank)]).when({ type: 'Remove', paymentMethodId: bank }).then([removed(bank)]);
+    given([cardAdded(card), bankAdded(bank)])
+      .when({ type: 'Remove', paymentMethodId: bank })
+      .then([removed(bank)]);
     const state = foldPaymentMethods([cardAdded(card), bankAdded(bank), removed(bank)]);
     expect([...state.active]).toEqual([[card, 'credit_card']]);
   });
@@ -87,27 +95,43 @@ describe('payment methods decider', () => {
   it("removing an unknown or already removed method is 'Payment method not found.'", () => {
     const id = randomUUID();
     given([]).when({ type: 'Remove', paymentMethodId: id }).thenRefuses('not_found', 'Payment method not found.');
-    given([cardAdded(id), removed(id)]).when({ type: 'Remove', paymentMethodId: id }).thenRefuses('not_found', 'Payment method not found.');
+    given([cardAdded(id), removed(id)])
+      .when({ type: 'Remove', paymentMethodId: id })
+      .thenRefuses('not_found', 'Payment method not found.');
   });
 
   it('free text that reads as a card number is refused, in every field, whatever the separators', () => {
     const id = randomUUID();
     const refused = PAYMENT_METHOD_MESSAGES.cardNumberInText;
     const bank = { type: 'AddBankAccount', paymentMethodId: id, bankName: 'First Bank', bankLast4: '8901', notes: null } as const;
-    given([]).when({ ...addCard(id), notes: 'card 4242.4242.4242.4242' }).thenRefuses('invalid', refused);
-    given([]).when({ ...addCard(id), notes: '4242/4242/4242/4242' }).thenRefuses('invalid', refused);
-    given([]).when({ ...addCard(id), cardHolderName: 'Ada 4242 4242 4242 4242' }).thenRefuses('invalid', refused);
-    given([]).when({ ...bank, notes: 'backup card 5555-5555-5555-4444' }).thenRefuses('invalid', refused);
-    given([]).when({ ...bank, bankName: 'Visa 4242424242424242' }).thenRefuses('invalid', refused);
+    given([])
+      .when({ ...addCard(id), notes: 'card 4242.4242.4242.4242' })
+      .thenRefuses('invalid', refused);
+    given([])
+      .when({ ...addCard(id), notes: '4242/4242/4242/4242' })
+      .thenRefuses('invalid', refused);
+    given([])
+      .when({ ...addCard(id), cardHolderName: 'Ada 4242 4242 4242 4242' })
+      .thenRefuses('invalid', refused);
+    given([])
+      .when({ ...bank, notes: 'backup card 5555-5555-5555-4444' })
+      .thenRefuses('invalid', refused);
+    given([])
+      .when({ ...bank, bankName: 'Visa 4242424242424242' })
+      .thenRefuses('invalid', refused);
   });
 
   it('a long number that is not a card number (an order reference) is kept', () => {
     const id = randomUUID();
     const notes = 'order ref 1234567890123456';
-    given([]).when({ ...addCard(id), notes }).then([{ ...cardAdded(id), data: { ...cardAdded(id).data, notes } } as PaymentMethodEvent]);
+    given([])
+      .when({ ...addCard(id), notes })
+      .then([{ ...cardAdded(id), data: { ...cardAdded(id).data, notes } } as PaymentMethodEvent]);
     given([])
       .when({ type: 'AddBankAccount', paymentMethodId: id, bankName: 'First Bank', bankLast4: '8901', notes })
-      .then([{ type: 'payment-method.bank-account-added', data: { paymentMethodId: id, bankName: 'First Bank', bankLast4: '8901', notes } }]);
+      .then([
+        { type: 'payment-method.bank-account-added', data: { paymentMethodId: id, bankName: 'First Bank', bankLast4: '8901', notes } },
+      ]);
   });
 
   it('every decided event fits its schema', () => {

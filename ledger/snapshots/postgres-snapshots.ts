@@ -21,7 +21,13 @@ export class PostgresSnapshotStore<T extends SnapshotTables = SnapshotTables> im
       .where('stream_id', '=', streamId)
       .executeTakeFirst();
     if (!row) return null;
-    return { streamId: row.stream_id, revision: BigInt(row.revision), stateVersion: row.state_version, lastEventId: row.last_event_id, data: row.data };
+    return {
+      streamId: row.stream_id,
+      revision: BigInt(row.revision),
+      stateVersion: row.state_version,
+      lastEventId: row.last_event_id,
+      data: row.data,
+    };
   }
 
   async save(s: StoredSnapshot): Promise<void> {

@@ -40,11 +40,13 @@ describe('snapshots of a wallet', () => {
   async function walletOf(credits: number): Promise<string> {
     const user = randomUUID();
     const h = handler();
-    for (let i = 0; i < credits; i++) await h.handle(walletDecider, user, recorded('1'), { actor: SYSTEM_ACTOR, idempotencyKey: `credit-${i}` });
+    for (let i = 0; i < credits; i++)
+      await h.handle(walletDecider, user, recorded('1'), { actor: SYSTEM_ACTOR, idempotencyKey: `credit-${i}` });
     await h.flushSnapshots();
     return user;
   }
-  const fromZero = async (user: string) => fold((await store.readStream(`wallet-${user}`)).map((e) => ({ type: e.type, data: e.data }) as WalletEvent));
+  const fromZero = async (user: string) =>
+    fold((await store.readStream(`wallet-${user}`)).map((e) => ({ type: e.type, data: e.data }) as WalletEvent));
   /** A cold command: how many events it read, and the balance it left. */
   async function coldWithdrawal(user: string, amount: string) {
     const h = handler();
@@ -78,7 +80,11 @@ describe('snapshots of a wallet', () => {
   it('ignores a snapshot of another state version, and one whose event the log does not hold, and folds from zero', async () => {
     const user = await walletOf(6);
     // A snapshot that says the wallet holds 1,000,000 BTC: were it used, a withdrawal of 100 would pass.
-    const rich = await database.db.selectFrom('snapshots').select('data').where('stream_id', '=', `wallet-${user}`).executeTakeFirstOrThrow();
+    const rich = await database.db
+      .selectFrom('snapshots')
+      .select('data')
+      .where('stream_id', '=', `wallet-${user}`)
+      .executeTakeFirstOrThrow();
     const data = rich.data.replace(/\["BTC","\d+"/, '["BTC","1000000"');
     expect(data).not.toBe(rich.data);
     await sql`update snapshots set data = ${data}, state_version = '0.old' where stream_id = ${`wallet-${user}`}`.execute(database.db);
@@ -95,10 +101,17 @@ describe('snapshots of a wallet', () => {
     const user = randomUUID();
     const h = handler();
     for (let i = 0; i < 5; i++) {
-      await h.handle(walletDecider, user, recorded('1'), { actor: { id: 'staff-secretive', role: 'ADMIN' }, extra: { reason: 'reason-not-in-snapshot' } });
+      await h.handle(walletDecider, user, recorded('1'), {
+        actor: { id: 'staff-secretive', role: 'ADMIN' },
+        extra: { reason: 'reason-not-in-snapshot' },
+      });
     }
     await h.flushSnapshots();
-    const row = await database.db.selectFrom('snapshots').select('data').where('stream_id', '=', `wallet-${user}`).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('snapshots')
+      .select('data')
+      .where('stream_id', '=', `wallet-${user}`)
+      .executeTakeFirstOrThrow();
     expect(row.data).not.toMatch(/staff-secretive|reason-not-in-snapshot|correlation/);
     expect(JSON.parse(row.data).state.assets).toEqual([['BTC', '5', '0', '0']]);
   });

@@ -4,8 +4,12 @@ import type { Decider, DomainEvent } from '../decider.js';
 type Snapshotted<State> = Pick<Decider<never, DomainEvent, State>, 'snapshot' | 'schemas'>;
 import type { EventStore, Position } from '../event-store/port.js';
 import {
-  DEFAULT_SNAPSHOT_EVERY, DEFAULT_SNAPSHOT_KEYS, stateVersion,
-  type SnapshotBody, type SnapshotKey, type SnapshotOptions,
+  DEFAULT_SNAPSHOT_EVERY,
+  DEFAULT_SNAPSHOT_KEYS,
+  stateVersion,
+  type SnapshotBody,
+  type SnapshotKey,
+  type SnapshotOptions,
 } from './snapshot.js';
 
 /** What the command handler keeps of an idempotency key: what that command recorded. */
@@ -68,13 +72,18 @@ export class Snapshotter {
     const keys = new Map<string, KeyEntry>();
     for (const [key, fingerprint, revision, count, commit, prepare] of body.keys) {
       keys.set(key, {
-        revision: BigInt(revision), count, position: { commit: BigInt(commit), prepare: BigInt(prepare) },
+        revision: BigInt(revision),
+        count,
+        position: { commit: BigInt(commit), prepare: BigInt(prepare) },
         ...(fingerprint !== null ? { fingerprint } : {}),
       });
     }
     return {
-      revision: stored.revision, state: decider.snapshot!.decode(body.state), keys,
-      lastEventId: stored.lastEventId, snapshotAt: stored.revision,
+      revision: stored.revision,
+      state: decider.snapshot!.decode(body.state),
+      keys,
+      lastEventId: stored.lastEventId,
+      snapshotAt: stored.revision,
     };
   }
 

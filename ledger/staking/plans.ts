@@ -88,7 +88,13 @@ export type StakeAmountCheck = { ok: true } | { ok: false; message: string };
  * available balance, at least the plan's minimum, at most its maximum.
  * `available` is what the customer can spend (balance + pending withdrawals).
  */
-export function checkStakeAmount(plan: StakePlan, assetId: string, amount: Decimal.Value, available: Decimal.Value, formatAvailable?: (d: Decimal) => string): StakeAmountCheck {
+export function checkStakeAmount(
+  plan: StakePlan,
+  assetId: string,
+  amount: Decimal.Value,
+  available: Decimal.Value,
+  formatAvailable?: (d: Decimal) => string,
+): StakeAmountCheck {
   let value: Decimal;
   try {
     value = new D(amount);

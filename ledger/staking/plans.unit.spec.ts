@@ -29,7 +29,11 @@ describe('stake plan catalogue', () => {
   for (const [asset, [min7, max]] of Object.entries(SHORT_MIN7_AND_MAX)) {
     it(`${asset}: 7/14/30 days at 2.7/4.7/9.1 with minimums x1/x2/x5 of ${min7} and maximum ${max}`, () => {
       const plans = STAKE_PLANS[asset as 'BTC'];
-      expect(plans.map((p) => [p.days, p.rate])).toEqual([[7, '2.7'], [14, '4.7'], [30, '9.1']]);
+      expect(plans.map((p) => [p.days, p.rate])).toEqual([
+        [7, '2.7'],
+        [14, '4.7'],
+        [30, '9.1'],
+      ]);
       expect(plans.map((p) => p.minValue)).toEqual([1, 2, 5].map((k) => new Decimal(min7).times(k).toFixed()));
       expect(plans.map((p) => p.maxValue)).toEqual([max, max, max]);
       for (const plan of plans) {
@@ -37,8 +41,14 @@ describe('stake plan catalogue', () => {
         const above = new Decimal(plan.maxValue).plus('1e-18').toFixed();
         expect(checkStakeAmount(plan, asset, plan.minValue, '1e9')).toEqual({ ok: true });
         expect(checkStakeAmount(plan, asset, plan.maxValue, '1e9')).toEqual({ ok: true });
-        expect(checkStakeAmount(plan, asset, below, '1e9')).toEqual({ ok: false, message: `Amount must be at least ${plan.minValue} ${asset}` });
-        expect(checkStakeAmount(plan, asset, above, '1e9')).toEqual({ ok: false, message: `Amount cannot exceed ${plan.maxValue} ${asset}` });
+        expect(checkStakeAmount(plan, asset, below, '1e9')).toEqual({
+          ok: false,
+          message: `Amount must be at least ${plan.minValue} ${asset}`,
+        });
+        expect(checkStakeAmount(plan, asset, above, '1e9')).toEqual({
+          ok: false,
+          message: `Amount cannot exceed ${plan.maxValue} ${asset}`,
+        });
       }
     });
   }
@@ -53,7 +63,10 @@ describe('stake plan catalogue', () => {
       ]);
       for (const plan of plans) {
         expect(checkStakeAmount(plan, asset, plan.minValue, '1e9').ok).toBe(true);
-        expect(checkStakeAmount(plan, asset, new Decimal(plan.maxValue).plus('0.00000001').toFixed(), '1e9')).toEqual({ ok: false, message: `Amount cannot exceed ${plan.maxValue} ${asset}` });
+        expect(checkStakeAmount(plan, asset, new Decimal(plan.maxValue).plus('0.00000001').toFixed(), '1e9')).toEqual({
+          ok: false,
+          message: `Amount cannot exceed ${plan.maxValue} ${asset}`,
+        });
       }
     });
   }
@@ -63,7 +76,10 @@ describe('stake plan catalogue', () => {
     expect(checkStakeAmount(plan, 'BTC', '0', '5')).toEqual({ ok: false, message: 'Please enter a valid positive amount.' });
     expect(checkStakeAmount(plan, 'BTC', 'abc', '5')).toEqual({ ok: false, message: 'Please enter a valid positive amount.' });
     expect(checkStakeAmount(plan, 'BTC', '3', '0.5')).toEqual({ ok: false, message: 'Insufficient balance. You have 0.5 BTC available.' });
-    expect(checkStakeAmount(plan, 'BTC', '0.001', '0.0001')).toEqual({ ok: false, message: 'Insufficient balance. You have 0.0001 BTC available.' });
+    expect(checkStakeAmount(plan, 'BTC', '0.001', '0.0001')).toEqual({
+      ok: false,
+      message: 'Insufficient balance. You have 0.0001 BTC available.',
+    });
   });
 
   it('estimates earnings as amount x rate/100 x days/365, rounded down to 18 decimals', () => {

@@ -31,8 +31,12 @@ describe('swap quote', () => {
   });
 
   it('never credits more than 99% of the value at the quoted prices, and at most 1e-18 less', () => {
-    const amount = fc.tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 12 })).map(([n, s]) => new D(n).dividedBy(new D(10).pow(s)).toFixed());
-    const price = fc.tuple(fc.integer({ min: 1, max: 100_000_000 }), fc.integer({ min: 0, max: 6 })).map(([n, s]) => new D(n).dividedBy(new D(10).pow(s)).toFixed());
+    const amount = fc
+      .tuple(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 0, max: 12 }))
+      .map(([n, s]) => new D(n).dividedBy(new D(10).pow(s)).toFixed());
+    const price = fc
+      .tuple(fc.integer({ min: 1, max: 100_000_000 }), fc.integer({ min: 0, max: 6 }))
+      .map(([n, s]) => new D(n).dividedBy(new D(10).pow(s)).toFixed());
     fc.assert(
       fc.property(amount, price, price, (a, pf, pt) => {
         const q = quoteSwap(a, pf, pt);

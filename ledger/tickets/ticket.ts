@@ -134,7 +134,11 @@ export function evolveTicket(state: TicketState, event: TicketEvent): TicketStat
       return { ...state, responses, lastFromWorker: event.data.fromWorker };
     }
     case 'ticket.attachment-added': {
-      const attachments = new Map(state.attachments).set(event.data.attachmentId, { uploadedBy: event.data.uploadedBy, responseId: event.data.responseId, opening: event.data.opening });
+      const attachments = new Map(state.attachments).set(event.data.attachmentId, {
+        uploadedBy: event.data.uploadedBy,
+        responseId: event.data.responseId,
+        opening: event.data.opening,
+      });
       return { ...state, attachments };
     }
     case 'ticket.attachment-removed': {
@@ -166,7 +170,12 @@ function open(command: Command<'Open'>, state: TicketState): TicketEvent[] {
   const message = command.message.trim();
   if (!subject) throw new TicketError('invalid', TICKET_TEXT.subjectRequired);
   if (!message) throw new TicketError('invalid', TICKET_TEXT.messageRequired);
-  return [{ type: 'ticket.opened', data: { customerId: command.customerId, subject, message, urgency: command.urgency, assignedWorkerId: command.assignedWorkerId } }];
+  return [
+    {
+      type: 'ticket.opened',
+      data: { customerId: command.customerId, subject, message, urgency: command.urgency, assignedWorkerId: command.assignedWorkerId },
+    },
+  ];
 }
 
 function assign(command: Command<'Assign'>, state: TicketState): TicketEvent[] {
@@ -181,7 +190,10 @@ function postResponse(command: Command<'PostResponse'>, state: TicketState): Tic
   if (!message && !pending) throw new TicketError('invalid', TICKET_TEXT.replyEmpty);
   if (!command.fromWorker && !customerMayReply(state)) throw new TicketError('conflict', TICKET_TEXT.waitForSupport);
   const events: TicketEvent[] = [
-    { type: 'ticket.response-posted', data: { responseId: command.responseId, authorId: command.authorId, fromWorker: command.fromWorker, message } },
+    {
+      type: 'ticket.response-posted',
+      data: { responseId: command.responseId, authorId: command.authorId, fromWorker: command.fromWorker, message },
+    },
   ];
   // A worker's reply means the ticket is being worked on; a reply on a resolved ticket re-opens it.
   if (command.fromWorker && state.status !== 'in_progress') {
@@ -196,7 +208,8 @@ function addAttachment(command: Command<'AddAttachment'>, state: TicketState): T
   const a = command.attachment;
   if (state.attachments.has(a.attachmentId)) return [];
   const opening = a.uploadedBy === state.customerId && state.lastFromWorker === null && a.responseId === null;
-  if (a.responseId !== null && state.responses.get(a.responseId) !== a.uploadedBy) throw new TicketError('forbidden', 'You can only attach files to your own message.');
+  if (a.responseId !== null && state.responses.get(a.responseId) !== a.uploadedBy)
+    throw new TicketError('forbidden', 'You can only attach files to your own message.');
   if (a.uploadedBy === state.customerId && !opening && !customerMayReply(state) && a.responseId === null) {
     throw new TicketError('conflict', TICKET_TEXT.waitForSupport);
   }
@@ -213,7 +226,8 @@ function removeAttachment(command: Command<'RemoveAttachment'>, state: TicketSta
 function linkAttachment(command: Command<'LinkAttachment'>, state: TicketState): TicketEvent[] {
   const a = state.attachments.get(command.attachmentId);
   if (!a || a.uploadedBy !== command.by) throw new TicketError('not_found', TICKET_TEXT.attachmentNotFound);
-  if (state.responses.get(command.responseId) !== command.by) throw new TicketError('forbidden', 'You can only attach files to your own message.');
+  if (state.responses.get(command.responseId) !== command.by)
+    throw new TicketError('forbidden', 'You can only attach files to your own message.');
   if (a.responseId === command.responseId) return [];
   if (a.responseId !== null || a.opening) throw new TicketError('conflict', 'This attachment already belongs to another message.');
   return [{ type: 'ticket.attachment-linked', data: { attachmentId: command.attachmentId, responseId: command.responseId } }];
@@ -235,7 +249,9 @@ export function decideTicket(command: TicketCommand, state: TicketState): Ticket
     case 'LinkAttachment':
       return linkAttachment(command, state);
     case 'ChangeStatus':
-      return state.status === command.to ? [] : [{ type: 'ticket.status-changed', data: { from: state.status, to: command.to, cause: 'staff' } }];
+      return state.status === command.to
+        ? []
+        : [{ type: 'ticket.status-changed', data: { from: state.status, to: command.to, cause: 'staff' } }];
     default:
       return unknownCommand(command);
   }

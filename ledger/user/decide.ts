@@ -30,7 +30,9 @@ const hasVerifiedFactor = (state: UserState) => [...state.factors.values()].some
 function register(command: Command<'Register'>, state: UserState): UserEvent[] {
   if (state.exists) throw new UserError('exists', 'This account already exists.');
   const { email, fullName, role, source, requiresPasswordChange, emailConfirmed } = command;
-  const events: UserEvent[] = [{ type: 'user.registered', data: { email, fullName, role, source, requiresPasswordChange, emailConfirmed } }];
+  const events: UserEvent[] = [
+    { type: 'user.registered', data: { email, fullName, role, source, requiresPasswordChange, emailConfirmed } },
+  ];
   if (role === 'USER') events.push({ type: 'user.profile-created', data: { canBuy: true, canSell: true } });
   return events;
 }
@@ -38,7 +40,8 @@ function register(command: Command<'Register'>, state: UserState): UserEvent[] {
 function recordPasswordChange(command: Command<'RecordPasswordChange'>, state: UserState): UserEvent[] {
   const events: UserEvent[] = [{ type: 'user.password-changed', data: { method: command.method } }];
   // A new password of the user's own choosing clears the flag a staff reset set.
-  if (state.requiresPasswordChange && command.method !== 'staff-reset') events.push({ type: 'user.password-change-required', data: { required: false } });
+  if (state.requiresPasswordChange && command.method !== 'staff-reset')
+    events.push({ type: 'user.password-change-required', data: { required: false } });
   return events;
 }
 
@@ -78,7 +81,10 @@ function issueRecoveryCodes(command: Command<'IssueRecoveryCodes'>, state: UserS
 /** Every factor and the active method go, so that the owner can sign in with the password alone. */
 function removeMfaByStaff(command: Command<'RemoveMfaByStaff'>, state: UserState): UserEvent[] {
   if (state.factors.size === 0 && state.mfaMethod === null) throw new UserError('invalid', NO_MFA_TO_REMOVE);
-  const events: UserEvent[] = [...state.factors.keys()].map((factorId) => ({ type: 'user.mfa-factor-removed' as const, data: { factorId } }));
+  const events: UserEvent[] = [...state.factors.keys()].map((factorId) => ({
+    type: 'user.mfa-factor-removed' as const,
+    data: { factorId },
+  }));
   if (state.mfaMethod !== null) events.push({ type: 'user.mfa-method-changed', data: { method: null } });
   events.push({ type: 'user.mfa-removed-by-staff', data: { reason: command.reason, previousMethod: state.mfaMethod } });
   return events;
@@ -107,14 +113,18 @@ function setNotificationPreferences(command: Command<'SetNotificationPreferences
   const now = state.notificationPreferences;
   const next = command.preferences;
   const same =
-    now.transactionsInApp === next.transactionsInApp && now.accountChangesEmail === next.accountChangesEmail && now.accountChangesInApp === next.accountChangesInApp;
+    now.transactionsInApp === next.transactionsInApp &&
+    now.accountChangesEmail === next.accountChangesEmail &&
+    now.accountChangesInApp === next.accountChangesInApp;
   return same ? [] : [{ type: 'user.notification-preferences-set', data: { ...next } }];
 }
 
 function submitKyc(command: Command<'SubmitKyc'>, state: UserState): UserEvent[] {
   if (state.kycStatus === 'pending') throw new UserError('exists', 'Your verification is already under review.');
   if (state.kycStatus === 'verified') throw new UserError('exists', 'Your identity is already verified.');
-  return [{ type: 'user.kyc-submitted', data: { ...command.details, identityDoc: command.identityDoc, residenceDoc: command.residenceDoc } }];
+  return [
+    { type: 'user.kyc-submitted', data: { ...command.details, identityDoc: command.identityDoc, residenceDoc: command.residenceDoc } },
+  ];
 }
 
 function rejectKyc(command: Command<'RejectKyc'>, state: UserState): UserEvent[] {
@@ -129,7 +139,9 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'ConfirmEmail':
       return state.emailConfirmed ? [] : [{ type: 'user.email-confirmed', data: {} }];
     case 'RecordSignIn':
-      return [{ type: 'user.signed-in', data: { sessionId: command.sessionId, ipAddress: command.ipAddress, userAgent: command.userAgent } }];
+      return [
+        { type: 'user.signed-in', data: { sessionId: command.sessionId, ipAddress: command.ipAddress, userAgent: command.userAgent } },
+      ];
     case 'RecordPasswordChange':
       return recordPasswordChange(command, state);
     case 'RequirePasswordChange':

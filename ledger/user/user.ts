@@ -1,7 +1,15 @@
 import type { Decider } from '../decider.js';
 import { decideUser } from './decide.js';
 import { DEFAULT_NOTIFICATION_PREFERENCES, type NotificationPreferences } from '../notifications/preferences.js';
-import { userEventSchemas, type DocumentRef, type KycStatus, type MfaMethod, type Permissions, type Role, type UserEvent } from './events.js';
+import {
+  userEventSchemas,
+  type DocumentRef,
+  type KycStatus,
+  type MfaMethod,
+  type Permissions,
+  type Role,
+  type UserEvent,
+} from './events.js';
 
 export interface UserState {
   exists: boolean;
@@ -37,7 +45,13 @@ export const DEFAULT_PERMISSIONS: Permissions = {
 };
 
 export function initialUserState(): UserState {
-  return { exists: false, role: 'USER', emailConfirmed: false, requiresPasswordChange: false, mfaMethod: null, factors: new Map(),
+  return {
+    exists: false,
+    role: 'USER',
+    emailConfirmed: false,
+    requiresPasswordChange: false,
+    mfaMethod: null,
+    factors: new Map(),
     bannedUntil: null,
     claimedBy: null,
     managerId: null,
@@ -52,7 +66,13 @@ export function initialUserState(): UserState {
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'user.registered':
-      return { ...state, exists: true, role: event.data.role, emailConfirmed: event.data.emailConfirmed, requiresPasswordChange: event.data.requiresPasswordChange };
+      return {
+        ...state,
+        exists: true,
+        role: event.data.role,
+        emailConfirmed: event.data.emailConfirmed,
+        requiresPasswordChange: event.data.requiresPasswordChange,
+      };
     case 'user.email-confirmed':
       return { ...state, emailConfirmed: true };
     case 'user.password-change-required':
@@ -96,7 +116,15 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
 }
 
 export type UserCommand =
-  | { type: 'Register'; email: string; fullName: string; role: Role; source: 'self' | 'operator' | 'demo' | 'staff'; requiresPasswordChange: boolean; emailConfirmed: boolean }
+  | {
+      type: 'Register';
+      email: string;
+      fullName: string;
+      role: Role;
+      source: 'self' | 'operator' | 'demo' | 'staff';
+      requiresPasswordChange: boolean;
+      emailConfirmed: boolean;
+    }
   | { type: 'ConfirmEmail' }
   | { type: 'RecordSignIn'; sessionId: string; ipAddress: string | null; userAgent: string | null }
   | { type: 'RecordPasswordChange'; method: 'self' | 'recovery' | 'forced' | 'staff-reset' }

@@ -36,38 +36,69 @@ const TOTP_ON = 'An authenticator app is set up. Remove it before turning on ema
 
 describe('user decider: one second factor at a time (spec 001 section 4)', () => {
   it('enrols an authenticator when e-mail codes are off', () => {
-    given([registered]).when({ type: 'EnrolFactor', factorId: 'f1' }).then([enrolled('f1')]);
-    given([registered, method('email'), method(null)]).when({ type: 'EnrolFactor', factorId: 'f1' }).then([enrolled('f1')]);
+    given([registered])
+      .when({ type: 'EnrolFactor', factorId: 'f1' })
+      .then([enrolled('f1')]);
+    given([registered, method('email'), method(null)])
+      .when({ type: 'EnrolFactor', factorId: 'f1' })
+      .then([enrolled('f1')]);
   });
 
   it('refuses to enrol an authenticator while e-mail codes are on', () => {
-    given([registered, method('email')]).when({ type: 'EnrolFactor', factorId: 'f1' }).thenRefuses('invalid', EMAIL_ON);
+    given([registered, method('email')])
+      .when({ type: 'EnrolFactor', factorId: 'f1' })
+      .thenRefuses('invalid', EMAIL_ON);
   });
 
   it('refuses to verify an enrolment begun before e-mail codes were turned on', () => {
-    given([registered, enrolled('f1'), method('email')]).when({ type: 'VerifyFactor', factorId: 'f1' }).thenRefuses('invalid', EMAIL_ON);
-    given([registered, enrolled('f1')]).when({ type: 'VerifyFactor', factorId: 'f1' }).then([verified('f1')]);
+    given([registered, enrolled('f1'), method('email')])
+      .when({ type: 'VerifyFactor', factorId: 'f1' })
+      .thenRefuses('invalid', EMAIL_ON);
+    given([registered, enrolled('f1')])
+      .when({ type: 'VerifyFactor', factorId: 'f1' })
+      .then([verified('f1')]);
   });
 
   it('turns e-mail codes on when no authenticator is verified', () => {
-    given([registered]).when({ type: 'SetMfaMethod', method: 'email' }).then([method('email')]);
+    given([registered])
+      .when({ type: 'SetMfaMethod', method: 'email' })
+      .then([method('email')]);
     // An unfinished enrolment is no authenticator yet.
-    given([registered, enrolled('f1')]).when({ type: 'SetMfaMethod', method: 'email' }).then([method('email')]);
+    given([registered, enrolled('f1')])
+      .when({ type: 'SetMfaMethod', method: 'email' })
+      .then([method('email')]);
     // Nor is one that was removed.
-    given([registered, enrolled('f1'), verified('f1'), method('totp'), { type: 'user.mfa-factor-removed', data: { factorId: 'f1' } }, method(null)])
+    given([
+      registered,
+      enrolled('f1'),
+      verified('f1'),
+      method('totp'),
+      { type: 'user.mfa-factor-removed', data: { factorId: 'f1' } },
+      method(null),
+    ])
       .when({ type: 'SetMfaMethod', method: 'email' })
       .then([method('email')]);
   });
 
   it('refuses e-mail codes while a verified authenticator exists', () => {
-    given([registered, enrolled('f1'), verified('f1'), method('totp')]).when({ type: 'SetMfaMethod', method: 'email' }).thenRefuses('invalid', TOTP_ON);
-    given([registered, enrolled('f1'), verified('f1')]).when({ type: 'SetMfaMethod', method: 'email' }).thenRefuses('invalid', TOTP_ON);
+    given([registered, enrolled('f1'), verified('f1'), method('totp')])
+      .when({ type: 'SetMfaMethod', method: 'email' })
+      .thenRefuses('invalid', TOTP_ON);
+    given([registered, enrolled('f1'), verified('f1')])
+      .when({ type: 'SetMfaMethod', method: 'email' })
+      .thenRefuses('invalid', TOTP_ON);
   });
 
   it('still sets the authenticator as the method only with a verified factor, and turns either off', () => {
-    given([registered, enrolled('f1')]).when({ type: 'SetMfaMethod', method: 'totp' }).thenRefuses('invalid', 'No verified authenticator app found for your account.');
-    given([registered, enrolled('f1'), verified('f1')]).when({ type: 'SetMfaMethod', method: 'totp' }).then([method('totp')]);
-    given([registered, method('email')]).when({ type: 'SetMfaMethod', method: null }).then([method(null)]);
+    given([registered, enrolled('f1')])
+      .when({ type: 'SetMfaMethod', method: 'totp' })
+      .thenRefuses('invalid', 'No verified authenticator app found for your account.');
+    given([registered, enrolled('f1'), verified('f1')])
+      .when({ type: 'SetMfaMethod', method: 'totp' })
+      .then([method('totp')]);
+    given([registered, method('email')])
+      .when({ type: 'SetMfaMethod', method: null })
+      .then([method(null)]);
   });
 
   it('a staff removal of the second factor removes every factor and the method, then records the reason', () => {
@@ -85,8 +116,12 @@ describe('user decider: one second factor at a time (spec 001 section 4)', () =>
   });
 
   it('recovery codes are issued only for a verified authenticator', () => {
-    given([registered, enrolled('f1')]).when({ type: 'IssueRecoveryCodes', count: 10 }).thenRefuses('invalid', 'No verified authenticator app found for your account.');
-    given([registered, enrolled('f1'), verified('f1')]).when({ type: 'IssueRecoveryCodes', count: 10 }).then([{ type: 'user.mfa-recovery-codes-issued', data: { count: 10 } }]);
+    given([registered, enrolled('f1')])
+      .when({ type: 'IssueRecoveryCodes', count: 10 })
+      .thenRefuses('invalid', 'No verified authenticator app found for your account.');
+    given([registered, enrolled('f1'), verified('f1')])
+      .when({ type: 'IssueRecoveryCodes', count: 10 })
+      .then([{ type: 'user.mfa-recovery-codes-issued', data: { count: 10 } }]);
   });
 });
 
@@ -106,15 +141,26 @@ describe('user decider: notification preferences (Settings > Notifications)', ()
   const set = (data: typeof allOn): UserEvent => ({ type: 'user.notification-preferences-set', data });
 
   it('records the choices once they differ from what stands (all on at first)', () => {
-    given([registered]).when({ type: 'SetNotificationPreferences', preferences: mailOff }).then([set(mailOff)]);
+    given([registered])
+      .when({ type: 'SetNotificationPreferences', preferences: mailOff })
+      .then([set(mailOff)]);
     given([registered]).when({ type: 'SetNotificationPreferences', preferences: allOn }).then([]);
-    given([registered, set(mailOff)]).when({ type: 'SetNotificationPreferences', preferences: mailOff }).then([]);
-    given([registered, set(mailOff)]).when({ type: 'SetNotificationPreferences', preferences: allOn }).then([set(allOn)]);
+    given([registered, set(mailOff)])
+      .when({ type: 'SetNotificationPreferences', preferences: mailOff })
+      .then([]);
+    given([registered, set(mailOff)])
+      .when({ type: 'SetNotificationPreferences', preferences: allOn })
+      .then([set(allOn)]);
   });
 
   it('is for customers only, and for an account that exists', () => {
-    const worker: UserEvent = { type: 'user.registered', data: { ...registered.data, role: 'WORKER' } as Extract<UserEvent, { type: 'user.registered' }>['data'] };
-    given([worker]).when({ type: 'SetNotificationPreferences', preferences: mailOff }).thenRefuses('invalid', 'Notification preferences are for customer accounts.');
+    const worker: UserEvent = {
+      type: 'user.registered',
+      data: { ...registered.data, role: 'WORKER' } as Extract<UserEvent, { type: 'user.registered' }>['data'],
+    };
+    given([worker])
+      .when({ type: 'SetNotificationPreferences', preferences: mailOff })
+      .thenRefuses('invalid', 'Notification preferences are for customer accounts.');
     given([]).when({ type: 'SetNotificationPreferences', preferences: mailOff }).thenRefuses('not_found', 'User not found.');
   });
 });

@@ -68,7 +68,10 @@ export const approvalEventSchemas = {
   'wallet.approval-approved': { version: 1, schema: Decision },
   'wallet.approval-rejected': { version: 1, schema: Decision },
   /** Nobody decided within FOUR_EYES_EXPIRY_HOURS: the request lapses and moves nothing. */
-  'wallet.approval-expired': { version: 1, schema: z.object({ requestId: z.uuid(), makerId: z.uuid(), expiresAt: z.iso.datetime({ offset: true }) }) },
+  'wallet.approval-expired': {
+    version: 1,
+    schema: z.object({ requestId: z.uuid(), makerId: z.uuid(), expiresAt: z.iso.datetime({ offset: true }) }),
+  },
 } as const;
 
 type Schemas = typeof approvalEventSchemas;
@@ -95,7 +98,8 @@ export function evolveApprovals(approvals: Map<string, ApprovalState>, event: Ap
   }
   const current = approvals.get(event.data.requestId);
   if (!current) return;
-  const status: ApprovalStatus = event.type === 'wallet.approval-approved' ? 'approved' : event.type === 'wallet.approval-rejected' ? 'rejected' : 'expired';
+  const status: ApprovalStatus =
+    event.type === 'wallet.approval-approved' ? 'approved' : event.type === 'wallet.approval-rejected' ? 'rejected' : 'expired';
   approvals.set(event.data.requestId, { ...current, status });
 }
 
@@ -128,7 +132,11 @@ export interface Checker {
  * worker's request) or an admin. A manager's or an admin's own request goes to an admin.
  * `makerManagerId` is the maker's manager now. Returns the refusal, or null.
  */
-export function checkerRefusal(request: Pick<ApprovalRequested, 'makerId' | 'makerRole'>, checker: Checker, makerManagerId: string | null): string | null {
+export function checkerRefusal(
+  request: Pick<ApprovalRequested, 'makerId' | 'makerRole'>,
+  checker: Checker,
+  makerManagerId: string | null,
+): string | null {
   if (checker.id === request.makerId) return APPROVAL_MESSAGES.ownRequest;
   if (checker.role === 'ADMIN') return null;
   if (checker.role !== 'MANAGER') return APPROVAL_MESSAGES.worker;

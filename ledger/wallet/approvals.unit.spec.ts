@@ -14,16 +14,41 @@ const now = '2026-11-02T10:00:00.000Z';
 const expiresAt = '2026-11-05T10:00:00.000Z';
 
 const manualRequest = (amount: string, requestId = randomUUID(), transactionId = randomUUID()): WalletCommand => ({
-  type: 'RequestApproval', requestId, action: 'manual-transaction', transactionId, assetId: 'BTC', amount: money(amount),
-  priceUsd: money('60000'), limitUsd: money('1000'), maker: worker, now, expiresAt,
+  type: 'RequestApproval',
+  requestId,
+  action: 'manual-transaction',
+  transactionId,
+  assetId: 'BTC',
+  amount: money(amount),
+  priceUsd: money('60000'),
+  limitUsd: money('1000'),
+  maker: worker,
+  now,
+  expiresAt,
   transaction: { sentAt: now, status: 'Complete', type: 'deposit', note: null, senderAddress: 'staff', txid: null, isHidden: true },
 });
 const settleRequest = (transactionId: string, requestId = randomUUID()): WalletCommand => ({
-  type: 'RequestApproval', requestId, action: 'settle-transaction', transactionId, assetId: 'BTC', amount: money(0),
-  priceUsd: money('60000'), limitUsd: money('1000'), maker: worker, now, expiresAt, transaction: null,
+  type: 'RequestApproval',
+  requestId,
+  action: 'settle-transaction',
+  transactionId,
+  assetId: 'BTC',
+  amount: money(0),
+  priceUsd: money('60000'),
+  limitUsd: money('1000'),
+  maker: worker,
+  now,
+  expiresAt,
+  transaction: null,
 });
 const approve = (requestId: string, checker: { id: string; role: string } = manager, at = now): WalletCommand => ({
-  type: 'DecideApproval', requestId, approve: true, checker, makerManagerId: manager.id, reason: 'checked the bank statement', now: at,
+  type: 'DecideApproval',
+  requestId,
+  approve: true,
+  checker,
+  makerManagerId: manager.id,
+  reason: 'checked the bank statement',
+  now: at,
 });
 
 const after = (events: WalletEvent[], ...commands: WalletCommand[]) => commands.reduce((h, c) => [...h, ...decide(c, fold(h))], events);
@@ -45,7 +70,15 @@ describe('two-person rule (wallet decider)', () => {
     expect(events).toEqual([
       expect.objectContaining({
         type: 'wallet.approval-requested',
-        data: expect.objectContaining({ requestId, makerId: worker.id, makerRole: 'WORKER', amount: '500', priceUsd: '60000', valueUsd: '30000000', limitUsd: '1000' }),
+        data: expect.objectContaining({
+          requestId,
+          makerId: worker.id,
+          makerRole: 'WORKER',
+          amount: '500',
+          priceUsd: '60000',
+          valueUsd: '30000000',
+          limitUsd: '1000',
+        }),
       }),
     ]);
     expect(assetBalance(fold(events), 'BTC').balance.toFixed()).toBe('0');
@@ -72,11 +105,20 @@ describe('two-person rule (wallet decider)', () => {
     const requestId = randomUUID();
     const history = after([], manualRequest('500', requestId));
     expect(refusal(history, approve(requestId, worker))).toMatchObject({ code: 'forbidden', message: APPROVAL_MESSAGES.ownRequest });
-    expect(refusal(history, approve(requestId, { id: randomUUID(), role: 'WORKER' }))).toMatchObject({ code: 'forbidden', message: APPROVAL_MESSAGES.worker });
-    expect(refusal(history, approve(requestId, { id: randomUUID(), role: 'MANAGER' }))).toMatchObject({ code: 'forbidden', message: APPROVAL_MESSAGES.otherTeam });
+    expect(refusal(history, approve(requestId, { id: randomUUID(), role: 'WORKER' }))).toMatchObject({
+      code: 'forbidden',
+      message: APPROVAL_MESSAGES.worker,
+    });
+    expect(refusal(history, approve(requestId, { id: randomUUID(), role: 'MANAGER' }))).toMatchObject({
+      code: 'forbidden',
+      message: APPROVAL_MESSAGES.otherTeam,
+    });
     const byManager = randomUUID();
     const managers = after([], { ...manualRequest('500', byManager), maker: { id: manager.id, role: 'MANAGER' } } as WalletCommand);
-    expect(refusal(managers, approve(byManager, { id: randomUUID(), role: 'MANAGER' }))).toMatchObject({ code: 'forbidden', message: APPROVAL_MESSAGES.adminOnly });
+    expect(refusal(managers, approve(byManager, { id: randomUUID(), role: 'MANAGER' }))).toMatchObject({
+      code: 'forbidden',
+      message: APPROVAL_MESSAGES.adminOnly,
+    });
     expect(decide(approve(byManager, admin), fold(managers))[0]!.type).toBe('wallet.approval-approved');
   });
 
@@ -87,8 +129,13 @@ describe('two-person rule (wallet decider)', () => {
     expect(refusal(approved, approve(requestId, admin))).toMatchObject({ code: 'invalid_state', message: APPROVAL_MESSAGES.approved });
     const rejected = after(history, { ...approve(requestId), approve: false } as WalletCommand);
     expect(refusal(rejected, approve(requestId, admin))).toMatchObject({ code: 'invalid_state', message: APPROVAL_MESSAGES.rejected });
-    expect(refusal(history, approve(requestId, manager, expiresAt))).toMatchObject({ code: 'invalid_state', message: APPROVAL_MESSAGES.expired });
-    expect(refusal(history, { ...approve(requestId), reason: '  ' } as WalletCommand)).toMatchObject({ message: APPROVAL_MESSAGES.reasonRequired });
+    expect(refusal(history, approve(requestId, manager, expiresAt))).toMatchObject({
+      code: 'invalid_state',
+      message: APPROVAL_MESSAGES.expired,
+    });
+    expect(refusal(history, { ...approve(requestId), reason: '  ' } as WalletCommand)).toMatchObject({
+      message: APPROVAL_MESSAGES.reasonRequired,
+    });
   });
 
   it('expiry is an event once the time has passed, and only then', () => {

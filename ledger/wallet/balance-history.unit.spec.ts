@@ -24,7 +24,7 @@ describe('daily balances', () => {
     expect(days.map((d) => d.balances.SOL)).toEqual(['7', '7']);
   });
 
-  it('ignores nothing settled later than now\'s day and has one entry per day', () => {
+  it("ignores nothing settled later than now's day and has one entry per day", () => {
     const days = dailyBalances([{ assetId: 'BTC', amount: '1', settledAt: at('2026-11-24T00:00:00Z') }], at('2026-11-23T12:00:00Z'), 30);
     expect(days).toHaveLength(30);
     expect(days.at(-1)!.balances.BTC).toBe('0');

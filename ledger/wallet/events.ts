@@ -91,7 +91,10 @@ export const walletEventSchemas = {
       valuation: Valuation.optional(),
     }),
   },
-  'wallet.transaction-settled': { version: 1, schema: StatusChange.extend({ approvalRequestId: z.uuid().optional(), valuation: Valuation.optional() }) },
+  'wallet.transaction-settled': {
+    version: 1,
+    schema: StatusChange.extend({ approvalRequestId: z.uuid().optional(), valuation: Valuation.optional() }),
+  },
   'wallet.transaction-failed': { version: 1, schema: StatusChange.extend({ reason: z.string().nullable() }) },
   'wallet.swap-requested': { version: 1, schema: SwapLeg },
   'wallet.stake-opened': { version: 1, schema: StakeOpened },

@@ -42,12 +42,20 @@ export const walletSnapshot: SnapshotCodec<WalletState> = {
     const s = data as WalletSnapshot;
     const state: WalletState = { transactions: new Map(), assets: new Map(), stakes: new Map(), approvals: new Map(s.approvals) };
     for (const [id, assetId, amount, status, type, linked] of s.transactions) {
-      state.transactions.set(id, linked === undefined ? { assetId, amount, status, type } : { assetId, amount, status, type, linkedTransactionId: linked });
+      state.transactions.set(
+        id,
+        linked === undefined ? { assetId, amount, status, type } : { assetId, amount, status, type, linkedTransactionId: linked },
+      );
     }
     for (const [id, balance, pendingDeposits, pendingWithdrawals] of s.assets) {
-      state.assets.set(id, { balance: money(balance), pendingDeposits: money(pendingDeposits), pendingWithdrawals: money(pendingWithdrawals) });
+      state.assets.set(id, {
+        balance: money(balance),
+        pendingDeposits: money(pendingDeposits),
+        pendingWithdrawals: money(pendingWithdrawals),
+      });
     }
-    for (const [id, stake] of s.stakes) state.stakes.set(id, { ...stake, principal: money(stake.principal), earnings: money(stake.earnings) });
+    for (const [id, stake] of s.stakes)
+      state.stakes.set(id, { ...stake, principal: money(stake.principal), earnings: money(stake.earnings) });
     return state;
   },
 };

@@ -27,7 +27,8 @@ function history(steps: fc.Arbitrary<Parameters<typeof commandFor>[0][]>): fc.Ar
 }
 
 /** What a snapshot written now and read later gives: through JSON text, as it is stored. */
-const throughSnapshot = (state: WalletState): WalletState => walletSnapshot.decode(JSON.parse(JSON.stringify(walletSnapshot.encode(state))));
+const throughSnapshot = (state: WalletState): WalletState =>
+  walletSnapshot.decode(JSON.parse(JSON.stringify(walletSnapshot.encode(state))));
 
 describe('wallet snapshots', () => {
   it('loading from a snapshot taken after any event, then folding the rest, equals folding from zero', () => {
@@ -38,7 +39,8 @@ describe('wallet snapshots', () => {
         const fromZero = fold(events);
         expect(fromSnapshot).toEqual(fromZero);
         // The same balances and the same decisions after it.
-        for (const asset of fromZero.assets.keys()) expect(availableBalance(fromSnapshot, asset).toFixed()).toBe(availableBalance(fromZero, asset).toFixed());
+        for (const asset of fromZero.assets.keys())
+          expect(availableBalance(fromSnapshot, asset).toFixed()).toBe(availableBalance(fromZero, asset).toFixed());
       }),
       { numRuns: 200 },
     );
@@ -50,15 +52,39 @@ describe('wallet snapshots', () => {
     expect(availableBalance(restored, 'ETH').toFixed()).toBe('0.000000000000000001');
     const swapState = fold([]);
     swapState.transactions.set('a', { assetId: 'BTC', amount: '-1', status: 'Pending', type: 'swap', linkedTransactionId: 'b' });
-    expect(throughSnapshot(swapState).transactions.get('a')).toEqual({ assetId: 'BTC', amount: '-1', status: 'Pending', type: 'swap', linkedTransactionId: 'b' });
+    expect(throughSnapshot(swapState).transactions.get('a')).toEqual({
+      assetId: 'BTC',
+      amount: '-1',
+      status: 'Pending',
+      type: 'swap',
+      linkedTransactionId: 'b',
+    });
   });
 
   it('keeps stakes and requests under the two-person rule', () => {
     const state = fold([]);
-    state.stakes.set('s', { assetId: 'ETH', principal: money('1.5'), earnings: money('0.0123'), durationDays: 30, rate: '0.05', maturesAt: '2027-01-01T00:00:00.000Z', paid: false });
+    state.stakes.set('s', {
+      assetId: 'ETH',
+      principal: money('1.5'),
+      earnings: money('0.0123'),
+      durationDays: 30,
+      rate: '0.05',
+      maturesAt: '2027-01-01T00:00:00.000Z',
+      paid: false,
+    });
     const request = {
-      requestId: 'r', action: 'manual-transaction' as const, transactionId: 't', assetId: 'BTC' as const, amount: '2', priceUsd: '60000', valueUsd: '120000',
-      limitUsd: '1000', makerId: 'm', makerRole: 'WORKER' as const, expiresAt: '2027-01-01T00:00:00.000Z', transaction: null,
+      requestId: 'r',
+      action: 'manual-transaction' as const,
+      transactionId: 't',
+      assetId: 'BTC' as const,
+      amount: '2',
+      priceUsd: '60000',
+      valueUsd: '120000',
+      limitUsd: '1000',
+      makerId: 'm',
+      makerRole: 'WORKER' as const,
+      expiresAt: '2027-01-01T00:00:00.000Z',
+      transaction: null,
     };
     state.approvals.set('r', { request, status: 'pending' });
     const restored = throughSnapshot(state);
@@ -69,7 +95,10 @@ describe('wallet snapshots', () => {
   it('changes its state version when the codec, an event version or an upcaster changes', () => {
     const base = stateVersion(walletSnapshot, walletEventSchemas);
     expect(stateVersion({ ...walletSnapshot, version: walletSnapshot.version + 1 }, walletEventSchemas)).not.toBe(base);
-    const bumped = { ...walletEventSchemas, 'wallet.transaction-recorded': { ...walletEventSchemas['wallet.transaction-recorded'], version: 99 } };
+    const bumped = {
+      ...walletEventSchemas,
+      'wallet.transaction-recorded': { ...walletEventSchemas['wallet.transaction-recorded'], version: 99 },
+    };
     expect(stateVersion(walletSnapshot, bumped)).not.toBe(base);
     UPCASTERS['wallet.transaction-recorded'] = { 1: (d) => d };
     try {

@@ -10,19 +10,48 @@ const sentAt = '2026-11-01T10:00:00.000Z';
 const pm = randomUUID();
 
 export const deposit = (amount: string, assetId: AssetId = 'BTC', transactionId = randomUUID()): WalletCommand => ({
-  type: 'RequestDeposit', transactionId, assetId, amount: money(amount), paymentMethodId: pm, sentAt,
+  type: 'RequestDeposit',
+  transactionId,
+  assetId,
+  amount: money(amount),
+  paymentMethodId: pm,
+  sentAt,
 });
 export const withdrawal = (amount: string, assetId: AssetId = 'BTC', transactionId = randomUUID()): WalletCommand => ({
-  type: 'RequestWithdrawal', transactionId, assetId, amount: money(amount), paymentMethodId: pm, sentAt,
+  type: 'RequestWithdrawal',
+  transactionId,
+  assetId,
+  amount: money(amount),
+  paymentMethodId: pm,
+  sentAt,
 });
-export const recorded = (amount: string, status: 'Pending' | 'Complete' | 'Failed' = 'Complete', assetId: AssetId = 'BTC', transactionId = randomUUID()): WalletCommand => ({
-  type: 'RecordTransaction', transactionId, assetId, amount: money(amount), status, txType: 'adjustment', note: null,
-  senderAddress: 'staff', txid: null, isHidden: false, reason: 'test', sentAt,
+export const recorded = (
+  amount: string,
+  status: 'Pending' | 'Complete' | 'Failed' = 'Complete',
+  assetId: AssetId = 'BTC',
+  transactionId = randomUUID(),
+): WalletCommand => ({
+  type: 'RecordTransaction',
+  transactionId,
+  assetId,
+  amount: money(amount),
+  status,
+  txType: 'adjustment',
+  note: null,
+  senderAddress: 'staff',
+  txid: null,
+  isHidden: false,
+  reason: 'test',
+  sentAt,
 });
 
 const amountArb = fc
   .tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 999_999 }), fc.integer({ min: 0, max: 18 }))
-  .map(([i, f, scale]) => money(`${i}.${String(f).padStart(6, '0')}`).toDecimalPlaces(scale).plus(money(1).dividedBy(money(10).pow(scale))))
+  .map(([i, f, scale]) =>
+    money(`${i}.${String(f).padStart(6, '0')}`)
+      .toDecimalPlaces(scale)
+      .plus(money(1).dividedBy(money(10).pow(scale))),
+  )
   .map((d) => d.toFixed());
 
 export type Step =
@@ -30,7 +59,13 @@ export type Step =
   | { kind: 'settle' | 'fail'; pick: number };
 
 export const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constantFrom('deposit', 'withdraw', 'send', 'credit', 'debit') as fc.Arbitrary<'deposit' | 'withdraw' | 'send' | 'credit' | 'debit'>, asset: fc.constantFrom(...ASSET_IDS.slice(0, 3)), amount: amountArb }),
+  fc.record({
+    kind: fc.constantFrom('deposit', 'withdraw', 'send', 'credit', 'debit') as fc.Arbitrary<
+      'deposit' | 'withdraw' | 'send' | 'credit' | 'debit'
+    >,
+    asset: fc.constantFrom(...ASSET_IDS.slice(0, 3)),
+    amount: amountArb,
+  }),
   fc.record({ kind: fc.constantFrom('settle', 'fail') as fc.Arbitrary<'settle' | 'fail'>, pick: fc.nat() }),
 );
 
@@ -42,18 +77,30 @@ export function commandFor(step: Step, history: WalletEvent[]): WalletCommand | 
     case 'withdraw':
       return withdrawal(step.amount, step.asset);
     case 'send':
-      return { type: 'RequestSend', transactionId: randomUUID(), assetId: step.asset, amount: money(step.amount), recipientAddress: '0x' + 'a'.repeat(40), sentAt };
+      return {
+        type: 'RequestSend',
+        transactionId: randomUUID(),
+        assetId: step.asset,
+        amount: money(step.amount),
+        recipientAddress: '0x' + 'a'.repeat(40),
+        sentAt,
+      };
     case 'credit':
       return recorded(step.amount, 'Complete', step.asset);
     case 'debit':
       return recorded(`-${step.amount}`, 'Pending', step.asset);
     case 'settle':
     case 'fail': {
-      const ids = history.flatMap((e) => ('transactionId' in e.data && e.type !== 'wallet.transaction-settled' && e.type !== 'wallet.transaction-failed' ? [e.data.transactionId] : []));
+      const ids = history.flatMap((e) =>
+        'transactionId' in e.data && e.type !== 'wallet.transaction-settled' && e.type !== 'wallet.transaction-failed'
+          ? [e.data.transactionId]
+          : [],
+      );
       if (ids.length === 0) return null;
       const transactionId = ids[step.pick % ids.length]!;
-      return step.kind === 'settle' ? { type: 'SettleTransaction', transactionId } : { type: 'FailTransaction', transactionId, reason: null };
+      return step.kind === 'settle'
+        ? { type: 'SettleTransaction', transactionId }
+        : { type: 'FailTransaction', transactionId, reason: null };
     }
   }
 }
-

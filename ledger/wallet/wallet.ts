@@ -5,8 +5,16 @@ import { openedStatus, openedType, type RowType, type TransactionStatus, type Tr
 import { checkStakeAmount, estimatedEarnings, findStakePlan, STAKE_MESSAGES } from '../staking/plans.js';
 import { quoteSwap, swapNote } from '../swap/quote.js';
 import {
-  APPROVAL_MESSAGES, checkerRefusal, effectiveStatus, evolveApprovals, pendingRequestFor,
-  type ApprovalAction, type ApprovalEvent, type ApprovalState, type ProposedTransaction, type Valuation,
+  APPROVAL_MESSAGES,
+  checkerRefusal,
+  effectiveStatus,
+  evolveApprovals,
+  pendingRequestFor,
+  type ApprovalAction,
+  type ApprovalEvent,
+  type ApprovalState,
+  type ProposedTransaction,
+  type Valuation,
 } from './approvals.js';
 
 /** Fee on deposits and withdrawals: 1% of the requested amount (spec 001 section 9). */
@@ -218,7 +226,15 @@ export type WalletCommand =
       /** The manual transaction to record once approved; null for a settlement. */
       transaction: ProposedTransaction | null;
     }
-  | { type: 'DecideApproval'; requestId: string; approve: boolean; checker: { id: string; role: string }; makerManagerId: string | null; reason: string; now: string }
+  | {
+      type: 'DecideApproval';
+      requestId: string;
+      approve: boolean;
+      checker: { id: string; role: string };
+      makerManagerId: string | null;
+      reason: string;
+      now: string;
+    }
   | { type: 'ExpireApproval'; requestId: string; now: string };
 
 export type WalletErrorCode = 'insufficient_balance' | 'invalid_amount' | 'not_found' | 'invalid_state' | 'duplicate' | 'forbidden';
@@ -274,7 +290,16 @@ export function decide(command: WalletCommand, state: WalletState): WalletEvent[
  * by the read models: their page would fail on every retry, and no read table would move on.
  */
 const CAPACITY = money('1e20');
-const AMOUNT_FIELDS = ['amount', 'fee', 'requestedAmount', 'principal', 'earnings', 'estimatedEarnings', 'netReceived', 'fromAmount'] as const;
+const AMOUNT_FIELDS = [
+  'amount',
+  'fee',
+  'requestedAmount',
+  'principal',
+  'earnings',
+  'estimatedEarnings',
+  'netReceived',
+  'fromAmount',
+] as const;
 export const CAPACITY_MESSAGE = 'This amount would take the wallet beyond the largest balance it can hold.';
 
 /** Refuses events whose amounts, or the totals they would leave, the ledger cannot store. */
@@ -363,7 +388,12 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
       requirePositive(command.amount);
       requireNew(state, command.transactionId);
       const debit = command.amount.negated();
-      requireAvailable(state, command.assetId, debit, 'Insufficient funds, this wallet might not have enough balance to send or pending transactions.');
+      requireAvailable(
+        state,
+        command.assetId,
+        debit,
+        'Insufficient funds, this wallet might not have enough balance to send or pending transactions.',
+      );
       return [
         {
           type: 'wallet.send-requested',
@@ -421,7 +451,12 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
       const a = state.approvals.get(command.requestId);
       if (!a) throw new WalletError('not_found', APPROVAL_MESSAGES.notFound);
       if (a.status !== 'pending' || effectiveStatus(a, command.now) !== 'expired') return [];
-      return [{ type: 'wallet.approval-expired', data: { requestId: command.requestId, makerId: a.request.makerId, expiresAt: a.request.expiresAt } }];
+      return [
+        {
+          type: 'wallet.approval-expired',
+          data: { requestId: command.requestId, makerId: a.request.makerId, expiresAt: a.request.expiresAt },
+        },
+      ];
     }
     case 'RequestSwap':
       return decideSwap(command, state);
@@ -468,7 +503,10 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
       return ids.map((transactionId): WalletEvent => {
         const row = state.transactions.get(transactionId)!;
         const base = {
-          transactionId, assetId: row.assetId, amount: row.amount, kind: statusKind(row.type),
+          transactionId,
+          assetId: row.assetId,
+          amount: row.amount,
+          kind: statusKind(row.type),
           ...(command.type === 'SettleTransaction' && command.approvalRequestId ? { approvalRequestId: command.approvalRequestId } : {}),
           ...(command.type === 'SettleTransaction' && command.valuation ? { valuation: command.valuation } : {}),
         };
@@ -480,7 +518,9 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
     case 'EditTransaction': {
       if (!state.transactions.has(command.transactionId)) throw new WalletError('not_found', 'Transaction not found.');
       if (command.txType === undefined && command.note === undefined) return [];
-      return [{ type: 'wallet.transaction-edited', data: { transactionId: command.transactionId, type: command.txType, note: command.note } }];
+      return [
+        { type: 'wallet.transaction-edited', data: { transactionId: command.transactionId, type: command.txType, note: command.note } },
+      ];
     }
   }
 }
@@ -550,7 +590,8 @@ function decideStake(command: Extract<WalletCommand, { type: 'OpenStake' }>, sta
   if (!plan) throw new WalletError('invalid_amount', STAKE_MESSAGES.missing);
   // The rate comes from the catalogue; a client that sent another one is refused, not corrected.
   if (!command.rate.isFinite() || !command.rate.eq(plan.rate)) throw new WalletError('invalid_amount', STAKE_MESSAGES.missing);
-  if (command.amount.isFinite() && command.amount.decimalPlaces() > 18) throw new WalletError('invalid_amount', 'Amounts can have at most 18 decimal places.');
+  if (command.amount.isFinite() && command.amount.decimalPlaces() > 18)
+    throw new WalletError('invalid_amount', 'Amounts can have at most 18 decimal places.');
   requireNew(state, command.stakeId);
   const available = Decimal.max(ZERO, availableBalance(state, command.assetId));
   const check = checkStakeAmount(plan, command.assetId, command.amount, available);
@@ -583,11 +624,30 @@ function decideStake(command: Extract<WalletCommand, { type: 'OpenStake' }>, sta
 }
 
 /** The manual transaction a request would record, as the wallet's own command. */
-function manualCommand(r: { transactionId: string; assetId: AssetId; amount: Decimal; makerId: string; requestId: string | null; transaction: ProposedTransaction }): Extract<WalletCommand, { type: 'RecordTransaction' }> {
+function manualCommand(r: {
+  transactionId: string;
+  assetId: AssetId;
+  amount: Decimal;
+  makerId: string;
+  requestId: string | null;
+  transaction: ProposedTransaction;
+}): Extract<WalletCommand, { type: 'RecordTransaction' }> {
   const t = r.transaction;
   return {
-    type: 'RecordTransaction', transactionId: r.transactionId, assetId: r.assetId, sentAt: t.sentAt, amount: r.amount, status: t.status, txType: t.type,
-    note: t.note, senderAddress: t.senderAddress, txid: t.txid, isHidden: t.isHidden, reason: t.note, makerId: r.makerId, approvalRequestId: r.requestId,
+    type: 'RecordTransaction',
+    transactionId: r.transactionId,
+    assetId: r.assetId,
+    sentAt: t.sentAt,
+    amount: r.amount,
+    status: t.status,
+    txType: t.type,
+    note: t.note,
+    senderAddress: t.senderAddress,
+    txid: t.txid,
+    isHidden: t.isHidden,
+    reason: t.note,
+    makerId: r.makerId,
+    approvalRequestId: r.requestId,
   };
 }
 
@@ -597,7 +657,8 @@ const SETTLEMENTS_UNDER_RULE: ReadonlySet<RowType> = new Set(['deposit', 'withdr
 /** Records a staff action above the limit as waiting; the action itself is checked as if it ran now. */
 function decideRequestApproval(command: Extract<WalletCommand, { type: 'RequestApproval' }>, state: WalletState): WalletEvent[] {
   if (state.approvals.has(command.requestId)) throw new WalletError('duplicate', 'This request already exists.');
-  if (pendingRequestFor(state.approvals, command.transactionId, command.now)) throw new WalletError('invalid_state', APPROVAL_MESSAGES.alreadyWaiting);
+  if (pendingRequestFor(state.approvals, command.transactionId, command.now))
+    throw new WalletError('invalid_state', APPROVAL_MESSAGES.alreadyWaiting);
   let amount = command.amount;
   if (command.action === 'manual-transaction') {
     if (!command.transaction) throw new WalletError('invalid_state', 'A manual transaction needs its fields.');
@@ -605,8 +666,10 @@ function decideRequestApproval(command: Extract<WalletCommand, { type: 'RequestA
   } else {
     const tx = state.transactions.get(command.transactionId);
     if (!tx) throw new WalletError('not_found', 'Transaction not found.');
-    if (tx.status !== 'Pending') throw new WalletError('invalid_state', `A ${tx.status} transaction cannot change status; record a correcting transaction instead.`);
-    if (!SETTLEMENTS_UNDER_RULE.has(tx.type) || tx.assetId !== command.assetId) throw new WalletError('invalid_state', 'This transaction does not need a second approval.');
+    if (tx.status !== 'Pending')
+      throw new WalletError('invalid_state', `A ${tx.status} transaction cannot change status; record a correcting transaction instead.`);
+    if (!SETTLEMENTS_UNDER_RULE.has(tx.type) || tx.assetId !== command.assetId)
+      throw new WalletError('invalid_state', 'This transaction does not need a second approval.');
     amount = money(tx.amount);
   }
   const valueUsd = amount.abs().times(command.priceUsd);
@@ -642,11 +705,27 @@ function decideApproval(command: Extract<WalletCommand, { type: 'DecideApproval'
   const reason = command.reason.trim();
   if (!reason) throw new WalletError('invalid_amount', APPROVAL_MESSAGES.reasonRequired);
   const r = a.request;
-  const decision = { requestId: r.requestId, makerId: r.makerId, checkerId: command.checker.id, checkerRole: command.checker.role as 'MANAGER' | 'ADMIN', reason };
+  const decision = {
+    requestId: r.requestId,
+    makerId: r.makerId,
+    checkerId: command.checker.id,
+    checkerRole: command.checker.role as 'MANAGER' | 'ADMIN',
+    reason,
+  };
   if (!command.approve) return [{ type: 'wallet.approval-rejected', data: decision }];
   const effect =
     r.action === 'manual-transaction' && r.transaction
-      ? decideEvents(manualCommand({ transactionId: r.transactionId, assetId: r.assetId, amount: money(r.amount), makerId: r.makerId, requestId: r.requestId, transaction: r.transaction }), state)
+      ? decideEvents(
+          manualCommand({
+            transactionId: r.transactionId,
+            assetId: r.assetId,
+            amount: money(r.amount),
+            makerId: r.makerId,
+            requestId: r.requestId,
+            transaction: r.transaction,
+          }),
+          state,
+        )
       : decideEvents({ type: 'SettleTransaction', transactionId: r.transactionId, approvalRequestId: r.requestId }, state);
   return [{ type: 'wallet.approval-approved', data: decision }, ...effect];
 }

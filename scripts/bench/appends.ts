@@ -1,7 +1,20 @@
 /** Appends, one event and 100 events each, against plain INSERTs (docs/performance.md). */
 import { randomUUID } from 'node:crypto';
 import { TARGETS, type Figure } from './model.js';
-import { alternate, makeEvents, median, perSecond, PLAIN_INSERT, plainParams, ranges, round, runWriters, settle, templateEvent, type Ctx } from './helpers.js';
+import {
+  alternate,
+  makeEvents,
+  median,
+  perSecond,
+  PLAIN_INSERT,
+  plainParams,
+  ranges,
+  round,
+  runWriters,
+  settle,
+  templateEvent,
+  type Ctx,
+} from './helpers.js';
 
 export async function appendsPhase(ctx: Ctx): Promise<void> {
   const { pool, store, sizes, log } = ctx;
@@ -47,7 +60,9 @@ export async function appendsPhase(ctx: Ctx): Promise<void> {
   {
     const n = sizes.singleEvents;
     const warm = Math.min(2000, Math.max(32, Math.floor(n / 10)));
-    log(`appends: warming up, then ${n.toLocaleString('en-US')} single-event appends and as many insert transactions (${sizes.singleWriters} writers, ${sizes.rounds} rounds)`);
+    log(
+      `appends: warming up, then ${n.toLocaleString('en-US')} single-event appends and as many insert transactions (${sizes.singleWriters} writers, ${sizes.rounds} rounds)`,
+    );
     // Events are made before each timed run, for that run only.
     const subject = async (count: number) => {
       const events = makeEvents(template, count);
@@ -72,7 +87,11 @@ export async function appendsPhase(ctx: Ctx): Promise<void> {
     await baseline(warm);
     await settle(pool);
     const parts = ranges(n, sizes.rounds);
-    const m = await alternate(sizes.rounds, (r) => subject(parts[r]![1] - parts[r]![0]), (r) => baseline(parts[r]![1] - parts[r]![0]));
+    const m = await alternate(
+      sizes.rounds,
+      (r) => subject(parts[r]![1] - parts[r]![0]),
+      (r) => baseline(parts[r]![1] - parts[r]![0]),
+    );
     ctx.figures.push(
       figure(
         'appends.single',
@@ -93,7 +112,9 @@ export async function appendsPhase(ctx: Ctx): Promise<void> {
     const appends = Math.max(sizes.rounds, Math.floor(sizes.batchEvents / size));
     const n = appends * size;
     const warmAppends = Math.max(2, Math.min(20, Math.floor(appends / 20)));
-    log(`appends: warming up, then ${n.toLocaleString('en-US')} events in appends of ${size} and as many autocommit inserts (${sizes.batchWriters} writers, ${sizes.rounds} rounds)`);
+    log(
+      `appends: warming up, then ${n.toLocaleString('en-US')} events in appends of ${size} and as many autocommit inserts (${sizes.batchWriters} writers, ${sizes.rounds} rounds)`,
+    );
     const subject = async (count: number) => {
       const events = makeEvents(template, count * size);
       const streams = Array.from({ length: count }, () => `wallet-${randomUUID()}`);
@@ -105,13 +126,19 @@ export async function appendsPhase(ctx: Ctx): Promise<void> {
     const baseline = async (count: number) => {
       const events = makeEvents(template, count * size);
       const streams = Array.from({ length: count }, () => `wallet-${randomUUID()}`);
-      return runWriters(sizes.batchWriters, count * size, (j) => pool.query(PLAIN_INSERT, plainParams(streams[Math.floor(j / size)]!, j % size, events[j]!)));
+      return runWriters(sizes.batchWriters, count * size, (j) =>
+        pool.query(PLAIN_INSERT, plainParams(streams[Math.floor(j / size)]!, j % size, events[j]!)),
+      );
     };
     await subject(warmAppends);
     await baseline(warmAppends);
     await settle(pool);
     const parts = ranges(appends, sizes.rounds);
-    const m = await alternate(sizes.rounds, (r) => subject(parts[r]![1] - parts[r]![0]), (r) => baseline(parts[r]![1] - parts[r]![0]));
+    const m = await alternate(
+      sizes.rounds,
+      (r) => subject(parts[r]![1] - parts[r]![0]),
+      (r) => baseline(parts[r]![1] - parts[r]![0]),
+    );
     ctx.figures.push(
       figure(
         'appends.batch',

@@ -68,7 +68,9 @@ export async function contentionPhase(ctx: Ctx): Promise<void> {
   const { pool, store, sizes, log } = ctx;
   await pool.query('truncate events, streams');
   const k = sizes.contentionWithdrawals;
-  log(`contention: warming up, then ${k} withdrawals by 1 client, by ${sizes.contentionClients} clients through 1 handler and through ${sizes.contentionHandlers} handlers`);
+  log(
+    `contention: warming up, then ${k} withdrawals by 1 client, by ${sizes.contentionClients} clients through 1 handler and through ${sizes.contentionHandlers} handlers`,
+  );
   await contend(store, Math.min(20, k), 4, 2);
   await settle(pool);
   const baselineRun = await contend(store, k, 1, 1);

@@ -40,12 +40,14 @@ const sizeLabel = (n: number) => (Math.log10(n) % 1 === 0 ? `10^${Math.log10(n)}
 async function loadFor(clients: number, seconds: number, fn: (client: number) => Promise<void>): Promise<number> {
   const until = now() + seconds * 1000;
   let done = 0;
-  await Promise.all(Array.from({ length: clients }, async (_, c) => {
-    while (now() < until) {
-      await fn(c);
-      done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (now() < until) {
+        await fn(c);
+        done++;
+      }
+    }),
+  );
   return done;
 }
 
@@ -71,7 +73,9 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
   const coldSmallMs = await coldCommand(ctx, wallets.small, sizes.growthSamples, snapshots);
   const coldBigMs = await coldCommand(ctx, wallets.big, sizes.growthSamples, snapshots);
   const coldBigNoSnapshotMs = await coldCommand(ctx, wallets.big, 2);
-  log(`growth ${sizeLabel(size)}: cold command ${coldSmallMs.toFixed(1)} ms (100 events), ${coldBigMs.toFixed(1)} ms (big wallet), ${coldBigNoSnapshotMs.toFixed(0)} ms without snapshots`);
+  log(
+    `growth ${sizeLabel(size)}: cold command ${coldSmallMs.toFixed(1)} ms (100 events), ${coldBigMs.toFixed(1)} ms (big wallet), ${coldBigNoSnapshotMs.toFixed(0)} ms without snapshots`,
+  );
 
   // Replay all, with the process's RSS sampled above what it was before.
   await resetReadModels(database.db, PROJECTIONS);
@@ -84,7 +88,9 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
   clearInterval(sampler);
   const replayEventsPerSecond = perSecond(all!.events, all!.seconds * 1000);
   const replayRssMB = (rssMax - rssBefore) / 2 ** 20 + 1; // + 1 MB: never zero
-  log(`growth ${sizeLabel(size)}: replay all ${all!.events.toLocaleString('en-US')} events in ${all!.seconds.toFixed(1)} s, RSS +${replayRssMB.toFixed(0)} MB`);
+  log(
+    `growth ${sizeLabel(size)}: replay all ${all!.events.toLocaleString('en-US')} events in ${all!.seconds.toFixed(1)} s, RSS +${replayRssMB.toFixed(0)} MB`,
+  );
 
   // The transactions page (what GET /api/v1/transactions serves), 16 readers over random customers.
   const readTimes: number[] = [];
@@ -106,7 +112,10 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
   try {
     commands = await loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
       const started = now();
-      const { position } = await handler.handle(walletDecider, pick(), recorded('0.001', 'Complete', 'BTC'), { actor: BENCH_ACTOR, correlationId: randomUUID() });
+      const { position } = await handler.handle(walletDecider, pick(), recorded('0.001', 'Complete', 'BTC'), {
+        actor: BENCH_ACTOR,
+        correlationId: randomUUID(),
+      });
       const appended = now();
       if (!(await projector.waitFor(position!, 10_000))) throw new Error('growth: the read models did not show a command within 10 s');
       lagTimes.push(now() - appended);
@@ -118,10 +127,21 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
   const commandsPerSecond = perSecond(commands, now() - t0);
   await handler.flushSnapshots();
 
-  const { rows } = await sql<{ bytes: string; n: string }>`select pg_total_relation_size('events')::text as bytes, (select count(*) from events)::text as n`.execute(database.db);
+  const { rows } = await sql<{
+    bytes: string;
+    n: string;
+  }>`select pg_total_relation_size('events')::text as bytes, (select count(*) from events)::text as n`.execute(database.db);
   return {
-    coldSmallMs, coldBigMs, coldBigNoSnapshotMs, commandsPerSecond, commandP99Ms: p99(commandTimes), lagP99Ms: p99(lagTimes),
-    readP99Ms: p99(readTimes), replayEventsPerSecond, replayRssMB, bytesPerEvent: Number(rows[0]!.bytes) / Number(rows[0]!.n),
+    coldSmallMs,
+    coldBigMs,
+    coldBigNoSnapshotMs,
+    commandsPerSecond,
+    commandP99Ms: p99(commandTimes),
+    lagP99Ms: p99(lagTimes),
+    readP99Ms: p99(readTimes),
+    replayEventsPerSecond,
+    replayRssMB,
+    bytesPerEvent: Number(rows[0]!.bytes) / Number(rows[0]!.n),
   };
 }
 
@@ -131,26 +151,70 @@ function figures(size: number, first: number, m: Measured, base: Measured): Figu
   const against = `same figure at ${sizeLabel(first)} events`;
   const grown = size !== first;
   const fig = (id: string, name: string, unit: string, value: number, baseValue: number, target: Figure['target'], digits = 1): Figure => ({
-    id: `growth.${id}@${size}`, group: 'growth', name: `${name} (log ${label})`, unit, value: round(value, digits),
-    baseline: { name: against, value: round(baseValue, digits) }, ratio: round(value / baseValue, 3), target,
+    id: `growth.${id}@${size}`,
+    group: 'growth',
+    name: `${name} (log ${label})`,
+    unit,
+    value: round(value, digits),
+    baseline: { name: against, value: round(baseValue, digits) },
+    ratio: round(value / baseValue, 3),
+    target,
   });
-  const atLeast = (ratio: number, value: number, baseValue: number) => (grown ? { text: `>= ${ratio.toFixed(1)}x`, pass: value / baseValue >= ratio } : null);
-  const atMost = (ratio: number, value: number, baseValue: number) => (grown ? { text: `<= ${ratio.toFixed(1)}x`, pass: value / baseValue <= ratio } : null);
+  const atLeast = (ratio: number, value: number, baseValue: number) =>
+    grown ? { text: `>= ${ratio.toFixed(1)}x`, pass: value / baseValue >= ratio } : null;
+  const atMost = (ratio: number, value: number, baseValue: number) =>
+    grown ? { text: `<= ${ratio.toFixed(1)}x`, pass: value / baseValue <= ratio } : null;
   const { growth } = TARGETS;
   return [
     {
-      id: `growth.cold@${size}`, group: 'growth', name: `Cold command, big wallet (log ${label})`, unit: 'ms', value: round(m.coldBigMs, 1),
-      baseline: { name: 'cold command, 100-event wallet, same log', value: round(m.coldSmallMs, 1) }, ratio: round(m.coldBigMs / m.coldSmallMs, 3),
+      id: `growth.cold@${size}`,
+      group: 'growth',
+      name: `Cold command, big wallet (log ${label})`,
+      unit: 'ms',
+      value: round(m.coldBigMs, 1),
+      baseline: { name: 'cold command, 100-event wallet, same log', value: round(m.coldSmallMs, 1) },
+      ratio: round(m.coldBigMs / m.coldSmallMs, 3),
       target: { text: `<= ${growth.coldBigVsSmall}x`, pass: m.coldBigMs / m.coldSmallMs <= growth.coldBigVsSmall },
       details: { withoutSnapshotsMs: round(m.coldBigNoSnapshotMs, 1) },
     },
     fig('coldNoSnapshot', 'Cold command, big wallet, no snapshots', 'ms', m.coldBigNoSnapshotMs, base.coldBigNoSnapshotMs, null),
-    fig('commands', 'Commands, 16 clients, answered when visible', 'commands/s', m.commandsPerSecond, base.commandsPerSecond, atLeast(growth.commands, m.commandsPerSecond, base.commandsPerSecond), 0),
+    fig(
+      'commands',
+      'Commands, 16 clients, answered when visible',
+      'commands/s',
+      m.commandsPerSecond,
+      base.commandsPerSecond,
+      atLeast(growth.commands, m.commandsPerSecond, base.commandsPerSecond),
+      0,
+    ),
     fig('commands.p99', 'Commands: p99', 'ms', m.commandP99Ms, base.commandP99Ms, null),
     fig('lag.p99', 'Projection lag under the command load: p99', 'ms', m.lagP99Ms, base.lagP99Ms, null),
-    fig('reads.p99', 'Transactions page: p99, 16 readers', 'ms', m.readP99Ms, base.readP99Ms, atMost(growth.readP99, m.readP99Ms, base.readP99Ms), 2),
-    fig('replay', 'Replay all', 'events/s', m.replayEventsPerSecond, base.replayEventsPerSecond, atLeast(growth.replay, m.replayEventsPerSecond, base.replayEventsPerSecond), 0),
-    fig('replay.rss', 'Replay all: RSS growth', 'MB', m.replayRssMB, base.replayRssMB, atMost(growth.replayRss, m.replayRssMB, base.replayRssMB)),
+    fig(
+      'reads.p99',
+      'Transactions page: p99, 16 readers',
+      'ms',
+      m.readP99Ms,
+      base.readP99Ms,
+      atMost(growth.readP99, m.readP99Ms, base.readP99Ms),
+      2,
+    ),
+    fig(
+      'replay',
+      'Replay all',
+      'events/s',
+      m.replayEventsPerSecond,
+      base.replayEventsPerSecond,
+      atLeast(growth.replay, m.replayEventsPerSecond, base.replayEventsPerSecond),
+      0,
+    ),
+    fig(
+      'replay.rss',
+      'Replay all: RSS growth',
+      'MB',
+      m.replayRssMB,
+      base.replayRssMB,
+      atMost(growth.replayRss, m.replayRssMB, base.replayRssMB),
+    ),
     fig('bytes', 'Bytes on disk per event', 'bytes', m.bytesPerEvent, base.bytesPerEvent, null, 0),
   ];
 }

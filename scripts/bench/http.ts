@@ -23,7 +23,9 @@ export async function httpPhase(ctx: Ctx): Promise<void> {
     const c = sizes.httpConnections;
     const runs: Record<string, { subject: LoadResult[]; baseline: LoadResult[] }> = {};
     const pair = async (id: string, subject: keyof typeof ROUTES, baseline: keyof typeof ROUTES, during?: () => void) => {
-      log(`http: ${subject} against ${baseline}, ${c} connections, 2 rounds of ${sizes.httpSeconds} s each (after ${sizes.httpWarmSeconds} s warm-up each)`);
+      log(
+        `http: ${subject} against ${baseline}, ${c} connections, 2 rounds of ${sizes.httpSeconds} s each (after ${sizes.httpWarmSeconds} s warm-up each)`,
+      );
       if (sizes.httpWarmSeconds > 0) {
         await server.load(ROUTES[subject], users, c, sizes.httpWarmSeconds);
         await server.load(ROUTES[baseline], users, c, sizes.httpWarmSeconds);
@@ -47,12 +49,15 @@ export async function httpPhase(ctx: Ctx): Promise<void> {
     let sampling = false;
     const sampler = setInterval(() => {
       if (!sampling) return;
-      server.rss().then((m) => {
-        if (m.rssMB > peakUnderLoad) {
-          peakUnderLoad = m.rssMB;
-          atPeak = { heapUsedMB: round(m.heapUsedMB, 1), heapTotalMB: round(m.heapTotalMB, 1), externalMB: round(m.externalMB, 1) };
-        }
-      }, () => {});
+      server.rss().then(
+        (m) => {
+          if (m.rssMB > peakUnderLoad) {
+            peakUnderLoad = m.rssMB;
+            atPeak = { heapUsedMB: round(m.heapUsedMB, 1), heapTotalMB: round(m.heapTotalMB, 1), externalMB: round(m.externalMB, 1) };
+          }
+        },
+        () => {},
+      );
     }, 250);
     let commands;
     try {
@@ -108,10 +113,17 @@ export async function httpPhase(ctx: Ctx): Promise<void> {
         },
       };
     };
-    const cmd = figure('http.commands', `Commands: create-deposit-request, ${c} connections`, 'commands/s', commands, 'BEGIN; INSERT; COMMIT route', (v, ratio) => ({
-      text: `>= ${TARGETS.commandsPerSecond.toLocaleString('en-US')}/s and >= ${TARGETS.commandsVsInsertRoute.toFixed(2)}x`,
-      pass: v >= TARGETS.commandsPerSecond && ratio >= TARGETS.commandsVsInsertRoute,
-    }));
+    const cmd = figure(
+      'http.commands',
+      `Commands: create-deposit-request, ${c} connections`,
+      'commands/s',
+      commands,
+      'BEGIN; INSERT; COMMIT route',
+      (v, ratio) => ({
+        text: `>= ${TARGETS.commandsPerSecond.toLocaleString('en-US')}/s and >= ${TARGETS.commandsVsInsertRoute.toFixed(2)}x`,
+        pass: v >= TARGETS.commandsPerSecond && ratio >= TARGETS.commandsVsInsertRoute,
+      }),
+    );
     const cs = sum(commands.subject);
     const cb = sum(commands.baseline);
     ctx.figures.push(
@@ -126,14 +138,28 @@ export async function httpPhase(ctx: Ctx): Promise<void> {
         ratio: round(cs.p99 / Math.max(cb.p99, 1), 3),
         target: { text: `< ${TARGETS.commandP99Ms} ms`, pass: cs.requests > 0 && cs.p99 < TARGETS.commandP99Ms },
       },
-      figure('http.reads.profile', `Reads: get-user-profile-details, ${c} connections`, 'req/s', profile, 'SELECT-by-key route', (_v, ratio) => ({
-        text: `>= ${TARGETS.readsVsSelectRoute.toFixed(2)}x`,
-        pass: ratio >= TARGETS.readsVsSelectRoute,
-      })),
-      figure('http.reads.transactions', `Reads: transactions page, ${c} connections`, 'req/s', transactions, 'SELECT-by-key route', (_v, ratio) => ({
-        text: `>= ${TARGETS.readsVsSelectRoute.toFixed(2)}x`,
-        pass: ratio >= TARGETS.readsVsSelectRoute,
-      })),
+      figure(
+        'http.reads.profile',
+        `Reads: get-user-profile-details, ${c} connections`,
+        'req/s',
+        profile,
+        'SELECT-by-key route',
+        (_v, ratio) => ({
+          text: `>= ${TARGETS.readsVsSelectRoute.toFixed(2)}x`,
+          pass: ratio >= TARGETS.readsVsSelectRoute,
+        }),
+      ),
+      figure(
+        'http.reads.transactions',
+        `Reads: transactions page, ${c} connections`,
+        'req/s',
+        transactions,
+        'SELECT-by-key route',
+        (_v, ratio) => ({
+          text: `>= ${TARGETS.readsVsSelectRoute.toFixed(2)}x`,
+          pass: ratio >= TARGETS.readsVsSelectRoute,
+        }),
+      ),
       figure('http.static', `Static route (ceiling of the setup), ${c} connections`, 'req/s', staticRoute, 'SELECT-by-key route', null),
     );
     const rss = await server.rss();
@@ -146,7 +172,12 @@ export async function httpPhase(ctx: Ctx): Promise<void> {
       baseline: { name: 'server RSS idle, after setup', value: round(idle.rssMB, 1) },
       ratio: round(peakUnderLoad / idle.rssMB, 3),
       target: { text: `< ${TARGETS.serverRssMB} MB`, pass: peakUnderLoad > 0 && peakUnderLoad < TARGETS.serverRssMB },
-      details: { peakRssMBWholeRun: round(rss.peakRssMB, 1), rssMBAtEnd: round(rss.rssMB, 1), atPeak, idleHeapTotalMB: round(idle.heapTotalMB, 1) },
+      details: {
+        peakRssMBWholeRun: round(rss.peakRssMB, 1),
+        rssMBAtEnd: round(rss.rssMB, 1),
+        atPeak,
+        idleHeapTotalMB: round(idle.heapTotalMB, 1),
+      },
     });
   } finally {
     await server.stop();

@@ -38,14 +38,61 @@ export interface BenchSizes {
   growthSamples: number;
 }
 
-export const COMMON = { singleWriters: 32, batchSize: 100, batchWriters: 8, contentionClients: 64, contentionHandlers: 4, httpConnections: 64, httpUsers: 64, growthBigWallet: 100_000, growthClients: 16, growthSamples: 5 };
+export const COMMON = {
+  singleWriters: 32,
+  batchSize: 100,
+  batchWriters: 8,
+  contentionClients: 64,
+  contentionHandlers: 4,
+  httpConnections: 64,
+  httpUsers: 64,
+  growthBigWallet: 100_000,
+  growthClients: 16,
+  growthSamples: 5,
+};
 
 export const SIZES: Record<BenchSize, BenchSizes> = {
-  full: { ...COMMON, singleEvents: 48_000, batchEvents: 80_000, replayEvents: 1_000_000, contentionWithdrawals: 2_000, rounds: 8, httpSeconds: 10, httpWarmSeconds: 3, growthLogs: [100_000, 1_000_000, 10_000_000], growthSeconds: 10 },
-  quick: { ...COMMON, singleEvents: 16_000, batchEvents: 16_000, replayEvents: 100_000, contentionWithdrawals: 600, rounds: 4, httpSeconds: 3, httpWarmSeconds: 1, growthLogs: [100_000, 1_000_000], growthSeconds: 5 },
+  full: {
+    ...COMMON,
+    singleEvents: 48_000,
+    batchEvents: 80_000,
+    replayEvents: 1_000_000,
+    contentionWithdrawals: 2_000,
+    rounds: 8,
+    httpSeconds: 10,
+    httpWarmSeconds: 3,
+    growthLogs: [100_000, 1_000_000, 10_000_000],
+    growthSeconds: 10,
+  },
+  quick: {
+    ...COMMON,
+    singleEvents: 16_000,
+    batchEvents: 16_000,
+    replayEvents: 100_000,
+    contentionWithdrawals: 600,
+    rounds: 4,
+    httpSeconds: 3,
+    httpWarmSeconds: 1,
+    growthLogs: [100_000, 1_000_000],
+    growthSeconds: 5,
+  },
   // For the smoke test only: proves that every phase runs, measures nothing worth reading.
-  tiny: { ...COMMON, singleEvents: 320, batchEvents: 800, replayEvents: 3_000, contentionWithdrawals: 20, rounds: 2, httpUsers: 4, httpConnections: 8, httpSeconds: 1, httpWarmSeconds: 0,
-    growthLogs: [1_500, 4_000], growthBigWallet: 1_200, growthSeconds: 0.5, growthSamples: 2 },
+  tiny: {
+    ...COMMON,
+    singleEvents: 320,
+    batchEvents: 800,
+    replayEvents: 3_000,
+    contentionWithdrawals: 20,
+    rounds: 2,
+    httpUsers: 4,
+    httpConnections: 8,
+    httpSeconds: 1,
+    httpWarmSeconds: 0,
+    growthLogs: [1_500, 4_000],
+    growthBigWallet: 1_200,
+    growthSeconds: 0.5,
+    growthSamples: 2,
+  },
 };
 
 /** The issue's targets. */
@@ -69,13 +116,26 @@ export const TARGETS = {
  * machine; each pair below puts a baseline of this run beside the issue's figure for the same
  * work, so a reader can tell how fast this machine is before reading an absolute pass or fail.
  */
-export const ISSUE_MACHINE: readonly { id: string; side: 'value' | 'baseline'; name: string; unit: string; issue: number; note?: (f: Figure) => string }[] = [
+export const ISSUE_MACHINE: readonly {
+  id: string;
+  side: 'value' | 'baseline';
+  name: string;
+  unit: string;
+  issue: number;
+  note?: (f: Figure) => string;
+}[] = [
   { id: 'http.static', side: 'value', name: 'static route', unit: 'req/s', issue: 64_000 },
   { id: 'http.reads.profile', side: 'baseline', name: 'SELECT-by-key route', unit: 'req/s', issue: 12_300 },
   { id: 'http.commands', side: 'baseline', name: 'one-INSERT-transaction route', unit: 'req/s', issue: 4_900 },
   { id: 'http.commands.p99', side: 'baseline', name: "that route's p99", unit: 'ms', issue: 33 },
-  { id: 'replay.all', side: 'baseline', name: 'read and fold with decimal.js', unit: 'events/s', issue: 262_000,
-    note: (f) => `the issue read 200,000 events, this run ${Number(f.details?.events).toLocaleString('en-US')}` },
+  {
+    id: 'replay.all',
+    side: 'baseline',
+    name: 'read and fold with decimal.js',
+    unit: 'events/s',
+    issue: 262_000,
+    note: (f) => `the issue read 200,000 events, this run ${Number(f.details?.events).toLocaleString('en-US')}`,
+  },
 ];
 
 export interface AgainstIssue {

@@ -18,7 +18,8 @@ export async function readAndFold(store: EventStore, until: Position | null): Pr
     const page = await store.readAll({ after, maxCount: 5000 });
     if (page.length === 0) break;
     for (const e of page) {
-      if (!until || (e.position.commit > until.commit || (e.position.commit === until.commit && e.position.prepare > until.prepare))) break outer;
+      if (!until || e.position.commit > until.commit || (e.position.commit === until.commit && e.position.prepare > until.prepare))
+        break outer;
       events++;
       const data = e.data as { amount?: string; assetId?: string };
       if (typeof data.amount !== 'string') continue;
@@ -37,7 +38,12 @@ export async function replayPhase(ctx: Ctx): Promise<void> {
   await pool.query('truncate events, streams');
   log(`replay: seeding ${sizes.replayEvents.toLocaleString('en-US')} events`);
   const seeded = await seedLedger(store, { events: sizes.replayEvents });
-  ctx.setup.seed = { events: seeded.events, wallets: seeded.wallets, seconds: round(seeded.seconds, 2), eventsPerSecond: round(seeded.events / seeded.seconds) };
+  ctx.setup.seed = {
+    events: seeded.events,
+    wallets: seeded.wallets,
+    seconds: round(seeded.seconds, 2),
+    eventsPerSecond: round(seeded.events / seeded.seconds),
+  };
   log(`replay: seeded ${seeded.events.toLocaleString('en-US')} events in ${seeded.seconds.toFixed(1)} s; vacuum analyze`);
   // Sets hint bits and the visibility map once, so neither side pays for it on first read.
   await pool.query('vacuum analyze events');
@@ -51,7 +57,9 @@ export async function replayPhase(ctx: Ctx): Promise<void> {
   for (const p of PROJECTIONS) await replayProjection(database.projectionDb, store, p, { until: warmUntil });
   await readAndFold(store, warmUntil);
 
-  log(`replay: read-and-fold baseline, then ${PROJECTIONS.map((p) => p.name).join(', ')} over ${total.toLocaleString('en-US')} events, then the baseline again`);
+  log(
+    `replay: read-and-fold baseline, then ${PROJECTIONS.map((p) => p.name).join(', ')} over ${total.toLocaleString('en-US')} events, then the baseline again`,
+  );
   const before = await readAndFold(store, head);
   const results: ReplayResult[] = [];
   for (const p of PROJECTIONS) {
@@ -61,9 +69,12 @@ export async function replayPhase(ctx: Ctx): Promise<void> {
   }
   // What `ledger replay all` runs: one pass over the log feeding every read model.
   const [onePass] = await replayProjections(database.projectionDb, store, PROJECTIONS, { until: head });
-  log(`replay: all ${PROJECTIONS.length} read models in one pass: ${onePass!.events.toLocaleString('en-US')} events in ${onePass!.seconds.toFixed(2)} s`);
+  log(
+    `replay: all ${PROJECTIONS.length} read models in one pass: ${onePass!.events.toLocaleString('en-US')} events in ${onePass!.seconds.toFixed(2)} s`,
+  );
   const after = await readAndFold(store, head);
-  if (before.events !== total || after.events !== total) throw new Error(`the baseline read ${before.events}/${after.events} of ${total} events`);
+  if (before.events !== total || after.events !== total)
+    throw new Error(`the baseline read ${before.events}/${after.events} of ${total} events`);
   const baseMs = (before.ms + after.ms) / 2;
   const base = perSecond(total, baseMs);
   const baseline = { name: 'read pages of 5000 + decimal.js fold', value: round(base) };
@@ -103,7 +114,10 @@ export async function replayPhase(ctx: Ctx): Promise<void> {
     details: {
       events: total,
       seconds: round(allSeconds, 3),
-      separateReplaysSeconds: round(results.reduce((sum, r) => sum + r.seconds, 0), 3),
+      separateReplaysSeconds: round(
+        results.reduce((sum, r) => sum + r.seconds, 0),
+        3,
+      ),
       ...baselineDetails,
     },
   });

@@ -9,7 +9,14 @@ import type { Mailer } from '../mail/mailer.js';
 import { sendQuietly, type MailLog } from '../mail/mailer.js';
 import { mailStaffNotices } from '../mail/staff-notices.js';
 import { isStaffActor } from '../../ledger/notifications/staff-notices.js';
-import { accountExistsMail, confirmationMail, passwordResetMail, securityMail, welcomeMail, type SecurityNotice } from '../mail/templates.js';
+import {
+  accountExistsMail,
+  confirmationMail,
+  passwordResetMail,
+  securityMail,
+  welcomeMail,
+  type SecurityNotice,
+} from '../mail/templates.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
 import { hashPassword, randomToken, sha256, verifyPassword } from './crypto.js';
 import { AuthError, authErrors } from './errors.js';
@@ -69,7 +76,8 @@ export class Accounts {
    */
   async record(userId: string, command: UserCommand, actor: Actor, extra?: Record<string, unknown>): Promise<void> {
     const result = await this.ledger.execute(userDecider, userId, command, { actor, extra });
-    if (isStaffActor(actor.role) && !result.replayed) await mailStaffNotices(this.db, this.mailer, this.log, userId, result.events, result.eventIds);
+    if (isStaffActor(actor.role) && !result.replayed)
+      await mailStaffNotices(this.db, this.mailer, this.log, userId, result.events, result.eventIds);
   }
 
   async findByEmail(email: string) {
@@ -80,7 +88,14 @@ export class Accounts {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async view(user: Pick<UsersTable, 'id' | 'email' | 'full_name' | 'role' | 'requires_password_change' | 'active_mfa_method'> & { email_confirmed_at: Date | null; banned_until: Date | null; created_at: Date | string; last_sign_in_at: Date | null }): Promise<UserView> {
+  async view(
+    user: Pick<UsersTable, 'id' | 'email' | 'full_name' | 'role' | 'requires_password_change' | 'active_mfa_method'> & {
+      email_confirmed_at: Date | null;
+      banned_until: Date | null;
+      created_at: Date | string;
+      last_sign_in_at: Date | null;
+    },
+  ): Promise<UserView> {
     const factors = await this.db.selectFrom('auth_mfa_factors').selectAll().where('user_id', '=', user.id).orderBy('created_at').execute();
     return {
       id: user.id,
@@ -93,10 +108,18 @@ export class Accounts {
         full_name: user.full_name,
         role: user.role,
         requires_password_change: user.requires_password_change,
-        ...(user.requires_password_change ? { password_change_reason: passwordChangeReason(await this.ledger.store.readStream(`${USER_STREAM_PREFIX}${user.id}`)) } : {}),
+        ...(user.requires_password_change
+          ? { password_change_reason: passwordChangeReason(await this.ledger.store.readStream(`${USER_STREAM_PREFIX}${user.id}`)) }
+          : {}),
         active_mfa_method: user.active_mfa_method,
       },
-      factors: factors.map((f) => ({ id: f.id, factor_type: f.factor_type, status: f.status, friendly_name: f.friendly_name, created_at: iso(f.created_at)! })),
+      factors: factors.map((f) => ({
+        id: f.id,
+        factor_type: f.factor_type,
+        status: f.status,
+        friendly_name: f.friendly_name,
+        created_at: iso(f.created_at)!,
+      })),
       identities: [],
     };
   }
@@ -148,7 +171,10 @@ export class Accounts {
    * and the owner is mailed instead (at most ACCOUNT_EXISTS_MAILS an hour): the answer does
    * not tell whether an address is registered.
    */
-  async signUp(input: { email: string; password: string; fullName: string; captchaToken: string | undefined }, req: RequestInfo): Promise<UserView> {
+  async signUp(
+    input: { email: string; password: string; fullName: string; captchaToken: string | undefined },
+    req: RequestInfo,
+  ): Promise<UserView> {
     await this.spendCaptcha(input.captchaToken);
     assertPasswordAllowed(input.password);
     let userId: string;
@@ -188,8 +214,15 @@ export class Accounts {
   /** Mails a new confirmation link (valid 24 hours) to an address not yet confirmed. */
   private async sendConfirmation(user: { id: string; email: string; full_name: string }, req: RequestInfo): Promise<void> {
     const token = randomToken();
-    await this.db.insertInto('auth_one_time_tokens')
-      .values({ token_hash: sha256(token), user_id: user.id, kind: 'signup', expires_at: new Date(Date.now() + SIGNUP_LINK_TTL_MS), used_at: null })
+    await this.db
+      .insertInto('auth_one_time_tokens')
+      .values({
+        token_hash: sha256(token),
+        user_id: user.id,
+        kind: 'signup',
+        expires_at: new Date(Date.now() + SIGNUP_LINK_TTL_MS),
+        used_at: null,
+      })
       .execute();
     const link = `${this.publicUrl}/auth/v1/verify?type=signup&token=${token}`;
     void sendQuietly(this.mailer, confirmationMail(user.email, user.full_name, link), req.log);
@@ -206,8 +239,12 @@ export class Accounts {
   }
 
   private async offerConfirmation(user: { id: string; email: string; full_name: string }, req: RequestInfo): Promise<void> {
-    const recent = await this.db.selectFrom('auth_one_time_tokens').select('token_hash')
-      .where('user_id', '=', user.id).where('kind', '=', 'signup').where('used_at', 'is', null)
+    const recent = await this.db
+      .selectFrom('auth_one_time_tokens')
+      .select('token_hash')
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'signup')
+      .where('used_at', 'is', null)
       .where('created_at', '>', new Date(Date.now() - CONFIRMATION_RESEND_MS))
       .executeTakeFirst();
     if (!recent) await this.sendConfirmation(user, req);
@@ -240,10 +277,20 @@ export class Accounts {
     // Taken before sending, so that two calls at once send one mail; given back when the mail
     // fails, so that a later call sends it.
     const key = `welcome:${user.id}`;
-    const first = await this.db.insertInto('mail_sent').values({ key }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    const first = await this.db
+      .insertInto('mail_sent')
+      .values({ key })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
     if (!first) return;
     void sendQuietly(this.mailer, welcomeMail(user.email, user.full_name), log).then(async (sent) => {
-      if (!sent) await this.db.deleteFrom('mail_sent').where('key', '=', key).execute().catch((error: unknown) => log.warn({ err: error }, 'welcome mail key not released'));
+      if (!sent)
+        await this.db
+          .deleteFrom('mail_sent')
+          .where('key', '=', key)
+          .execute()
+          .catch((error: unknown) => log.warn({ err: error }, 'welcome mail key not released'));
     });
   }
 
@@ -314,7 +361,13 @@ export class Accounts {
       .executeTakeFirst();
     if (!first) return;
     const userAgent = req.userAgent?.slice(0, 512) ?? null;
-    const seen = await this.db.selectFrom('login_history').select(['ip_address', 'user_agent']).where('user_id', '=', user.id).orderBy('timestamp', 'desc').limit(200).execute();
+    const seen = await this.db
+      .selectFrom('login_history')
+      .select(['ip_address', 'user_agent'])
+      .where('user_id', '=', user.id)
+      .orderBy('timestamp', 'desc')
+      .limit(200)
+      .execute();
     await this.record(user.id, { type: 'RecordSignIn', sessionId, ipAddress: req.ip, userAgent }, user);
     if (isNewDevice(seen, { ip: req.ip, userAgent })) {
       await this.notify(user.id, { kind: 'new-sign-in', at: new Date(), ip: req.ip, network: networkOf(req.ip), userAgent }, req.log);
@@ -342,10 +395,18 @@ export class Accounts {
    * Sets a new password: clears a staff reset's flag and ends every other session (all of
    * them after a reset-link change, whose session exists only for this).
    */
-  async changePassword(userId: string, newPassword: string, ctx: { sessionId: string | null; method: 'self' | 'recovery' | 'forced' | 'staff-reset'; actor: Actor; log?: RequestInfo['log'] }): Promise<void> {
+  async changePassword(
+    userId: string,
+    newPassword: string,
+    ctx: { sessionId: string | null; method: 'self' | 'recovery' | 'forced' | 'staff-reset'; actor: Actor; log?: RequestInfo['log'] },
+  ): Promise<void> {
     assertPasswordAllowed(newPassword);
     const passwordHash = await hashPassword(newPassword);
-    await this.db.updateTable('auth_credentials').set({ password_hash: passwordHash, updated_at: new Date() }).where('user_id', '=', userId).execute();
+    await this.db
+      .updateTable('auth_credentials')
+      .set({ password_hash: passwordHash, updated_at: new Date() })
+      .where('user_id', '=', userId)
+      .execute();
     await this.record(userId, { type: 'RecordPasswordChange', method: ctx.method }, ctx.actor);
     if (ctx.method === 'recovery' || ctx.method === 'staff-reset' || !ctx.sessionId) await this.sessions.revokeAll(userId);
     else await this.sessions.revokeAll(userId, ctx.sessionId);
@@ -358,18 +419,36 @@ export class Accounts {
     const user = await this.findByEmail(email);
     if (!user) return;
     const token = randomToken();
-    await this.db.insertInto('auth_one_time_tokens')
-      .values({ token_hash: sha256(token), user_id: user.id, kind: 'recovery', expires_at: new Date(Date.now() + RECOVERY_LINK_TTL_MS), used_at: null })
+    await this.db
+      .insertInto('auth_one_time_tokens')
+      .values({
+        token_hash: sha256(token),
+        user_id: user.id,
+        kind: 'recovery',
+        expires_at: new Date(Date.now() + RECOVERY_LINK_TTL_MS),
+        used_at: null,
+      })
       .execute();
     void sendQuietly(this.mailer, passwordResetMail(user.email, `${this.publicUrl}/update-password#type=recovery&token=${token}`), req.log);
   }
 
   /** Exchanges a reset link's token for a recovery session that may only set a password. */
   async verifyRecovery(token: string, req: RequestInfo) {
-    const row = await this.db.selectFrom('auth_one_time_tokens').selectAll().where('token_hash', '=', sha256(token)).where('kind', '=', 'recovery').executeTakeFirst();
+    const row = await this.db
+      .selectFrom('auth_one_time_tokens')
+      .selectAll()
+      .where('token_hash', '=', sha256(token))
+      .where('kind', '=', 'recovery')
+      .executeTakeFirst();
     if (!row || row.used_at) throw authErrors.otpInvalid();
     if (row.expires_at < new Date()) throw authErrors.otpExpired();
-    const spent = await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).returning('user_id').executeTakeFirst();
+    const spent = await this.db
+      .updateTable('auth_one_time_tokens')
+      .set({ used_at: new Date() })
+      .where('token_hash', '=', row.token_hash)
+      .where('used_at', 'is', null)
+      .returning('user_id')
+      .executeTakeFirst();
     if (!spent) throw authErrors.otpInvalid();
     const user = await this.findById(row.user_id);
     if (!user) throw authErrors.otpInvalid();

@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'otplib';
 import { sql } from 'kysely';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, solveCaptcha, mailTo, bearer, ipFor, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import {
+  createTestApp,
+  solveCaptcha,
+  mailTo,
+  bearer,
+  ipFor,
+  registeredCustomer,
+  signIn,
+  type TestApp,
+} from '../../tests/support/test-app.js';
 import { createStaff } from './staff-accounts.js';
 
 describe('accounts and access (/auth/v1)', () => {
@@ -26,10 +35,20 @@ describe('accounts and access (/auth/v1)', () => {
     const { id, totp } = enrol.json() as { id: string; totp: { secret: string } };
     secretsSeen.push(totp.secret);
     const challenge = (await call({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(token) })).json().id;
-    const verified = await call({ method: 'POST', url: `/auth/v1/factors/${id}/verify`, headers: bearer(token), payload: { challenge_id: challenge, code: await generate({ secret: totp.secret }) } });
+    const verified = await call({
+      method: 'POST',
+      url: `/auth/v1/factors/${id}/verify`,
+      headers: bearer(token),
+      payload: { challenge_id: challenge, code: await generate({ secret: totp.secret }) },
+    });
     expect(verified.statusCode, verified.body).toBe(200);
     const upgraded = verified.json().access_token as string;
-    const method = await call({ method: 'PUT', url: '/auth/v1/user', headers: bearer(upgraded), payload: { data: { active_mfa_method: 'totp' } } });
+    const method = await call({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(upgraded),
+      payload: { data: { active_mfa_method: 'totp' } },
+    });
     expect(method.statusCode, method.body).toBe(200);
     return { id, secret: totp.secret, token: upgraded };
   };
@@ -48,9 +67,17 @@ describe('accounts and access (/auth/v1)', () => {
   it('registers, refuses sign-in until the e-mailed link confirms the address, then signs in', async () => {
     const email = 'Ada.Lovelace@example.com';
     const captcha = await solveCaptcha(t.app);
-    const signup = await inject({ method: 'POST', url: '/auth/v1/signup', payload: { email, password: 'analytical1', data: { full_name: 'Ada Lovelace' }, gotrue_meta_security: { captcha_token: captcha } } });
+    const signup = await inject({
+      method: 'POST',
+      url: '/auth/v1/signup',
+      payload: { email, password: 'analytical1', data: { full_name: 'Ada Lovelace' }, gotrue_meta_security: { captcha_token: captcha } },
+    });
     expect(signup.statusCode).toBe(200);
-    expect(signup.json()).toMatchObject({ email, email_confirmed_at: null, user_metadata: { full_name: 'Ada Lovelace', role: 'USER', requires_password_change: false } });
+    expect(signup.json()).toMatchObject({
+      email,
+      email_confirmed_at: null,
+      user_metadata: { full_name: 'Ada Lovelace', role: 'USER', requires_password_change: false },
+    });
     secretsSeen.push('analytical1');
 
     const early = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email, password: 'analytical1' } });
@@ -69,44 +96,98 @@ describe('accounts and access (/auth/v1)', () => {
     expect(session.user.email).toBe(email);
     const me = await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(session.access_token) });
     expect(me.json()).toMatchObject({ id: session.user.id, user_metadata: { active_mfa_method: null }, factors: [] });
-    const profile = await t.database.db.selectFrom('user_profiles').selectAll().where('user_id', '=', session.user.id).executeTakeFirstOrThrow();
+    const profile = await t.database.db
+      .selectFrom('user_profiles')
+      .selectAll()
+      .where('user_id', '=', session.user.id)
+      .executeTakeFirstOrThrow();
     expect([profile.can_buy, profile.can_sell]).toEqual([true, true]);
   });
 
   it('makes no second account for the same address in any case, and refuses a short password and a sign-up without the captcha', async () => {
-    const payload = (email: string, password: string, captcha?: string) => ({ email, password, data: { full_name: 'X' }, ...(captcha ? { gotrue_meta_security: { captcha_token: captcha } } : {}) });
-    const dup = await inject({ method: 'POST', url: '/auth/v1/signup', payload: payload('ADA.LOVELACE@example.com', 'whatever12', await solveCaptcha(t.app)) });
+    const payload = (email: string, password: string, captcha?: string) => ({
+      email,
+      password,
+      data: { full_name: 'X' },
+      ...(captcha ? { gotrue_meta_security: { captcha_token: captcha } } : {}),
+    });
+    const dup = await inject({
+      method: 'POST',
+      url: '/auth/v1/signup',
+      payload: payload('ADA.LOVELACE@example.com', 'whatever12', await solveCaptcha(t.app)),
+    });
     // Answered as for a new address (server/auth/enumeration.int.spec.ts); no second account is made.
     expect([dup.statusCode, dup.json().email_confirmed_at]).toEqual([200, null]);
-    expect(await t.database.db.selectFrom('auth_email_index').select('user_id').where('email_lower', '=', 'ada.lovelace@example.com').execute()).toHaveLength(1);
-    const weak = await inject({ method: 'POST', url: '/auth/v1/signup', payload: payload('short@example.com', 'short', await solveCaptcha(t.app)) });
+    expect(
+      await t.database.db.selectFrom('auth_email_index').select('user_id').where('email_lower', '=', 'ada.lovelace@example.com').execute(),
+    ).toHaveLength(1);
+    const weak = await inject({
+      method: 'POST',
+      url: '/auth/v1/signup',
+      payload: payload('short@example.com', 'short', await solveCaptcha(t.app)),
+    });
     expect(weak.json()).toEqual({ error: 'Password must be at least 8 characters long.', code: 'weak_password' });
     const bot = await inject({ method: 'POST', url: '/auth/v1/signup', payload: payload('bot@example.com', 'longenough1') });
     expect(bot.json().code).toBe('captcha_required');
-    const users = await t.database.db.selectFrom('users').select('email').where('email', 'in', ['short@example.com', 'bot@example.com']).execute();
+    const users = await t.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('email', 'in', ['short@example.com', 'bot@example.com'])
+      .execute();
     expect(users).toEqual([]);
   });
 
   it('answers a wrong password and an unknown e-mail alike, then wants the captcha, which works once', async () => {
     await registeredCustomer(t, 'grace@example.com', 'compiler99');
     const ip = '10.0.0.7';
-    const wrong = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', remoteAddress: ip, payload: { email: 'grace@example.com', password: 'nope-nope' } });
-    const unknown = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', remoteAddress: '10.0.0.8', payload: { email: 'nobody@example.com', password: 'nope-nope' } });
+    const wrong = await inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      remoteAddress: ip,
+      payload: { email: 'grace@example.com', password: 'nope-nope' },
+    });
+    const unknown = await inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      remoteAddress: '10.0.0.8',
+      payload: { email: 'nobody@example.com', password: 'nope-nope' },
+    });
     expect(wrong.json()).toEqual({ error: 'Invalid login credentials', code: 'invalid_credentials' });
     expect(unknown.json()).toEqual(wrong.json());
-    const noCaptcha = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', remoteAddress: ip, payload: { email: 'grace@example.com', password: 'compiler99' } });
+    const noCaptcha = await inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      remoteAddress: ip,
+      payload: { email: 'grace@example.com', password: 'compiler99' },
+    });
     expect(noCaptcha.json().code).toBe('captcha_required');
     const captcha = await solveCaptcha(t.app);
-    const ok = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', remoteAddress: ip, payload: { email: 'grace@example.com', password: 'compiler99', gotrue_meta_security: { captcha_token: captcha } } });
+    const ok = await inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      remoteAddress: ip,
+      payload: { email: 'grace@example.com', password: 'compiler99', gotrue_meta_security: { captcha_token: captcha } },
+    });
     expect(ok.statusCode).toBe(200);
-    await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', remoteAddress: ip, payload: { email: 'grace@example.com', password: 'wrong-again' } });
-    const replay = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', remoteAddress: ip, payload: { email: 'grace@example.com', password: 'compiler99', gotrue_meta_security: { captcha_token: captcha } } });
+    await inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      remoteAddress: ip,
+      payload: { email: 'grace@example.com', password: 'wrong-again' },
+    });
+    const replay = await inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      remoteAddress: ip,
+      payload: { email: 'grace@example.com', password: 'compiler99', gotrue_meta_security: { captcha_token: captcha } },
+    });
     expect(replay.json().code).toBe('captcha_failed');
   });
 
   it('rotates refresh tokens; reusing a spent one ends the whole session', async () => {
     const first = await registeredCustomer(t, 'rotate@example.com', 'rotation123');
-    const refresh = (token: string) => inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
+    const refresh = (token: string) =>
+      inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
     const second = await refresh(first.refresh_token);
     expect(second.statusCode).toBe(200);
     expect(second.json().refresh_token).not.toBe(first.refresh_token);
@@ -122,7 +203,8 @@ describe('accounts and access (/auth/v1)', () => {
     const a = await signIn(t, 'scopes@example.com', 'scopes1234');
     const b = await signIn(t, 'scopes@example.com', 'scopes1234');
     const c = await signIn(t, 'scopes@example.com', 'scopes1234');
-    const alive = async (s: { access_token: string }) => (await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode === 200;
+    const alive = async (s: { access_token: string }) =>
+      (await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode === 200;
     expect((await inject({ method: 'POST', url: '/auth/v1/logout?scope=others', headers: bearer(a.access_token) })).statusCode).toBe(204);
     expect([await alive(a), await alive(b), await alive(c)]).toEqual([true, false, false]);
     const d = await signIn(t, 'scopes@example.com', 'scopes1234');
@@ -134,13 +216,24 @@ describe('accounts and access (/auth/v1)', () => {
 
   it('enrols an authenticator; then sign-in is aal1 until a code, and a code is accepted once', async () => {
     const s = await registeredCustomer(t, 'totp@example.com', 'totp-pass-1');
-    const enrol = await inject({ method: 'POST', url: '/auth/v1/factors', headers: bearer(s.access_token), payload: { factor_type: 'totp' } });
+    const enrol = await inject({
+      method: 'POST',
+      url: '/auth/v1/factors',
+      headers: bearer(s.access_token),
+      payload: { factor_type: 'totp' },
+    });
     const { id, totp } = enrol.json();
     expect(totp.qr_code).toMatch(/^data:image\/svg\+xml/);
     secretsSeen.push(totp.secret);
-    const challenge = async (token: string) => (await inject({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(token) })).json().id;
+    const challenge = async (token: string) =>
+      (await inject({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(token) })).json().id;
     const verify = (token: string, challengeId: string, code: string) =>
-      inject({ method: 'POST', url: `/auth/v1/factors/${id}/verify`, headers: bearer(token), payload: { challenge_id: challengeId, code } });
+      inject({
+        method: 'POST',
+        url: `/auth/v1/factors/${id}/verify`,
+        headers: bearer(token),
+        payload: { challenge_id: challengeId, code },
+      });
     const code = await generate({ secret: totp.secret });
     const verified = await verify(s.access_token, await challenge(s.access_token), code);
     expect(verified.statusCode).toBe(200);
@@ -158,13 +251,20 @@ describe('accounts and access (/auth/v1)', () => {
     expect(upgraded.statusCode).toBe(200);
     const claims = JSON.parse(Buffer.from(upgraded.json().access_token.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ aal: 'aal2', role: 'USER', sub: s.user.id });
-    expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(upgraded.json().access_token), payload: {} })).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(upgraded.json().access_token), payload: {} })).statusCode,
+    ).toBe(200);
 
     // Removing it needs the password confirmed first.
     const token = upgraded.json().access_token;
     const refused = await inject({ method: 'DELETE', url: `/auth/v1/factors/${id}`, headers: bearer(token) });
     expect(refused.json().code).toBe('reauthentication_required');
-    const reauth = await inject({ method: 'POST', url: '/functions/v1/verify-and-update-password', headers: bearer(token), payload: { oldPassword: 'totp-pass-1', newPassword: 'totp-pass-1', verifyOnly: true } });
+    const reauth = await inject({
+      method: 'POST',
+      url: '/functions/v1/verify-and-update-password',
+      headers: bearer(token),
+      payload: { oldPassword: 'totp-pass-1', newPassword: 'totp-pass-1', verifyOnly: true },
+    });
     expect(reauth.json()).toEqual({ success: true });
     expect((await inject({ method: 'DELETE', url: `/auth/v1/factors/${id}`, headers: bearer(token) })).statusCode).toBe(200);
   });
@@ -174,21 +274,36 @@ describe('accounts and access (/auth/v1)', () => {
     let lastMail: Awaited<ReturnType<typeof mailTo>> | undefined;
     /** Asks for a code and reads it from the mail that follows. */
     const sendCode = async () => {
-      expect((await inject({ method: 'POST', url: '/auth/v1/otp', payload: { email: 'mailcode@example.com', create_user: false } })).json()).toEqual({});
+      expect(
+        (await inject({ method: 'POST', url: '/auth/v1/otp', payload: { email: 'mailcode@example.com', create_user: false } })).json(),
+      ).toEqual({});
       lastMail = await mailTo(t.outbox, 'mailcode@example.com', /verification code/, { newerThan: lastMail });
       return /\b(\d{6})\b/.exec(lastMail.text)![1]!;
     };
-    const verify = (token: string, code: string) => inject({ method: 'POST', url: '/auth/v1/verify', headers: bearer(token), payload: { type: 'email', email: 'mailcode@example.com', token: code } });
+    const verify = (token: string, code: string) =>
+      inject({
+        method: 'POST',
+        url: '/auth/v1/verify',
+        headers: bearer(token),
+        payload: { type: 'email', email: 'mailcode@example.com', token: code },
+      });
 
     const code = await sendCode();
     secretsSeen.push(code);
     const first = await verify(s.access_token, code);
     expect(first.statusCode, first.body).toBe(200);
-    const enable = await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(s.access_token), payload: { data: { active_mfa_method: 'email' } } });
+    const enable = await inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(s.access_token),
+      payload: { data: { active_mfa_method: 'email' } },
+    });
     expect(enable.json().user_metadata.active_mfa_method).toBe('email');
 
     const next = await signIn(t, 'mailcode@example.com', 'mailcode12');
-    expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: {} })).json().code).toBe('mfa_required');
+    expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: {} })).json().code).toBe(
+      'mfa_required',
+    );
     const fresh = await sendCode();
     const wrong = fresh === '000000' ? '000001' : '000000';
     for (let i = 0; i < 5; i++) expect((await verify(next.access_token, wrong)).json().code).toBe('otp_invalid');
@@ -197,11 +312,20 @@ describe('accounts and access (/auth/v1)', () => {
     expect((await verify(next.access_token, last)).statusCode).toBe(200);
 
     // Turning e-mail codes off needs the password again, in this very session, checked by the server.
-    const off = (token: string) => inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload: { data: { active_mfa_method: null } } });
+    const off = (token: string) =>
+      inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload: { data: { active_mfa_method: null } } });
     const reauth = (token: string, password: string) =>
-      inject({ method: 'POST', url: '/functions/v1/verify-and-update-password', headers: bearer(token), payload: { oldPassword: password, newPassword: password, verifyOnly: true } });
+      inject({
+        method: 'POST',
+        url: '/functions/v1/verify-and-update-password',
+        headers: bearer(token),
+        payload: { oldPassword: password, newPassword: password, verifyOnly: true },
+      });
     expect((await off(next.access_token)).json().code).toBe('reauthentication_required');
-    expect((await reauth(next.access_token, 'not-the-password')).json()).toEqual({ success: false, error: 'Password verification failed. Please check your password and try again.' });
+    expect((await reauth(next.access_token, 'not-the-password')).json()).toEqual({
+      success: false,
+      error: 'Password verification failed. Please check your password and try again.',
+    });
     expect((await off(next.access_token)).json().code).toBe('reauthentication_required');
     expect((await reauth(s.access_token, 'mailcode12')).statusCode).toBe(200);
     expect((await off(next.access_token)).json().code).toBe('reauthentication_required');
@@ -224,24 +348,41 @@ describe('accounts and access (/auth/v1)', () => {
     const refused = await verifyEmailCode(email, next.access_token, '123456');
     expect([refused.statusCode, refused.json().code]).toEqual([403, 'email_otp_not_allowed']);
     // The session is still at the first level: only the authenticator's code opens the rest.
-    expect((await asUser(email)({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: {} })).json().code).toBe('mfa_required');
+    expect(
+      (await asUser(email)({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: {} })).json().code,
+    ).toBe('mfa_required');
   });
 
   it('keeps one second factor at a time: no authenticator while e-mail codes are on, and the reverse', async () => {
-    const putUser = (email: string, token: string, payload: object) => asUser(email)({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload });
+    const putUser = (email: string, token: string, payload: object) =>
+      asUser(email)({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload });
     const conflict = (res: { statusCode: number; json: () => { code?: string } }) => [res.statusCode, res.json().code];
 
     // E-mail codes on: an authenticator cannot be set up, nor one begun earlier be finished.
     const mailUser = 'one-method-mail@example.com';
     const m = await registeredCustomer(t, mailUser, 'one-method-1');
-    const early = await asUser(mailUser)({ method: 'POST', url: '/auth/v1/factors', headers: bearer(m.access_token), payload: { factor_type: 'totp' } });
+    const early = await asUser(mailUser)({
+      method: 'POST',
+      url: '/auth/v1/factors',
+      headers: bearer(m.access_token),
+      payload: { factor_type: 'totp' },
+    });
     const pending = early.json() as { id: string; totp: { secret: string } };
     secretsSeen.push(pending.totp.secret);
     expect((await verifyEmailCode(mailUser, m.access_token, await emailCode(mailUser))).statusCode).toBe(200);
-    expect((await putUser(mailUser, m.access_token, { data: { active_mfa_method: 'email' } })).json().user_metadata.active_mfa_method).toBe('email');
-    const enrol = await asUser(mailUser)({ method: 'POST', url: '/auth/v1/factors', headers: bearer(m.access_token), payload: { factor_type: 'totp' } });
+    expect((await putUser(mailUser, m.access_token, { data: { active_mfa_method: 'email' } })).json().user_metadata.active_mfa_method).toBe(
+      'email',
+    );
+    const enrol = await asUser(mailUser)({
+      method: 'POST',
+      url: '/auth/v1/factors',
+      headers: bearer(m.access_token),
+      payload: { factor_type: 'totp' },
+    });
     expect(conflict(enrol)).toEqual([409, 'mfa_method_conflict']);
-    const challenge = (await asUser(mailUser)({ method: 'POST', url: `/auth/v1/factors/${pending.id}/challenge`, headers: bearer(m.access_token) })).json().id;
+    const challenge = (
+      await asUser(mailUser)({ method: 'POST', url: `/auth/v1/factors/${pending.id}/challenge`, headers: bearer(m.access_token) })
+    ).json().id;
     const finish = await asUser(mailUser)({
       method: 'POST',
       url: `/auth/v1/factors/${pending.id}/verify`,
@@ -272,9 +413,15 @@ describe('accounts and access (/auth/v1)', () => {
     const recovery = await inject({ method: 'POST', url: '/auth/v1/verify', payload: { type: 'recovery', token } });
     expect(recovery.statusCode).toBe(200);
     const rt = recovery.json().access_token;
-    expect((await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(rt) })).json().code).toBe('password_change_required');
-    expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(rt), payload: { password: 'remembered2' } })).statusCode).toBe(200);
-    expect((await inject({ method: 'POST', url: '/auth/v1/verify', payload: { type: 'recovery', token } })).json().code).toBe('otp_invalid');
+    expect((await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(rt) })).json().code).toBe(
+      'password_change_required',
+    );
+    expect(
+      (await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(rt), payload: { password: 'remembered2' } })).statusCode,
+    ).toBe(200);
+    expect((await inject({ method: 'POST', url: '/auth/v1/verify', payload: { type: 'recovery', token } })).json().code).toBe(
+      'otp_invalid',
+    );
     expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode).toBe(401);
     await expect(signIn(t, 'forgot@example.com', 'forgotten1')).rejects.toThrow(/invalid_credentials/);
     await signIn(t, 'forgot@example.com', 'remembered2', await solveCaptcha(t.app));
@@ -296,7 +443,9 @@ describe('accounts and access (/auth/v1)', () => {
     expect((await put({ password: 'forgot-totp-2', data: { active_mfa_method: null } })).json().code).toBe('recovery_password_only');
     expect((await put({ data: { active_mfa_method: 'totp' } })).json().code).toBe('recovery_password_only');
     expect((await put({})).json().code).toBe('password_change_required');
-    expect((await call({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(rt) })).json().code).toBe('password_change_required');
+    expect((await call({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(rt) })).json().code).toBe(
+      'password_change_required',
+    );
     const changed = await put({ password: 'forgot-totp-2' });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().factors).toEqual([expect.objectContaining({ status: 'verified' })]);
@@ -304,22 +453,46 @@ describe('accounts and access (/auth/v1)', () => {
 
     // The next sign-in with the new password still owes the authenticator's code.
     const next = await signIn(t, email, 'forgot-totp-2');
-    expect((await call({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: { password: 'forgot-totp-4' } })).json().code).toBe('mfa_required');
+    expect(
+      (
+        await call({ method: 'PUT', url: '/auth/v1/user', headers: bearer(next.access_token), payload: { password: 'forgot-totp-4' } })
+      ).json().code,
+    ).toBe('mfa_required');
     const factorId = next.user.factors[0]!.id;
-    const challenge = (await call({ method: 'POST', url: `/auth/v1/factors/${factorId}/challenge`, headers: bearer(next.access_token) })).json().id;
+    const challenge = (
+      await call({ method: 'POST', url: `/auth/v1/factors/${factorId}/challenge`, headers: bearer(next.access_token) })
+    ).json().id;
     const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
-    const upgraded = await call({ method: 'POST', url: `/auth/v1/factors/${factorId}/verify`, headers: bearer(next.access_token), payload: { challenge_id: challenge, code } });
+    const upgraded = await call({
+      method: 'POST',
+      url: `/auth/v1/factors/${factorId}/verify`,
+      headers: bearer(next.access_token),
+      payload: { challenge_id: challenge, code },
+    });
     expect(upgraded.statusCode, upgraded.body).toBe(200);
   });
 
   it('a staff account made by an operator must change its one-time password first', async () => {
-    const { password } = await createStaff(t.app.authServices.accounts, { email: 'worker1@example.com', fullName: 'Will Worker', role: 'WORKER' });
+    const { password } = await createStaff(t.app.authServices.accounts, {
+      email: 'worker1@example.com',
+      fullName: 'Will Worker',
+      role: 'WORKER',
+    });
     secretsSeen.push(password);
     const s = await signIn(t, 'worker1@example.com', password);
     expect(s.user.user_metadata).toMatchObject({ role: 'WORKER', requires_password_change: true });
-    expect((await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(s.access_token) })).statusCode).toBe(200);
-    expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(s.access_token), payload: { data: {} } })).json().code).toBe('password_change_required');
-    const changed = await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(s.access_token), payload: { password: 'my-own-password-1' } });
+    expect((await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(s.access_token) })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(s.access_token), payload: { data: {} } })).json().code,
+    ).toBe('password_change_required');
+    const changed = await inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(s.access_token),
+      payload: { password: 'my-own-password-1' },
+    });
     expect(changed.json().user_metadata.requires_password_change).toBe(false);
     expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(s.access_token), payload: {} })).statusCode).toBe(200);
   });
@@ -340,7 +513,12 @@ describe('accounts and access (/auth/v1)', () => {
     const challenge = await call({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(next.access_token) });
     expect(challenge.statusCode, challenge.body).toBe(200);
     const code = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
-    const verified = await call({ method: 'POST', url: `/auth/v1/factors/${id}/verify`, headers: bearer(next.access_token), payload: { challenge_id: challenge.json().id, code } });
+    const verified = await call({
+      method: 'POST',
+      url: `/auth/v1/factors/${id}/verify`,
+      headers: bearer(next.access_token),
+      payload: { challenge_id: challenge.json().id, code },
+    });
     expect(verified.statusCode, verified.body).toBe(200);
     const token = verified.json().access_token as string;
     expect((await put(token, {})).json().code).toBe('password_change_required');
@@ -354,7 +532,11 @@ describe('accounts and access (/auth/v1)', () => {
     expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode).toBe(200);
     await t.app.authServices.accounts.ban(s.user.id, new Date(Date.now() + 100 * 365 * 86400_000), { id: 'admin', role: 'ADMIN' });
     expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode).toBe(401);
-    const refused = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'banned@example.com', password: 'banned1234' } });
+    const refused = await inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      payload: { email: 'banned@example.com', password: 'banned1234' },
+    });
     expect(refused.json()).toEqual({ error: 'User is banned', code: 'user_banned' });
   });
 
@@ -369,7 +551,11 @@ describe('accounts and access (/auth/v1)', () => {
     expect(customerSignIn!.metadata).toMatchObject({ actorId: s.user.id, actorRole: 'USER' });
 
     // A staff member's sign-in names them with their own role.
-    const { password, userId } = await createStaff(t.app.authServices.accounts, { email: 'history.admin@example.com', fullName: 'History Admin', role: 'ADMIN' });
+    const { password, userId } = await createStaff(t.app.authServices.accounts, {
+      email: 'history.admin@example.com',
+      fullName: 'History Admin',
+      role: 'ADMIN',
+    });
     const admin = await signIn(t, 'history.admin@example.com', password);
     await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(admin.access_token) });
     const [staffSignIn] = (await t.app.ledger.store.readStream(`user-${userId}`)).filter((e) => e.type === 'user.signed-in');
@@ -379,7 +565,12 @@ describe('accounts and access (/auth/v1)', () => {
   it('limits sign-ups per address and says so', async () => {
     let last;
     for (let i = 0; i < 11; i++) {
-      last = await inject({ method: 'POST', url: '/auth/v1/signup', remoteAddress: '10.9.9.9', payload: { email: `flood${i}@example.com`, password: 'x', data: { full_name: 'F' } } });
+      last = await inject({
+        method: 'POST',
+        url: '/auth/v1/signup',
+        remoteAddress: '10.9.9.9',
+        payload: { email: `flood${i}@example.com`, password: 'x', data: { full_name: 'F' } },
+      });
     }
     expect(last!.statusCode).toBe(429);
     expect(last!.json()).toEqual({ error: 'Too many requests. Please wait a moment and try again.', code: 'rate_limited' });
@@ -400,7 +591,12 @@ describe('rate limit factor', () => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 21; i++) {
-        const res = await t.app.inject({ method: 'POST', url: '/auth/v1/signup', remoteAddress: '10.8.8.8', payload: { email: `f${i}@example.com`, password: 'x', data: { full_name: 'F' } } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/auth/v1/signup',
+          remoteAddress: '10.8.8.8',
+          payload: { email: `f${i}@example.com`, password: 'x', data: { full_name: 'F' } },
+        });
         codes.push(res.statusCode);
       }
       expect(codes.slice(0, 20).every((c) => c !== 429)).toBe(true);

@@ -17,9 +17,13 @@ const noCaptcha: CaptchaVerifier = {
 export async function createStaffFromCli(config: Config, input: Parameters<typeof createStaff>[1]) {
   const ledger = await createLedgerContext(config);
   try {
-    const sessions = new SessionService(ledger.database.db, () => {
-      throw new Error('no sessions from the command line');
-    }, config.ACCESS_TOKEN_TTL_SECONDS);
+    const sessions = new SessionService(
+      ledger.database.db,
+      () => {
+        throw new Error('no sessions from the command line');
+      },
+      config.ACCESS_TOKEN_TTL_SECONDS,
+    );
     const accounts = new Accounts(ledger.database.db, ledger, sessions, createMailer(config), noCaptcha, config.PUBLIC_URL ?? '');
     return await createStaff(accounts, input);
   } finally {

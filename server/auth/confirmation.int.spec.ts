@@ -15,7 +15,9 @@ describe('a confirmation link that expired or went astray', () => {
 
   const signUp = async (email: string, password: string) => {
     const res = await t.app.inject({
-      method: 'POST', url: '/auth/v1/signup', remoteAddress: ipFor(email),
+      method: 'POST',
+      url: '/auth/v1/signup',
+      remoteAddress: ipFor(email),
       payload: { email, password, data: { full_name: 'Late Reader' }, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) } },
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -24,7 +26,9 @@ describe('a confirmation link that expired or went astray', () => {
   /** With a solved captcha: after a wrong password the next sign-ins need one. */
   const trySignIn = async (email: string, password: string) =>
     t.app.inject({
-      method: 'POST', url: '/auth/v1/token?grant_type=password', remoteAddress: ipFor(email),
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      remoteAddress: ipFor(email),
       payload: { email, password, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) } },
     });
   const follow = (mailText: string) => {
@@ -64,7 +68,8 @@ describe('a confirmation link that expired or went astray', () => {
     const email = 'resend.me@example.com';
     const user = await signUp(email, 'patient-pass-2');
     await mailTo(t.outbox, email, /Confirm/);
-    const resend = (address: string) => t.app.inject({ method: 'POST', url: '/auth/v1/resend', payload: { type: 'signup', email: address } });
+    const resend = (address: string) =>
+      t.app.inject({ method: 'POST', url: '/auth/v1/resend', payload: { type: 'signup', email: address } });
 
     const soon = await resend(email);
     expect([soon.statusCode, soon.json()]).toEqual([200, {}]);

@@ -31,12 +31,28 @@ describe('addresses that differ only in a letter the database folds its own way'
     const me = await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(later.access_token) });
     expect(me.json().email).toBe('later@example.com');
 
-    const { password } = await createStaff(t.app.authServices.accounts, { email: 'searcher@example.com', fullName: 'Searching Worker', role: 'WORKER' });
+    const { password } = await createStaff(t.app.authServices.accounts, {
+      email: 'searcher@example.com',
+      fullName: 'Searching Worker',
+      role: 'WORKER',
+    });
     const first = await signIn(t, 'searcher@example.com', password);
-    await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'worker-own-pass-1' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(first.access_token),
+      payload: { password: 'worker-own-pass-1' },
+    });
     const worker = await signIn(t, 'searcher@example.com', 'worker-own-pass-1');
     const search = async (emailToSearch: string) =>
-      (await t.app.inject({ method: 'POST', url: '/functions/v1/search-user-by-email', headers: bearer(worker.access_token), payload: { emailToSearch } })).json().user?.id ?? null;
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/functions/v1/search-user-by-email',
+          headers: bearer(worker.access_token),
+          payload: { emailToSearch },
+        })
+      ).json().user?.id ?? null;
     expect([await search('IX@example.com'), await search('İx@example.com')]).toEqual([dotless.user.id, dotted.user.id]);
     // Staff accounts are still not customers to find.
     expect(await search('searcher@example.com')).toBeNull();

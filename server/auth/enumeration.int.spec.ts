@@ -40,7 +40,8 @@ describe('no account enumeration', () => {
     const fresh = await signUp('fresh@example.com', 'fresh pass 56', 'Someone Else');
     expect(known.statusCode).toBe(fresh.statusCode);
     expect(known.statusCode).toBe(200);
-    const shape = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v === null ? null : Array.isArray(v) ? v : typeof v]));
+    const shape = (body: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(body).map(([k, v]) => [k, v === null ? null : Array.isArray(v) ? v : typeof v]));
     expect(shape(known.json())).toEqual(shape(fresh.json()));
     expect(known.json()).toMatchObject({ email: 'Taken@Example.com', email_confirmed_at: null, user_metadata: fresh.json().user_metadata });
     expect(known.json().id).not.toBe(owner.user.id);
@@ -48,10 +49,22 @@ describe('no account enumeration', () => {
     const mail = await mailTo(t.outbox, 'taken@example.com', /Someone tried to sign up/);
     expect(mail.text).toContain('No new account was created');
     expect(mail.text).toContain('http://wallet.test/login');
-    const accounts = await t.database.db.selectFrom('users').select('id').where('email', 'in', ['taken@example.com', 'Taken@Example.com']).execute();
+    const accounts = await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', 'in', ['taken@example.com', 'Taken@Example.com'])
+      .execute();
     expect(accounts.map((a) => a.id)).toEqual([owner.user.id]);
     // The owner's password is unchanged.
-    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'taken@example.com', password: 'taken pass 12' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/v1/token?grant_type=password',
+          payload: { email: 'taken@example.com', password: 'taken pass 12' },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('takes the same time for a known and an unknown address on recover, resend and otp, and mails after the answer', async () => {

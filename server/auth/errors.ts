@@ -33,7 +33,11 @@ export const authErrors = {
   mfaFailed: () => new AuthError(400, 'mfa_verification_failed', 'Invalid verification code. Please try again.'),
   /** An e-mailed code is no second step for an account whose second step is the authenticator app. */
   emailCodeNotAccepted: () =>
-    new AuthError(403, 'email_otp_not_allowed', 'Your account uses an authenticator app for two-factor authentication. Please enter the code from your authenticator app.'),
+    new AuthError(
+      403,
+      'email_otp_not_allowed',
+      'Your account uses an authenticator app for two-factor authentication. Please enter the code from your authenticator app.',
+    ),
   /** Spec 001 section 4: one second factor at a time. */
   emailMfaActive: () => new AuthError(409, 'mfa_method_conflict', MFA_EMAIL_ON),
   totpMfaActive: () => new AuthError(409, 'mfa_method_conflict', MFA_TOTP_ON),

@@ -26,7 +26,10 @@ export async function recentFailures(db: Kysely<DB>, key: string): Promise<numbe
 }
 
 export async function recordFailures(db: Kysely<DB>, keys: string[]): Promise<void> {
-  await db.insertInto('auth_failures').values(keys.map((key) => ({ key }))).execute();
+  await db
+    .insertInto('auth_failures')
+    .values(keys.map((key) => ({ key })))
+    .execute();
 }
 
 /** A success: the key's failures no longer count. */
@@ -93,7 +96,8 @@ export class SignInThrottle {
    */
   async beforeAttempt(email: string, client: string): Promise<{ captchaNeeded: boolean; minCost: number }> {
     const failures = await this.store.get(`ip:${client}`);
-    if (SignInThrottle.delayMs(failures / this.rateFactor) > 0 && (await this.store.get(`wait:${client}:${failures}`)) > 0) throw authErrors.rateLimited();
+    if (SignInThrottle.delayMs(failures / this.rateFactor) > 0 && (await this.store.get(`wait:${client}:${failures}`)) > 0)
+      throw authErrors.rateLimited();
     const attempts = await this.store.increment(`email:${email}`, FAILURE_WINDOW_MS);
     return { captchaNeeded: attempts > 1 || failures > 0, minCost: altchaCostFor(await this.suspicion(client)) };
   }

@@ -28,7 +28,11 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
       '/send-welcome-email',
       {
         config: { rateLimit: { max: 10, timeWindow: '1 minute' }, auth: { allowAal1: true, allowPasswordChange: true } },
-        schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ email: z.string().max(254).optional(), name: z.string().max(200).optional() }).optional() },
+        schema: {
+          tags: ['functions'],
+          response: { 200: Done },
+          body: z.object({ email: z.string().max(254).optional(), name: z.string().max(200).optional() }).optional(),
+        },
       },
       async (request) => {
         await accounts.sendWelcome(authOf(request).userId, request.log);
@@ -41,8 +45,13 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
       {
         config: { rateLimit: { max: 10, timeWindow: '1 minute' }, auth: { allowPasswordChange: true } },
         schema: {
-          tags: ['functions'], response: { 200: Done, 400: ErrorAnswer },
-          body: z.object({ oldPassword: z.string().min(1).max(1024), newPassword: z.string().max(1024), verifyOnly: z.boolean().optional() }),
+          tags: ['functions'],
+          response: { 200: Done, 400: ErrorAnswer },
+          body: z.object({
+            oldPassword: z.string().min(1).max(1024),
+            newPassword: z.string().max(1024),
+            verifyOnly: z.boolean().optional(),
+          }),
         },
       },
       async (request, reply) => {
@@ -50,7 +59,9 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
         const { oldPassword, newPassword, verifyOnly } = request.body;
         // Wrong passwords count against the user: 10 in 15 minutes refuse further checks (429).
         if (!(await accounts.confirmPassword(auth.userId, oldPassword))) {
-          return reply.status(400).send({ success: false, error: 'Password verification failed. Please check your password and try again.' });
+          return reply
+            .status(400)
+            .send({ success: false, error: 'Password verification failed. Please check your password and try again.' });
         }
         if (verifyOnly) {
           // Confirms the person at the keyboard before a sensitive change (removing a second factor).
@@ -59,7 +70,12 @@ export function accountFunctionRoutes(deps: { accounts: Accounts; sessions: Sess
         }
         const problem = passwordProblem(newPassword);
         if (problem) return reply.status(400).send({ success: false, error: problem });
-        await accounts.changePassword(auth.userId, newPassword, { sessionId: auth.sessionId, method: 'self', actor: { id: auth.userId, role: auth.role }, log: request.log });
+        await accounts.changePassword(auth.userId, newPassword, {
+          sessionId: auth.sessionId,
+          method: 'self',
+          actor: { id: auth.userId, role: auth.role },
+          log: request.log,
+        });
         return { success: true };
       },
     );

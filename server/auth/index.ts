@@ -43,10 +43,17 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   // Verified tokens are cached (by a hash of the token, until the earlier of its expiry and
   // 10 minutes): a request with a token seen before skips the signature check. A sign-out or
   // ban does not rely on the token: the guard checks the session on every request.
-  await app.register(fastifyJwt, { secret: secrets.jwtSecret, sign: { algorithm: 'HS256' }, verify: { algorithms: ['HS256'], cache: VERIFIED_TOKENS_CACHED } });
+  await app.register(fastifyJwt, {
+    secret: secrets.jwtSecret,
+    sign: { algorithm: 'HS256' },
+    verify: { algorithms: ['HS256'], cache: VERIFIED_TOKENS_CACHED },
+  });
   app.decorateRequest('auth', null);
   const db = ledger.database.db;
-  const publicUrl = (config.PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`).replace(/\/$/, '');
+  const publicUrl = (config.PUBLIC_URL ?? `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`).replace(
+    /\/$/,
+    '',
+  );
   const mailer = createMailer(config);
   // A shutdown lets the mails already on their way go out (a confirmation link, a code).
   app.addHook('onClose', async () => {
@@ -61,7 +68,13 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
     customer: { idleMs: config.SESSION_IDLE_DAYS * 86_400_000, maxMs: config.SESSION_MAX_DAYS * 86_400_000 },
     staff: { idleMs: config.STAFF_SESSION_IDLE_MINUTES * 60_000, maxMs: config.STAFF_SESSION_MAX_HOURS * 3_600_000 },
   };
-  const sessions = new SessionService(db, (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }), config.ACCESS_TOKEN_TTL_SECONDS, ledger.database.watch, lifetimes);
+  const sessions = new SessionService(
+    db,
+    (claims, expiresIn) => app.jwt.sign(claims, { expiresIn }),
+    config.ACCESS_TOKEN_TTL_SECONDS,
+    ledger.database.watch,
+    lifetimes,
+  );
   const throttle = new SignInThrottle(new DatabaseThrottleStore(db), config.RATE_LIMIT_FACTOR);
   const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl, app.log, throttle);
   const mfa = new SecondFactors(db, accounts, sessions, mailer, secrets.dataKey);

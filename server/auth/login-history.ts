@@ -23,7 +23,8 @@ export function loginHistoryRoutes(deps: { db: Kysely<DB> }): FastifyPluginAsync
       '/get-login-history',
       {
         schema: {
-          tags: ['functions'], response: { 200: z.array(LoginEntry) },
+          tags: ['functions'],
+          response: { 200: z.array(LoginEntry) },
           querystring: z.object({
             targetUserId: z.uuid().optional(),
             page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -51,7 +52,12 @@ export function loginHistoryRoutes(deps: { db: Kysely<DB> }): FastifyPluginAsync
           .limit(pageSize)
           .offset((page - 1) * pageSize)
           .execute();
-        return rows.map((r) => ({ id: r.id, timestamp: new Date(r.timestamp).toISOString(), ip_address: r.ip_address, user_agent: r.user_agent }));
+        return rows.map((r) => ({
+          id: r.id,
+          timestamp: new Date(r.timestamp).toISOString(),
+          ip_address: r.ip_address,
+          user_agent: r.user_agent,
+        }));
       },
     );
   };

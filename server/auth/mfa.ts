@@ -47,7 +47,12 @@ export class SecondFactors {
   ) {}
 
   private async hasVerifiedFactor(userId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('auth_mfa_factors').select('id').where('user_id', '=', userId).where('status', '=', 'verified').executeTakeFirst();
+    const row = await this.db
+      .selectFrom('auth_mfa_factors')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('status', '=', 'verified')
+      .executeTakeFirst();
     return Boolean(row);
   }
 
@@ -79,13 +84,28 @@ export class SecondFactors {
     await this.assertMethodAllowed(auth.userId, 'totp');
     if ((await this.hasVerifiedFactor(auth.userId)) && auth.aal !== 'aal2') throw authErrors.mfaRequired();
     // One pending enrolment at a time: an abandoned one is replaced.
-    const stale = await this.db.deleteFrom('auth_mfa_factors').where('user_id', '=', auth.userId).where('status', '=', 'unverified').returning('id').execute();
-    for (const f of stale) await this.accounts.record(auth.userId, { type: 'RemoveFactor', factorId: f.id }, { id: auth.userId, role: auth.role });
+    const stale = await this.db
+      .deleteFrom('auth_mfa_factors')
+      .where('user_id', '=', auth.userId)
+      .where('status', '=', 'unverified')
+      .returning('id')
+      .execute();
+    for (const f of stale)
+      await this.accounts.record(auth.userId, { type: 'RemoveFactor', factorId: f.id }, { id: auth.userId, role: auth.role });
     const id = randomUUID();
     const secret = generateSecret();
     await this.db
       .insertInto('auth_mfa_factors')
-      .values({ id, user_id: auth.userId, factor_type: 'totp', friendly_name: friendlyName ?? 'Authenticator app', status: 'unverified', secret_encrypted: encrypt(this.dataKey, secret), last_used_step: null, verified_at: null })
+      .values({
+        id,
+        user_id: auth.userId,
+        factor_type: 'totp',
+        friendly_name: friendlyName ?? 'Authenticator app',
+        status: 'unverified',
+        secret_encrypted: encrypt(this.dataKey, secret),
+        last_used_step: null,
+        verified_at: null,
+      })
       .execute();
     await this.accounts.record(auth.userId, { type: 'EnrolFactor', factorId: id }, { id: auth.userId, role: auth.role });
     const uri = generateURI({ issuer: ISSUER, label: email, secret });
@@ -94,7 +114,12 @@ export class SecondFactors {
   }
 
   private async ownFactor(userId: string, factorId: string) {
-    const factor = await this.db.selectFrom('auth_mfa_factors').selectAll().where('id', '=', factorId).where('user_id', '=', userId).executeTakeFirst();
+    const factor = await this.db
+      .selectFrom('auth_mfa_factors')
+      .selectAll()
+      .where('id', '=', factorId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!factor) throw authErrors.factorNotFound();
     return factor;
   }
@@ -103,7 +128,10 @@ export class SecondFactors {
     await this.ownFactor(auth.userId, factorId);
     const id = randomUUID();
     const expiresAt = new Date(Date.now() + CHALLENGE_TTL_MS);
-    await this.db.insertInto('auth_mfa_challenges').values({ id, factor_id: factorId, session_id: auth.sessionId, expires_at: expiresAt, verified_at: null }).execute();
+    await this.db
+      .insertInto('auth_mfa_challenges')
+      .values({ id, factor_id: factorId, session_id: auth.sessionId, expires_at: expiresAt, verified_at: null })
+      .execute();
     return { id, expires_at: Math.floor(expiresAt.getTime() / 1000) };
   }
 
@@ -117,19 +145,30 @@ export class SecondFactors {
     if (factor.status === 'verified' && isRecoveryCodeShape(code)) return this.verifyRecoveryCode(auth, factorId, challengeId, code, log);
     // An enrolment begun before e-mail codes were turned on cannot finish while they are on.
     if (factor.status === 'unverified') await this.assertMethodAllowed(auth.userId, 'totp');
-    const challenge = await this.db.selectFrom('auth_mfa_challenges').selectAll().where('id', '=', challengeId).where('factor_id', '=', factorId).executeTakeFirst();
-    if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date()) throw authErrors.mfaFailed();
+    const challenge = await this.db
+      .selectFrom('auth_mfa_challenges')
+      .selectAll()
+      .where('id', '=', challengeId)
+      .where('factor_id', '=', factorId)
+      .executeTakeFirst();
+    if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date())
+      throw authErrors.mfaFailed();
     const secret = decrypt(this.dataKey, factor.secret_encrypted);
     const lastStep = factor.last_used_step === null ? undefined : Number(factor.last_used_step);
     const failures = `totp:${auth.userId}`;
     await countAttempt(this.db, failures);
-    const result = /^\d{6}$/.test(code) ? await verifyTotp({ secret, token: code, epochTolerance: 30, afterTimeStep: lastStep }) : { valid: false as const };
+    const result = /^\d{6}$/.test(code)
+      ? await verifyTotp({ secret, token: code, epochTolerance: 30, afterTimeStep: lastStep })
+      : { valid: false as const };
     if (!result.valid) throw authErrors.mfaFailed();
     const timeStep = (result as { timeStep: number }).timeStep;
     // Spend the step race-free: only one request can move last_used_step past it.
     const spent = await this.db
       .updateTable('auth_mfa_factors')
-      .set({ last_used_step: timeStep, ...(factor.status === 'unverified' ? { status: 'verified' as const, verified_at: new Date() } : {}) })
+      .set({
+        last_used_step: timeStep,
+        ...(factor.status === 'unverified' ? { status: 'verified' as const, verified_at: new Date() } : {}),
+      })
       .where('id', '=', factorId)
       .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', String(timeStep))]))
       .returning('id')
@@ -155,7 +194,10 @@ export class SecondFactors {
     const digests = await Promise.all(codes.map((c) => hashPassword(normaliseRecoveryCode(c))));
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('auth_mfa_recovery_codes').where('user_id', '=', auth.userId).execute();
-      await trx.insertInto('auth_mfa_recovery_codes').values(digests.map((d) => ({ code_digest: d, user_id: auth.userId, used_at: null }))).execute();
+      await trx
+        .insertInto('auth_mfa_recovery_codes')
+        .values(digests.map((d) => ({ code_digest: d, user_id: auth.userId, used_at: null })))
+        .execute();
     });
     await this.accounts.record(auth.userId, { type: 'IssueRecoveryCodes', count: codes.length }, { id: auth.userId, role: auth.role });
     return codes;
@@ -166,11 +208,22 @@ export class SecondFactors {
    * use, counted with the authenticator's wrong codes (`totp:{userId}`), recorded and mailed.
    */
   private async verifyRecoveryCode(auth: SessionAuth, factorId: string, challengeId: string, code: string, log: MailLog) {
-    const challenge = await this.db.selectFrom('auth_mfa_challenges').selectAll().where('id', '=', challengeId).where('factor_id', '=', factorId).executeTakeFirst();
-    if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date()) throw authErrors.mfaFailed();
+    const challenge = await this.db
+      .selectFrom('auth_mfa_challenges')
+      .selectAll()
+      .where('id', '=', challengeId)
+      .where('factor_id', '=', factorId)
+      .executeTakeFirst();
+    if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date())
+      throw authErrors.mfaFailed();
     const failures = `totp:${auth.userId}`;
     await countAttempt(this.db, failures);
-    const unspent = await this.db.selectFrom('auth_mfa_recovery_codes').select('code_digest').where('user_id', '=', auth.userId).where('used_at', 'is', null).execute();
+    const unspent = await this.db
+      .selectFrom('auth_mfa_recovery_codes')
+      .select('code_digest')
+      .where('user_id', '=', auth.userId)
+      .where('used_at', 'is', null)
+      .execute();
     let match: string | undefined;
     for (const row of unspent) {
       if (await verifyPassword(row.code_digest, normaliseRecoveryCode(code))) {
@@ -179,17 +232,25 @@ export class SecondFactors {
       }
     }
     // Spent race-free: only one request can set used_at.
-    const spent = match === undefined ? undefined : await this.db
-      .updateTable('auth_mfa_recovery_codes')
-      .set({ used_at: new Date() })
-      .where('code_digest', '=', match)
-      .where('used_at', 'is', null)
-      .returning('code_digest')
-      .executeTakeFirst();
+    const spent =
+      match === undefined
+        ? undefined
+        : await this.db
+            .updateTable('auth_mfa_recovery_codes')
+            .set({ used_at: new Date() })
+            .where('code_digest', '=', match)
+            .where('used_at', 'is', null)
+            .returning('code_digest')
+            .executeTakeFirst();
     if (!spent) throw authErrors.recoveryCodeInvalid();
     await clearFailures(this.db, failures);
     await this.db.updateTable('auth_mfa_challenges').set({ verified_at: new Date() }).where('id', '=', challengeId).execute();
-    const left = await this.db.selectFrom('auth_mfa_recovery_codes').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', auth.userId).where('used_at', 'is', null).executeTakeFirst();
+    const left = await this.db
+      .selectFrom('auth_mfa_recovery_codes')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('user_id', '=', auth.userId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     await this.accounts.record(auth.userId, { type: 'UseRecoveryCode', left: Number(left?.n ?? 0) }, { id: auth.userId, role: auth.role });
     await this.sessions.upgrade(auth.sessionId, { aal: 'aal2' });
     await this.accounts.notify(auth.userId, { kind: 'recovery-code-used', at: new Date(), left: Number(left?.n ?? 0) }, log);
@@ -216,7 +277,8 @@ export class SecondFactors {
     await this.db.deleteFrom('auth_mfa_factors').where('id', '=', factorId).execute();
     await this.accounts.record(auth.userId, { type: 'RemoveFactor', factorId }, { id: auth.userId, role: auth.role });
     if (factor.status === 'verified') {
-      if (!(await this.hasVerifiedFactor(auth.userId))) await this.db.deleteFrom('auth_mfa_recovery_codes').where('user_id', '=', auth.userId).execute();
+      if (!(await this.hasVerifiedFactor(auth.userId)))
+        await this.db.deleteFrom('auth_mfa_recovery_codes').where('user_id', '=', auth.userId).execute();
       await this.accounts.notify(auth.userId, { kind: 'factor-removed', at: new Date() }, log);
     }
     return { id: factorId };
@@ -225,7 +287,8 @@ export class SecondFactors {
   async requireFresh(sessionId: string, what: 'reauth' | 'email'): Promise<void> {
     const session = await this.sessions.get(sessionId);
     const at = what === 'reauth' ? session?.reauthenticated_at : session?.email_otp_verified_at;
-    if (!at || Date.now() - new Date(at).getTime() > FRESH_MS) throw what === 'reauth' ? authErrors.reauthRequired() : authErrors.otpInvalid();
+    if (!at || Date.now() - new Date(at).getTime() > FRESH_MS)
+      throw what === 'reauth' ? authErrors.reauthRequired() : authErrors.otpInvalid();
   }
 
   /**
@@ -243,7 +306,14 @@ export class SecondFactors {
     const id = randomUUID();
     await this.db
       .insertInto('auth_one_time_tokens')
-      .values({ token_hash: id, code_digest: this.codeDigest(user.id, code), user_id: user.id, kind: 'email_otp', expires_at: new Date(Date.now() + EMAIL_OTP_TTL_MS), used_at: null })
+      .values({
+        token_hash: id,
+        code_digest: this.codeDigest(user.id, code),
+        user_id: user.id,
+        kind: 'email_otp',
+        expires_at: new Date(Date.now() + EMAIL_OTP_TTL_MS),
+        used_at: null,
+      })
       .execute();
     const sent = await this.db
       .selectFrom('auth_one_time_tokens')
@@ -257,8 +327,13 @@ export class SecondFactors {
       req.log.warn({ userId: user.id }, 'e-mail code not sent: too many codes for this account in 15 minutes');
       return;
     }
-    await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() })
-      .where('user_id', '=', user.id).where('kind', '=', 'email_otp').where('used_at', 'is', null).where('token_hash', '!=', id)
+    await this.db
+      .updateTable('auth_one_time_tokens')
+      .set({ used_at: new Date() })
+      .where('user_id', '=', user.id)
+      .where('kind', '=', 'email_otp')
+      .where('used_at', 'is', null)
+      .where('token_hash', '!=', id)
       .execute();
     void sendQuietly(this.mailer, emailOtpMail(user.email, code), req.log);
   }
@@ -300,7 +375,13 @@ export class SecondFactors {
         .execute();
       throw authErrors.otpInvalid();
     }
-    const spent = await this.db.updateTable('auth_one_time_tokens').set({ used_at: new Date() }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).returning('user_id').executeTakeFirst();
+    const spent = await this.db
+      .updateTable('auth_one_time_tokens')
+      .set({ used_at: new Date() })
+      .where('token_hash', '=', row.token_hash)
+      .where('used_at', 'is', null)
+      .returning('user_id')
+      .executeTakeFirst();
     if (!spent) throw authErrors.otpInvalid();
     await clearFailures(this.db, failures);
     await this.sessions.upgrade(auth.sessionId, { aal: 'aal2', emailOtpVerifiedAt: new Date() });

@@ -21,7 +21,10 @@ export function networkOf(ip: string | null): string | null {
  * (user agent) on the same network. An account's first sign-in is not announced: it follows the
  * owner's own confirmation of the address.
  */
-export function isNewDevice(seen: readonly { ip_address: string | null; user_agent: string | null }[], now: { ip: string | null; userAgent: string | null }): boolean {
+export function isNewDevice(
+  seen: readonly { ip_address: string | null; user_agent: string | null }[],
+  now: { ip: string | null; userAgent: string | null },
+): boolean {
   if (seen.length === 0) return false;
   const network = networkOf(now.ip);
   return !seen.some((s) => s.user_agent === now.userAgent && networkOf(s.ip_address) === network);

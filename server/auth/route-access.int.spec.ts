@@ -68,7 +68,7 @@ describe('access before the body', () => {
     expect([...PUBLIC_ROUTES].filter((r) => !routes.has(r))).toEqual([]);
   });
 
-  it('refuses a customer on a staff-only route with the role\'s 403 before reading the body, and still checks the body of a caller it lets in', async () => {
+  it("refuses a customer on a staff-only route with the role's 403 before reading the body, and still checks the body of a caller it lets in", async () => {
     const { access_token } = await registeredCustomer(t, 'route.access@example.com');
     const junk = { headers: { ...bearer(access_token), 'content-type': 'application/json' }, payload: '{"junk": true}' };
     const claim = await t.app.inject({ method: 'POST', url: '/functions/v1/claim-user', ...junk });

@@ -5,7 +5,16 @@ import { sql } from 'kysely';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import { createTestApp, mailTo, bearer, ipFor, registeredCustomer, signIn, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
+import {
+  createTestApp,
+  mailTo,
+  bearer,
+  ipFor,
+  registeredCustomer,
+  signIn,
+  solveCaptcha,
+  type TestApp,
+} from '../../tests/support/test-app.js';
 
 /**
  * Authenticator codes, e-mailed codes and the password re-check count their failures per user
@@ -45,24 +54,44 @@ describe('persisted limits on second factors and the password re-check', () => {
     const withAuthenticator = async (email: string) => {
       const s = await registeredCustomer(t, email, 'totp-limit-1');
       const call = as(t.app, email);
-      const { id, totp } = (await call({ method: 'POST', url: '/auth/v1/factors', headers: bearer(s.access_token), payload: { factor_type: 'totp' } })).json();
+      const { id, totp } = (
+        await call({ method: 'POST', url: '/auth/v1/factors', headers: bearer(s.access_token), payload: { factor_type: 'totp' } })
+      ).json();
       secretsSeen.push(totp.secret);
-      const challenge = (await call({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(s.access_token) })).json().id;
-      const enrolled = await call({ method: 'POST', url: `/auth/v1/factors/${id}/verify`, headers: bearer(s.access_token), payload: { challenge_id: challenge, code: await generate({ secret: totp.secret }) } });
+      const challenge = (await call({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(s.access_token) })).json()
+        .id;
+      const enrolled = await call({
+        method: 'POST',
+        url: `/auth/v1/factors/${id}/verify`,
+        headers: bearer(s.access_token),
+        payload: { challenge_id: challenge, code: await generate({ secret: totp.secret }) },
+      });
       expect(enrolled.statusCode, enrolled.body).toBe(200);
       const session = await signIn(t, email, 'totp-limit-1');
       // A failed code leaves the challenge usable; a right one spends it.
       let challengeId = '';
       const rechallenge = async () => {
-        challengeId = (await call({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(session.access_token) })).json().id;
+        challengeId = (
+          await call({ method: 'POST', url: `/auth/v1/factors/${id}/challenge`, headers: bearer(session.access_token) })
+        ).json().id;
       };
       await rechallenge();
       // A code valid at no step near now.
       const now = Math.floor(Date.now() / 1000);
       const near = await Promise.all([-3, -2, -1, 0, 1, 2, 3].map((k) => generate({ secret: totp.secret, epoch: now + 30 * k })));
-      const wrong = ['000000', '111111', '222222', '333333', '444444', '555555', '666666', '777777', '888888'].find((c) => !near.includes(c))!;
+      const wrong = ['000000', '111111', '222222', '333333', '444444', '555555', '666666', '777777', '888888'].find(
+        (c) => !near.includes(c),
+      )!;
       const verify = (app: FastifyInstance, code: string) =>
-        as(app, email)({ method: 'POST', url: `/auth/v1/factors/${id}/verify`, headers: bearer(session.access_token), payload: { challenge_id: challengeId, code } });
+        as(
+          app,
+          email,
+        )({
+          method: 'POST',
+          url: `/auth/v1/factors/${id}/verify`,
+          headers: bearer(session.access_token),
+          payload: { challenge_id: challengeId, code },
+        });
       // The next step's code: newer than the one spent on enrolment, accepted within the tolerance.
       const right = () => generate({ secret: totp.secret, epoch: Math.floor(Date.now() / 1000) + 30 });
       return { verify, wrong, right, rechallenge };
@@ -99,7 +128,8 @@ describe('persisted limits on second factors and the password re-check', () => {
     const withEmailCodes = async (email: string) => {
       const s = await registeredCustomer(t, email, 'mail-limit-1');
       let last: Awaited<ReturnType<typeof mailTo>> | undefined;
-      const requestCode = (app: FastifyInstance = t.app) => as(app, email)({ method: 'POST', url: '/auth/v1/otp', payload: { email, create_user: false } });
+      const requestCode = (app: FastifyInstance = t.app) =>
+        as(app, email)({ method: 'POST', url: '/auth/v1/otp', payload: { email, create_user: false } });
       const newCode = async () => {
         const res = await requestCode();
         expect([res.statusCode, res.json()]).toEqual([200, {}]);
@@ -108,7 +138,10 @@ describe('persisted limits on second factors and the password re-check', () => {
         return { code, wrong: code === '000000' ? '000001' : '000000' };
       };
       const verify = (code: string, app: FastifyInstance = t.app) =>
-        as(app, email)({ method: 'POST', url: '/auth/v1/verify', headers: bearer(s.access_token), payload: { type: 'email', email, token: code } });
+        as(
+          app,
+          email,
+        )({ method: 'POST', url: '/auth/v1/verify', headers: bearer(s.access_token), payload: { type: 'email', email, token: code } });
       return { newCode, requestCode, verify };
     };
 
@@ -164,7 +197,10 @@ describe('persisted limits on second factors and the password re-check', () => {
     const withSession = async (email: string, password: string) => {
       const s = await registeredCustomer(t, email, password);
       return (oldPassword: string, app: FastifyInstance = t.app) =>
-        as(app, email)({
+        as(
+          app,
+          email,
+        )({
           method: 'POST',
           url: '/functions/v1/verify-and-update-password',
           headers: bearer(s.access_token),
@@ -203,7 +239,12 @@ describe('persisted limits on second factors and the password re-check', () => {
     secretsSeen.push('burst-right-1');
     const attacker = '10.55.0.1';
     const attempt = (remoteAddress: string, password: string, captcha_token: string) =>
-      t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', remoteAddress, payload: { email, password, gotrue_meta_security: { captcha_token } } });
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/token?grant_type=password',
+        remoteAddress,
+        payload: { email, password, gotrue_meta_security: { captcha_token } },
+      });
     // Three failures (times RATE_LIMIT_FACTOR, which scales the throttle as it does the route limits) make the client suspicious.
     for (let i = 0; i < 3 * Number(env.RATE_LIMIT_FACTOR); i++) {
       expect((await attempt(attacker, `wrong-${i}-pass`, await solveCaptcha(t.app, attacker))).json().code).toBe('invalid_credentials');

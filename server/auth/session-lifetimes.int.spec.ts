@@ -13,7 +13,8 @@ describe('session lifetimes and the list of sessions', () => {
     await t.close();
   });
 
-  const refresh = (token: string) => t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
+  const refresh = (token: string) =>
+    t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
   /** Moves a session's sign-in and last refresh into the past. */
   const age = async (accessToken: string, opts: { createdAgoMs: number; refreshedAgoMs: number }) => {
     const sessionId = JSON.parse(Buffer.from(accessToken.split('.')[1]!, 'base64url').toString()).session_id as string;
@@ -47,9 +48,18 @@ describe('session lifetimes and the list of sessions', () => {
   });
 
   it('gives staff shorter sessions: 30 minutes unused, 12 hours in all', async () => {
-    const { password } = await createStaff(t.app.authServices.accounts, { email: 'aged.manager@example.com', fullName: 'Aged Manager', role: 'MANAGER' });
+    const { password } = await createStaff(t.app.authServices.accounts, {
+      email: 'aged.manager@example.com',
+      fullName: 'Aged Manager',
+      role: 'MANAGER',
+    });
     const first = await signIn(t, 'aged.manager@example.com', password);
-    await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'manager own 12' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(first.access_token),
+      payload: { password: 'manager own 12' },
+    });
     const staff = await signIn(t, 'aged.manager@example.com', 'manager own 12');
     await age(staff.access_token, { createdAgoMs: 40 * MINUTE, refreshedAgoMs: 31 * MINUTE });
     expect((await refresh(staff.refresh_token)).json().code).toBe('invalid_refresh_token');
@@ -81,15 +91,25 @@ describe('session lifetimes and the list of sessions', () => {
 
     // Another account cannot end it.
     const stranger = await registeredCustomer(t, 'not.the.owner@example.com', 'stranger pass 1');
-    const foreign = await t.app.inject({ method: 'DELETE', url: `/auth/v1/sessions/${phoneSession.id}`, headers: bearer(stranger.access_token) });
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: `/auth/v1/sessions/${phoneSession.id}`,
+      headers: bearer(stranger.access_token),
+    });
     expect([foreign.statusCode, foreign.json()]).toEqual([404, { error: SESSION_NOT_FOUND }]);
     expect((await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(phone.access_token) })).statusCode).toBe(200);
 
-    const ended = await t.app.inject({ method: 'DELETE', url: `/auth/v1/sessions/${phoneSession.id}`, headers: bearer(laptop.access_token) });
+    const ended = await t.app.inject({
+      method: 'DELETE',
+      url: `/auth/v1/sessions/${phoneSession.id}`,
+      headers: bearer(laptop.access_token),
+    });
     expect(ended.statusCode, ended.body).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(phone.access_token) })).statusCode).toBe(401);
     expect((await refresh(phone.refresh_token)).json().code).toBe('invalid_refresh_token');
-    const after = (await t.app.inject({ method: 'GET', url: '/auth/v1/sessions', headers: bearer(laptop.access_token) })).json() as { current: boolean }[];
+    const after = (await t.app.inject({ method: 'GET', url: '/auth/v1/sessions', headers: bearer(laptop.access_token) })).json() as {
+      current: boolean;
+    }[];
     expect(after.map((s) => s.current)).toEqual([true]);
     expect((await t.app.inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(laptop.access_token) })).statusCode).toBe(200);
   });

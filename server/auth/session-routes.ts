@@ -23,7 +23,14 @@ export function sessionRoutes(deps: { sessions: SessionService }): FastifyPlugin
 
     app.delete(
       '/sessions/:id',
-      { schema: { tags: ['auth'], response: { 204: NoContent }, summary: 'Ends one session of the signed-in account', params: z.object({ id: z.uuid() }) } },
+      {
+        schema: {
+          tags: ['auth'],
+          response: { 204: NoContent },
+          summary: 'Ends one session of the signed-in account',
+          params: z.object({ id: z.uuid() }),
+        },
+      },
       async (request, reply) => {
         const auth = authOf(request);
         if (!(await sessions.revokeOwn(auth.userId, request.params.id))) throw new HttpError(404, SESSION_NOT_FOUND);

@@ -72,17 +72,32 @@ export class SessionService {
     watch?: WriteWatch,
     private readonly lifetimes: SessionLifetimes = DEFAULT_LIFETIMES,
   ) {
-    this.recent = watch && new WatchedCache(watch, { maxAgeMs: FOR_REQUEST_MAX_AGE_MS, maxSize: FOR_REQUEST_CACHE_SIZE, keep: (found) => found !== undefined });
+    this.recent =
+      watch &&
+      new WatchedCache(watch, { maxAgeMs: FOR_REQUEST_MAX_AGE_MS, maxSize: FOR_REQUEST_CACHE_SIZE, keep: (found) => found !== undefined });
   }
 
   /** session id -> what `forRequest` read (an unknown session is read again each time). */
   private readonly recent: WatchedCache<Awaited<ReturnType<SessionService['readForRequest']>>> | undefined;
 
-  async create(userId: string, opts: { aal: Aal; recovery?: boolean; ipAddress: string | null; userAgent: string | null }): Promise<string> {
+  async create(
+    userId: string,
+    opts: { aal: Aal; recovery?: boolean; ipAddress: string | null; userAgent: string | null },
+  ): Promise<string> {
     const id = randomUUID();
     await this.db
       .insertInto('auth_sessions')
-      .values({ id, user_id: userId, aal: opts.aal, recovery: opts.recovery ?? false, ip_address: opts.ipAddress, user_agent: opts.userAgent?.slice(0, 512) ?? null, reauthenticated_at: null, email_otp_verified_at: null, revoked_at: null })
+      .values({
+        id,
+        user_id: userId,
+        aal: opts.aal,
+        recovery: opts.recovery ?? false,
+        ip_address: opts.ipAddress,
+        user_agent: opts.userAgent?.slice(0, 512) ?? null,
+        reauthenticated_at: null,
+        email_otp_verified_at: null,
+        revoked_at: null,
+      })
       .execute();
     return id;
   }
@@ -93,8 +108,16 @@ export class SessionService {
     if (!session || session.revoked_at) throw authErrors.notAuthenticated();
     const refresh = randomToken();
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('auth_refresh_tokens').set({ spent_at: new Date() }).where('session_id', '=', sessionId).where('spent_at', 'is', null).execute();
-      await trx.insertInto('auth_refresh_tokens').values({ token_hash: sha256(refresh), session_id: sessionId, spent_at: null }).execute();
+      await trx
+        .updateTable('auth_refresh_tokens')
+        .set({ spent_at: new Date() })
+        .where('session_id', '=', sessionId)
+        .where('spent_at', 'is', null)
+        .execute();
+      await trx
+        .insertInto('auth_refresh_tokens')
+        .values({ token_hash: sha256(refresh), session_id: sessionId, spent_at: null })
+        .execute();
     });
     return this.tokens(sessionId, userId, role, session.aal, refresh);
   }
@@ -111,7 +134,10 @@ export class SessionService {
   }
 
   /** Spends a refresh token for a new pair. Reuse of a spent one ends the session. */
-  async refresh(refreshToken: string, roleOf: (userId: string) => Promise<{ role: string; banned: boolean } | null>): Promise<IssuedTokens & { userId: string }> {
+  async refresh(
+    refreshToken: string,
+    roleOf: (userId: string) => Promise<{ role: string; banned: boolean } | null>,
+  ): Promise<IssuedTokens & { userId: string }> {
     const hash = sha256(refreshToken);
     const row = await this.db
       .selectFrom('auth_refresh_tokens as t')
@@ -142,7 +168,10 @@ export class SessionService {
       throw authErrors.refreshInvalid();
     }
     const next = randomToken();
-    await this.db.insertInto('auth_refresh_tokens').values({ token_hash: sha256(next), session_id: row.session_id, spent_at: null }).execute();
+    await this.db
+      .insertInto('auth_refresh_tokens')
+      .values({ token_hash: sha256(next), session_id: row.session_id, spent_at: null })
+      .execute();
     await this.db.updateTable('auth_sessions').set({ refreshed_at: new Date() }).where('id', '=', row.session_id).execute();
     return { ...this.tokens(row.session_id, row.user_id, user.role, row.aal, next), userId: row.user_id };
   }
@@ -219,7 +248,9 @@ export class SessionService {
         's.recovery as session_recovery',
         's.revoked_at as session_revoked_at',
         eb
-          .exists(eb.selectFrom('auth_mfa_factors as f').select('f.id').whereRef('f.user_id', '=', 'u.id').where('f.status', '=', 'verified'))
+          .exists(
+            eb.selectFrom('auth_mfa_factors as f').select('f.id').whereRef('f.user_id', '=', 'u.id').where('f.status', '=', 'verified'),
+          )
           .as('has_verified_factor'),
       ])
       .where('s.id', '=', sessionId)
@@ -281,13 +312,22 @@ export class SessionService {
   }
 
   async revoke(sessionId: string): Promise<void> {
-    await this.db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+    await this.db
+      .updateTable('auth_sessions')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', sessionId)
+      .where('revoked_at', 'is', null)
+      .execute();
     this.ended({ sessionId });
   }
 
   /** Ends every session of the user, or all but `except`. */
   async revokeAll(userId: string, except?: string): Promise<void> {
-    let q = this.db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    let q = this.db
+      .updateTable('auth_sessions')
+      .set({ revoked_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null);
     if (except) q = q.where('id', '!=', except);
     await q.execute();
     this.ended({ userId, except });

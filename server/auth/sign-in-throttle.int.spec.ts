@@ -41,7 +41,11 @@ describe('sign-in throttling: no stranger can lock an account', () => {
   });
 
   it('does the same for a staff account', async () => {
-    const { password } = await createStaff(t.app.authServices.accounts, { email: 'besieged.admin@example.com', fullName: 'Besieged Admin', role: 'ADMIN' });
+    const { password } = await createStaff(t.app.authServices.accounts, {
+      email: 'besieged.admin@example.com',
+      fullName: 'Besieged Admin',
+      role: 'ADMIN',
+    });
     for (let i = 0; i < 12; i++) {
       const stranger = `10.67.0.${i + 1}`;
       await signInFrom(stranger, 'besieged.admin@example.com', 'not-it-at-all', await solveCaptcha(t.app, stranger));

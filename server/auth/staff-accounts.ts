@@ -51,7 +51,9 @@ export async function ensureDemoUsers(db: Kysely<DB>, accounts: Accounts, dataDi
     // Staff passwords are one-time, as from `ledger create-staff`; the customer's is not.
     const requiresPasswordChange = d.role !== 'USER';
     ids.set(d.role, await accounts.createAccount({ ...d, password, source: 'demo', requiresPasswordChange, emailConfirmed: true, actor }));
-    lines.push(`  ${d.role.padEnd(8)} ${d.email}  password: ${password}${requiresPasswordChange ? '  (one-time: change it at first sign-in)' : ''}`);
+    lines.push(
+      `  ${d.role.padEnd(8)} ${d.email}  password: ${password}${requiresPasswordChange ? '  (one-time: change it at first sign-in)' : ''}`,
+    );
   }
   // The demo worker reports to the demo manager: the manager's announcements, All Users and
   // the worker's requests under the two-person rule work at once.

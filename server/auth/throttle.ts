@@ -23,7 +23,12 @@ export class DatabaseThrottleStore implements ThrottleStore {
   constructor(private readonly db: Kysely<DB>) {}
 
   async get(key: string): Promise<number> {
-    const row = await this.db.selectFrom('auth_throttle').select('count').where('key', '=', key).where('expires_at', '>', new Date()).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('auth_throttle')
+      .select('count')
+      .where('key', '=', key)
+      .where('expires_at', '>', new Date())
+      .executeTakeFirst();
     return row?.count ?? 0;
   }
 
@@ -54,8 +59,12 @@ export class DatabaseThrottleStore implements ThrottleStore {
     const now = Date.now();
     if (now - this.lastCleanup < CLEANUP_INTERVAL_MS) return;
     this.lastCleanup = now;
-    await this.db.deleteFrom('auth_throttle').where('expires_at', '<=', new Date(now)).execute().catch(() => {
-      this.lastCleanup = 0;
-    });
+    await this.db
+      .deleteFrom('auth_throttle')
+      .where('expires_at', '<=', new Date(now))
+      .execute()
+      .catch(() => {
+        this.lastCleanup = 0;
+      });
   }
 }

@@ -11,10 +11,15 @@ describe('the welcome mail', () => {
   });
 
   const welcome = (email: string, token?: string) =>
-    t.app.inject({ method: 'POST', url: '/functions/v1/send-welcome-email', headers: token ? bearer(token) : {}, payload: { email, name: '<b>Click here</b> http://evil.example' } });
+    t.app.inject({
+      method: 'POST',
+      url: '/functions/v1/send-welcome-email',
+      headers: token ? bearer(token) : {},
+      payload: { email, name: '<b>Click here</b> http://evil.example' },
+    });
   const welcomes = async (email: string) => (await t.outbox.list({ to: email })).filter((m) => m.subject === 'Welcome to your wallet');
 
-  it('is sent by the server at confirmation, with the account\'s own name, once', async () => {
+  it("is sent by the server at confirmation, with the account's own name, once", async () => {
     const email = 'wendy.welcome@example.com';
     const session = await registeredCustomer(t, email, 'correct horse 1', 'Wendy Welcome');
     expect((await mailTo(t.outbox, email, /^Welcome to your wallet$/)).text).toContain('Hi Wendy Welcome,');
@@ -50,7 +55,7 @@ describe('the welcome mail', () => {
       const { user } = await registeredCustomer(t, email);
       const key = `welcome:${user.id}`;
       const held = async () => (await t.database.db.selectFrom('mail_sent').select('key').where('key', '=', key).execute()).length;
-      for (let deadline = Date.now() + 5000; (await held()) > 0 || refused === 0; ) {
+      for (let deadline = Date.now() + 5000; (await held()) > 0 || refused === 0;) {
         if (Date.now() > deadline) throw new Error('the failed welcome mail still holds its key');
         await new Promise((r) => setTimeout(r, 50));
       }

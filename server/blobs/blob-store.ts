@@ -7,7 +7,8 @@ import { DatabaseThrottleStore, type ThrottleStore } from '../auth/throttle.js';
 /** Uploads one customer may make a minute (attachments and KYC documents together). */
 export const UPLOADS_PER_MINUTE = 20;
 export const UPLOAD_TEXT = {
-  quota: (mb: number) => `Upload refused: your files would exceed your storage limit of ${mb} MB. Remove files you no longer need and try again.`,
+  quota: (mb: number) =>
+    `Upload refused: your files would exceed your storage limit of ${mb} MB. Remove files you no longer need and try again.`,
   rate: 'Too many uploads. Please wait a minute and try again.',
 } as const;
 
@@ -61,7 +62,11 @@ export class BlobStore {
       if ((await this.store.increment(`uploads:${owner}`, 60_000)) > this.uploadsPerMinute) throw new HttpError(429, UPLOAD_TEXT.rate);
       await this.db.transaction().execute(async (trx) => {
         await sql`select pg_advisory_xact_lock(hashtext(${`blobs:${owner}`}))`.execute(trx);
-        const used = await trx.selectFrom('blobs').select((eb) => eb.fn.coalesce(eb.fn.sum<string>('size'), sql<string>`0`).as('n')).where('owner_id', '=', owner).executeTakeFirstOrThrow();
+        const used = await trx
+          .selectFrom('blobs')
+          .select((eb) => eb.fn.coalesce(eb.fn.sum<string>('size'), sql<string>`0`).as('n'))
+          .where('owner_id', '=', owner)
+          .executeTakeFirstOrThrow();
         if (Number(used.n) + data.byteLength > this.quotaBytes) throw new HttpError(413, UPLOAD_TEXT.quota(this.limits.quotaMb));
         await trx.insertInto('blobs').values(row).execute();
       });

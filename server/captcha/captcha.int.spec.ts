@@ -12,7 +12,13 @@ const HMAC_KEY = 'test-hmac-key-for-captcha-challenges';
 async function solve(challenge: Challenge): Promise<string> {
   const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
   if (!solution) throw new Error('no solution found');
-  const payload = { algorithm: challenge.algorithm, challenge: challenge.challenge, number: solution.number, salt: challenge.salt, signature: challenge.signature };
+  const payload = {
+    algorithm: challenge.algorithm,
+    challenge: challenge.challenge,
+    number: solution.number,
+    salt: challenge.salt,
+    signature: challenge.signature,
+  };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
@@ -51,7 +57,11 @@ describe('AltchaCaptcha', () => {
     expect(await captcha.spend(token)).toEqual({ ok: false, error: 'already used' });
     expect(await captcha.check(token)).toEqual({ ok: false, error: 'already used' });
 
-    const row = await database.db.selectFrom('captcha_solutions_used').selectAll().where('signature', '=', decode(token).signature as string).executeTakeFirstOrThrow();
+    const row = await database.db
+      .selectFrom('captcha_solutions_used')
+      .selectAll()
+      .where('signature', '=', decode(token).signature as string)
+      .executeTakeFirstOrThrow();
     expect(row.expires_at.getTime()).toBeGreaterThan(Date.now());
   });
 
@@ -63,7 +73,14 @@ describe('AltchaCaptcha', () => {
     const longerExpiry = encode({ ...payload, salt: (payload.salt as string).replace(/expires=\d+/, 'expires=9999999999') });
     const otherKey = new AltchaCaptcha(database.db, 'another-key', { maxNumber: 2_000 });
 
-    for (const bad of [wrongNumber, wrongSignature, longerExpiry, 'not base64!', encode('text'), encode({ ...payload, algorithm: 'SHA-1' })]) {
+    for (const bad of [
+      wrongNumber,
+      wrongSignature,
+      longerExpiry,
+      'not base64!',
+      encode('text'),
+      encode({ ...payload, algorithm: 'SHA-1' }),
+    ]) {
       expect(await captcha.check(bad)).toEqual({ ok: false, error: 'invalid solution' });
       expect(await captcha.spend(bad)).toEqual({ ok: false, error: 'invalid solution' });
     }
@@ -87,10 +104,17 @@ describe('AltchaCaptcha', () => {
   });
 
   it('clears used rows whose challenge has expired', async () => {
-    await database.db.insertInto('captcha_solutions_used').values({ signature: 'stale', expires_at: new Date(Date.now() - 60_000) }).execute();
+    await database.db
+      .insertInto('captcha_solutions_used')
+      .values({ signature: 'stale', expires_at: new Date(Date.now() - 60_000) })
+      .execute();
     const fresh = new AltchaCaptcha(database.db, HMAC_KEY, { maxNumber: 2_000 });
     expect(await fresh.spend(await solve(await fresh.challenge()))).toEqual({ ok: true });
-    const stale = await database.db.selectFrom('captcha_solutions_used').select('signature').where('signature', '=', 'stale').executeTakeFirst();
+    const stale = await database.db
+      .selectFrom('captcha_solutions_used')
+      .select('signature')
+      .where('signature', '=', 'stale')
+      .executeTakeFirst();
     expect(stale).toBeUndefined();
   });
 
@@ -101,7 +125,9 @@ describe('AltchaCaptcha', () => {
     const recaptcha = createCaptcha({ CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 's' }, database.db, HMAC_KEY);
     expect(recaptcha).toBeInstanceOf(RemoteCaptcha);
     expect(await recaptcha.challenge()).toEqual({ provider: 'recaptcha' });
-    expect(() => createCaptcha({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: undefined }, database.db, HMAC_KEY)).toThrow(/CAPTCHA_SECRET/);
+    expect(() => createCaptcha({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: undefined }, database.db, HMAC_KEY)).toThrow(
+      /CAPTCHA_SECRET/,
+    );
   });
 });
 
@@ -141,7 +167,9 @@ describe('RemoteCaptcha', () => {
     const captcha = new RemoteCaptcha({ provider: 'turnstile', secret: 'site-secret', verifyUrl: url });
     expect(await captcha.challenge()).toEqual({ provider: 'turnstile' });
     expect(await captcha.check('good-token')).toEqual({ ok: true });
-    expect(received).toEqual([{ contentType: 'application/x-www-form-urlencoded', form: { secret: 'site-secret', response: 'good-token' } }]);
+    expect(received).toEqual([
+      { contentType: 'application/x-www-form-urlencoded', form: { secret: 'site-secret', response: 'good-token' } },
+    ]);
   });
 
   it('refuses a token the provider rejects', async () => {
@@ -154,7 +182,8 @@ describe('RemoteCaptcha', () => {
   it('spends a checked token without asking the provider again (it accepts a token once), and only once', async () => {
     let accepted = false;
     answerWith = (form) => {
-      if (form.response !== 'once-token' || accepted) return { status: 200, body: { success: false, 'error-codes': ['timeout-or-duplicate'] } };
+      if (form.response !== 'once-token' || accepted)
+        return { status: 200, body: { success: false, 'error-codes': ['timeout-or-duplicate'] } };
       accepted = true;
       return { status: 200, body: { success: true } };
     };

@@ -13,7 +13,7 @@ describe('compiledOnce', () => {
     await database.close();
   });
 
-  it('builds the statement once and runs its text with each call\'s parameters', async () => {
+  it("builds the statement once and runs its text with each call's parameters", async () => {
     let builds = 0;
     const statement = compiledOnce((db: Kysely<DB>, a: string, b: number) => {
       builds++;
@@ -28,7 +28,9 @@ describe('compiledOnce', () => {
   it('refuses a statement that does not take its arguments as its parameters, in order', async () => {
     const inlined = compiledOnce((db: Kysely<DB>, a: string) => db.selectFrom('users').select('id').where('email', '=', sql.lit(a)));
     await expect(inlined(database.db, 'x@example.com')).rejects.toThrow(/each once and in order/);
-    const swapped = compiledOnce((db: Kysely<DB>, a: string, b: string) => db.selectFrom('users').select('id').where('email', '=', b).where('full_name', '=', a));
+    const swapped = compiledOnce((db: Kysely<DB>, a: string, b: string) =>
+      db.selectFrom('users').select('id').where('email', '=', b).where('full_name', '=', a),
+    );
     await expect(swapped(database.db, 'a', 'b')).rejects.toThrow(/each once and in order/);
   });
 });

@@ -16,9 +16,19 @@ describe('the embedded database (PGlite in DATA_DIR)', () => {
     const first = await openDatabase({ dataDir });
     await migrateToLatest(first.db);
     const eventId = randomUUID();
-    await new PostgresEventStore(first.db).append('kept-1', [
-      { eventId, type: 'test.kept', version: 1, data: { amount: '1.5' }, metadata: { actorId: 't', actorRole: 'SYSTEM', correlationId: eventId, causationId: null, occurredAt: new Date().toISOString() } },
-    ], { expectedRevision: 'no_stream' });
+    await new PostgresEventStore(first.db).append(
+      'kept-1',
+      [
+        {
+          eventId,
+          type: 'test.kept',
+          version: 1,
+          data: { amount: '1.5' },
+          metadata: { actorId: 't', actorRole: 'SYSTEM', correlationId: eventId, causationId: null, occurredAt: new Date().toISOString() },
+        },
+      ],
+      { expectedRevision: 'no_stream' },
+    );
 
     // A second opener is turned away with a message that says what to do.
     const err = await openDatabase({ dataDir }).catch((e) => e);

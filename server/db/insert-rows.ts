@@ -35,7 +35,12 @@ function element(v: string | null): string {
 }
 
 /** Writes `rows` into `table` (`schema.table`) on `db`'s connection, inside its transaction if any. */
-export async function insertRows<R>(db: Kysely<any> | Transaction<any>, table: string, columns: readonly InsertColumn<R>[], rows: readonly R[]): Promise<void> {
+export async function insertRows<R>(
+  db: Kysely<any> | Transaction<any>,
+  table: string,
+  columns: readonly InsertColumn<R>[],
+  rows: readonly R[],
+): Promise<void> {
   if (rows.length === 0) return;
   // Each column travels as one array literal (an array column's rows as literals of a text[], cast back per row).
   const nested = columns.map((c) => c.type.endsWith('[]'));

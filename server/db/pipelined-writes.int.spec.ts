@@ -20,7 +20,10 @@ describe.runIf(usingPostgres)('pipelined writes (projectionDb, PostgreSQL)', () 
       await sql`insert into items (id, label) values (2, 'two')`.execute(trx);
       return (await sql<{ id: number; label: string }>`select id, label from items order by id`.execute(trx)).rows;
     });
-    expect(seen).toEqual([{ id: 1, label: 'first' }, { id: 2, label: 'two' }]);
+    expect(seen).toEqual([
+      { id: 1, label: 'first' },
+      { id: 2, label: 'two' },
+    ]);
 
     await expect(
       db.transaction().execute(async (trx) => {

@@ -25,7 +25,14 @@ describe("the planner's page cost", () => {
       expect(url.searchParams.has('options')).toBe(false);
       const again = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
       const costs = await Promise.all(
-        [1, 2, 3, 4].map(() => again.db.transaction().execute(async (trx) => (await sql<{ c: string }>`select current_setting('random_page_cost') as c, pg_sleep(0.05)`.execute(trx)).rows[0]!.c)),
+        [1, 2, 3, 4].map(() =>
+          again.db
+            .transaction()
+            .execute(
+              async (trx) =>
+                (await sql<{ c: string }>`select current_setting('random_page_cost') as c, pg_sleep(0.05)`.execute(trx)).rows[0]!.c,
+            ),
+        ),
       );
       await again.close();
       expect(costs).toEqual([RANDOM_PAGE_COST, RANDOM_PAGE_COST, RANDOM_PAGE_COST, RANDOM_PAGE_COST]);

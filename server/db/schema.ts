@@ -53,7 +53,8 @@ export interface TransactionsTable {
   updated_at: Timestamp;
 }
 
-export interface DB extends AccountTables, PaymentMethodTables, JournalTables, MarketplaceTables, AnnouncementTables, TicketTables, StaffActionTables {
+export interface DB
+  extends AccountTables, PaymentMethodTables, JournalTables, MarketplaceTables, AnnouncementTables, TicketTables, StaffActionTables {
   events: EventsTable;
   streams: StreamsTable;
   snapshots: SnapshotsTable;

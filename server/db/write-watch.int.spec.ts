@@ -60,7 +60,18 @@ describe('write watch', () => {
       await sql`update projection_checkpoints set updated_at = now() where name = 'none'`.execute(db);
       expect(watch.epoch).toBe(before);
 
-      await db.insertInto('users').values({ id, email: `${id}@watch.local`, full_name: 'W', role: 'USER', requires_password_change: false, created_at: new Date(), updated_at: new Date() }).execute();
+      await db
+        .insertInto('users')
+        .values({
+          id,
+          email: `${id}@watch.local`,
+          full_name: 'W',
+          role: 'USER',
+          requires_password_change: false,
+          created_at: new Date(),
+          updated_at: new Date(),
+        })
+        .execute();
       expect(watch.epoch).toBeGreaterThan(before);
 
       before = watch.epoch;

@@ -7,7 +7,12 @@ describe('finance: statements and balances at a moment', () => {
   const staffSession = async (role: 'WORKER' | 'ADMIN', email: string) => {
     const { password } = await createStaff(t.app.authServices.accounts, { email, fullName: `${role} One`, role });
     const first = await signIn(t, email, password);
-    await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'staff-own-pass-1' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(first.access_token),
+      payload: { password: 'staff-own-pass-1' },
+    });
     return signIn(t, email, 'staff-own-pass-1');
   };
   let admin: Awaited<ReturnType<typeof staffSession>>;
@@ -17,10 +22,29 @@ describe('finance: statements and balances at a moment', () => {
     t = await createTestApp(BELOW_FOUR_EYES_LIMIT);
     admin = await staffSession('ADMIN', 'finance-admin@example.com');
     customer = await registeredCustomer(t, 'saver@example.com', 'saver-pass-12');
-    const card = (await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: bearer(customer.access_token), payload: { type: 'credit_card', cardNumber: '4000056655665556', cardHolderName: 'S', expiryDate: '10/41', cvv: '999' } })).json().paymentMethod.id;
-    const dep = (await t.app.inject({ method: 'POST', url: '/functions/v1/create-deposit-request', headers: bearer(customer.access_token), payload: { tokenId: 'SOL', amount: '10', paymentMethodId: card, userId: customer.user.id } })).json();
+    const card = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/v1/add-raw-payment-method',
+        headers: bearer(customer.access_token),
+        payload: { type: 'credit_card', cardNumber: '4000056655665556', cardHolderName: 'S', expiryDate: '10/41', cvv: '999' },
+      })
+    ).json().paymentMethod.id;
+    const dep = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/v1/create-deposit-request',
+        headers: bearer(customer.access_token),
+        payload: { tokenId: 'SOL', amount: '10', paymentMethodId: card, userId: customer.user.id },
+      })
+    ).json();
     depositId = dep.transactionId;
-    const settled = await t.app.inject({ method: 'POST', url: '/functions/v1/update-transaction', headers: bearer(admin.access_token), payload: { targetUserId: customer.user.id, transactionId: depositId, status: 'Complete' } });
+    const settled = await t.app.inject({
+      method: 'POST',
+      url: '/functions/v1/update-transaction',
+      headers: bearer(admin.access_token),
+      payload: { targetUserId: customer.user.id, transactionId: depositId, status: 'Complete' },
+    });
     expect(settled.statusCode).toBe(200);
   }, 240_000);
   afterAll(async () => {
@@ -29,11 +53,18 @@ describe('finance: statements and balances at a moment', () => {
 
   it('a customer downloads their own statement as CSV: opening, the settled deposit with its fee, closing', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/statement?from=${today}&to=${today}`, headers: bearer(customer.access_token) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/statement?from=${today}&to=${today}`,
+      headers: bearer(customer.access_token),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="statement-${today}-to-${today}.csv"`);
-    const rows = res.body.trim().split('\r\n').map((r) => r.split(','));
+    const rows = res.body
+      .trim()
+      .split('\r\n')
+      .map((r) => r.split(','));
     expect(rows[0]).toEqual(['date', 'asset', 'transaction_id', 'type', 'description', 'amount', 'fee', 'balance_after']);
     expect(rows.slice(1).map((r) => [r[1], r[2], r[3], r[4], r[5], r[6], r[7]])).toEqual([
       ['SOL', '', 'opening', 'Opening balance', '', '', '0'],
@@ -43,11 +74,23 @@ describe('finance: statements and balances at a moment', () => {
   });
 
   it('refuses a statement with bad dates and answers a period before any activity with no rows', async () => {
-    const bad = await t.app.inject({ method: 'GET', url: '/api/v1/statement?from=2026-05-02&to=2026-05-01', headers: bearer(customer.access_token) });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/statement?from=2026-05-02&to=2026-05-01',
+      headers: bearer(customer.access_token),
+    });
     expect([bad.statusCode, bad.json().error]).toEqual([400, 'The start date must be on or before the end date.']);
-    const nonsense = await t.app.inject({ method: 'GET', url: '/api/v1/statement?from=yesterday&to=2026-05-01', headers: bearer(customer.access_token) });
+    const nonsense = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/statement?from=yesterday&to=2026-05-01',
+      headers: bearer(customer.access_token),
+    });
     expect(nonsense.statusCode).toBe(400);
-    const old = await t.app.inject({ method: 'GET', url: '/api/v1/statement?from=2020-01-01&to=2020-12-31', headers: bearer(customer.access_token) });
+    const old = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/statement?from=2020-01-01&to=2020-12-31',
+      headers: bearer(customer.access_token),
+    });
     expect(old.body.trim().split('\r\n')).toHaveLength(1);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/statement?from=2020-01-01&to=2020-12-31' })).statusCode).toBe(401);
   });
@@ -55,11 +98,17 @@ describe('finance: statements and balances at a moment', () => {
   it('an admin sees the balance just after each event of the trail, and now', async () => {
     const events = await t.app.ledger.store.readStream(`wallet-${customer.user.id}`);
     const [requested, settled] = events;
-    const at = async (q: string) => t.app.inject({ method: 'GET', url: `/api/v1/admin/balance-at?userId=${customer.user.id}&${q}`, headers: bearer(admin.access_token) });
+    const at = async (q: string) =>
+      t.app.inject({ method: 'GET', url: `/api/v1/admin/balance-at?userId=${customer.user.id}&${q}`, headers: bearer(admin.access_token) });
     const afterRequest = await at(`eventId=${requested!.eventId}`);
-    expect(afterRequest.json()).toMatchObject({ lastEvent: { eventId: requested!.eventId, type: 'wallet.deposit-requested' }, assets: [{ assetId: 'SOL', balance: '0', pendingDeposits: '9.9', available: '0' }] });
+    expect(afterRequest.json()).toMatchObject({
+      lastEvent: { eventId: requested!.eventId, type: 'wallet.deposit-requested' },
+      assets: [{ assetId: 'SOL', balance: '0', pendingDeposits: '9.9', available: '0' }],
+    });
     const afterSettle = await at(`eventId=${settled!.eventId}`);
-    expect(afterSettle.json().assets).toEqual([{ assetId: 'SOL', balance: '9.9', pendingDeposits: '0', pendingWithdrawals: '0', available: '9.9' }]);
+    expect(afterSettle.json().assets).toEqual([
+      { assetId: 'SOL', balance: '9.9', pendingDeposits: '0', pendingWithdrawals: '0', available: '9.9' },
+    ]);
     const before = await at('at=2020-01-01');
     expect(before.json()).toMatchObject({ lastEvent: null, assets: [] });
     expect((await at(`at=${new Date().toISOString()}`)).json().assets[0].balance).toBe('9.9');
@@ -70,7 +119,11 @@ describe('finance: statements and balances at a moment', () => {
   it('only admins may read balances at a moment', async () => {
     const worker = await staffSession('WORKER', 'finance-worker@example.com');
     for (const token of [customer.access_token, worker.access_token]) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/admin/balance-at?userId=${customer.user.id}&at=2030-01-01`, headers: bearer(token) });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/admin/balance-at?userId=${customer.user.id}&at=2030-01-01`,
+        headers: bearer(token),
+      });
       expect([res.statusCode, res.json().error]).toEqual([403, 'Access Denied: Only admins can view balances at a point in time.']);
     }
   });

@@ -12,9 +12,11 @@ import { balanceAt, EventNotInWalletError } from '../../ledger/journal/time-trav
 import { buildStatement, statementCsv } from '../../ledger/journal/statement.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const MOMENT = z.string().refine((s) => (DAY.test(s) || /^\d{4}-\d{2}-\d{2}T/.test(s)) && !Number.isNaN(Date.parse(DAY.test(s) ? `${s}T00:00:00Z` : s)), {
-  message: 'must be a date (2026-03-01) or an ISO time',
-});
+const MOMENT = z
+  .string()
+  .refine((s) => (DAY.test(s) || /^\d{4}-\d{2}-\d{2}T/.test(s)) && !Number.isNaN(Date.parse(DAY.test(s) ? `${s}T00:00:00Z` : s)), {
+    message: 'must be a date (2026-03-01) or an ISO time',
+  });
 
 /** A date alone means the start of that day (from) or its end (to, at), in UTC. */
 function moment(text: string, endOfDay: boolean): Date {
@@ -49,10 +51,17 @@ export function financeRoutes(auth: AuthServices, ledger: LedgerContext): Fastif
 
     app.get(
       '/admin/balance-at',
-      { config: onlyFor(['ADMIN'], 'Access Denied: Only admins can view balances at a point in time.'),
+      {
+        config: onlyFor(['ADMIN'], 'Access Denied: Only admins can view balances at a point in time.'),
         schema: {
-          tags: ['api'], response: { 200: BalanceAt },
-          querystring: z.object({ userId: z.uuid(), eventId: z.uuid().optional(), at: MOMENT.optional(), asset: z.enum(ASSET_IDS).optional() }),
+          tags: ['api'],
+          response: { 200: BalanceAt },
+          querystring: z.object({
+            userId: z.uuid(),
+            eventId: z.uuid().optional(),
+            at: MOMENT.optional(),
+            asset: z.enum(ASSET_IDS).optional(),
+          }),
         },
       },
       async (request) => {

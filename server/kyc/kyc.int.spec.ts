@@ -4,11 +4,21 @@ import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from 
 import { createStaff } from '../auth/staff-accounts.js';
 import { DocumentLinks } from './document-links.js';
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
+const PNG = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
+]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 const EXE = Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0, 0, ...new Array(64).fill(0)]);
 
-const DETAILS = { firstName: 'Ada', lastName: 'Lovelace', dob: '1990-12-10', country: 'United Kingdom', city: 'London', postalCode: 'W1 1AA', fullAddress: '12 St James Square' };
+const DETAILS = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  dob: '1990-12-10',
+  country: 'United Kingdom',
+  city: 'London',
+  postalCode: 'W1 1AA',
+  fullAddress: '12 St James Square',
+};
 
 type Part = { name: string; value: string } | { name: string; fileName: string; data: Buffer; type?: string };
 
@@ -20,7 +30,11 @@ function multipart(parts: Part[]): { payload: Buffer; headers: Record<string, st
     chunks.push(Buffer.from(`--${boundary}\r\n`));
     if ('value' in p) chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"\r\n\r\n${p.value}\r\n`));
     else {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${p.name}"; filename="${p.fileName}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`));
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${p.name}"; filename="${p.fileName}"\r\nContent-Type: ${p.type ?? 'application/octet-stream'}\r\n\r\n`,
+        ),
+      );
       chunks.push(p.data, Buffer.from('\r\n'));
     }
   }
@@ -32,7 +46,9 @@ const standard = (overrides: { details?: unknown; identity?: Part | null; reside
   [
     { name: 'basicDetails', value: JSON.stringify(overrides.details ?? DETAILS) },
     overrides.identity === undefined ? { name: 'identityDoc', fileName: 'passport.png', data: PNG, type: 'image/png' } : overrides.identity,
-    overrides.residence === undefined ? { name: 'residenceDoc', fileName: 'utility-bill.pdf', data: PDF, type: 'application/pdf' } : overrides.residence,
+    overrides.residence === undefined
+      ? { name: 'residenceDoc', fileName: 'utility-bill.pdf', data: PDF, type: 'application/pdf' }
+      : overrides.residence,
   ].filter((p): p is Part => p !== null);
 
 describe('KYC: submission, staff review, signed document links', () => {
@@ -40,11 +56,25 @@ describe('KYC: submission, staff review, signed document links', () => {
   const inject = (opts: InjectOptions) => t.app.inject(opts);
   const submit = (token: string, parts: Part[]) => {
     const body = multipart(parts);
-    return inject({ method: 'POST', url: '/functions/v1/submit-kyc-data', headers: { ...bearer(token), ...body.headers }, payload: body.payload });
+    return inject({
+      method: 'POST',
+      url: '/functions/v1/submit-kyc-data',
+      headers: { ...bearer(token), ...body.headers },
+      payload: body.payload,
+    });
   };
   const status = async (userId: string) =>
-    (await t.database.db.selectFrom('user_profiles').select('kyc_status').where('user_id', '=', userId).executeTakeFirstOrThrow()).kyc_status;
-  const blobCount = async () => Number((await t.database.db.selectFrom('blobs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    (await t.database.db.selectFrom('user_profiles').select('kyc_status').where('user_id', '=', userId).executeTakeFirstOrThrow())
+      .kyc_status;
+  const blobCount = async () =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom('blobs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const staffSession = async (role: 'WORKER' | 'MANAGER' | 'ADMIN', email: string) => {
     const { password } = await createStaff(t.app.authServices.accounts, { email, fullName: `${role} One`, role });
     const first = await signIn(t, email, password);
@@ -64,17 +94,34 @@ describe('KYC: submission, staff review, signed document links', () => {
     const before = await blobCount();
     const cases: [Part[], number, string][] = [
       [standard({ residence: null }), 400, 'Required documents are missing.'],
-      [standard({ identity: { name: 'identityDoc', fileName: 'setup.exe', data: EXE } }), 400, 'Format not supported: .EXE. Supported formats: PDF, JPEG, JPG, PNG.'],
-      [standard({ identity: { name: 'identityDoc', fileName: 'passport.png', data: EXE, type: 'image/png' } }), 400, 'File "passport.png" is not a valid PDF, JPEG or PNG file.'],
+      [
+        standard({ identity: { name: 'identityDoc', fileName: 'setup.exe', data: EXE } }),
+        400,
+        'Format not supported: .EXE. Supported formats: PDF, JPEG, JPG, PNG.',
+      ],
+      [
+        standard({ identity: { name: 'identityDoc', fileName: 'passport.png', data: EXE, type: 'image/png' } }),
+        400,
+        'File "passport.png" is not a valid PDF, JPEG or PNG file.',
+      ],
       [standard({ details: { ...DETAILS, city: '  ' } }), 400, 'This field is required: City.'],
       [standard({ details: { ...DETAILS, dob: '2999-01-01' } }), 400, 'Date of Birth must be a valid past date.'],
-      [standard({ residence: { name: 'residenceDoc', fileName: 'big.pdf', data: Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024)]) } }), 413, 'File "big.pdf" is too large. Maximum size is 10MB.'],
+      [
+        standard({ residence: { name: 'residenceDoc', fileName: 'big.pdf', data: Buffer.concat([PDF, Buffer.alloc(10 * 1024 * 1024)]) } }),
+        413,
+        'File "big.pdf" is too large. Maximum size is 10MB.',
+      ],
     ];
     for (const [parts, code, error] of cases) {
       const res = await submit(c.access_token, parts);
       expect([res.statusCode, res.json()]).toEqual([code, { error }]);
     }
-    const notMultipart = await inject({ method: 'POST', url: '/functions/v1/submit-kyc-data', headers: bearer(c.access_token), payload: { basicDetails: DETAILS } });
+    const notMultipart = await inject({
+      method: 'POST',
+      url: '/functions/v1/submit-kyc-data',
+      headers: bearer(c.access_token),
+      payload: { basicDetails: DETAILS },
+    });
     expect(notMultipart.statusCode).toBe(400);
     expect(await blobCount()).toBe(before);
     expect(await status(c.user.id)).toBe('not_started');
@@ -86,12 +133,20 @@ describe('KYC: submission, staff review, signed document links', () => {
     const res = await submit(c.access_token, standard());
     expect([res.statusCode, res.json()]).toEqual([200, { success: true, kyc_status: 'pending' }]);
     expect(await status(c.user.id)).toBe('pending');
-    const profile = await inject({ method: 'POST', url: '/functions/v1/get-user-profile-details', headers: bearer(c.access_token), payload: { targetUserId: c.user.id } });
+    const profile = await inject({
+      method: 'POST',
+      url: '/functions/v1/get-user-profile-details',
+      headers: bearer(c.access_token),
+      payload: { targetUserId: c.user.id },
+    });
     expect(profile.json()).toMatchObject({ kyc_status: 'pending', first_name: 'Ada', city: 'London', postal_code: 'W1 1AA' });
 
     const [event] = (await t.app.ledger.store.readStream(`user-${c.user.id}`)).filter((e) => e.type === 'user.kyc-submitted');
     expect(event!.metadata).toMatchObject({ actorId: c.user.id, actorRole: 'USER' });
-    const data = event!.data as { identityDoc: { blobId: string; contentType: string }; residenceDoc: { blobId: string; contentType: string } };
+    const data = event!.data as {
+      identityDoc: { blobId: string; contentType: string };
+      residenceDoc: { blobId: string; contentType: string };
+    };
     expect([data.identityDoc.contentType, data.residenceDoc.contentType]).toEqual(['image/png', 'application/pdf']);
     expect(JSON.stringify(event!.data)).not.toContain('%PDF');
     expect((await t.app.blobs.get(data.residenceDoc.blobId))!.data.equals(PDF)).toBe(true);
@@ -104,21 +159,50 @@ describe('KYC: submission, staff review, signed document links', () => {
     const c = await registeredCustomer(t, 'kyc-grace@example.com', 'kyc-grace-pass-1');
     expect((await submit(c.access_token, standard())).statusCode).toBe(200);
     const worker = await staffSession('WORKER', 'kyc-worker@example.com');
-    const details = () => inject({ method: 'POST', url: '/functions/v1/get-kyc-details', headers: bearer(worker.access_token), payload: { targetUserId: c.user.id } });
+    const details = () =>
+      inject({
+        method: 'POST',
+        url: '/functions/v1/get-kyc-details',
+        headers: bearer(worker.access_token),
+        payload: { targetUserId: c.user.id },
+      });
 
-    expect([(await details()).statusCode, (await details()).json()]).toEqual([403, { error: 'Access Denied: You do not have permission to view this profile.' }]);
-    const asCustomer = await inject({ method: 'POST', url: '/functions/v1/approve-kyc', headers: bearer(c.access_token), payload: { targetUserId: c.user.id } });
+    expect([(await details()).statusCode, (await details()).json()]).toEqual([
+      403,
+      { error: 'Access Denied: You do not have permission to view this profile.' },
+    ]);
+    const asCustomer = await inject({
+      method: 'POST',
+      url: '/functions/v1/approve-kyc',
+      headers: bearer(c.access_token),
+      payload: { targetUserId: c.user.id },
+    });
     expect([asCustomer.statusCode, asCustomer.json()]).toEqual([403, { error: 'Access Denied: Your role cannot view user profiles.' }]);
     expect(await status(c.user.id)).toBe('pending');
 
-    await t.app.authServices.accounts.record(c.user.id, { type: 'Claim', workerId: worker.user.id }, { id: worker.user.id, role: 'WORKER' });
+    await t.app.authServices.accounts.record(
+      c.user.id,
+      { type: 'Claim', workerId: worker.user.id },
+      { id: worker.user.id, role: 'WORKER' },
+    );
     const res = await details();
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ kyc_status: 'pending', first_name: 'Ada', last_name: 'Lovelace', dob: '1990-12-10', identity_doc_path: 'passport.png', residence_doc_path: 'utility-bill.pdf' });
+    expect(body).toMatchObject({
+      kyc_status: 'pending',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      dob: '1990-12-10',
+      identity_doc_path: 'passport.png',
+      residence_doc_path: 'utility-bill.pdf',
+    });
 
     const opened = await inject({ method: 'GET', url: body.residenceDocSignedUrl });
-    expect([opened.statusCode, opened.headers['content-type'], opened.headers['cache-control']]).toEqual([200, 'application/pdf', 'private, no-store']);
+    expect([opened.statusCode, opened.headers['content-type'], opened.headers['cache-control']]).toEqual([
+      200,
+      'application/pdf',
+      'private, no-store',
+    ]);
     expect(opened.rawPayload.equals(PDF)).toBe(true);
     expect((await inject({ method: 'GET', url: body.identityDocSignedUrl })).headers['content-type']).toBe('image/png');
     const views = (await t.app.ledger.store.readStream(`user-${c.user.id}`)).filter((e) => e.type === 'user.kyc-document-viewed');
@@ -130,19 +214,31 @@ describe('KYC: submission, staff review, signed document links', () => {
     // A link cannot be altered, and stops working after a few minutes.
     const token = new URL(body.residenceDocSignedUrl, 'http://x').searchParams.get('token')!;
     const [payload, signature] = token.split('.');
-    const widened = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), exp: Date.now() + 86_400_000 })).toString('base64url');
+    const widened = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), exp: Date.now() + 86_400_000 }),
+    ).toString('base64url');
     const tampered = await inject({ method: 'GET', url: `/api/v1/kyc-documents?token=${widened}.${signature}` });
     expect([tampered.statusCode, tampered.json()]).toEqual([403, { error: 'This document link is invalid or has expired.' }]);
     const links = new DocumentLinks(t.app.authServices.dataKey);
     expect(links.open(token)).not.toBeNull();
     expect(links.open(token, Date.now() + 6 * 60_000)).toBeNull();
 
-    const approve = await inject({ method: 'POST', url: '/functions/v1/approve-kyc', headers: bearer(worker.access_token), payload: { targetUserId: c.user.id } });
+    const approve = await inject({
+      method: 'POST',
+      url: '/functions/v1/approve-kyc',
+      headers: bearer(worker.access_token),
+      payload: { targetUserId: c.user.id },
+    });
     expect([approve.statusCode, approve.json()]).toEqual([200, { success: true, kyc_status: 'verified' }]);
     expect(await status(c.user.id)).toBe('verified');
     const [approved] = (await t.app.ledger.store.readStream(`user-${c.user.id}`)).filter((e) => e.type === 'user.kyc-approved');
     expect(approved!.metadata).toMatchObject({ actorId: worker.user.id, actorRole: 'WORKER' });
-    const twice = await inject({ method: 'POST', url: '/functions/v1/approve-kyc', headers: bearer(worker.access_token), payload: { targetUserId: c.user.id } });
+    const twice = await inject({
+      method: 'POST',
+      url: '/functions/v1/approve-kyc',
+      headers: bearer(worker.access_token),
+      payload: { targetUserId: c.user.id },
+    });
     expect(twice.statusCode).toBe(200);
     expect((await t.app.ledger.store.readStream(`user-${c.user.id}`)).filter((e) => e.type === 'user.kyc-approved')).toHaveLength(1);
     const verifiedAgain = await submit(c.access_token, standard());
@@ -152,20 +248,42 @@ describe('KYC: submission, staff review, signed document links', () => {
   it('a rejected customer may submit again; staff see "not started" for a customer who never submitted', async () => {
     const c = await registeredCustomer(t, 'kyc-retry@example.com', 'kyc-retry-pass-1');
     const admin = await staffSession('ADMIN', 'kyc-admin@example.com');
-    const fresh = await inject({ method: 'POST', url: '/functions/v1/get-kyc-details', headers: bearer(admin.access_token), payload: { targetUserId: c.user.id } });
-    expect(fresh.json()).toMatchObject({ kyc_status: 'not_started', first_name: null, identityDocSignedUrl: null, residenceDocSignedUrl: null });
+    const fresh = await inject({
+      method: 'POST',
+      url: '/functions/v1/get-kyc-details',
+      headers: bearer(admin.access_token),
+      payload: { targetUserId: c.user.id },
+    });
+    expect(fresh.json()).toMatchObject({
+      kyc_status: 'not_started',
+      first_name: null,
+      identityDocSignedUrl: null,
+      residenceDocSignedUrl: null,
+    });
 
     expect((await submit(c.access_token, standard())).statusCode).toBe(200);
-    await t.app.authServices.accounts.record(c.user.id, { type: 'RejectKyc', reason: 'Blurred scan' }, { id: admin.user.id, role: 'ADMIN' });
+    await t.app.authServices.accounts.record(
+      c.user.id,
+      { type: 'RejectKyc', reason: 'Blurred scan' },
+      { id: admin.user.id, role: 'ADMIN' },
+    );
     expect(await status(c.user.id)).toBe('rejected');
-    const retry = await submit(c.access_token, standard({ details: { ...DETAILS, city: 'Paris' }, identity: { name: 'identityDoc', fileName: 'id.jpg.pdf', data: PDF } }));
+    const retry = await submit(
+      c.access_token,
+      standard({ details: { ...DETAILS, city: 'Paris' }, identity: { name: 'identityDoc', fileName: 'id.jpg.pdf', data: PDF } }),
+    );
     expect(retry.statusCode).toBe(200);
-    const after = await inject({ method: 'POST', url: '/functions/v1/get-kyc-details', headers: bearer(admin.access_token), payload: { targetUserId: c.user.id } });
+    const after = await inject({
+      method: 'POST',
+      url: '/functions/v1/get-kyc-details',
+      headers: bearer(admin.access_token),
+      payload: { targetUserId: c.user.id },
+    });
     expect(after.json()).toMatchObject({ kyc_status: 'pending', city: 'Paris', identity_doc_path: 'id.jpg.pdf' });
   });
 });
 
-describe('login history (get-login-history, without targetUserId: the caller\'s own)', () => {
+describe("login history (get-login-history, without targetUserId: the caller's own)", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -174,26 +292,39 @@ describe('login history (get-login-history, without targetUserId: the caller\'s 
     await t.close();
   });
 
-  it('a customer reads their own sign-ins five at a time, newest first, and no one else\'s', async () => {
+  it("a customer reads their own sign-ins five at a time, newest first, and no one else's", async () => {
     const c = await registeredCustomer(t, 'history@example.com', 'history-pass-1');
     for (let i = 0; i < 6; i++) {
       const s = await signIn(t, 'history@example.com', 'history-pass-1');
-      await t.app.inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: { ...bearer(s.access_token), 'user-agent': `Browser ${i}` } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/v1/log-login-details',
+        headers: { ...bearer(s.access_token), 'user-agent': `Browser ${i}` },
+      });
     }
-    const page = (n: number) => t.app.inject({ method: 'GET', url: `/functions/v1/get-login-history?page=${n}&pageSize=5`, headers: bearer(c.access_token) });
+    const page = (n: number) =>
+      t.app.inject({ method: 'GET', url: `/functions/v1/get-login-history?page=${n}&pageSize=5`, headers: bearer(c.access_token) });
     const first = (await page(1)).json() as { timestamp: string; user_agent: string; ip_address: string | null }[];
     expect(first).toHaveLength(5);
     expect(first[0]!.user_agent).toBe('Browser 5');
     expect([...first].sort((a, b) => b.timestamp.localeCompare(a.timestamp))).toEqual(first);
     expect((await page(2)).json()).toHaveLength(1);
     // Naming oneself is the same call; the spec's defaults page five at a time.
-    const named = await t.app.inject({ method: 'GET', url: `/functions/v1/get-login-history?targetUserId=${c.user.id}`, headers: bearer(c.access_token) });
+    const named = await t.app.inject({
+      method: 'GET',
+      url: `/functions/v1/get-login-history?targetUserId=${c.user.id}`,
+      headers: bearer(c.access_token),
+    });
     expect(named.json()).toEqual(first);
 
     const other = await registeredCustomer(t, 'nosy@example.com', 'nosy-pass-12');
     const theirs = await t.app.inject({ method: 'GET', url: '/functions/v1/get-login-history', headers: bearer(other.access_token) });
     expect((theirs.json() as { user_agent: string }[]).some((r) => r.user_agent?.startsWith('Browser'))).toBe(false);
-    const prying = await t.app.inject({ method: 'GET', url: `/functions/v1/get-login-history?targetUserId=${c.user.id}`, headers: bearer(other.access_token) });
+    const prying = await t.app.inject({
+      method: 'GET',
+      url: `/functions/v1/get-login-history?targetUserId=${c.user.id}`,
+      headers: bearer(other.access_token),
+    });
     expect([prying.statusCode, prying.json()]).toEqual([403, { error: 'Access Denied: Your role cannot view user profiles.' }]);
     expect((await t.app.inject({ method: 'GET', url: '/functions/v1/get-login-history' })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/login-history', headers: bearer(c.access_token) })).statusCode).toBe(404);

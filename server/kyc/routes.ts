@@ -31,20 +31,37 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
 
   async function store(file: UploadedFile, owner: string): Promise<{ ref: DocumentRef; blob: StoredBlob }> {
     const blob = await blobs.put(file.data, file.contentType, owner);
-    return { blob, ref: { blobId: blob.blobId, fileName: clipText(file.fileName, 255), contentType: blob.contentType, size: blob.size, sha256: blob.sha256 } };
+    return {
+      blob,
+      ref: {
+        blobId: blob.blobId,
+        fileName: clipText(file.fileName, 255),
+        contentType: blob.contentType,
+        size: blob.size,
+        sha256: blob.sha256,
+      },
+    };
   }
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     // Scoped to these routes, so that another area may register the parser with its own limits.
     if (!app.hasRequestDecorator('parts')) {
-      await app.register(fastifyMultipart, { limits: { fileSize: KYC_MAX_FILE_BYTES, files: 2, fields: 1, fieldSize: 16 * 1024, parts: 3 } });
+      await app.register(fastifyMultipart, {
+        limits: { fileSize: KYC_MAX_FILE_BYTES, files: 2, fields: 1, fieldSize: 16 * 1024, parts: 3 },
+      });
     }
 
     app.post(
       '/submit-kyc-data',
       {
         // Per account (the bearer), so customers behind one address do not share a budget.
-        config: { rateLimit: { max: 10, timeWindow: '1 minute', keyGenerator: (req: FastifyRequest) => req.headers.authorization ?? req.ip ?? 'unknown' } },
+        config: {
+          rateLimit: {
+            max: 10,
+            timeWindow: '1 minute',
+            keyGenerator: (req: FastifyRequest) => req.headers.authorization ?? req.ip ?? 'unknown',
+          },
+        },
         schema: { tags: ['functions'], response: { 200: KycStatusAnswer }, consumes: ['multipart/form-data'] },
       },
       async (request) => {
@@ -98,7 +115,9 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
       if (!user || user.role !== 'USER') throw notFound('User not found.');
       const p = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', targetUserId).executeTakeFirst();
       const linkTo = (document: KycDocument, ref: DocumentRefRow | null | undefined) =>
-        ref ? `/api/v1${KYC_DOCUMENT_PATH}?token=${links.token({ userId: targetUserId, document, blobId: ref.blobId, actorId: staff.userId, actorRole: staff.role })}` : null;
+        ref
+          ? `/api/v1${KYC_DOCUMENT_PATH}?token=${links.token({ userId: targetUserId, document, blobId: ref.blobId, actorId: staff.userId, actorRole: staff.role })}`
+          : null;
       return {
         kyc_status: p?.kyc_status ?? 'not_started',
         first_name: p?.first_name ?? null,
@@ -121,7 +140,14 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
     // Opened in a new tab, so the link itself is the credential; each opening is recorded.
     app.get(
       KYC_DOCUMENT_PATH,
-      { config: { rateLimit: { max: 60, timeWindow: '1 minute' }, auth: 'public' }, schema: { tags: ['api'], response: { 200: Bytes('the document: PDF, PNG or JPEG') }, querystring: z.object({ token: z.string().max(2000) }) } },
+      {
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' }, auth: 'public' },
+        schema: {
+          tags: ['api'],
+          response: { 200: Bytes('the document: PDF, PNG or JPEG') },
+          querystring: z.object({ token: z.string().max(2000) }),
+        },
+      },
       async (request, reply) => {
         const grant = links.open(request.query.token);
         if (!grant) throw forbidden('This document link is invalid or has expired.');
@@ -131,7 +157,12 @@ export function kycRoutes(auth: AuthServices, blobs: BlobStore): { functions: Fa
         await assertCanManageUser(db, { userId: actor.id, role: actor.role }, grant.userId);
         const blob = await blobs.get(grant.blobId);
         if (!blob) throw notFound('Document not found.');
-        await accounts.record(grant.userId, { type: 'RecordKycDocumentView', document: grant.document, blobId: grant.blobId }, { id: actor.id, role: actor.role }, { ip: request.ip ?? null });
+        await accounts.record(
+          grant.userId,
+          { type: 'RecordKycDocumentView', document: grant.document, blobId: grant.blobId },
+          { id: actor.id, role: actor.role },
+          { ip: request.ip ?? null },
+        );
         return reply
           .header('content-type', blob.contentType)
           .header('content-length', blob.size)

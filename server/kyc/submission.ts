@@ -99,14 +99,16 @@ export async function readSubmission(request: FastifyRequest): Promise<KycSubmis
     if (error instanceof HttpError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, KYC_MESSAGES.tooLarge(current));
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new HttpError(413, KYC_MESSAGES.tooManyParts);
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+      throw new HttpError(413, KYC_MESSAGES.tooManyParts);
     throw badRequest(KYC_MESSAGES.unreadable);
   }
   const details = parseBasicDetails(basicDetails);
   if (!files.identityDoc || !files.residenceDoc) throw badRequest(KYC_MESSAGES.missingDocuments);
   for (const file of [files.identityDoc, files.residenceDoc]) {
     const checked = await checkUpload(file.fileName, file.data, KYC_EXTENSIONS);
-    if (!checked.ok) throw badRequest(checked.reason === 'extension' ? KYC_MESSAGES.format(checked.ext) : KYC_MESSAGES.content(file.fileName));
+    if (!checked.ok)
+      throw badRequest(checked.reason === 'extension' ? KYC_MESSAGES.format(checked.ext) : KYC_MESSAGES.content(file.fileName));
     file.contentType = checked.mime;
   }
   return { details, identityDoc: files.identityDoc, residenceDoc: files.residenceDoc };

@@ -57,9 +57,15 @@ describe('OutboxMailer', () => {
 
 describe('sendQuietly', () => {
   it('swallows a failing transport, logs it and answers false', async () => {
-    const failing: Mailer = { send: async () => { throw new Error('connection refused'); } };
+    const failing: Mailer = {
+      send: async () => {
+        throw new Error('connection refused');
+      },
+    };
     const log = { warn: vi.fn() };
-    await expect(sendQuietly(failing, { to: 'a@example.com', subject: 'Your verification code', text: 'secret 123456' }, log)).resolves.toBe(false);
+    await expect(
+      sendQuietly(failing, { to: 'a@example.com', subject: 'Your verification code', text: 'secret 123456' }, log),
+    ).resolves.toBe(false);
     expect(log.warn).toHaveBeenCalledTimes(1);
     const [fields] = log.warn.mock.calls[0]!;
     expect(fields).toMatchObject({ toDomain: 'example.com', subject: 'Your verification code' });
@@ -68,14 +74,26 @@ describe('sendQuietly', () => {
   });
 
   it('swallows a transport that throws synchronously, and a broken logger', async () => {
-    const throwing = { send: () => { throw new Error('boom'); } } as unknown as Mailer;
-    const log = { warn: () => { throw new Error('logger down'); } };
+    const throwing = {
+      send: () => {
+        throw new Error('boom');
+      },
+    } as unknown as Mailer;
+    const log = {
+      warn: () => {
+        throw new Error('logger down');
+      },
+    };
     await expect(sendQuietly(throwing, { to: 'a@example.com', subject: 's', text: 't' }, log)).resolves.toBe(false);
   });
 
   it('answers true when the message went out', async () => {
     const sent: string[] = [];
-    const mailer: Mailer = { send: async (m) => { sent.push(m.to); } };
+    const mailer: Mailer = {
+      send: async (m) => {
+        sent.push(m.to);
+      },
+    };
     await expect(sendQuietly(mailer, { to: 'a@example.com', subject: 's', text: 't' }, { warn: vi.fn() })).resolves.toBe(true);
     expect(sent).toEqual(['a@example.com']);
   });
@@ -85,7 +103,10 @@ describe('drainMail', () => {
   it('waits for the mails still on their way, failed ones included, and no longer than it is given', async () => {
     const delivered: string[] = [];
     const slow: Mailer = {
-      send: (m) => new Promise((resolve, reject) => setTimeout(() => (m.subject === 'fails' ? reject(new Error('smtp down')) : (delivered.push(m.subject), resolve())), 150)),
+      send: (m) =>
+        new Promise((resolve, reject) =>
+          setTimeout(() => (m.subject === 'fails' ? reject(new Error('smtp down')) : (delivered.push(m.subject), resolve())), 150),
+        ),
     };
     expect(await drainMail(slow, 1000)).toBe(0); // nothing sent yet
     void sendQuietly(slow, { to: 'a@example.com', subject: 'one', text: 't' }, { warn: vi.fn() });
@@ -144,7 +165,11 @@ describe('SmtpMailer and createMailer', () => {
 
 describe('templates', () => {
   it('escapes what the user provided in the HTML and keeps the text plain', () => {
-    const mail = confirmationMail('a@example.com', '<script>alert("x")</script>', 'https://wallet.test/auth/v1/verify?type=signup&token=abc');
+    const mail = confirmationMail(
+      'a@example.com',
+      '<script>alert("x")</script>',
+      'https://wallet.test/auth/v1/verify?type=signup&token=abc',
+    );
     expect(mail.subject).toBe('Confirm your email address');
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');

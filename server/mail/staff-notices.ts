@@ -3,7 +3,12 @@ import type { DB } from '../db/schema.js';
 import { sendQuietly, type MailLog, type Mailer } from './mailer.js';
 import { staffNoticeMail } from './templates.js';
 import { staffNoticeOf } from '../../ledger/notifications/staff-notices.js';
-import { DEFAULT_NOTIFICATION_PREFERENCES, isAccountChangeNotice, staffNoticeWanted, type NotificationPreferences } from '../../ledger/notifications/preferences.js';
+import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  isAccountChangeNotice,
+  staffNoticeWanted,
+  type NotificationPreferences,
+} from '../../ledger/notifications/preferences.js';
 
 /**
  * Mails the customer the notice of each event a staff command just recorded (the command side,
@@ -13,7 +18,14 @@ import { DEFAULT_NOTIFICATION_PREFERENCES, isAccountChangeNotice, staffNoticeWan
  * notice the customer turned off by e-mail (Settings > Notifications) is not sent; a security
  * notice always is.
  */
-export async function mailStaffNotices(db: Kysely<DB>, mailer: Mailer, log: MailLog, userId: string, events: { type: string; data: unknown }[], eventIds: string[]): Promise<void> {
+export async function mailStaffNotices(
+  db: Kysely<DB>,
+  mailer: Mailer,
+  log: MailLog,
+  userId: string,
+  events: { type: string; data: unknown }[],
+  eventIds: string[],
+): Promise<void> {
   const notices = events.flatMap((e, i) => {
     const notice = staffNoticeOf(e.type, e.data as Record<string, unknown>);
     return notice && eventIds[i] ? [{ notice, type: e.type, key: `staff-notice:${eventIds[i]}` }] : [];
@@ -24,10 +36,20 @@ export async function mailStaffNotices(db: Kysely<DB>, mailer: Mailer, log: Mail
   const prefs = notices.some((n) => isAccountChangeNotice(n.type)) ? await notificationPreferences(db, userId) : null;
   for (const { notice, type, key } of notices) {
     if (!staffNoticeWanted(type, 'email', prefs)) continue;
-    const first = await db.insertInto('mail_sent').values({ key }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    const first = await db
+      .insertInto('mail_sent')
+      .values({ key })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
     if (!first) continue;
     void sendQuietly(mailer, staffNoticeMail(user.email, user.full_name, notice), log).then(async (sent) => {
-      if (!sent) await db.deleteFrom('mail_sent').where('key', '=', key).execute().catch((err: unknown) => log.warn({ err }, 'staff notice mail key not released'));
+      if (!sent)
+        await db
+          .deleteFrom('mail_sent')
+          .where('key', '=', key)
+          .execute()
+          .catch((err: unknown) => log.warn({ err }, 'staff notice mail key not released'));
     });
   }
 }
@@ -40,6 +62,10 @@ export async function notificationPreferences(db: Kysely<DB>, userId: string): P
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row
-    ? { transactionsInApp: row.transactions_in_app, accountChangesEmail: row.account_changes_email, accountChangesInApp: row.account_changes_in_app }
+    ? {
+        transactionsInApp: row.transactions_in_app,
+        accountChangesEmail: row.account_changes_email,
+        accountChangesInApp: row.account_changes_in_app,
+      }
     : { ...DEFAULT_NOTIFICATION_PREFERENCES };
 }

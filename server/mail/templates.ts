@@ -2,12 +2,7 @@ import type { MailMessage } from './mailer.js';
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+  return value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 /** A display name on one line, or the fallback when there is none. */
@@ -153,7 +148,10 @@ export function staffNoticeMail(to: string, name: string | null | undefined, not
   const who = displayName(name);
   const closing = 'You are receiving this because it concerns the security of your account.';
   const text = [`Hi ${who},`, '', notice.message, '', closing].join('\n');
-  const html = layout(notice.subject, [paragraph(`Hi ${escapeHtml(who)},`), paragraph(escapeHtml(notice.message)), note(closing)].join('\n'));
+  const html = layout(
+    notice.subject,
+    [paragraph(`Hi ${escapeHtml(who)},`), paragraph(escapeHtml(notice.message)), note(closing)].join('\n'),
+  );
   return { to, subject: notice.subject, text, html };
 }
 
@@ -179,24 +177,49 @@ function securityWhat(n: SecurityNotice): { subject: string; lines: string[] } {
     case 'password-changed':
       return { subject: 'Your password was changed', lines: ['The password of your wallet account was changed.', when] };
     case 'factor-added':
-      return { subject: 'A second factor was added to your account', lines: ['An authenticator app was added as a second sign-in step of your wallet account.', when] };
+      return {
+        subject: 'A second factor was added to your account',
+        lines: ['An authenticator app was added as a second sign-in step of your wallet account.', when],
+      };
     case 'factor-removed':
-      return { subject: 'A second factor was removed from your account', lines: ['An authenticator app was removed from your wallet account.', when] };
+      return {
+        subject: 'A second factor was removed from your account',
+        lines: ['An authenticator app was removed from your wallet account.', when],
+      };
     case 'factor-removed-by-staff':
       return {
         subject: 'Your two-factor authentication was removed by our staff',
-        lines: ['A staff member removed the second sign-in step of your wallet account.', `Reason given: ${n.reason}`, when, 'You can set up two-factor authentication again in Settings > Security.'],
+        lines: [
+          'A staff member removed the second sign-in step of your wallet account.',
+          `Reason given: ${n.reason}`,
+          when,
+          'You can set up two-factor authentication again in Settings > Security.',
+        ],
       };
     case 'mfa-method': {
       const lines =
-        n.method === 'email' ? ['E-mailed verification codes were turned on for your wallet account.']
-        : n.method === null ? [n.previous === 'email' ? 'E-mailed verification codes were turned off for your wallet account.' : 'Two-factor authentication was turned off for your wallet account.']
-        : [`Your wallet account's second sign-in step is now ${METHOD_NAME[n.method]}.`];
-      const subject = n.method === 'email' ? 'E-mail codes were turned on' : n.method === null && n.previous === 'email' ? 'E-mail codes were turned off' : 'Your two-factor method was changed';
+        n.method === 'email'
+          ? ['E-mailed verification codes were turned on for your wallet account.']
+          : n.method === null
+            ? [
+                n.previous === 'email'
+                  ? 'E-mailed verification codes were turned off for your wallet account.'
+                  : 'Two-factor authentication was turned off for your wallet account.',
+              ]
+            : [`Your wallet account's second sign-in step is now ${METHOD_NAME[n.method]}.`];
+      const subject =
+        n.method === 'email'
+          ? 'E-mail codes were turned on'
+          : n.method === null && n.previous === 'email'
+            ? 'E-mail codes were turned off'
+            : 'Your two-factor method was changed';
       return { subject, lines: [...lines, when] };
     }
     case 'recovery-code-used':
-      return { subject: 'A recovery code was used', lines: ['A recovery code was used instead of your authenticator app to sign in.', `Recovery codes left: ${n.left}`, when] };
+      return {
+        subject: 'A recovery code was used',
+        lines: ['A recovery code was used instead of your authenticator app to sign in.', `Recovery codes left: ${n.left}`, when],
+      };
     case 'new-sign-in':
       return {
         subject: 'New sign-in to your account',
@@ -214,6 +237,9 @@ export function securityMail(to: string, name: string | null | undefined, notice
   const who = displayName(name);
   const { subject, lines } = securityWhat(notice);
   const text = [`Hi ${who},`, '', ...lines, '', NOT_YOU].join('\n');
-  const html = layout(subject, [paragraph(`Hi ${escapeHtml(who)},`), ...lines.map((l) => paragraph(escapeHtml(l))), note(escapeHtml(NOT_YOU))].join('\n'));
+  const html = layout(
+    subject,
+    [paragraph(`Hi ${escapeHtml(who)},`), ...lines.map((l) => paragraph(escapeHtml(l))), note(escapeHtml(NOT_YOU))].join('\n'),
+  );
   return { to, subject, text, html };
 }

@@ -28,7 +28,11 @@ export const SWAP_DISABLED = 'Swapping is currently disabled for your account.';
 export { PRICES_UNAVAILABLE } from '../prices/usd-price.js';
 
 /** Swap and stake (spec 001: Swap Tokens, Stake Plans, Manage Stakes). */
-export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, prices: PriceCache): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+export function marketplaceRoutes(
+  auth: AuthServices,
+  ledger: LedgerContext,
+  prices: PriceCache,
+): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
 
   const profileOf = (userId: string) => db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -39,7 +43,11 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
     app.post(
       '/create-swap-request',
       {
-        schema: { tags: ['functions'], response: { 200: SwapAnswer }, body: z.object({ fromTokenId: z.string().max(10), toTokenId: z.string().max(10), fromAmount: amountInput }) },
+        schema: {
+          tags: ['functions'],
+          response: { 200: SwapAnswer },
+          body: z.object({ fromTokenId: z.string().max(10), toTokenId: z.string().max(10), fromAmount: amountInput }),
+        },
       },
       async (request) => {
         const caller = authOf(request);
@@ -92,8 +100,14 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
       '/create-stake-transaction',
       {
         schema: {
-          tags: ['functions'], response: { 200: StakeAnswer },
-          body: z.object({ assetId: z.string().max(10), amount: amountInput, durationDays: z.coerce.number().int().min(1).max(10_000), rate: z.union([z.string().max(32), z.number()]) }),
+          tags: ['functions'],
+          response: { 200: StakeAnswer },
+          body: z.object({
+            assetId: z.string().max(10),
+            amount: amountInput,
+            durationDays: z.coerce.number().int().min(1).max(10_000),
+            rate: z.union([z.string().max(32), z.number()]),
+          }),
         },
       },
       async (request) => {
@@ -134,8 +148,12 @@ export function marketplaceRoutes(auth: AuthServices, ledger: LedgerContext, pri
       '/scheduled-transactions',
       {
         schema: {
-          tags: ['api'], response: { 200: ScheduledTransactions },
-          querystring: z.object({ status: z.enum(['pending', 'completed']).default('pending'), type: z.enum(['stake_payout']).default('stake_payout') }),
+          tags: ['api'],
+          response: { 200: ScheduledTransactions },
+          querystring: z.object({
+            status: z.enum(['pending', 'completed']).default('pending'),
+            type: z.enum(['stake_payout']).default('stake_payout'),
+          }),
         },
       },
       async (request) => {

@@ -26,11 +26,20 @@ export function notificationPreferenceRoutes(auth: AuthServices, ledger: LedgerC
       return notificationPreferences(db, caller.userId);
     });
 
-    app.put('/notification-preferences', { schema: { tags: ['api'], response: { 200: NotificationPreferences }, body: NotificationPreferences } }, async (request) => {
-      const caller = authOf(request);
-      customer(caller.role);
-      await ledger.execute(userDecider, caller.userId, { type: 'SetNotificationPreferences', preferences: request.body }, { actor: { id: caller.userId, role: caller.role } });
-      return notificationPreferences(db, caller.userId);
-    });
+    app.put(
+      '/notification-preferences',
+      { schema: { tags: ['api'], response: { 200: NotificationPreferences }, body: NotificationPreferences } },
+      async (request) => {
+        const caller = authOf(request);
+        customer(caller.role);
+        await ledger.execute(
+          userDecider,
+          caller.userId,
+          { type: 'SetNotificationPreferences', preferences: request.body },
+          { actor: { id: caller.userId, role: caller.role } },
+        );
+        return notificationPreferences(db, caller.userId);
+      },
+    );
   };
 }

@@ -15,11 +15,26 @@ describe('operations', () => {
   /** Signs in from `remoteAddress` with the given X-Forwarded-For and answers the address login history shows. */
   async function signInAddress(app: TestApp, email: string, remoteAddress: string, forwardedFor: string): Promise<string> {
     const from = { remoteAddress, headers: { 'x-forwarded-for': forwardedFor } };
-    const res = await app.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', ...from, payload: { email, password: 'correct horse 1' } });
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      ...from,
+      payload: { email, password: 'correct horse 1' },
+    });
     expect(res.statusCode).toBe(200);
-    const logged = await app.app.inject({ method: 'POST', url: '/functions/v1/log-login-details', ...from, headers: { ...from.headers, ...bearer(res.json().access_token) }, payload: {} });
+    const logged = await app.app.inject({
+      method: 'POST',
+      url: '/functions/v1/log-login-details',
+      ...from,
+      headers: { ...from.headers, ...bearer(res.json().access_token) },
+      payload: {},
+    });
     expect(logged.statusCode).toBe(200);
-    const history = await app.app.inject({ method: 'GET', url: '/functions/v1/get-login-history', headers: bearer(res.json().access_token) });
+    const history = await app.app.inject({
+      method: 'GET',
+      url: '/functions/v1/get-login-history',
+      headers: bearer(res.json().access_token),
+    });
     return history.json()[0].ip_address;
   }
 
@@ -30,7 +45,13 @@ describe('operations', () => {
     // A client that sends a new X-Forwarded-For each time still meets one limit (/auth/v1/recover: 10 a minute).
     const codes: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/auth/v1/recover', remoteAddress: '198.51.100.50', headers: { 'x-forwarded-for': `203.0.113.${i}` }, payload: { email: `nobody${i}@example.com` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/recover',
+        remoteAddress: '198.51.100.50',
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        payload: { email: `nobody${i}@example.com` },
+      });
       codes.push(res.statusCode);
     }
     expect(codes.slice(0, 10)).not.toContain(429);
@@ -45,7 +66,13 @@ describe('operations', () => {
     expect(await signInAddress(t, 'proxied@example.com', '192.0.2.1', '203.0.113.8')).toBe('192.0.2.1');
     // Clients behind the one proxy have limits of their own.
     for (let i = 0; i < 11; i++) {
-      const res = await t.app.inject({ method: 'POST', url: '/auth/v1/recover', remoteAddress: '10.1.1.1', headers: { 'x-forwarded-for': `203.0.113.${i}` }, payload: { email: `nobody${i}@example.com` } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/auth/v1/recover',
+        remoteAddress: '10.1.1.1',
+        headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        payload: { email: `nobody${i}@example.com` },
+      });
       expect(res.statusCode).not.toBe(429);
     }
   });
@@ -64,7 +91,12 @@ describe('operations', () => {
       url: '/auth/v1/signup',
       remoteAddress: '10.2.2.2',
       headers: { 'x-request-id': 'edge-7f3a9c21-signup' },
-      payload: { email: 'traced@example.com', password: 'correct horse 1', data: { full_name: 'Traced' }, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) } },
+      payload: {
+        email: 'traced@example.com',
+        password: 'correct horse 1',
+        data: { full_name: 'Traced' },
+        gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) },
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-request-id']).toBe('edge-7f3a9c21-signup');
@@ -92,7 +124,13 @@ describe('operations', () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="unmatched",status_code="404"\} 1/);
     expect(text).toMatch(/ledger_command_duration_seconds_count\{type="Register",outcome="accepted"\} 1/);
     expect(text).toMatch(/ledger_projection_lag_events\{projection="balances"\} 0/);
-    for (const name of ['ledger_append_conflicts_total', 'ledger_command_retries_total', 'ledger_event_store_errors_total', 'process_cpu_user_seconds_total', 'nodejs_heap_size_used_bytes']) {
+    for (const name of [
+      'ledger_append_conflicts_total',
+      'ledger_command_retries_total',
+      'ledger_event_store_errors_total',
+      'process_cpu_user_seconds_total',
+      'nodejs_heap_size_used_bytes',
+    ]) {
       expect(text).toContain(`# TYPE ${name}`);
     }
   });
@@ -100,7 +138,10 @@ describe('operations', () => {
   it('counts an append that lost a race to another instance, and its retry', async () => {
     t = await createTestApp();
     // A second instance's ledger on the same database, writing to the same stream in between.
-    const other = await createLedgerContext({ ...t.app.ledger.config, PROJECTION_WAIT_MS: 0 }, { database: t.database, startProjections: false });
+    const other = await createLedgerContext(
+      { ...t.app.ledger.config, PROJECTION_WAIT_MS: 0 },
+      { database: t.database, startProjections: false },
+    );
     const id = randomUUID();
     const ctx = { actor: { id, role: 'USER' } };
     const markAll = () => ({ type: 'MarkAllRead' as const, upTo: new Date().toISOString() });
@@ -128,14 +169,28 @@ describe('operations', () => {
     expect(ready.json().status).toBe('not ready');
     expect(ready.json().problems.join('\n')).toMatch(/^database: /m);
     expect(ready.json().problems.join('\n')).toMatch(/^event store \(postgres\): /m);
-    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(/ledger_event_store_errors_total\{operation="headPosition"\} [1-9]/);
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).body).toMatch(
+      /ledger_event_store_errors_total\{operation="headPosition"\} [1-9]/,
+    );
   });
 
   it('/readyz fails while a read model is more than READY_MAX_LAG events behind the log', async () => {
     t = await createTestApp({ READY_MAX_LAG: '1' });
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     await t.app.ledger.projector.stop();
-    const noted = (n: number) => ({ eventId: randomUUID(), type: 'test.noted', version: 1, data: { n }, metadata: { actorId: 'test', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() } });
+    const noted = (n: number) => ({
+      eventId: randomUUID(),
+      type: 'test.noted',
+      version: 1,
+      data: { n },
+      metadata: {
+        actorId: 'test',
+        actorRole: 'SYSTEM',
+        correlationId: randomUUID(),
+        causationId: null,
+        occurredAt: new Date().toISOString(),
+      },
+    });
     await t.app.ledger.store.append(`test-${randomUUID()}`, [noted(1)], { expectedRevision: 'any' });
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
     await t.app.ledger.store.append(`test-${randomUUID()}`, [noted(2)], { expectedRevision: 'any' });

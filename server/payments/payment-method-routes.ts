@@ -46,7 +46,15 @@ function viewOfCommand(userId: string, command: Exclude<PaymentMethodsCommand, {
   const none = { card_brand: null, last4: null, expiry_date: null, card_holder_name: null, bank_name: null, bank_last4: null };
   const base = { id: command.paymentMethodId, user_id: userId, notes: command.notes, created_at: new Date().toISOString() };
   return command.type === 'AddCard'
-    ? { ...none, ...base, type: 'credit_card', card_brand: command.cardBrand, last4: command.last4, expiry_date: command.expiryDate, card_holder_name: command.cardHolderName }
+    ? {
+        ...none,
+        ...base,
+        type: 'credit_card',
+        card_brand: command.cardBrand,
+        last4: command.last4,
+        expiry_date: command.expiryDate,
+        card_holder_name: command.cardHolderName,
+      }
     : { ...none, ...base, type: 'bank_account', bank_name: command.bankName, bank_last4: command.bankLast4 };
 }
 
@@ -69,7 +77,10 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
  * caller; a card's number and CVV are checked and dropped, a bank account's number is
  * kept only encrypted, outside the event log.
  */
-export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+export function paymentMethodRoutes(
+  auth: AuthServices,
+  ledger: LedgerContext,
+): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
 
   async function record(request: FastifyRequest, caller: AuthInfo, command: PaymentMethodsCommand, key?: string) {
@@ -91,7 +102,12 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
 
   async function findOwn(userId: string, id: string) {
     if (!UUID.test(id)) return undefined;
-    return db.selectFrom('user_payment_methods_raw').select(VIEW_COLUMNS).where('user_id', '=', userId).where('id', '=', id).executeTakeFirst();
+    return db
+      .selectFrom('user_payment_methods_raw')
+      .select(VIEW_COLUMNS)
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   const functions: FastifyPluginAsyncZod = async (app) => {
@@ -116,7 +132,13 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
           const bank = checkBankAccount(body);
           if (!bank.ok) throw badRequest(bank.error);
           accountNumber = bank.value.accountNumber;
-          command = { type: 'AddBankAccount', paymentMethodId, bankName: bank.value.bankName, bankLast4: bank.value.bankLast4, notes: bank.value.notes };
+          command = {
+            type: 'AddBankAccount',
+            paymentMethodId,
+            bankName: bank.value.bankName,
+            bankLast4: bank.value.bankLast4,
+            notes: bank.value.notes,
+          };
         }
 
         // The sealed number first: a method the log knows always has its number. A repeat
@@ -178,20 +200,16 @@ export function paymentMethodRoutes(auth: AuthServices, ledger: LedgerContext): 
       },
     );
 
-    app.delete(
-      '/payment-methods/:id',
-      { schema: { tags: ['api'], params: byId, response: { 200: Done } } },
-      async (request) => {
-        const caller = authOf(request);
-        const id = request.params.id;
-        // Only the caller's own stream is asked: another customer's id is simply not found there.
-        if (!UUID.test(id)) throw notFound(PAYMENT_METHOD_NOT_FOUND);
-        await record(request, caller, { type: 'Remove', paymentMethodId: id });
-        // A removed bank account's number has no further use.
-        await db.deleteFrom('payment_method_secrets').where('payment_method_id', '=', id).execute();
-        return { success: true as const };
-      },
-    );
+    app.delete('/payment-methods/:id', { schema: { tags: ['api'], params: byId, response: { 200: Done } } }, async (request) => {
+      const caller = authOf(request);
+      const id = request.params.id;
+      // Only the caller's own stream is asked: another customer's id is simply not found there.
+      if (!UUID.test(id)) throw notFound(PAYMENT_METHOD_NOT_FOUND);
+      await record(request, caller, { type: 'Remove', paymentMethodId: id });
+      // A removed bank account's number has no further use.
+      await db.deleteFrom('payment_method_secrets').where('payment_method_id', '=', id).execute();
+      return { success: true as const };
+    });
   };
 
   return { functions, api };

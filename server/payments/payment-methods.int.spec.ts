@@ -35,7 +35,8 @@ describe('payment methods: add, list, detail, delete', () => {
     await t.close();
   });
   const inject = (opts: InjectOptions) => t.app.inject(opts);
-  const add = (token: string, payload: object) => inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: bearer(token), payload });
+  const add = (token: string, payload: object) =>
+    inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: bearer(token), payload });
   const list = (token: string) => inject({ method: 'GET', url: '/api/v1/payment-methods', headers: bearer(token) });
 
   async function allEvents(): Promise<RecordedEvent[]> {
@@ -47,13 +48,17 @@ describe('payment methods: add, list, detail, delete', () => {
     }
   }
   const streamOf = async (userId: string) => t.app.ledger.store.readStream(paymentMethodsStream(userId));
-  const rowsOf = async (userId: string) => t.database.db.selectFrom('user_payment_methods_raw').selectAll().where('user_id', '=', userId).execute();
-  const secretCount = async () => Number((await sql<{ n: string }>`select count(*) as n from payment_method_secrets`.execute(t.database.db)).rows[0]!.n);
+  const rowsOf = async (userId: string) =>
+    t.database.db.selectFrom('user_payment_methods_raw').selectAll().where('user_id', '=', userId).execute();
+  const secretCount = async () =>
+    Number((await sql<{ n: string }>`select count(*) as n from payment_method_secrets`.execute(t.database.db)).rows[0]!.n);
 
   /** Every row of every table in the database, as JSON text. */
   async function wholeDatabase(): Promise<string> {
     const tables = await sql<{ name: string }>`
-      select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(t.database.db);
+      select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(
+      t.database.db,
+    );
     const dumps: string[] = [];
     for (const { name } of tables.rows) {
       const { rows } = await sql<{ j: string | null }>`select json_agg(x)::text as j from ${sql.table(name)} x`.execute(t.database.db);
@@ -114,7 +119,11 @@ describe('payment methods: add, list, detail, delete', () => {
     expect(methods[1]).toEqual(card.json().paymentMethod);
     expect(methods[0]).toEqual(account.json().paymentMethod);
 
-    const detail = await inject({ method: 'GET', url: `/api/v1/payment-methods/${card.json().paymentMethod.id}`, headers: bearer(customer.access_token) });
+    const detail = await inject({
+      method: 'GET',
+      url: `/api/v1/payment-methods/${card.json().paymentMethod.id}`,
+      headers: bearer(customer.access_token),
+    });
     expect(detail.statusCode).toBe(200);
     expect(detail.json().paymentMethod).toEqual(card.json().paymentMethod);
 
@@ -129,7 +138,12 @@ describe('payment methods: add, list, detail, delete', () => {
       cardHolderName: 'Ada Lovelace',
       notes: 'travel card',
     });
-    expect(events[1]!.data).toEqual({ paymentMethodId: account.json().paymentMethod.id, bankName: 'NatWest', bankLast4: '6819', notes: 'salary' });
+    expect(events[1]!.data).toEqual({
+      paymentMethodId: account.json().paymentMethod.id,
+      bankName: 'NatWest',
+      bankLast4: '6819',
+      notes: 'salary',
+    });
     for (const e of events) expect(e.metadata).toMatchObject({ actorId: customer.user.id, actorRole: 'USER' });
 
     // Not in the answers, not in the log, not in any table.
@@ -150,7 +164,13 @@ describe('payment methods: add, list, detail, delete', () => {
       .where('payment_method_id', '=', account.json().paymentMethod.id)
       .executeTakeFirstOrThrow();
     expect(decrypt(t.app.authServices.dataKey, secret.account_number_encrypted)).toBe(ACCOUNT_NORMALISED);
-    expect(await t.database.db.selectFrom('payment_method_secrets').where('payment_method_id', '=', card.json().paymentMethod.id).selectAll().execute()).toEqual([]);
+    expect(
+      await t.database.db
+        .selectFrom('payment_method_secrets')
+        .where('payment_method_id', '=', card.json().paymentMethod.id)
+        .selectAll()
+        .execute(),
+    ).toEqual([]);
   });
 
   it('refuses a Luhn-invalid, expired or wrong-CVV card and an incomplete bank account with their messages, writing nothing', async () => {
@@ -229,7 +249,13 @@ describe('payment methods: add, list, detail, delete', () => {
     expect((await list(owner.access_token)).json().paymentMethods.map((m: { id: string }) => m.id)).toEqual([added.id]);
     expect((await streamOf(owner.user.id)).map((e) => e.type)).toEqual(['payment-method.bank-account-added']);
     expect(await streamOf(other.user.id)).toEqual([]);
-    expect(await t.database.db.selectFrom('payment_method_secrets').select('payment_method_id').where('payment_method_id', '=', added.id).execute()).toHaveLength(1);
+    expect(
+      await t.database.db
+        .selectFrom('payment_method_secrets')
+        .select('payment_method_id')
+        .where('payment_method_id', '=', added.id)
+        .execute(),
+    ).toHaveLength(1);
 
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
       const res = await inject({ method: 'GET', url: `/api/v1/payment-methods/${id}`, headers: bearer(owner.access_token) });
@@ -247,7 +273,13 @@ describe('payment methods: add, list, detail, delete', () => {
     const del = await inject({ method: 'DELETE', url: `/api/v1/payment-methods/${account.id}`, headers: bearer(owner.access_token) });
     expect([del.statusCode, del.json()]).toEqual([200, { success: true }]);
     expect((await list(owner.access_token)).json().paymentMethods.map((m: { id: string }) => m.id)).toEqual([card.id]);
-    expect(await t.database.db.selectFrom('payment_method_secrets').select('payment_method_id').where('payment_method_id', '=', account.id).execute()).toEqual([]);
+    expect(
+      await t.database.db
+        .selectFrom('payment_method_secrets')
+        .select('payment_method_id')
+        .where('payment_method_id', '=', account.id)
+        .execute(),
+    ).toEqual([]);
     const removed = (await streamOf(owner.user.id)).filter((e) => e.type === 'payment-method.removed');
     expect(removed).toHaveLength(1);
     expect(removed[0]!.data).toEqual({ paymentMethodId: account.id });
@@ -265,13 +297,21 @@ describe('payment methods: add, list, detail, delete', () => {
   it('an Idempotency-Key used to add one method is refused (422) for another, leaving no method and no sealed number', async () => {
     const owner = await registeredCustomer(t, 'keyed@example.com', 'keyed-pass-12');
     const addKeyed = (payload: object) =>
-      inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: { ...bearer(owner.access_token), 'idempotency-key': 'pm-key-1' }, payload });
+      inject({
+        method: 'POST',
+        url: '/functions/v1/add-raw-payment-method',
+        headers: { ...bearer(owner.access_token), 'idempotency-key': 'pm-key-1' },
+        payload,
+      });
     const first = await addKeyed(visa());
     expect(first.statusCode, first.body).toBe(200);
     const [events, secrets] = [(await streamOf(owner.user.id)).length, await secretCount()];
     for (const other of [bank(), { ...visa(), cardHolderName: 'Someone Else' }]) {
       const refused = await addKeyed(other);
-      expect([refused.statusCode, refused.json()]).toEqual([422, { error: 'This Idempotency-Key was already used for a different request.' }]);
+      expect([refused.statusCode, refused.json()]).toEqual([
+        422,
+        { error: 'This Idempotency-Key was already used for a different request.' },
+      ]);
     }
     expect(await streamOf(owner.user.id)).toHaveLength(events);
     expect(await secretCount()).toBe(secrets);

@@ -18,7 +18,10 @@ describe('the OpenAPI description', () => {
       for (const [method, op] of Object.entries(ops)) {
         operations++;
         const described = (prefix: RegExp) =>
-          Object.entries(op.responses ?? {}).some(([status, answer]) => prefix.test(status) && Object.values(answer.content ?? {}).some((c) => Object.keys(c.schema ?? {}).length > 0));
+          Object.entries(op.responses ?? {}).some(
+            ([status, answer]) =>
+              prefix.test(status) && Object.values(answer.content ?? {}).some((c) => Object.keys(c.schema ?? {}).length > 0),
+          );
         if (!described(/^[23]/) || !described(/^4/)) missing.push(`${method.toUpperCase()} ${path}`);
       }
     }
@@ -28,8 +31,13 @@ describe('the OpenAPI description', () => {
 
   it('describes a refusal as the error shape the client reads', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json();
-    const refusal = doc.paths['/functions/v1/crypto-prices'].get.responses['4XX'] ?? doc.paths['/functions/v1/crypto-prices'].get.responses['4xx'];
-    expect(refusal.content['application/json'].schema).toMatchObject({ type: 'object', required: ['error'], properties: { error: { type: 'string' } } });
+    const refusal =
+      doc.paths['/functions/v1/crypto-prices'].get.responses['4XX'] ?? doc.paths['/functions/v1/crypto-prices'].get.responses['4xx'];
+    expect(refusal.content['application/json'].schema).toMatchObject({
+      type: 'object',
+      required: ['error'],
+      properties: { error: { type: 'string' } },
+    });
   });
 
   it('describes a file answer as bytes and a time the server passes on as a date-time', async () => {

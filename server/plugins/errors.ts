@@ -35,13 +35,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
-      const field = first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || (first?.params as { missingProperty?: string })?.missingProperty;
+      const field =
+        first?.instancePath?.replace(/^\//, '').replaceAll('/', '.') || (first?.params as { missingProperty?: string })?.missingProperty;
       const message = first?.message ?? 'Invalid request.';
       return reply.status(400).send({ error: field ? `${field}: ${message}` : message });
     }
     if (err instanceof HttpError) return reply.status(err.statusCode).send({ error: err.message });
     if (err instanceof AuthError) return reply.status(err.statusCode).send({ error: err.message, code: err.code });
-    if (err instanceof UserError) return reply.status(err.code === 'not_found' ? 404 : err.code === 'exists' ? 409 : 400).send({ error: err.message });
+    if (err instanceof UserError)
+      return reply.status(err.code === 'not_found' ? 404 : err.code === 'exists' ? 409 : 400).send({ error: err.message });
     if (err instanceof WalletError) return reply.status(walletStatus[err.code]).send({ error: err.message });
     if (err instanceof WrongExpectedVersionError) {
       return reply.status(409).send({ error: 'This changed at the same time elsewhere. Please try again.' });
@@ -49,7 +51,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof EventStoreUnavailableError || isDatabaseUnavailable(err)) {
       // Nothing was decided; /readyz names the outage. Logged once per request, as a warning.
       request.log.warn({ err: (err as Error).message }, 'event store or database not answering');
-      return reply.status(503).header('retry-after', '5').send({ error: 'The service is temporarily unavailable. Please try again in a moment.' });
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ error: 'The service is temporarily unavailable. Please try again in a moment.' });
     }
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');

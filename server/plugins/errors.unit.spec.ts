@@ -30,7 +30,11 @@ describe('an outage answers 503', () => {
   for (const kind of ['event-store', 'refused', 'shut-down', 'too-many']) {
     it(`${kind}: 503, try again`, async () => {
       const res = await app.inject({ method: 'GET', url: `/${kind}` });
-      expect([res.statusCode, res.json(), res.headers['retry-after']]).toEqual([503, { error: 'The service is temporarily unavailable. Please try again in a moment.' }, '5']);
+      expect([res.statusCode, res.json(), res.headers['retry-after']]).toEqual([
+        503,
+        { error: 'The service is temporarily unavailable. Please try again in a moment.' },
+        '5',
+      ]);
     });
   }
 

@@ -3,14 +3,33 @@ import { bearer, createTestApp, registeredCustomer, type TestApp } from '../../t
 import { createStaff } from '../auth/staff-accounts.js';
 import { DOCS_STAFF_ONLY } from './production-surface.js';
 
-const production = { NODE_ENV: 'production', JWT_SECRET: 'j'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64), PUBLIC_URL: 'https://wallet.example.com', MAIL_OUTBOX: 'true' };
+const production = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'j'.repeat(40),
+  DATA_ENCRYPTION_KEY: 'a'.repeat(64),
+  PUBLIC_URL: 'https://wallet.example.com',
+  MAIL_OUTBOX: 'true',
+};
 
 /** A staff member who has set their own password (a one-time password only reaches the change page). */
 async function staffToken(t: TestApp): Promise<string> {
-  const { password } = await createStaff(t.app.authServices.accounts, { email: 'docs.worker@example.com', fullName: 'Docs Worker', role: 'WORKER' });
-  const first = await t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: 'docs.worker@example.com', password } });
+  const { password } = await createStaff(t.app.authServices.accounts, {
+    email: 'docs.worker@example.com',
+    fullName: 'Docs Worker',
+    role: 'WORKER',
+  });
+  const first = await t.app.inject({
+    method: 'POST',
+    url: '/auth/v1/token?grant_type=password',
+    payload: { email: 'docs.worker@example.com', password },
+  });
   const token = first.json().access_token as string;
-  const changed = await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(token), payload: { password: 'worker own 77' } });
+  const changed = await t.app.inject({
+    method: 'PUT',
+    url: '/auth/v1/user',
+    headers: bearer(token),
+    payload: { password: 'worker own 77' },
+  });
   expect(changed.statusCode, changed.body).toBe(200);
   return token;
 }

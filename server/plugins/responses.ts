@@ -26,7 +26,8 @@ export const openApiTransform = createJsonSchemaTransform({
   zodToJsonConfig: {
     unrepresentable: 'any',
     override: ({ zodSchema, jsonSchema }) => {
-      if ((zodSchema as { _zod: { def: { type: string } } })._zod.def.type === 'date') Object.assign(jsonSchema, { type: 'string', format: 'date-time' });
+      if ((zodSchema as { _zod: { def: { type: string } } })._zod.def.type === 'date')
+        Object.assign(jsonSchema, { type: 'string', format: 'date-time' });
     },
   },
 });

@@ -13,7 +13,11 @@ async function appWith(strict: boolean) {
   registerErrorHandling(app);
   declareRefusals(app);
   const routes: FastifyPluginAsyncZod = async (r) => {
-    r.get('/answer', { schema: { response: { 200: z.object({ shown: z.string() }) } } }, async () => ({ shown: 'yes', secret: 'no' }) as { shown: string });
+    r.get(
+      '/answer',
+      { schema: { response: { 200: z.object({ shown: z.string() }) } } },
+      async () => ({ shown: 'yes', secret: 'no' }) as { shown: string },
+    );
     r.get('/refusal', { schema: { response: { 200: z.object({ shown: z.string() }) } } }, async () => {
       throw forbidden('No.');
     });

@@ -134,7 +134,12 @@ export async function registerSecurity(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue; // the automatic twin of a GET route
-      inventory.push({ method, url: route.url, schema: route.schema as RouteEntry['schema'], websocket: Boolean((route as { websocket?: boolean }).websocket) });
+      inventory.push({
+        method,
+        url: route.url,
+        schema: route.schema as RouteEntry['schema'],
+        websocket: Boolean((route as { websocket?: boolean }).websocket),
+      });
     }
   });
   // The headers are worked out once here (`headersOf`); each answer only gets them set.

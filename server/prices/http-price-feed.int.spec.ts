@@ -12,10 +12,12 @@ describe('HttpPriceFeed against a local stub server', () => {
   let handler: Handler;
   const requests: { method?: string; url?: string; accept?: string }[] = [];
 
-  const json = (body: unknown, status = 200): Handler => (_req, res) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(typeof body === 'string' ? body : JSON.stringify(body));
-  };
+  const json =
+    (body: unknown, status = 200): Handler =>
+    (_req, res) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(typeof body === 'string' ? body : JSON.stringify(body));
+    };
 
   beforeAll(async () => {
     server = createServer((req, res) => {

@@ -94,7 +94,10 @@ export class PriceCache {
     try {
       prices = await this.feed.fetchPrices();
     } catch (err) {
-      this.warn({ err, feed: this.feed.name, lastUpdatedAt: this.snapshot?.updatedAt ?? null }, 'refreshing prices failed; keeping the last prices');
+      this.warn(
+        { err, feed: this.feed.name, lastUpdatedAt: this.snapshot?.updatedAt ?? null },
+        'refreshing prices failed; keeping the last prices',
+      );
       return false;
     }
     if (this.stopped) return false;

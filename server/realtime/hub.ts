@@ -77,7 +77,8 @@ export class RealtimeHub {
 
   /** Closes every socket of a user, or all but those of session `except`. */
   endUser(userId: string, except?: string): void {
-    for (const socket of [...(this.byUser.get(userId) ?? [])]) if (this.all.get(socket)?.sessionId !== except) this.end(socket, 'session ended');
+    for (const socket of [...(this.byUser.get(userId) ?? [])])
+      if (this.all.get(socket)?.sessionId !== except) this.end(socket, 'session ended');
   }
 
   closeAll(): void {

@@ -87,7 +87,10 @@ export class LiveFeed {
           const tail = this.handlers.get(handler);
           if (!tail) continue; // removed while the batch was waited for
           // A failing handler loses this batch, as a failing loop of its own did; the others carry on.
-          this.handlers.set(handler, tail.then(() => handler.handle(events)).catch(() => {}));
+          this.handlers.set(
+            handler,
+            tail.then(() => handler.handle(events)).catch(() => {}),
+          );
         }
       } catch {
         if (this.stopped) return;

@@ -23,7 +23,9 @@ function fakes() {
   const waitedFor: Position[] = [];
   const projector = { waitFor: async (p: Position) => (waitedFor.push(p), true) } as unknown as Projector;
   const append = (...events: [streamId: string, type: string][]) => {
-    queued.push(events.map(([streamId, type]) => ({ streamId, type, position: { commit: next, prepare: next++ } }) as unknown as RecordedEvent));
+    queued.push(
+      events.map(([streamId, type]) => ({ streamId, type, position: { commit: next, prepare: next++ } }) as unknown as RecordedEvent),
+    );
     wake?.();
   };
   return { store, projector, waitedFor, append };
@@ -68,7 +70,12 @@ describe('LiveFeed', () => {
         slow.push(events[0]!.streamId);
       },
     });
-    feed.register({ wants: () => true, handle: () => { throw new Error('broken'); } });
+    feed.register({
+      wants: () => true,
+      handle: () => {
+        throw new Error('broken');
+      },
+    });
     await feed.start();
 
     append(['x-1', 'a']);

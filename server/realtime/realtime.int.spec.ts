@@ -25,7 +25,11 @@ function listen(socket: WebSocket) {
   socket.on('message', (raw) => {
     const m = JSON.parse(String(raw));
     seen.push(m);
-    for (const w of [...waiters]) if (w.pred(m)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(m); }
+    for (const w of [...waiters])
+      if (w.pred(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
   });
   return {
     seen,
@@ -34,7 +38,13 @@ function listen(socket: WebSocket) {
         const found = seen.find(pred);
         if (found) return resolve(found);
         const timer = setTimeout(() => reject(new Error('no such message')), ms);
-        waiters.push({ pred, resolve: (m) => { clearTimeout(timer); resolve(m); } });
+        waiters.push({
+          pred,
+          resolve: (m) => {
+            clearTimeout(timer);
+            resolve(m);
+          },
+        });
       }),
   };
 }
@@ -101,7 +111,9 @@ describe('realtime socket', () => {
     const a = await readySocket(alice.access_token);
     const b = await readySocket(other.access_token);
     const codes = [closed(a.socket), closed(b.socket)];
-    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=global', headers: bearer(alice.access_token) })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=global', headers: bearer(alice.access_token) })).statusCode,
+    ).toBe(204);
     expect(await Promise.all(codes)).toEqual([4401, 4401]);
     await noHintAfterClose(alice.user.id, a);
   });
@@ -112,7 +124,9 @@ describe('realtime socket', () => {
     const a = await readySocket(alice.access_token);
     const b = await readySocket(other.access_token);
     const aClosed = closed(a.socket);
-    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=local', headers: bearer(alice.access_token) })).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/auth/v1/logout?scope=local', headers: bearer(alice.access_token) })).statusCode,
+    ).toBe(204);
     expect(await aClosed).toBe(4401);
     await t.app.ledger.execute(walletDecider, alice.user.id, recorded('1'), { actor: { id: 'staff', role: 'ADMIN' } });
     expect(await b.next((m) => m.topic === 'transactions')).toEqual({ type: 'event', topic: 'transactions', payload: { changed: true } });
@@ -120,7 +134,7 @@ describe('realtime socket', () => {
     b.socket.terminate();
   });
 
-  it('closes a banned customer\'s sockets at once', async () => {
+  it("closes a banned customer's sockets at once", async () => {
     const alice = await registeredCustomer(t, 'rt-ban@example.com', 'rt-ban-pass-1');
     const a = await readySocket(alice.access_token);
     const aClosed = closed(a.socket);
@@ -129,14 +143,18 @@ describe('realtime socket', () => {
     await noHintAfterClose(alice.user.id, a);
   });
 
-  it('closes the other sessions\' sockets after a password change, not the changing one\'s', async () => {
+  it("closes the other sessions' sockets after a password change, not the changing one's", async () => {
     const alice = await registeredCustomer(t, 'rt-pass@example.com', 'rt-pass-old-1');
     const other = await signIn(t, 'rt-pass@example.com', 'rt-pass-old-1');
     const a = await readySocket(alice.access_token);
     const b = await readySocket(other.access_token);
     const bClosed = closed(b.socket);
     const sessionId = t.app.jwt.decode<AccessClaims>(alice.access_token)!.session_id;
-    await t.app.authServices.accounts.changePassword(alice.user.id, 'rt-pass-new-1', { sessionId, method: 'self', actor: { id: alice.user.id, role: 'CUSTOMER' } });
+    await t.app.authServices.accounts.changePassword(alice.user.id, 'rt-pass-new-1', {
+      sessionId,
+      method: 'self',
+      actor: { id: alice.user.id, role: 'CUSTOMER' },
+    });
     expect(await bClosed).toBe(4401);
     await noHintAfterClose(alice.user.id, b);
     expect(a.socket.readyState).toBe(WebSocket.OPEN);
@@ -146,7 +164,10 @@ describe('realtime socket', () => {
   it('closes a socket when its access token expires', async () => {
     const alice = await registeredCustomer(t, 'rt-expiry@example.com', 'rt-expiry-pass-1');
     const claims = t.app.jwt.decode<AccessClaims>(alice.access_token)!;
-    const shortLived = t.app.jwt.sign({ sub: claims.sub, role: claims.role, aal: claims.aal, session_id: claims.session_id, jti: 'short-lived' }, { expiresIn: 2 });
+    const shortLived = t.app.jwt.sign(
+      { sub: claims.sub, role: claims.role, aal: claims.aal, session_id: claims.session_id, jti: 'short-lived' },
+      { expiresIn: 2 },
+    );
     const a = await readySocket(shortLived);
     a.socket.send(JSON.stringify({ type: 'heartbeat' }));
     expect(await closed(a.socket, 4000)).toBe(4401);
@@ -164,8 +185,16 @@ describe('realtime socket', () => {
     const bClosed = closed(b.socket);
     // Written behind this process's back, as another server on the same database would.
     const db = t.database.db;
-    await db.updateTable('auth_sessions').set({ revoked_at: new Date() }).where('id', '=', t.app.jwt.decode<AccessClaims>(alice.access_token)!.session_id).execute();
-    await db.updateTable('users').set({ banned_until: new Date(Date.now() + 86_400_000) }).where('id', '=', bob.user.id).execute();
+    await db
+      .updateTable('auth_sessions')
+      .set({ revoked_at: new Date() })
+      .where('id', '=', t.app.jwt.decode<AccessClaims>(alice.access_token)!.session_id)
+      .execute();
+    await db
+      .updateTable('users')
+      .set({ banned_until: new Date(Date.now() + 86_400_000) })
+      .where('id', '=', bob.user.id)
+      .execute();
     await new Promise((r) => setTimeout(r, 200));
     expect(a.socket.readyState).toBe(WebSocket.OPEN);
     await sweepEndedSessions(t.app.realtime, t.app.authServices.sessions);

@@ -33,7 +33,9 @@ export async function registerRealtime(app: FastifyInstance, auth: AuthServices,
       socket.close(1011, 'server error');
     },
   });
-  const stopListening = auth.sessions.onEnded((ended) => ('sessionId' in ended ? hub.endSessions([ended.sessionId]) : hub.endUser(ended.userId, ended.except)));
+  const stopListening = auth.sessions.onEnded((ended) =>
+    'sessionId' in ended ? hub.endSessions([ended.sessionId]) : hub.endUser(ended.userId, ended.except),
+  );
   let sweeping = false;
   const sweep = setInterval(() => {
     if (sweeping) return;

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
-import { CaptchaChallenge as ChallengeSchema, CaptchaVerdict as VerifyAnswerSchema, CaptchaVerifyBody as VerifyBodySchema } from '../../ledger/contract/access.js';
+import {
+  CaptchaChallenge as ChallengeSchema,
+  CaptchaVerdict as VerifyAnswerSchema,
+  CaptchaVerifyBody as VerifyBodySchema,
+} from '../../ledger/contract/access.js';
 
 /**
  * `GET captcha-challenge` and `POST verify-recaptcha` (mounted under /functions/v1). `costFor`

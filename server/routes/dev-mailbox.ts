@@ -86,7 +86,10 @@ export function linkify(text: string): string {
 function formatTime(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 }
 
 export function renderMailbox(mails: StoredMail[], to?: string): string {

@@ -5,7 +5,13 @@ import { createTestApp, ipFor, solveCaptcha, type TestApp } from '../../tests/su
 /** Nothing listens on port 1: the EventStoreDB client's calls reject at once with UNAVAILABLE. */
 const UNREACHABLE_EVENTSTORE = 'esdb://127.0.0.1:1?tls=false';
 
-const noted = (n: number) => ({ eventId: randomUUID(), type: 'test.noted', version: 1, data: { n }, metadata: { actorId: 'test', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() } });
+const noted = (n: number) => ({
+  eventId: randomUUID(),
+  type: 'test.noted',
+  version: 1,
+  data: { n },
+  metadata: { actorId: 'test', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
+});
 
 describe('/readyz reports the event store in use', () => {
   let t: TestApp | undefined;
@@ -14,14 +20,19 @@ describe('/readyz reports the event store in use', () => {
     t = undefined;
   });
 
-  it('names the store, its head position and each read model\'s lag behind it', async () => {
+  it("names the store, its head position and each read model's lag behind it", async () => {
     t = await createTestApp();
     await t.app.ledger.projector.stop();
     const { position } = await t.app.ledger.store.append(`test-${randomUUID()}`, [noted(1)], { expectedRevision: 'any' });
     const res = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.eventStore).toEqual({ name: 'postgres', reachable: true, head: `${position.commit}/${position.prepare}`, live: { connected: true, resubscribing: false } });
+    expect(body.eventStore).toEqual({
+      name: 'postgres',
+      reachable: true,
+      head: `${position.commit}/${position.prepare}`,
+      live: { connected: true, resubscribing: false },
+    });
     expect(body.projections.map((p: { name: string }) => p.name)).toContain('users');
     for (const p of body.projections) expect(p).toMatchObject({ lag: 1, lagCapped: false });
   });
@@ -49,8 +60,17 @@ describe('/readyz reports the event store in use', () => {
       method: 'POST',
       url: '/auth/v1/signup',
       remoteAddress: ipFor(email),
-      payload: { email, password: 'correct horse 1', data: { full_name: 'Down Store' }, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app, ipFor(email)) } },
+      payload: {
+        email,
+        password: 'correct horse 1',
+        data: { full_name: 'Down Store' },
+        gotrue_meta_security: { captcha_token: await solveCaptcha(t.app, ipFor(email)) },
+      },
     });
-    expect([signUp.statusCode, signUp.json(), signUp.headers['retry-after']]).toEqual([503, { error: 'The service is temporarily unavailable. Please try again in a moment.' }, '5']);
+    expect([signUp.statusCode, signUp.json(), signUp.headers['retry-after']]).toEqual([
+      503,
+      { error: 'The service is temporarily unavailable. Please try again in a moment.' },
+      '5',
+    ]);
   }, 30_000);
 });

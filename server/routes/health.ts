@@ -68,7 +68,13 @@ export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
     // not make an orchestrator restart every instance.
     app.get(
       '/livez',
-      { schema: { tags: ['health'], summary: 'The process is serving (no dependency checked)', response: { 200: z.object({ status: z.literal('ok') }) } } },
+      {
+        schema: {
+          tags: ['health'],
+          summary: 'The process is serving (no dependency checked)',
+          response: { 200: z.object({ status: z.literal('ok') }) },
+        },
+      },
       async (_request, reply) => reply.header('cache-control', 'no-store').send({ status: 'ok' as const }),
     );
 
@@ -76,7 +82,13 @@ export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
     // does not answer, or read tables more than READY_MAX_LAG events behind the log.
     app.get(
       '/readyz',
-      { schema: { tags: ['health'], summary: 'Database, event store and read tables fit to serve', response: { 200: ReadySchema, 503: ReadySchema } } },
+      {
+        schema: {
+          tags: ['health'],
+          summary: 'Database, event store and read tables fit to serve',
+          response: { 200: ReadySchema, 503: ReadySchema },
+        },
+      },
       async (_request, reply) => {
         const problems: string[] = [];
         const maxLag = ledger.config.READY_MAX_LAG;
@@ -87,7 +99,8 @@ export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
           eventStoreState(ledger.store, PROBE_TIMEOUT_MS),
         ]);
         if (!eventStore.reachable) problems.push(`event store (${eventStore.name}): ${eventStore.error}`);
-        else if (eventStore.live.resubscribing) problems.push(`event store (${eventStore.name}): live subscription ${describeLiveFeed(eventStore.live)}`);
+        else if (eventStore.live.resubscribing)
+          problems.push(`event store (${eventStore.name}): live subscription ${describeLiveFeed(eventStore.live)}`);
         let projections: Array<{ name: string; lag: number; lagCapped: boolean }> = [];
         if (!problems.length) {
           try {
@@ -110,7 +123,13 @@ export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
 
     app.get(
       '/healthz',
-      { schema: { tags: ['health'], summary: 'Up or not; database reachability and projection lag for staff', response: { 200: HealthAnswer, 503: HealthAnswer } } },
+      {
+        schema: {
+          tags: ['health'],
+          summary: 'Up or not; database reachability and projection lag for staff',
+          response: { 200: HealthAnswer, 503: HealthAnswer },
+        },
+      },
       async (request, reply) => {
         let dbOk = true;
         const staff = await isStaffCaller(request);
@@ -120,9 +139,7 @@ export function healthRoutes(ledger: LedgerContext): FastifyPluginAsyncZod {
           dbOk = false;
         }
         if (!staff) return reply.status(dbOk ? 200 : 503).send({ status: dbOk ? 'ok' : 'degraded' });
-        const projections = dbOk
-          ? await projectionLags(ledger, HEALTH_LAG_CAP).catch(() => [])
-          : [];
+        const projections = dbOk ? await projectionLags(ledger, HEALTH_LAG_CAP).catch(() => []) : [];
         const body = {
           status: dbOk ? ('ok' as const) : ('degraded' as const),
           database: { kind: ledger.database.kind, ok: dbOk },

@@ -38,7 +38,11 @@ export function priceRoutes(cache: PriceCache): FastifyPluginAsyncZod {
           const entry = snapshot.prices[id];
           if (entry) prices[id] = { price: entry.price, changePercent24Hr: entry.changePercent24Hr };
         }
-        return reply.status(200).header('cache-control', 'public, max-age=30').header('last-modified', new Date(snapshot.updatedAt).toUTCString()).send(prices);
+        return reply
+          .status(200)
+          .header('cache-control', 'public, max-age=30')
+          .header('last-modified', new Date(snapshot.updatedAt).toUTCString())
+          .send(prices);
       },
     );
   };

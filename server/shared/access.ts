@@ -53,7 +53,8 @@ export async function assertManagesWorker(db: Kysely<DB>, staff: Pick<AuthInfo, 
   if (staff.role !== 'MANAGER' && staff.role !== 'ADMIN') throw new HttpError(403, 'Access Denied: Only managers can manage workers.');
   const worker = await db.selectFrom('users').select(['role', 'manager_id']).where('id', '=', workerId).executeTakeFirst();
   if (!worker || worker.role !== 'WORKER') throw new HttpError(404, 'Worker not found.');
-  if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId) throw new HttpError(403, 'Access Denied: This worker does not report to you.');
+  if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId)
+    throw new HttpError(403, 'Access Denied: This worker does not report to you.');
 }
 
 /** Throws 403 with `message` unless the caller has one of `roles` (role-only screens: claiming, managing workers). */

@@ -23,35 +23,54 @@ export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): F
   return async (app) => {
     app.post(
       '/rpc/create_announcement',
-      { config: onlyFor(['MANAGER'], 'Access Denied: Only managers can send announcements.'), schema: { tags: ['api'], response: { 201: AnnouncementPosted }, body: z.object({ p_manager_id: z.uuid(), p_message: z.string().max(10_000) }) } },
+      {
+        config: onlyFor(['MANAGER'], 'Access Denied: Only managers can send announcements.'),
+        schema: {
+          tags: ['api'],
+          response: { 201: AnnouncementPosted },
+          body: z.object({ p_manager_id: z.uuid(), p_message: z.string().max(10_000) }),
+        },
+      },
       async (request, reply) => {
         const manager = authOf(request);
         if (request.body.p_manager_id !== manager.userId) throw forbidden('Access Denied: You can only announce to your own workers.');
         const announcementId = randomUUID();
         try {
-          await ledger.execute(announcementsDecider, manager.userId, { type: 'PostAnnouncement', announcementId, message: request.body.p_message }, {
-            actor: { id: manager.userId, role: manager.role },
-          });
+          await ledger.execute(
+            announcementsDecider,
+            manager.userId,
+            { type: 'PostAnnouncement', announcementId, message: request.body.p_message },
+            {
+              actor: { id: manager.userId, role: manager.role },
+            },
+          );
         } catch (err) {
           if (err instanceof AnnouncementError) throw badRequest(err.message);
           throw err;
         }
         const announcement = await db.selectFrom('announcements').selectAll().where('id', '=', announcementId).executeTakeFirst();
         reply.status(201);
-        return { success: true, announcement: announcement ? { ...announcement, created_at: new Date(announcement.created_at).toISOString() } : null };
+        return {
+          success: true,
+          announcement: announcement ? { ...announcement, created_at: new Date(announcement.created_at).toISOString() } : null,
+        };
       },
     );
 
     app.post(
       '/rpc/get_worker_manager',
-      { config: onlyFor(STAFF_ROLES, 'Access Denied: Your role cannot view workers.'), schema: { tags: ['api'], response: { 200: WorkerManager }, body: z.object({ p_worker_id: z.uuid() }) } },
+      {
+        config: onlyFor(STAFF_ROLES, 'Access Denied: Your role cannot view workers.'),
+        schema: { tags: ['api'], response: { 200: WorkerManager }, body: z.object({ p_worker_id: z.uuid() }) },
+      },
       async (request) => {
         const staff = authOf(request);
         const workerId = request.body.p_worker_id;
         if (staff.role === 'WORKER' && workerId !== staff.userId) throw forbidden('Access Denied: You can only look up your own manager.');
         const worker = await db.selectFrom('users').select(['role', 'manager_id']).where('id', '=', workerId).executeTakeFirst();
         if (!worker || worker.role !== 'WORKER') throw notFound('Worker not found.');
-        if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId) throw forbidden('Access Denied: This worker does not report to you.');
+        if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId)
+          throw forbidden('Access Denied: This worker does not report to you.');
         return { managerId: worker.manager_id };
       },
     );
@@ -61,8 +80,12 @@ export function announcementRoutes(auth: AuthServices, ledger: LedgerContext): F
       '/announcements',
       {
         schema: {
-          tags: ['api'], response: { 200: Announcements },
-          querystring: z.object({ manager_id: z.uuid(), limit: z.coerce.number().int().min(1).max(LATEST_ANNOUNCEMENTS).default(LATEST_ANNOUNCEMENTS) }),
+          tags: ['api'],
+          response: { 200: Announcements },
+          querystring: z.object({
+            manager_id: z.uuid(),
+            limit: z.coerce.number().int().min(1).max(LATEST_ANNOUNCEMENTS).default(LATEST_ANNOUNCEMENTS),
+          }),
         },
       },
       async (request) => {

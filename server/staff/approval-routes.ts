@@ -17,14 +17,25 @@ const STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
  * decision, the maker's own requests, and a customer's requests for the profile screens.
  * Each first lapses the requests past their expiry, so that no screen offers one.
  */
-export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEyes: FourEyes): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+export function approvalRoutes(
+  auth: AuthServices,
+  ledger: LedgerContext,
+  fourEyes: FourEyes,
+): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
       '/list-approvals',
-      { config: onlyFor(STAFF_ROLES, 'Access Denied: Only staff can see approval requests.'),
-        schema: { tags: ['functions'], response: { 200: ApprovalList }, body: z.object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() }).default({ scope: 'waiting' }) },
+      {
+        config: onlyFor(STAFF_ROLES, 'Access Denied: Only staff can see approval requests.'),
+        schema: {
+          tags: ['functions'],
+          response: { 200: ApprovalList },
+          body: z
+            .object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() })
+            .default({ scope: 'waiting' }),
+        },
       },
       async (request) => {
         const staff = authOf(request);
@@ -40,9 +51,11 @@ export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEy
 
     app.post(
       '/decide-approval',
-      { config: onlyFor(['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker),
+      {
+        config: onlyFor(['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker),
         schema: {
-          tags: ['functions'], response: { 200: ApprovalDecided },
+          tags: ['functions'],
+          response: { 200: ApprovalDecided },
           body: z.object({ requestId: z.uuid(), decision: z.enum(['approve', 'reject']), reason: z.string().max(REASON_MAX).nullish() }),
         },
       },
@@ -51,10 +64,20 @@ export function approvalRoutes(auth: AuthServices, ledger: LedgerContext, fourEy
         const { requestId, decision } = request.body;
         const reason = request.body.reason?.trim() ?? '';
         if (!reason) throw badRequest(APPROVAL_MESSAGES.reasonRequired);
-        const row = await db.selectFrom('approval_requests').select(['request_id', 'user_id', 'maker_id']).where('request_id', '=', requestId).executeTakeFirst();
+        const row = await db
+          .selectFrom('approval_requests')
+          .select(['request_id', 'user_id', 'maker_id'])
+          .where('request_id', '=', requestId)
+          .executeTakeFirst();
         if (!row) throw notFound(APPROVAL_MESSAGES.notFound);
         // The decider refuses the maker, a worker, another team's manager, a second decision and an expired request.
-        await fourEyes.decide(staff, { userId: row.user_id, requestId, makerId: row.maker_id }, decision === 'approve', reason, request.ip ?? null);
+        await fourEyes.decide(
+          staff,
+          { userId: row.user_id, requestId, makerId: row.maker_id },
+          decision === 'approve',
+          reason,
+          request.ip ?? null,
+        );
         const [view] = await fourEyes.read({ requestId });
         return { success: true, approval: view };
       },

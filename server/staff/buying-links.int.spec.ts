@@ -13,7 +13,7 @@ function png(padTo = 0): Buffer {
       c ^= b;
       for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
     }
-    return (~c >>> 0);
+    return ~c >>> 0;
   };
   const chunk = (type: string, data: Buffer) => {
     const len = Buffer.alloc(4);
@@ -28,7 +28,11 @@ function png(padTo = 0): Buffer {
   ihdr.writeUInt32BE(1, 4);
   ihdr[8] = 8;
   ihdr[9] = 0;
-  const parts = [Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.from([0, 128])))];
+  const parts = [
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.from([0, 128]))),
+  ];
   const base = Buffer.concat([...parts, chunk('IEND', Buffer.alloc(0))]).length;
   if (padTo > base + 12) parts.push(chunk('tEXt', Buffer.alloc(padTo - base - 12, 0x61)));
   parts.push(chunk('IEND', Buffer.alloc(0)));
@@ -48,8 +52,13 @@ describe('crypto buying links', () => {
     await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'staff-own-pass-1' } });
     return signIn(t, email, 'staff-own-pass-1');
   };
-  const add = (token: string, body: Record<string, unknown>) => inject({ method: 'POST', url: '/api/v1/buying-links', headers: bearer(token), payload: body });
-  const logo = (bytes: Buffer, fileName = 'my logo.png', contentType = 'image/png') => ({ fileName, contentType, data: bytes.toString('base64') });
+  const add = (token: string, body: Record<string, unknown>) =>
+    inject({ method: 'POST', url: '/api/v1/buying-links', headers: bearer(token), payload: body });
+  const logo = (bytes: Buffer, fileName = 'my logo.png', contentType = 'image/png') => ({
+    fileName,
+    contentType,
+    data: bytes.toString('base64'),
+  });
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -90,16 +99,33 @@ describe('crypto buying links', () => {
 
   it('staff without access, and customers, cannot add or delete', async () => {
     const asWorker = await add(worker.access_token, { userId: customer.user.id, url: 'https://x.example', name: 'X', logo: logo(png()) });
-    expect([asWorker.statusCode, asWorker.json()]).toEqual([403, { error: 'Access Denied: You do not have permission to view this profile.' }]);
-    const asCustomer = await add(customer.access_token, { userId: customer.user.id, url: 'https://x.example', name: 'X', logo: logo(png()) });
+    expect([asWorker.statusCode, asWorker.json()]).toEqual([
+      403,
+      { error: 'Access Denied: You do not have permission to view this profile.' },
+    ]);
+    const asCustomer = await add(customer.access_token, {
+      userId: customer.user.id,
+      url: 'https://x.example',
+      name: 'X',
+      logo: logo(png()),
+    });
     expect(asCustomer.statusCode).toBe(403);
-    const peek = await inject({ method: 'GET', url: `/api/v1/buying-links?userId=${other.user.id}`, headers: bearer(customer.access_token) });
+    const peek = await inject({
+      method: 'GET',
+      url: `/api/v1/buying-links?userId=${other.user.id}`,
+      headers: bearer(customer.access_token),
+    });
     expect(peek.statusCode).toBe(403);
   });
 
   it('an admin adds a link: the customer sees it with its logo, the event names the admin and holds no image bytes; delete removes it', async () => {
     const image = png(2000);
-    const res = await add(admin.access_token, { userId: customer.user.id, url: 'https://buy.example.com/start', name: 'Example Exchange', logo: logo(image) });
+    const res = await add(admin.access_token, {
+      userId: customer.user.id,
+      url: 'https://buy.example.com/start',
+      name: 'Example Exchange',
+      logo: logo(image),
+    });
     expect(res.statusCode).toBe(200);
     const link = res.json().link;
     expect(link).toMatchObject({ user_id: customer.user.id, url: 'https://buy.example.com/start', name: 'Example Exchange' });
@@ -114,19 +140,36 @@ describe('crypto buying links', () => {
     expect(events.map((e) => [e.type, e.metadata.actorRole])).toEqual([['buying-link.added', 'ADMIN']]);
     expect(JSON.stringify(events[0]!.data)).not.toContain(image.toString('base64').slice(0, 40));
 
-    const wrongUser = await inject({ method: 'DELETE', url: `/api/v1/buying-links/${link.id}?userId=${other.user.id}`, headers: bearer(admin.access_token) });
+    const wrongUser = await inject({
+      method: 'DELETE',
+      url: `/api/v1/buying-links/${link.id}?userId=${other.user.id}`,
+      headers: bearer(admin.access_token),
+    });
     expect(wrongUser.statusCode).toBe(404);
-    const del = await inject({ method: 'DELETE', url: `/api/v1/buying-links/${link.id}?userId=${customer.user.id}`, headers: bearer(admin.access_token) });
+    const del = await inject({
+      method: 'DELETE',
+      url: `/api/v1/buying-links/${link.id}?userId=${customer.user.id}`,
+      headers: bearer(admin.access_token),
+    });
     expect(del.statusCode).toBe(200);
     expect((await inject({ method: 'GET', url: '/api/v1/buying-links', headers: bearer(customer.access_token) })).json().links).toEqual([]);
-    const again = await inject({ method: 'DELETE', url: `/api/v1/buying-links/${randomUUID()}?userId=${customer.user.id}`, headers: bearer(admin.access_token) });
+    const again = await inject({
+      method: 'DELETE',
+      url: `/api/v1/buying-links/${randomUUID()}?userId=${customer.user.id}`,
+      headers: bearer(admin.access_token),
+    });
     expect(again.statusCode).toBe(404);
   });
 
   it('a logo name long enough to be cut inside an emoji is stored whole characters only (the half left was a 500)', async () => {
     // The stored name is `${Date.now()}_${name}` cut to 255 UTF-16 units: 13 digits, '_', then the name.
     const name = `${'a'.repeat(240)}\u{1F9E8}.png`;
-    const res = await add(admin.access_token, { userId: other.user.id, url: 'https://buy.example.com/emoji', name: 'Emoji Exchange', logo: logo(png(500), name) });
+    const res = await add(admin.access_token, {
+      userId: other.user.id,
+      url: 'https://buy.example.com/emoji',
+      name: 'Emoji Exchange',
+      logo: logo(png(500), name),
+    });
     expect(res.statusCode).toBe(200);
     const [event] = await t.app.ledger.store.readStream(`buying-links-${other.user.id}`);
     const stored = (event!.data as { logo: { fileName: string } }).logo.fileName;

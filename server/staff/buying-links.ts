@@ -27,7 +27,14 @@ export { LINK_MESSAGES, LOGO_MAX_BYTES };
 const logoUrl = (linkId: string) => `/api/v1/buying-links/${linkId}/logo`;
 
 function linkView(row: Selectable<BuyingLinksTable>) {
-  return { id: row.id, user_id: row.user_id, url: row.url, name: row.name, logo_url: logoUrl(row.id), created_at: new Date(row.created_at).toISOString() };
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    url: row.url,
+    name: row.name,
+    logo_url: logoUrl(row.id),
+    created_at: new Date(row.created_at).toISOString(),
+  };
 }
 
 /**
@@ -64,7 +71,13 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
       { schema: { tags: ['api'], response: { 200: BuyingLinks }, querystring: z.object({ userId: z.uuid().optional() }) } },
       async (request) => {
         const userId = await subjectOf(authOf(request), request.query.userId);
-        const rows = await db.selectFrom('user_crypto_buying_links').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').execute();
+        const rows = await db
+          .selectFrom('user_crypto_buying_links')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .execute();
         return { defaults: DEFAULT_BUYING_SERVICES, links: rows.map(linkView) };
       },
     );
@@ -75,12 +88,15 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
         // A PNG of up to 500 KB, base64-encoded, with room to answer a larger one with the spec's text.
         bodyLimit: 1_600_000,
         schema: {
-          tags: ['api'], response: { 200: z.object({ link: BuyingLink }) },
+          tags: ['api'],
+          response: { 200: z.object({ link: BuyingLink }) },
           body: z.object({
             userId: z.uuid(),
             url: z.string().max(4000).nullish(),
             name: z.string().max(1000).nullish(),
-            logo: z.object({ fileName: z.string().max(255), contentType: z.string().max(100).nullish(), data: z.string().max(1_500_000) }).nullish(),
+            logo: z
+              .object({ fileName: z.string().max(255), contentType: z.string().max(100).nullish(), data: z.string().max(1_500_000) })
+              .nullish(),
           }),
         },
       },
@@ -103,19 +119,36 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
         const linkId = randomUUID();
         const fileName = clipText(`${Date.now()}_${logo.fileName.replace(/\s+/g, '_')}`, 255);
         try {
-          await record(caller, userId, { type: 'AddLink', linkId, name, url, logo: { blobId: stored.blobId, fileName, contentType: 'image/png', size: stored.size, sha256: stored.sha256 } });
+          await record(caller, userId, {
+            type: 'AddLink',
+            linkId,
+            name,
+            url,
+            logo: { blobId: stored.blobId, fileName, contentType: 'image/png', size: stored.size, sha256: stored.sha256 },
+          });
         } catch (err) {
           await blobs.delete(stored.blobId);
           throw err;
         }
         const row = await db.selectFrom('user_crypto_buying_links').selectAll().where('id', '=', linkId).executeTakeFirst();
-        return { link: row ? linkView(row) : { id: linkId, user_id: userId, url, name, logo_url: logoUrl(linkId), created_at: new Date().toISOString() } };
+        return {
+          link: row
+            ? linkView(row)
+            : { id: linkId, user_id: userId, url, name, logo_url: logoUrl(linkId), created_at: new Date().toISOString() },
+        };
       },
     );
 
     app.delete(
       '/buying-links/:id',
-      { schema: { tags: ['api'], response: { 200: Done }, params: z.object({ id: z.string().max(100) }), querystring: z.object({ userId: z.uuid() }) } },
+      {
+        schema: {
+          tags: ['api'],
+          response: { 200: Done },
+          params: z.object({ id: z.string().max(100) }),
+          querystring: z.object({ userId: z.uuid() }),
+        },
+      },
       async (request) => {
         const caller = authOf(request);
         const { userId } = request.query;
@@ -133,7 +166,9 @@ export function buyingLinkRoutes(auth: AuthServices, ledger: LedgerContext, blob
       { config: { auth: 'public' }, schema: { tags: ['api'], response: { 200: LogoFile }, params: z.object({ id: z.string().max(100) }) } },
       async (request, reply) => {
         const id = UUID.safeParse(request.params.id);
-        const row = id.success ? await db.selectFrom('user_crypto_buying_links').select('logo_blob_id').where('id', '=', id.data).executeTakeFirst() : undefined;
+        const row = id.success
+          ? await db.selectFrom('user_crypto_buying_links').select('logo_blob_id').where('id', '=', id.data).executeTakeFirst()
+          : undefined;
         const blob = row ? await blobs.get(row.logo_blob_id) : null;
         if (!blob) throw notFound('Logo not found.');
         return reply

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, mailTo, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import {
+  BELOW_FOUR_EYES_LIMIT,
+  createTestApp,
+  bearer,
+  mailTo,
+  registeredCustomer,
+  signIn,
+  type TestApp,
+} from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 import { replayProjections } from '../../projections/replay.js';
 import { notificationsProjection } from '../../projections/notifications.js';
@@ -17,13 +25,25 @@ describe('the customer is told of staff actions on their account, and their stat
   let customer: Awaited<ReturnType<typeof registeredCustomer>>;
   const EMAIL = 'told@example.com';
   const notifications = async (userId: string) =>
-    (await t.database.db.selectFrom('notifications').select(['id', 'message']).where('user_id', '=', userId).orderBy('created_at', 'desc').execute()).map((n) => n.message);
+    (
+      await t.database.db
+        .selectFrom('notifications')
+        .select(['id', 'message'])
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .execute()
+    ).map((n) => n.message);
   // The staff notices; the customer's own password change also gets its security mail (server/auth), not counted here.
-  const mailsTo = async (email: string) => (await t.outbox.list({ to: email })).filter((m) => !/Confirm|Welcome|Your password was changed|New sign-in/.test(m.subject));
+  const mailsTo = async (email: string) =>
+    (await t.outbox.list({ to: email })).filter((m) => !/Confirm|Welcome|Your password was changed|New sign-in/.test(m.subject));
 
   beforeAll(async () => {
     t = await createTestApp(BELOW_FOUR_EYES_LIMIT);
-    const { password } = await createStaff(t.app.authServices.accounts, { email: 'notice-admin@example.com', fullName: 'Ada Admin', role: 'ADMIN' });
+    const { password } = await createStaff(t.app.authServices.accounts, {
+      email: 'notice-admin@example.com',
+      fullName: 'Ada Admin',
+      role: 'ADMIN',
+    });
     const first = await signIn(t, 'notice-admin@example.com', password);
     await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'staff-own-pass-1' } });
     admin = await signIn(t, 'notice-admin@example.com', 'staff-own-pass-1');
@@ -39,12 +59,16 @@ describe('the customer is told of staff actions on their account, and their stat
     expect(mail.text).toContain('Hi Tess Told,');
     expect(mail.text).toContain('A member of our staff reset your password.');
     expect(`${mail.text}${mail.html}`).not.toContain('TopSecret-991');
-    expect((await notifications(customer.user.id))[0]).toBe('A member of our staff reset your password. You will be asked to choose a new one when you next sign in. If you did not ask for this, contact support.');
+    expect((await notifications(customer.user.id))[0]).toBe(
+      'A member of our staff reset your password. You will be asked to choose a new one when you next sign in. If you did not ask for this, contact support.',
+    );
   });
 
   it('a ban and an unban each mail and notify the customer', async () => {
     await post('ban-user', admin.access_token, { targetUserId: customer.user.id });
-    expect((await mailTo(t.outbox, EMAIL, /^Your account has been suspended$/)).text).toContain('A member of our staff suspended your account.');
+    expect((await mailTo(t.outbox, EMAIL, /^Your account has been suspended$/)).text).toContain(
+      'A member of our staff suspended your account.',
+    );
     await post('unban-user', admin.access_token, { targetUserId: customer.user.id });
     expect((await mailTo(t.outbox, EMAIL, /^Your account is active again$/)).text).toContain('lifted the suspension');
     expect((await notifications(customer.user.id)).slice(0, 2)).toEqual([
@@ -54,20 +78,42 @@ describe('the customer is told of staff actions on their account, and their stat
   });
 
   it('a change of permissions or of a deposit address mails and notifies the customer', async () => {
-    await post('update-all-user-permissions', admin.access_token, { targetUserId: customer.user.id, permissions: { can_send: false, can_swap: true, can_buy: true, can_sell: true, can_stake: false } });
-    expect((await mailTo(t.outbox, EMAIL, /^Your account permissions have changed$/)).text).toContain('send off, swap on, buy on, sell on, stake off');
-    await post('set-user-wallet-address', admin.access_token, { targetUserId: customer.user.id, assetId: 'BTC', newAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
-    expect((await mailTo(t.outbox, EMAIL, /^Your BTC deposit address has changed$/)).text).toContain('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await post('update-all-user-permissions', admin.access_token, {
+      targetUserId: customer.user.id,
+      permissions: { can_send: false, can_swap: true, can_buy: true, can_sell: true, can_stake: false },
+    });
+    expect((await mailTo(t.outbox, EMAIL, /^Your account permissions have changed$/)).text).toContain(
+      'send off, swap on, buy on, sell on, stake off',
+    );
+    await post('set-user-wallet-address', admin.access_token, {
+      targetUserId: customer.user.id,
+      assetId: 'BTC',
+      newAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    });
+    expect((await mailTo(t.outbox, EMAIL, /^Your BTC deposit address has changed$/)).text).toContain(
+      'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    );
     expect((await notifications(customer.user.id)).slice(0, 2)).toEqual([
       'A member of our staff set a new BTC deposit address for your account: bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq. Send new BTC deposits only to this address.',
       'A member of our staff changed what your account may do: send off, swap on, buy on, sell on, stake off.',
     ]);
     // The customer sees them in the bell after signing in.
     const session = await signIn(t, EMAIL, 'TopSecret-991');
-    expect((await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(session.access_token), payload: { password: 'told-own-pass-2' } })).statusCode).toBe(200);
+    expect(
+      (
+        await inject({
+          method: 'PUT',
+          url: '/auth/v1/user',
+          headers: bearer(session.access_token),
+          payload: { password: 'told-own-pass-2' },
+        })
+      ).statusCode,
+    ).toBe(200);
     const own = await signIn(t, EMAIL, 'told-own-pass-2');
     const bell = (await inject({ method: 'GET', url: '/api/v1/notifications', headers: bearer(own.access_token) })).json();
-    expect(bell.notifications.map((n: { message: string }) => n.message)).toContain('A member of our staff suspended your account. Contact support if you think this is a mistake.');
+    expect(bell.notifications.map((n: { message: string }) => n.message)).toContain(
+      'A member of our staff suspended your account. Contact support if you think this is a mistake.',
+    );
     customer = own as typeof customer;
   });
 
@@ -89,15 +135,42 @@ describe('the customer is told of staff actions on their account, and their stat
 
   it('the downloaded statement shows a hidden adjustment as "Balance adjustment" and reconciles with the balance; the in-app list still hides it', async () => {
     const sentAt = new Date().toISOString();
-    await post('add-transaction', admin.access_token, { targetUserId: customer.user.id, assetId: 'ETH', amount: '0.4', status: 'Complete', sentAt, senderAddress: 'staff', note: 'Goodwill', isHidden: true });
-    await post('add-transaction', admin.access_token, { targetUserId: customer.user.id, assetId: 'ETH', amount: '0.1', status: 'Complete', sentAt, senderAddress: 'staff', note: 'Visible credit' });
+    await post('add-transaction', admin.access_token, {
+      targetUserId: customer.user.id,
+      assetId: 'ETH',
+      amount: '0.4',
+      status: 'Complete',
+      sentAt,
+      senderAddress: 'staff',
+      note: 'Goodwill',
+      isHidden: true,
+    });
+    await post('add-transaction', admin.access_token, {
+      targetUserId: customer.user.id,
+      assetId: 'ETH',
+      amount: '0.1',
+      status: 'Complete',
+      sentAt,
+      senderAddress: 'staff',
+      note: 'Visible credit',
+    });
     const h = bearer(customer.access_token);
     const listed = (await inject({ method: 'GET', url: '/api/v1/transactions', headers: h })).json();
     expect(listed.transactions.map((x: { amount: string }) => x.amount)).toEqual(['0.1']);
-    const balance = (await inject({ method: 'POST', url: '/functions/v1/get-user-profile-details', headers: h, payload: { targetUserId: customer.user.id } })).json();
+    const balance = (
+      await inject({
+        method: 'POST',
+        url: '/functions/v1/get-user-profile-details',
+        headers: h,
+        payload: { targetUserId: customer.user.id },
+      })
+    ).json();
     const today = new Date().toISOString().slice(0, 10);
     const csv = (await inject({ method: 'GET', url: `/api/v1/statement?from=${today}&to=${today}`, headers: h })).body;
-    const rows = csv.trim().split('\r\n').map((l) => l.split(','));
+    const rows = csv
+      .trim()
+      .split('\r\n')
+      .map((l) => l.split(','));
     const eth = rows.filter((r) => r[1] === 'ETH').map((r) => [r[3], r[4], r[5], r[7]]);
     expect(eth).toEqual([
       ['opening', 'Opening balance', '', '0'],

@@ -16,18 +16,32 @@ describe('staff dashboards: ownership, workers, announcements', () => {
   const operatorStaff = async (role: 'MANAGER' | 'ADMIN', email: string) => {
     const { password } = await createStaff(t.app.authServices.accounts, { email, fullName: `${role} ${email}`, role });
     const first = await signIn(t, email, password);
-    await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'staff-own-pass-1' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(first.access_token),
+      payload: { password: 'staff-own-pass-1' },
+    });
     return signIn(t, email, 'staff-own-pass-1');
   };
   /** A worker created by a manager through the dashboard, who then sets a password of their own. */
   const managedWorker = async (manager: Session, email: string, fullName: string) => {
-    const created = await post('/functions/v1/create-worker-for-manager', manager.access_token, { fullName, email, password: 'given-by-manager-1' });
+    const created = await post('/functions/v1/create-worker-for-manager', manager.access_token, {
+      fullName,
+      email,
+      password: 'given-by-manager-1',
+    });
     expect(created.statusCode, created.body).toBe(201);
     const first = await signIn(t, email, 'given-by-manager-1');
     expect(first.user.user_metadata.requires_password_change).toBe(true);
     // A new account: told to choose a password of their own, not that it "was reset".
     expect(first.user.user_metadata.password_change_reason).toBe('new_account');
-    const changed = await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'worker-own-pass-1' } });
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(first.access_token),
+      payload: { password: 'worker-own-pass-1' },
+    });
     expect(changed.statusCode, changed.body).toBe(200);
     return signIn(t, email, 'worker-own-pass-1');
   };
@@ -50,13 +64,32 @@ describe('staff dashboards: ownership, workers, announcements', () => {
   });
 
   it('create-worker-for-manager checks the fields with the spec texts, assigns the worker to the manager and records who did it', async () => {
-    const missing = await post('/functions/v1/create-worker-for-manager', m1.access_token, { fullName: 'X', email: 'x@example.com', password: '' });
+    const missing = await post('/functions/v1/create-worker-for-manager', m1.access_token, {
+      fullName: 'X',
+      email: 'x@example.com',
+      password: '',
+    });
     expect([missing.statusCode, missing.json()]).toEqual([400, { error: 'Please fill in all fields.' }]);
-    const short = await post('/functions/v1/create-worker-for-manager', m1.access_token, { fullName: 'X', email: 'x@example.com', password: 'seven77' });
+    const short = await post('/functions/v1/create-worker-for-manager', m1.access_token, {
+      fullName: 'X',
+      email: 'x@example.com',
+      password: 'seven77',
+    });
     expect([short.statusCode, short.json()]).toEqual([400, { error: 'Password must be at least 8 characters long.' }]);
-    const taken = await post('/functions/v1/create-worker-for-manager', m1.access_token, { fullName: 'X', email: 'CAROL@example.com', password: 'long-enough-1' });
-    expect([taken.statusCode, taken.json()]).toEqual([409, { error: 'A user with this email already exists. Please try a different email.' }]);
-    const asWorker = await post('/functions/v1/create-worker-for-manager', w1.access_token, { fullName: 'X', email: 'x@example.com', password: 'long-enough-1' });
+    const taken = await post('/functions/v1/create-worker-for-manager', m1.access_token, {
+      fullName: 'X',
+      email: 'CAROL@example.com',
+      password: 'long-enough-1',
+    });
+    expect([taken.statusCode, taken.json()]).toEqual([
+      409,
+      { error: 'A user with this email already exists. Please try a different email.' },
+    ]);
+    const asWorker = await post('/functions/v1/create-worker-for-manager', w1.access_token, {
+      fullName: 'X',
+      email: 'x@example.com',
+      password: 'long-enough-1',
+    });
     expect(asWorker.statusCode).toBe(403);
     expect(await t.app.authServices.accounts.findByEmail('x@example.com')).toBeUndefined();
 
@@ -74,17 +107,27 @@ describe('staff dashboards: ownership, workers, announcements', () => {
   it('a worker finds a customer by exact e-mail and claims them; a second claim by another worker is 409 with the spec text', async () => {
     const empty = await post('/functions/v1/search-user-by-email', w1.access_token, { emailToSearch: '  ' });
     expect([empty.statusCode, empty.json()]).toEqual([400, { error: 'Please enter an email address.' }]);
-    expect((await post('/functions/v1/search-user-by-email', w1.access_token, { emailToSearch: 'carol@' })).json()).toEqual({ user: null, message: 'User not found.' });
+    expect((await post('/functions/v1/search-user-by-email', w1.access_token, { emailToSearch: 'carol@' })).json()).toEqual({
+      user: null,
+      message: 'User not found.',
+    });
     // Staff accounts are not customers to claim.
-    expect((await post('/functions/v1/search-user-by-email', w1.access_token, { emailToSearch: 'max@example.com' })).json().user).toBeNull();
+    expect(
+      (await post('/functions/v1/search-user-by-email', w1.access_token, { emailToSearch: 'max@example.com' })).json().user,
+    ).toBeNull();
     const found = await post('/functions/v1/search-user-by-email', w1.access_token, { emailToSearch: 'Carol@Example.com' });
     expect(found.json()).toEqual({ user: { id: c1.user.id, email: 'carol@example.com', role: 'USER' } });
-    expect((await post('/functions/v1/search-user-by-email', c2.access_token, { emailToSearch: 'carol@example.com' })).statusCode).toBe(403);
+    expect((await post('/functions/v1/search-user-by-email', c2.access_token, { emailToSearch: 'carol@example.com' })).statusCode).toBe(
+      403,
+    );
 
     const claim = await post('/functions/v1/claim-user', w1.access_token, { userIdToClaim: c1.user.id });
     expect([claim.statusCode, claim.json()]).toEqual([200, { success: true, message: 'User successfully claimed!' }]);
     const again = await post('/functions/v1/claim-user', w2.access_token, { userIdToClaim: c1.user.id });
-    expect([again.statusCode, again.json()]).toEqual([409, { error: 'Cannot claim user: User may already be assigned or is not claimable.' }]);
+    expect([again.statusCode, again.json()]).toEqual([
+      409,
+      { error: 'Cannot claim user: User may already be assigned or is not claimable.' },
+    ]);
     const staffClaim = await post('/functions/v1/claim-user', w2.access_token, { userIdToClaim: m1.user.id });
     expect(staffClaim.statusCode).toBe(409);
     expect((await post('/functions/v1/claim-user', w2.access_token, { userIdToClaim: c2.user.id })).statusCode).toBe(200);
@@ -92,19 +135,31 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     const claimed = (await t.app.ledger.store.readStream(`user-${c1.user.id}`)).filter((e) => e.type === 'user.claimed');
     expect(claimed.map((e) => [e.data, e.metadata.actorId])).toEqual([[{ workerId: w1.user.id }, w1.user.id]]);
     const mine = await post('/functions/v1/list-my-users', w1.access_token);
-    expect(mine.json().ownedUsers).toEqual([{ user_email: 'carol@example.com', profile_user_id: c1.user.id, profile_created_at: expect.any(String) }]);
+    expect(mine.json().ownedUsers).toEqual([
+      { user_email: 'carol@example.com', profile_user_id: c1.user.id, profile_created_at: expect.any(String) },
+    ]);
   });
 
   it('a worker reaches only their own customers: every staff call about another worker\u2019s customer is refused', async () => {
     const target = c2.user.id; // owned by w2
     for (const url of ['/functions/v1/ban-user', '/functions/v1/unban-user']) {
       const res = await post(url, w1.access_token, { targetUserId: target });
-      expect([url, res.statusCode, res.json()]).toEqual([url, 403, { error: 'Access Denied: You do not have permission to view this profile.' }]);
+      expect([url, res.statusCode, res.json()]).toEqual([
+        url,
+        403,
+        { error: 'Access Denied: You do not have permission to view this profile.' },
+      ]);
     }
     expect((await post('/functions/v1/claim-user', w1.access_token, { userIdToClaim: target })).statusCode).toBe(409);
-    expect((await post('/functions/v1/check-user-ownership', w1.access_token, { profileUserId: target })).json()).toEqual({ isOwner: false });
-    expect((await post('/functions/v1/check-user-ownership', w1.access_token, { profileUserId: c1.user.id })).json()).toEqual({ isOwner: true });
-    expect((await post('/functions/v1/check-manager-user-access', w1.access_token, { targetUserId: c1.user.id })).json()).toEqual({ isAuthorized: false });
+    expect((await post('/functions/v1/check-user-ownership', w1.access_token, { profileUserId: target })).json()).toEqual({
+      isOwner: false,
+    });
+    expect((await post('/functions/v1/check-user-ownership', w1.access_token, { profileUserId: c1.user.id })).json()).toEqual({
+      isOwner: true,
+    });
+    expect((await post('/functions/v1/check-manager-user-access', w1.access_token, { targetUserId: c1.user.id })).json()).toEqual({
+      isAuthorized: false,
+    });
     for (const [url, body] of [
       ['/functions/v1/get-users-for-manager', {}],
       ['/functions/v1/reset-worker-password', { workerId: w2.user.id }],
@@ -117,25 +172,47 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     expect((await get(`/api/v1/announcements?manager_id=${m2.user.id}`, w1.access_token)).statusCode).toBe(403);
     const customer = await post('/functions/v1/check-user-ownership', c1.access_token, { profileUserId: c1.user.id });
     expect([customer.statusCode, customer.json()]).toEqual([403, { error: 'Access Denied: Your role cannot view user profiles.' }]);
-    const row = await t.database.db.selectFrom('user_profiles').select('assigned_worker_id').where('user_id', '=', target).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('user_profiles')
+      .select('assigned_worker_id')
+      .where('user_id', '=', target)
+      .executeTakeFirstOrThrow();
     expect(row.assigned_worker_id).toBe(w2.user.id);
   });
 
   it('a manager reaches only the customers of their own workers; an admin reaches everyone', async () => {
     const list = await post('/functions/v1/get-users-for-manager', m1.access_token, { page: 1, perPage: 10, searchQuery: '' });
     expect(list.json()).toEqual({
-      users: [{ id: c1.user.id, full_name: 'Carol Customer', email: 'carol@example.com', kyc_status: 'not_started', created_at: expect.any(String), assigned_worker_name: 'Wes Worker' }],
+      users: [
+        {
+          id: c1.user.id,
+          full_name: 'Carol Customer',
+          email: 'carol@example.com',
+          kyc_status: 'not_started',
+          created_at: expect.any(String),
+          assigned_worker_name: 'Wes Worker',
+        },
+      ],
       totalCount: 1,
     });
-    expect((await post('/functions/v1/get-users-for-manager', m1.access_token, { searchQuery: 'dave' })).json()).toEqual({ users: [], totalCount: 0 });
+    expect((await post('/functions/v1/get-users-for-manager', m1.access_token, { searchQuery: 'dave' })).json()).toEqual({
+      users: [],
+      totalCount: 0,
+    });
     expect((await post('/functions/v1/get-users-for-manager', m1.access_token, { searchQuery: 'CAROL c' })).json().totalCount).toBe(1);
     expect((await post('/functions/v1/get-users-for-manager', m1.access_token, { searchQuery: '%' })).json().totalCount).toBe(0);
-    expect((await post('/functions/v1/check-manager-user-access', m1.access_token, { targetUserId: c1.user.id })).json()).toEqual({ isAuthorized: true });
-    expect((await post('/functions/v1/check-manager-user-access', m1.access_token, { targetUserId: c2.user.id })).json()).toEqual({ isAuthorized: false });
+    expect((await post('/functions/v1/check-manager-user-access', m1.access_token, { targetUserId: c1.user.id })).json()).toEqual({
+      isAuthorized: true,
+    });
+    expect((await post('/functions/v1/check-manager-user-access', m1.access_token, { targetUserId: c2.user.id })).json()).toEqual({
+      isAuthorized: false,
+    });
     expect((await post('/functions/v1/ban-user', m1.access_token, { targetUserId: c2.user.id })).statusCode).toBe(403);
     expect((await post('/functions/v1/reset-worker-password', m1.access_token, { workerId: w2.user.id })).statusCode).toBe(403);
 
-    expect((await post('/functions/v1/check-manager-user-access', admin.access_token, { targetUserId: c2.user.id })).json()).toEqual({ isAuthorized: true });
+    expect((await post('/functions/v1/check-manager-user-access', admin.access_token, { targetUserId: c2.user.id })).json()).toEqual({
+      isAuthorized: true,
+    });
     expect((await post('/functions/v1/get-users-for-manager', admin.access_token, {})).json().totalCount).toBe(2);
   });
 
@@ -150,7 +227,9 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     };
     const mine = await connect(w1.access_token);
     const other = await connect(w2.access_token);
-    expect((await post('/api/v1/rpc/get_worker_manager', w1.access_token, { p_worker_id: w1.user.id })).json()).toEqual({ managerId: m1.user.id });
+    expect((await post('/api/v1/rpc/get_worker_manager', w1.access_token, { p_worker_id: w1.user.id })).json()).toEqual({
+      managerId: m1.user.id,
+    });
 
     const blank = await post('/api/v1/rpc/create_announcement', m1.access_token, { p_manager_id: m1.user.id, p_message: '   ' });
     expect(blank.statusCode).toBe(400);
@@ -159,13 +238,18 @@ describe('staff dashboards: ownership, workers, announcements', () => {
       expect(sent.statusCode, sent.body).toBe(201);
     }
     await expect.poll(() => mine.messages.filter((m) => m.topic === 'announcements').length).toBeGreaterThan(0);
-    const latest = (await get(`/api/v1/announcements?manager_id=${m1.user.id}`, w1.access_token)).json() as { message: string; manager_id: string }[];
+    const latest = (await get(`/api/v1/announcements?manager_id=${m1.user.id}`, w1.access_token)).json() as {
+      message: string;
+      manager_id: string;
+    }[];
     expect(latest.map((a) => a.message)).toEqual(['Sixth', 'Fifth', 'Fourth', 'Third', 'Second']);
     expect(other.messages.some((m) => m.topic === 'announcements')).toBe(false);
     const stream = await t.app.ledger.store.readStream(`announcements-${m1.user.id}`);
     expect(stream).toHaveLength(6);
     expect(stream[0]!.metadata).toMatchObject({ actorId: m1.user.id, actorRole: 'MANAGER' });
-    expect((await post('/api/v1/rpc/create_announcement', m2.access_token, { p_manager_id: m1.user.id, p_message: 'spoof' })).statusCode).toBe(403);
+    expect(
+      (await post('/api/v1/rpc/create_announcement', m2.access_token, { p_manager_id: m1.user.id, p_message: 'spoof' })).statusCode,
+    ).toBe(403);
     mine.socket.close();
     other.socket.close();
   });
@@ -184,7 +268,12 @@ describe('staff dashboards: ownership, workers, announcements', () => {
     expect(withTemporary.user.user_metadata.password_change_reason).toBe('reset');
     const blocked = await post('/functions/v1/list-my-users', withTemporary.access_token);
     expect([blocked.statusCode, blocked.json().code]).toEqual([403, 'password_change_required']);
-    const changed = await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(withTemporary.access_token), payload: { password: 'worker-new-pass-2' } });
+    const changed = await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(withTemporary.access_token),
+      payload: { password: 'worker-new-pass-2' },
+    });
     expect(changed.statusCode, changed.body).toBe(200);
     const fresh = await signIn(t, 'wes@example.com', 'worker-new-pass-2', await solveCaptcha(t.app));
     expect(fresh.user.user_metadata.requires_password_change).toBe(false);
@@ -198,10 +287,17 @@ describe('staff dashboards: ownership, workers, announcements', () => {
   it('My Workers and My Users page on the server: page 2 holds the rest and the total counts them all', async () => {
     const m3 = await operatorStaff('MANAGER', 'mia@example.com');
     const w3 = await managedWorker(m3, 'wyn@example.com', 'Wyn Worker');
-    for (const [email, fullName] of [['will@example.com', 'Will Worker'], ['wade@example.com', 'Wade Worker']]) {
-      expect((await post('/functions/v1/create-worker-for-manager', m3.access_token, { fullName, email, password: 'given-by-manager-1' })).statusCode).toBe(201);
+    for (const [email, fullName] of [
+      ['will@example.com', 'Will Worker'],
+      ['wade@example.com', 'Wade Worker'],
+    ]) {
+      expect(
+        (await post('/functions/v1/create-worker-for-manager', m3.access_token, { fullName, email, password: 'given-by-manager-1' }))
+          .statusCode,
+      ).toBe(201);
     }
-    const workers = (paging: Record<string, unknown>) => post('/api/v1/rpc/get_worker_info', m3.access_token, { p_manager_id: m3.user.id, ...paging });
+    const workers = (paging: Record<string, unknown>) =>
+      post('/api/v1/rpc/get_worker_info', m3.access_token, { p_manager_id: m3.user.id, ...paging });
     const names = (res: Awaited<ReturnType<typeof post>>) => (res.json() as { full_name: string }[]).map((w) => w.full_name);
     const [first, second, past, whole] = await Promise.all([
       workers({ p_page: 1, p_page_size: 2 }),

@@ -49,10 +49,22 @@ export function withoutSecrets(value: unknown): unknown {
 }
 
 export function kindOf(type: string): TrailKind {
-  if (type.startsWith('wallet.') || type.startsWith('payment-method.') || type.startsWith('buying-link.') || type === 'user.wallet-address-set') return 'money';
+  if (
+    type.startsWith('wallet.') ||
+    type.startsWith('payment-method.') ||
+    type.startsWith('buying-link.') ||
+    type === 'user.wallet-address-set'
+  )
+    return 'money';
   if (type.startsWith('user.kyc-')) return 'kyc';
   if (type === 'user.permissions-updated') return 'permissions';
-  if (type.startsWith('ticket.') || type.startsWith('notification.') || type === 'user.dashboard-note-set' || type === 'user.notification-preferences-set') return 'support';
+  if (
+    type.startsWith('ticket.') ||
+    type.startsWith('notification.') ||
+    type === 'user.dashboard-note-set' ||
+    type === 'user.notification-preferences-set'
+  )
+    return 'support';
   return 'access';
 }
 
@@ -122,7 +134,13 @@ export function summaryOf(type: string, d: Data): string {
     case 'user.claimed':
       return 'Claimed by a worker';
     case 'user.permissions-updated': {
-      const names = [['canSend', 'send'], ['canSwap', 'swap'], ['canBuy', 'buy'], ['canSell', 'sell'], ['canStake', 'stake']] as const;
+      const names = [
+        ['canSend', 'send'],
+        ['canSwap', 'swap'],
+        ['canBuy', 'buy'],
+        ['canSell', 'sell'],
+        ['canStake', 'stake'],
+      ] as const;
       return `Permissions: ${names.map(([k, n]) => `${n} ${d[k] ? 'on' : 'off'}`).join(', ')}`;
     }
     case 'user.wallet-address-set':
@@ -187,7 +205,8 @@ export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): Fas
       '/users/:userId/event-trail',
       {
         schema: {
-          tags: ['api'], response: { 200: TrailPage },
+          tags: ['api'],
+          response: { 200: TrailPage },
           params: z.object({ userId: z.uuid() }),
           querystring: z.object({
             kind: z.enum(['all', ...TRAIL_KINDS]).default('all'),
@@ -228,7 +247,9 @@ export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): Fas
               },
               summary: summaryOf(e.type, data),
               data,
-              metadata: withoutSecrets(Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]]))) as Record<string, unknown>,
+              metadata: withoutSecrets(
+                Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]])),
+              ) as Record<string, unknown>,
             };
           }),
           total: trail.length,

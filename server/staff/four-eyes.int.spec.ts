@@ -23,12 +23,23 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'staff-own-pass-1' } });
     return { token: (await signIn(t, email, 'staff-own-pass-1')).access_token, userId };
   };
-  const post = (path: string, token: string, payload: Record<string, unknown>) => inject({ method: 'POST', url: `/functions/v1/${path}`, headers: bearer(token), payload });
-  const balances = async (token: string, userId: string) => (await post('get-user-profile-details', token, { targetUserId: userId })).json().balances;
+  const post = (path: string, token: string, payload: Record<string, unknown>) =>
+    inject({ method: 'POST', url: `/functions/v1/${path}`, headers: bearer(token), payload });
+  const balances = async (token: string, userId: string) =>
+    (await post('get-user-profile-details', token, { targetUserId: userId })).json().balances;
   const events = async (userId: string) => (await t.app.ledger.store.readStream(walletStream(userId))).map((e) => e.type);
   const credit = (token: string, targetUserId: string, amount: string, extra: Record<string, unknown> = {}) =>
-    post('add-transaction', token, { targetUserId, assetId: 'BTC', amount, status: 'Complete', senderAddress: 'bank', sentAt: new Date().toISOString(), ...extra });
-  const decide = (token: string, requestId: string, decision: 'approve' | 'reject', reason = 'matched the bank statement') => post('decide-approval', token, { requestId, decision, reason });
+    post('add-transaction', token, {
+      targetUserId,
+      assetId: 'BTC',
+      amount,
+      status: 'Complete',
+      senderAddress: 'bank',
+      sentAt: new Date().toISOString(),
+      ...extra,
+    });
+  const decide = (token: string, requestId: string, decision: 'approve' | 'reject', reason = 'matched the bank statement') =>
+    post('decide-approval', token, { requestId, decision, reason });
 
   let worker: Awaited<ReturnType<typeof staffSession>>;
   let manager: Awaited<ReturnType<typeof staffSession>>;
@@ -63,11 +74,22 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     expect(added.statusCode).toBe(202);
     const waiting = added.json().approval;
     expect(added.json()).toMatchObject({ message: 'Awaiting second approval', awaitingApproval: true });
-    expect(waiting).toMatchObject({ action: 'manual-transaction', amount: '500', assetId: 'BTC', makerId: worker.userId, makerEmail: 'wes@example.com', status: 'pending' });
+    expect(waiting).toMatchObject({
+      action: 'manual-transaction',
+      amount: '500',
+      assetId: 'BTC',
+      makerId: worker.userId,
+      makerEmail: 'wes@example.com',
+      status: 'pending',
+    });
     expect(money(waiting.valueUsd).gt(1000)).toBe(true);
     expect((await balances(worker.token, customer.user.id)).BTC).toBe('0');
     // With nothing credited, the customer cannot ask for the payout.
-    const early = await post('create-pending-withdrawal', customer.access_token, { assetId: 'BTC', amount: '400', recipientAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
+    const early = await post('create-pending-withdrawal', customer.access_token, {
+      assetId: 'BTC',
+      amount: '400',
+      recipientAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    });
     expect(early.statusCode).toBe(400);
 
     // The manager sees it on the Approvals list and approves it with a reason.
@@ -79,25 +101,52 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     expect((await balances(worker.token, customer.user.id)).BTC).toBe('500');
 
     // The payout: the worker's Complete waits too, and the hold stays a hold.
-    const send = await post('create-pending-withdrawal', customer.access_token, { assetId: 'BTC', amount: '400', recipientAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
+    const send = await post('create-pending-withdrawal', customer.access_token, {
+      assetId: 'BTC',
+      amount: '400',
+      recipientAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    });
     expect(send.statusCode).toBe(200);
-    const pending = await t.app.ledger.database.db.selectFrom('transactions').select(['id']).where('user_id', '=', customer.user.id).where('status', '=', 'Pending').executeTakeFirstOrThrow();
-    const settle = await post('update-transaction', worker.token, { targetUserId: customer.user.id, transactionId: pending.id, status: 'Complete' });
+    const pending = await t.app.ledger.database.db
+      .selectFrom('transactions')
+      .select(['id'])
+      .where('user_id', '=', customer.user.id)
+      .where('status', '=', 'Pending')
+      .executeTakeFirstOrThrow();
+    const settle = await post('update-transaction', worker.token, {
+      targetUserId: customer.user.id,
+      transactionId: pending.id,
+      status: 'Complete',
+    });
     expect(settle.statusCode).toBe(202);
-    expect(settle.json()).toMatchObject({ awaitingApproval: true, transaction: { status: 'Pending' }, approval: { action: 'settle-transaction', amount: '-400' } });
+    expect(settle.json()).toMatchObject({
+      awaitingApproval: true,
+      transaction: { status: 'Pending' },
+      approval: { action: 'settle-transaction', amount: '-400' },
+    });
     expect((await balances(worker.token, customer.user.id)).BTC).toBe('500');
-    const again = await post('update-transaction', worker.token, { targetUserId: customer.user.id, transactionId: pending.id, status: 'Complete' });
+    const again = await post('update-transaction', worker.token, {
+      targetUserId: customer.user.id,
+      transactionId: pending.id,
+      status: 'Complete',
+    });
     expect([again.statusCode, again.json().error]).toEqual([409, APPROVAL_MESSAGES.alreadyWaiting]);
 
     expect((await decide(admin.token, settle.json().approval.requestId, 'approve')).statusCode).toBe(200);
     expect((await balances(worker.token, customer.user.id)).BTC).toBe('100');
 
     // The books name the worker: the credit sits in their staff adjustments account, not in external flows.
-    const rows = await t.app.ledger.database.db.selectFrom('journal_entries').select(['account', 'amount']).where('user_id', '=', customer.user.id).execute();
+    const rows = await t.app.ledger.database.db
+      .selectFrom('journal_entries')
+      .select(['account', 'amount'])
+      .where('user_id', '=', customer.user.id)
+      .execute();
     const staffAccount = rows.filter((r) => r.account === `staff:${worker.userId}:staff-adjustments`);
     expect(staffAccount.map((r) => money(r.amount).toFixed())).toEqual(['-500']);
     // The event trail tells the story in words.
-    const story = (await t.app.ledger.store.readStream(walletStream(customer.user.id))).map((e) => summaryOf(e.type, e.data as Record<string, unknown>));
+    const story = (await t.app.ledger.store.readStream(walletStream(customer.user.id))).map((e) =>
+      summaryOf(e.type, e.data as Record<string, unknown>),
+    );
     expect(story.filter((line) => /approval/i.test(line))).toEqual([
       expect.stringMatching(/^Awaiting second approval: manual transaction \+500 BTC \(\d+(\.\d+)? USD at \d+(\.\d+)?\)$/),
       'Second approval given: matched the bank statement',
@@ -106,7 +155,11 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     ]);
     // The maker sees the outcome of both requests.
     const mine = (await post('list-approvals', worker.token, { scope: 'mine' })).json().approvals;
-    expect(mine.filter((a: { userId: string }) => a.userId === customer.user.id).map((a: { status: string; checkerId: string }) => [a.status, a.checkerId])).toEqual([
+    expect(
+      mine
+        .filter((a: { userId: string }) => a.userId === customer.user.id)
+        .map((a: { status: string; checkerId: string }) => [a.status, a.checkerId]),
+    ).toEqual([
       ['approved', admin.userId],
       ['approved', manager.userId],
     ]);
@@ -120,9 +173,18 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     // A Pending manual credit completed later still posts against its maker's account (kept while Pending).
     const pending = await credit(worker.token, customer.user.id, '0.00002', { status: 'Pending' });
     expect(pending.statusCode).toBe(200);
-    const done = await post('update-transaction', worker.token, { targetUserId: customer.user.id, transactionId: pending.json().transactionId, status: 'Complete' });
+    const done = await post('update-transaction', worker.token, {
+      targetUserId: customer.user.id,
+      transactionId: pending.json().transactionId,
+      status: 'Complete',
+    });
     expect(done.statusCode).toBe(200);
-    const staffRows = await t.app.ledger.database.db.selectFrom('journal_entries').select(['amount']).where('user_id', '=', customer.user.id).where('account', '=', `staff:${worker.userId}:staff-adjustments`).execute();
+    const staffRows = await t.app.ledger.database.db
+      .selectFrom('journal_entries')
+      .select(['amount'])
+      .where('user_id', '=', customer.user.id)
+      .where('account', '=', `staff:${worker.userId}:staff-adjustments`)
+      .execute();
     expect(staffRows.reduce((sum, r) => sum.plus(r.amount), money(0)).toFixed()).toBe('-0.00003');
   });
 
@@ -167,7 +229,11 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
   it('two checkers at once: exactly one approval wins and the credit is recorded once', async () => {
     const customer = await claimedCustomer('race@example.com');
     const requestId = (await credit(worker.token, customer.user.id, '70')).json().approval.requestId;
-    const answers = await Promise.all([decide(manager.token, requestId, 'approve'), decide(admin.token, requestId, 'approve'), decide(admin.token, requestId, 'reject')]);
+    const answers = await Promise.all([
+      decide(manager.token, requestId, 'approve'),
+      decide(admin.token, requestId, 'approve'),
+      decide(admin.token, requestId, 'reject'),
+    ]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409]);
     const types = await events(customer.user.id);
     expect(types.filter((e) => e === 'wallet.approval-approved' || e === 'wallet.approval-rejected')).toHaveLength(1);
@@ -180,11 +246,25 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     const requestId = randomUUID();
     const past = new Date(Date.now() - 60_000).toISOString();
     // A request made FOUR_EYES_EXPIRY_HOURS ago: its expiry is already behind us.
-    await t.app.ledger.execute(walletDecider, customer.user.id, {
-      type: 'RequestApproval', requestId, action: 'manual-transaction', transactionId: randomUUID(), assetId: 'BTC', amount: money(9),
-      priceUsd: money(97000), limitUsd: money(1000), maker: { id: worker.userId, role: 'WORKER' }, now: past, expiresAt: past,
-      transaction: { sentAt: past, status: 'Complete', type: 'deposit', note: null, senderAddress: 'bank', txid: null, isHidden: false },
-    }, { actor: { id: worker.userId, role: 'WORKER' } });
+    await t.app.ledger.execute(
+      walletDecider,
+      customer.user.id,
+      {
+        type: 'RequestApproval',
+        requestId,
+        action: 'manual-transaction',
+        transactionId: randomUUID(),
+        assetId: 'BTC',
+        amount: money(9),
+        priceUsd: money(97000),
+        limitUsd: money(1000),
+        maker: { id: worker.userId, role: 'WORKER' },
+        now: past,
+        expiresAt: past,
+        transaction: { sentAt: past, status: 'Complete', type: 'deposit', note: null, senderAddress: 'bank', txid: null, isHidden: false },
+      },
+      { actor: { id: worker.userId, role: 'WORKER' } },
+    );
     const before = await events(customer.user.id);
     const late = await decide(manager.token, requestId, 'approve');
     expect([late.statusCode, late.json()]).toEqual([409, { error: APPROVAL_MESSAGES.expired }]);
@@ -199,15 +279,24 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     const customer = await registeredCustomer(t, 'team@example.com', 'customer-pass-1');
     await post('claim-user', otherWorker.token, { userIdToClaim: customer.user.id });
     const requestId = (await credit(otherWorker.token, customer.user.id, '60')).json().approval.requestId;
-    const ids = async (token: string) => (await post('list-approvals', token, {})).json().approvals.map((a: { requestId: string }) => a.requestId);
+    const ids = async (token: string) =>
+      (await post('list-approvals', token, {})).json().approvals.map((a: { requestId: string }) => a.requestId);
     expect(await ids(otherManager.token)).toContain(requestId);
     expect(await ids(manager.token)).not.toContain(requestId);
     expect(await ids(admin.token)).toContain(requestId);
     const asWorker = await post('list-approvals', worker.token, {});
     expect([asWorker.statusCode, asWorker.json()]).toEqual([403, { error: APPROVAL_MESSAGES.worker }]);
-    const forProfile = await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/approvals`, headers: bearer(otherWorker.token) });
-    expect(forProfile.json().approvals).toEqual([expect.objectContaining({ requestId, status: 'pending', makerEmail: 'otto@example.com' })]);
-    expect((await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/approvals`, headers: bearer(worker.token) })).statusCode).toBe(403);
+    const forProfile = await inject({
+      method: 'GET',
+      url: `/api/v1/users/${customer.user.id}/approvals`,
+      headers: bearer(otherWorker.token),
+    });
+    expect(forProfile.json().approvals).toEqual([
+      expect.objectContaining({ requestId, status: 'pending', makerEmail: 'otto@example.com' }),
+    ]);
+    expect(
+      (await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/approvals`, headers: bearer(worker.token) })).statusCode,
+    ).toBe(403);
   });
 
   it("the Approvals list is live: the maker's manager and the admins hear of a new request and of its decision, another manager does not", async () => {
@@ -222,7 +311,8 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     };
     const sockets = { manager: await open(manager.token), admin: await open(admin.token), other: await open(otherManager.token) };
     const heard = async (who: { topics: string[] }, count: number) => {
-      for (let i = 0; i < 100 && who.topics.filter((x) => x === 'approvals').length < count; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && who.topics.filter((x) => x === 'approvals').length < count; i++)
+        await new Promise((r) => setTimeout(r, 50));
       return who.topics.filter((x) => x === 'approvals').length;
     };
     try {

@@ -6,7 +6,13 @@ import type { LedgerContext } from '../context.js';
 import type { PriceCache } from '../prices/price-cache.js';
 import { usdPrice } from '../prices/usd-price.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
-import { isApprovalEventType, needsSecondApproval, type ApprovalAction, type ProposedTransaction, type Valuation } from '../../ledger/wallet/approvals.js';
+import {
+  isApprovalEventType,
+  needsSecondApproval,
+  type ApprovalAction,
+  type ProposedTransaction,
+  type Valuation,
+} from '../../ledger/wallet/approvals.js';
 import type { AssetId } from '../../ledger/assets.js';
 import { formatAmount, money } from '../../ledger/money.js';
 import type { StaffRole } from '../shared/access.js';
@@ -54,14 +60,22 @@ export class FourEyes {
   /** The USD price of the moment, |amount| x price, and the limit it is held against. */
   valuation(assetId: AssetId, amount: Decimal): Valuation {
     const price = usdPrice(this.prices, assetId);
-    return { priceUsd: formatAmount(price), valueUsd: formatAmount(amount.abs().times(price).toDecimalPlaces(18)), limitUsd: formatAmount(this.limitUsd) };
+    return {
+      priceUsd: formatAmount(price),
+      valueUsd: formatAmount(amount.abs().times(price).toDecimalPlaces(18)),
+      limitUsd: formatAmount(this.limitUsd),
+    };
   }
 
   /**
    * Records the action as waiting for a second person when its value needs one (`waiting`);
    * otherwise answers the valuation the action runs with at once (kept on its event).
    */
-  async requestIfNeeded(staff: AuthInfo, a: MakerAction, ctx: { ip: string | null }): Promise<{ waiting: ApprovalView | null; valuation: Valuation }> {
+  async requestIfNeeded(
+    staff: AuthInfo,
+    a: MakerAction,
+    ctx: { ip: string | null },
+  ): Promise<{ waiting: ApprovalView | null; valuation: Valuation }> {
     const valuation = this.valuation(a.assetId, a.amount);
     if (!needsSecondApproval(valuation.valueUsd, valuation.limitUsd)) return { waiting: null, valuation };
     const valued = { price: money(valuation.priceUsd) };
@@ -71,9 +85,18 @@ export class FourEyes {
       walletDecider,
       a.customerId,
       {
-        type: 'RequestApproval', requestId, action: a.action, transactionId: a.transactionId, assetId: a.assetId, amount: a.amount,
-        priceUsd: valued.price, limitUsd: this.limitUsd, maker: { id: staff.userId, role: staff.role as StaffRole },
-        now: now.toISOString(), expiresAt: new Date(now.getTime() + this.expiryMs).toISOString(), transaction: a.transaction,
+        type: 'RequestApproval',
+        requestId,
+        action: a.action,
+        transactionId: a.transactionId,
+        assetId: a.assetId,
+        amount: a.amount,
+        priceUsd: valued.price,
+        limitUsd: this.limitUsd,
+        maker: { id: staff.userId, role: staff.role as StaffRole },
+        now: now.toISOString(),
+        expiresAt: new Date(now.getTime() + this.expiryMs).toISOString(),
+        transaction: a.transaction,
       },
       { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'four eyes: request', ip: ctx.ip } },
     );
@@ -82,14 +105,29 @@ export class FourEyes {
   }
 
   /** A checker's decision: approval (with its effect) or rejection, refused as the decider says. */
-  async decide(staff: AuthInfo, request: { userId: string; requestId: string; makerId: string }, approve: boolean, reason: string, ip: string | null): Promise<void> {
-    const maker = await this.ledger.database.db.selectFrom('users').select('manager_id').where('id', '=', request.makerId).executeTakeFirst();
+  async decide(
+    staff: AuthInfo,
+    request: { userId: string; requestId: string; makerId: string },
+    approve: boolean,
+    reason: string,
+    ip: string | null,
+  ): Promise<void> {
+    const maker = await this.ledger.database.db
+      .selectFrom('users')
+      .select('manager_id')
+      .where('id', '=', request.makerId)
+      .executeTakeFirst();
     await this.ledger.execute(
       walletDecider,
       request.userId,
       {
-        type: 'DecideApproval', requestId: request.requestId, approve, checker: { id: staff.userId, role: staff.role },
-        makerManagerId: maker?.manager_id ?? null, reason, now: new Date().toISOString(),
+        type: 'DecideApproval',
+        requestId: request.requestId,
+        approve,
+        checker: { id: staff.userId, role: staff.role },
+        makerManagerId: maker?.manager_id ?? null,
+        reason,
+        now: new Date().toISOString(),
       },
       { actor: { id: staff.userId, role: staff.role }, extra: { reason: approve ? 'four eyes: approve' : 'four eyes: reject', ip } },
     );
@@ -98,16 +136,33 @@ export class FourEyes {
   /** Writes the expiry event of every waiting request past its time (a no-op when another instance did). */
   async expireDue(): Promise<number> {
     const due = await this.ledger.database.db
-      .selectFrom('approval_requests').select(['request_id', 'user_id'])
-      .where('status', '=', 'pending').where('expires_at', '<=', new Date()).limit(500).execute();
+      .selectFrom('approval_requests')
+      .select(['request_id', 'user_id'])
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', new Date())
+      .limit(500)
+      .execute();
     for (const r of due) {
-      await this.ledger.execute(walletDecider, r.user_id, { type: 'ExpireApproval', requestId: r.request_id, now: new Date().toISOString() }, { actor: { id: 'system', role: 'SYSTEM' }, extra: { reason: 'four eyes: expired' } });
+      await this.ledger.execute(
+        walletDecider,
+        r.user_id,
+        { type: 'ExpireApproval', requestId: r.request_id, now: new Date().toISOString() },
+        { actor: { id: 'system', role: 'SYSTEM' }, extra: { reason: 'four eyes: expired' } },
+      );
     }
     return due.length;
   }
 
   /** Requests as the screens show them, newest first. */
-  async read(filter: { requestId?: string; status?: string; makerId?: string; userId?: string; transactionIds?: string[]; team?: string; limit?: number }): Promise<ApprovalView[]> {
+  async read(filter: {
+    requestId?: string;
+    status?: string;
+    makerId?: string;
+    userId?: string;
+    transactionIds?: string[];
+    team?: string;
+    limit?: number;
+  }): Promise<ApprovalView[]> {
     const where = [sql`true`];
     if (filter.requestId) where.push(sql`a.request_id = ${filter.requestId}::uuid`);
     if (filter.status) where.push(sql`a.status = ${filter.status}`);
@@ -129,12 +184,27 @@ export class FourEyes {
     const text = (v: string | Date | null | undefined) => (v == null ? null : String(v));
     const time = (v: string | Date | null | undefined) => (v == null ? null : new Date(v).toISOString());
     return rows.map((r) => ({
-      requestId: String(r.request_id), userId: String(r.user_id), customerEmail: text(r.customer_email), customerName: text(r.customer_name),
-      action: r.action as ApprovalAction, transactionId: String(r.transaction_id), assetId: String(r.asset_id),
-      amount: formatAmount(money(String(r.amount))), priceUsd: formatAmount(money(String(r.price_usd))), valueUsd: money(String(r.value_usd)).toFixed(2),
-      makerId: String(r.maker_id), makerEmail: text(r.maker_email), makerName: text(r.maker_name), status: String(r.status) as ApprovalStatus,
-      checkerId: text(r.checker_id), checkerEmail: text(r.checker_email), checkerName: text(r.checker_name), reason: text(r.reason),
-      requestedAt: time(r.requested_at)!, expiresAt: time(r.expires_at)!, decidedAt: time(r.decided_at),
+      requestId: String(r.request_id),
+      userId: String(r.user_id),
+      customerEmail: text(r.customer_email),
+      customerName: text(r.customer_name),
+      action: r.action as ApprovalAction,
+      transactionId: String(r.transaction_id),
+      assetId: String(r.asset_id),
+      amount: formatAmount(money(String(r.amount))),
+      priceUsd: formatAmount(money(String(r.price_usd))),
+      valueUsd: money(String(r.value_usd)).toFixed(2),
+      makerId: String(r.maker_id),
+      makerEmail: text(r.maker_email),
+      makerName: text(r.maker_name),
+      status: String(r.status) as ApprovalStatus,
+      checkerId: text(r.checker_id),
+      checkerEmail: text(r.checker_email),
+      checkerName: text(r.checker_name),
+      reason: text(r.reason),
+      requestedAt: time(r.requested_at)!,
+      expiresAt: time(r.expires_at)!,
+      decidedAt: time(r.decided_at),
     }));
   }
 }
@@ -149,7 +219,8 @@ export function approvalHints(ledger: LedgerContext, hub: RealtimeHub): FeedHand
     async handle(events) {
       const makers = [...new Set(events.map((e) => (e.data as { makerId: string }).makerId))];
       const people = await ledger.database.db
-        .selectFrom('users').select(['id', 'manager_id'])
+        .selectFrom('users')
+        .select(['id', 'manager_id'])
         .where((eb) => eb.or([eb('id', 'in', makers), eb('role', '=', 'ADMIN')]))
         .execute();
       const told = new Set<string>(makers);

@@ -19,9 +19,18 @@ describe("the staff's Transactions tab reaches every row of a long history, a pa
 
   beforeAll(async () => {
     t = await createTestApp();
-    const { password, userId: workerId } = await createStaff(t.app.authServices.accounts, { email: 'pager@example.com', fullName: 'Paging Worker', role: 'WORKER' });
+    const { password, userId: workerId } = await createStaff(t.app.authServices.accounts, {
+      email: 'pager@example.com',
+      fullName: 'Paging Worker',
+      role: 'WORKER',
+    });
     const first = await signIn(t, 'pager@example.com', password);
-    await t.app.inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'worker-own-pass-1' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/auth/v1/user',
+      headers: bearer(first.access_token),
+      payload: { password: 'worker-own-pass-1' },
+    });
     token = (await signIn(t, 'pager@example.com', 'worker-own-pass-1')).access_token;
     const customer = await registeredCustomer(t, 'long.history@example.com');
     customerId = customer.user.id;
@@ -29,21 +38,50 @@ describe("the staff's Transactions tab reaches every row of a long history, a pa
 
     const actor = { actor: { id: workerId, role: 'WORKER' as const } };
     const record = (k: number, at: number) =>
-      t.app.ledger.execute(walletDecider, customerId, {
-        type: 'RecordTransaction', transactionId: randomUUID(), assetId: 'ETH', sentAt: new Date(at).toISOString(), amount: new Decimal(k + 1),
-        status: 'Complete', txType: 'deposit', note: null, senderAddress: 'x', txid: null, isHidden: false, reason: null,
-      }, actor);
+      t.app.ledger.execute(
+        walletDecider,
+        customerId,
+        {
+          type: 'RecordTransaction',
+          transactionId: randomUUID(),
+          assetId: 'ETH',
+          sentAt: new Date(at).toISOString(),
+          amount: new Decimal(k + 1),
+          status: 'Complete',
+          txType: 'deposit',
+          note: null,
+          senderAddress: 'x',
+          txid: null,
+          isHidden: false,
+          reason: null,
+        },
+        actor,
+      );
     // Oldest first: `older` deposits, then a swap whose two legs fall on the first page's last
     // place and the one after it, then `newer` deposits.
     const batches = async (count: number, from: number, offset: number) => {
-      for (let k = 0; k < count; k += 50) await Promise.all(Array.from({ length: Math.min(50, count - k) }, (_, j) => record(offset + k + j, from + (k + j) * 1000)));
+      for (let k = 0; k < count; k += 50)
+        await Promise.all(Array.from({ length: Math.min(50, count - k) }, (_, j) => record(offset + k + j, from + (k + j) * 1000)));
     };
     await batches(older, base, 0);
     swapRequest = randomUUID();
-    await t.app.ledger.execute(walletDecider, customerId, {
-      type: 'RequestSwap', requestId: swapRequest, fromTransactionId: randomUUID(), toTransactionId: randomUUID(), fromAssetId: 'ETH', toAssetId: 'SOL',
-      fromAmount: new Decimal(1), fromPrice: new Decimal(3000), toPrice: new Decimal(150), sentAt: new Date(base + older * 1000).toISOString(),
-    }, { actor: { id: customerId, role: 'USER' } });
+    await t.app.ledger.execute(
+      walletDecider,
+      customerId,
+      {
+        type: 'RequestSwap',
+        requestId: swapRequest,
+        fromTransactionId: randomUUID(),
+        toTransactionId: randomUUID(),
+        fromAssetId: 'ETH',
+        toAssetId: 'SOL',
+        fromAmount: new Decimal(1),
+        fromPrice: new Decimal(3000),
+        toPrice: new Decimal(150),
+        sentAt: new Date(base + older * 1000).toISOString(),
+      },
+      { actor: { id: customerId, role: 'USER' } },
+    );
     await batches(newer, base + (older + 1) * 1000, older);
   }, 240_000);
   afterAll(async () => {
@@ -51,7 +89,11 @@ describe("the staff's Transactions tab reaches every row of a long history, a pa
   });
 
   const page = async (before?: string) => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/users/${customerId}/transactions${before ? `?before=${before}` : ''}`, headers: bearer(token) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/users/${customerId}/transactions${before ? `?before=${before}` : ''}`,
+      headers: bearer(token),
+    });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { transactions: Row[]; next: string | null };
   };
@@ -79,7 +121,11 @@ describe("the staff's Transactions tab reaches every row of a long history, a pa
 
   it('refuses a cursor that is not a row of this customer, and one that is not an id', async () => {
     for (const before of [randomUUID(), 'not-an-id']) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/users/${customerId}/transactions?before=${before}`, headers: bearer(token) });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/users/${customerId}/transactions?before=${before}`,
+        headers: bearer(token),
+      });
       expect([before, res.statusCode]).toEqual([before, 400]);
     }
   });

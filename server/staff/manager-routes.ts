@@ -27,10 +27,16 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/create-worker-for-manager',
-      { config: onlyFor(['MANAGER'], ONLY_MANAGERS),
+      {
+        config: onlyFor(['MANAGER'], ONLY_MANAGERS),
         schema: {
-          tags: ['functions'], response: { 201: WorkerCreated },
-          body: z.object({ fullName: z.string().max(200).optional(), email: z.string().max(320).optional(), password: z.string().max(200).optional() }),
+          tags: ['functions'],
+          response: { 201: WorkerCreated },
+          body: z.object({
+            fullName: z.string().max(200).optional(),
+            email: z.string().max(320).optional(),
+            password: z.string().max(200).optional(),
+          }),
         },
       },
       async (request, reply) => {
@@ -46,14 +52,28 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
         let workerId: string;
         try {
           // The manager chose this password, so the worker replaces it at first sign-in.
-          workerId = await accounts.createAccount({ email, password, fullName, role: 'WORKER', source: 'staff', requiresPasswordChange: true, emailConfirmed: true, actor });
+          workerId = await accounts.createAccount({
+            email,
+            password,
+            fullName,
+            role: 'WORKER',
+            source: 'staff',
+            requiresPasswordChange: true,
+            emailConfirmed: true,
+            actor,
+          });
         } catch (err) {
-          if (err instanceof AuthError && err.code === 'email_exists') throw conflict('A user with this email already exists. Please try a different email.');
+          if (err instanceof AuthError && err.code === 'email_exists')
+            throw conflict('A user with this email already exists. Please try a different email.');
           throw err;
         }
         await accounts.record(workerId, { type: 'AssignToManager', managerId: manager.userId }, actor);
         reply.status(201);
-        return { success: true, message: `Worker account for ${email} created successfully!`, worker: { id: workerId, full_name: fullName, email } };
+        return {
+          success: true,
+          message: `Worker account for ${email} created successfully!`,
+          worker: { id: workerId, full_name: fullName, email },
+        };
       },
     );
 
@@ -75,9 +95,11 @@ export function staffManagerRoutes(auth: AuthServices): FastifyPluginAsyncZod {
 
     app.post(
       '/get-users-for-manager',
-      { config: onlyFor(['MANAGER', 'ADMIN'], 'Access Denied: Only managers can list their workers\u2019 users.'),
+      {
+        config: onlyFor(['MANAGER', 'ADMIN'], 'Access Denied: Only managers can list their workers\u2019 users.'),
         schema: {
-          tags: ['functions'], response: { 200: ManagedUsers },
+          tags: ['functions'],
+          response: { 200: ManagedUsers },
           body: z.object({
             page: z.coerce.number().int().min(1).max(100_000).default(1),
             perPage: z.coerce.number().int().min(1).max(100).default(10),
@@ -128,8 +150,13 @@ export function workerInfoRpc(auth: AuthServices): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/rpc/get_worker_info',
-      { config: onlyFor(['MANAGER', 'ADMIN'], ONLY_MANAGERS),
-        schema: { tags: ['api'], response: { 200: WorkerList }, body: z.object({ p_manager_id: z.uuid(), p_page: pageNumber.optional(), p_page_size: pageSize.optional() }) },
+      {
+        config: onlyFor(['MANAGER', 'ADMIN'], ONLY_MANAGERS),
+        schema: {
+          tags: ['api'],
+          response: { 200: WorkerList },
+          body: z.object({ p_manager_id: z.uuid(), p_page: pageNumber.optional(), p_page_size: pageSize.optional() }),
+        },
       },
       async (request, reply) => {
         const staff = authOf(request);

@@ -24,22 +24,25 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
   return async (app) => {
     app.post(
       '/search-user-by-email',
-      { config: onlyFor(['WORKER'], ONLY_WORKERS), schema: { tags: ['functions'], response: { 200: FoundUser }, body: z.object({ emailToSearch: z.string().max(320).optional() }) } },
+      {
+        config: onlyFor(['WORKER'], ONLY_WORKERS),
+        schema: { tags: ['functions'], response: { 200: FoundUser }, body: z.object({ emailToSearch: z.string().max(320).optional() }) },
+      },
       async (request) => {
         const email = request.body.emailToSearch?.trim() ?? '';
         if (!email) throw badRequest('Please enter an email address.');
         // Exact address (case-insensitive, as sign-in treats it); staff accounts are not customers to claim.
-        const user = await usersByEmail(db, email)
-          .select(['id', 'email', 'role'])
-          .where('role', '=', 'USER')
-          .executeTakeFirst();
+        const user = await usersByEmail(db, email).select(['id', 'email', 'role']).where('role', '=', 'USER').executeTakeFirst();
         return user ? { user } : { user: null, message: 'User not found.' };
       },
     );
 
     app.post(
       '/claim-user',
-      { config: onlyFor(['WORKER'], ONLY_WORKERS), schema: { tags: ['functions'], response: { 200: Claimed }, body: z.object({ userIdToClaim: z.uuid() }) } },
+      {
+        config: onlyFor(['WORKER'], ONLY_WORKERS),
+        schema: { tags: ['functions'], response: { 200: Claimed }, body: z.object({ userIdToClaim: z.uuid() }) },
+      },
       async (request) => {
         const staff = authOf(request);
         const target = await accounts.findById(request.body.userIdToClaim);
@@ -58,12 +61,20 @@ export function staffOwnershipRoutes(auth: AuthServices): FastifyPluginAsyncZod 
 
     app.post(
       '/list-my-users',
-      { config: onlyFor(['WORKER'], 'Access Denied: Only workers own users.'),
-        schema: { tags: ['functions'], response: { 200: OwnedUsers }, body: z.object({ page: pageNumber.optional(), pageSize: pageSize.optional() }).nullish() },
+      {
+        config: onlyFor(['WORKER'], 'Access Denied: Only workers own users.'),
+        schema: {
+          tags: ['functions'],
+          response: { 200: OwnedUsers },
+          body: z.object({ page: pageNumber.optional(), pageSize: pageSize.optional() }).nullish(),
+        },
       },
       async (request) => {
         const staff = authOf(request);
-        const owned = db.selectFrom('user_profiles as p').innerJoin('users as u', 'u.id', 'p.user_id').where('p.assigned_worker_id', '=', staff.userId);
+        const owned = db
+          .selectFrom('user_profiles as p')
+          .innerJoin('users as u', 'u.id', 'p.user_id')
+          .where('p.assigned_worker_id', '=', staff.userId);
         let rows = owned
           .select(['u.email as user_email', 'p.user_id as profile_user_id', 'p.created_at as profile_created_at'])
           .orderBy('p.claimed_at', 'desc')

@@ -42,7 +42,11 @@ const actorOf = (staff: AuthInfo) => ({ id: staff.userId, role: staff.role });
  * server/auth/login-history.ts). Every call passes the one access rule first and is recorded
  * with the staff member as actor.
  */
-export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fourEyes: FourEyes): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+export function staffProfileRoutes(
+  auth: AuthServices,
+  ledger: LedgerContext,
+  fourEyes: FourEyes,
+): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = ledger.database.db;
   const { accounts } = auth;
 
@@ -51,7 +55,13 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
       '/set-dashboard-note',
-      { schema: { tags: ['functions'], response: { 200: NoteSet }, body: z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() }) } },
+      {
+        schema: {
+          tags: ['functions'],
+          response: { 200: NoteSet },
+          body: z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() }),
+        },
+      },
       async (request) => {
         const staff = authOf(request);
         await reachableUser(staff, request.body.userId);
@@ -63,7 +73,13 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.post(
       '/reset-user-password',
-      { schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) }) } },
+      {
+        schema: {
+          tags: ['functions'],
+          response: { 200: Done },
+          body: z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) }),
+        },
+      },
       async (request) => {
         const staff = authOf(request);
         const { targetUserId, newPassword } = request.body;
@@ -76,7 +92,12 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
         // The flag first, so that no moment exists with the new password and no forced change;
         // changePassword then records the reset (never the password) and ends every session.
         await accounts.record(targetUserId, { type: 'RequirePasswordChange' }, actorOf(staff));
-        await accounts.changePassword(targetUserId, newPassword, { sessionId: null, method: 'staff-reset', actor: actorOf(staff), log: request.log });
+        await accounts.changePassword(targetUserId, newPassword, {
+          sessionId: null,
+          method: 'staff-reset',
+          actor: actorOf(staff),
+          log: request.log,
+        });
         return { success: true };
       },
     );
@@ -85,7 +106,14 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
     // customers) or an admin removes the second factor, with a reason that is recorded and mailed.
     app.post(
       '/remove-user-mfa',
-      { config: onlyFor(['MANAGER', 'ADMIN'], PROFILE_MESSAGES.mfaRoles), schema: { tags: ['functions'], response: { 200: Done }, body: z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) }) } },
+      {
+        config: onlyFor(['MANAGER', 'ADMIN'], PROFILE_MESSAGES.mfaRoles),
+        schema: {
+          tags: ['functions'],
+          response: { 200: Done },
+          body: z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) }),
+        },
+      },
       async (request) => {
         const staff = authOf(request);
         const { targetUserId } = request.body;
@@ -101,10 +129,17 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
       '/update-all-user-permissions',
       {
         schema: {
-          tags: ['functions'], response: { 200: Done },
+          tags: ['functions'],
+          response: { 200: Done },
           body: z.object({
             targetUserId: z.uuid(),
-            permissions: z.object({ can_send: z.boolean(), can_swap: z.boolean(), can_buy: z.boolean(), can_sell: z.boolean(), can_stake: z.boolean() }),
+            permissions: z.object({
+              can_send: z.boolean(),
+              can_swap: z.boolean(),
+              can_buy: z.boolean(),
+              can_sell: z.boolean(),
+              can_stake: z.boolean(),
+            }),
             sendDisabledNote: z.string().max(REASON_MAX).nullable().optional(),
             swapDisabledNote: z.string().max(REASON_MAX).nullable().optional(),
           }),
@@ -144,7 +179,11 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
     app.post(
       '/set-user-wallet-address',
       {
-        schema: { tags: ['functions'], response: { 200: AddressSet }, body: z.object({ targetUserId: z.uuid(), assetId: z.string().max(10).nullish(), newAddress: z.string().max(200).nullish() }) },
+        schema: {
+          tags: ['functions'],
+          response: { 200: AddressSet },
+          body: z.object({ targetUserId: z.uuid(), assetId: z.string().max(10).nullish(), newAddress: z.string().max(200).nullish() }),
+        },
       },
       async (request) => {
         const staff = authOf(request);
@@ -152,7 +191,8 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
         await reachableUser(staff, targetUserId);
         const address = request.body.newAddress?.trim() ?? '';
         if (!address || !isAssetId(assetId)) throw badRequest(PROFILE_MESSAGES.missingAddress);
-        if (!isValidAddress(assetId, address)) throw badRequest(`This is not a valid ${ADDRESS_SHAPES[assetId].network} address for ${assetId}.`);
+        if (!isValidAddress(assetId, address))
+          throw badRequest(`This is not a valid ${ADDRESS_SHAPES[assetId].network} address for ${assetId}.`);
         await accounts.record(targetUserId, { type: 'SetWalletAddress', assetId, address }, actorOf(staff));
         return { message: 'Address updated successfully!', address };
       },
@@ -162,7 +202,8 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
       '/add-transaction',
       {
         schema: {
-          tags: ['functions'], response: { 200: TransactionAdded, 202: TransactionAdded },
+          tags: ['functions'],
+          response: { 200: TransactionAdded, 202: TransactionAdded },
           body: z.object({
             targetUserId: z.uuid(),
             assetId: z.string().max(10).nullish(),
@@ -186,7 +227,16 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
         const sentAtInRange = sentAt !== null && sentAt.getTime() >= 0 && sentAt.getTime() <= Date.now() + SENT_AT_AHEAD_MS;
         const senderAddress = b.senderAddress?.trim() ?? '';
         const status = TransactionStatus.safeParse(b.status);
-        if (!isAssetId(b.assetId) || !sentAt || !sentAtInRange || b.amount === null || b.amount === undefined || b.amount === '' || !senderAddress || !status.success) {
+        if (
+          !isAssetId(b.assetId) ||
+          !sentAt ||
+          !sentAtInRange ||
+          b.amount === null ||
+          b.amount === undefined ||
+          b.amount === '' ||
+          !senderAddress ||
+          !status.success
+        ) {
           throw badRequest(PROFILE_MESSAGES.missingTxFields);
         }
         // The spec's rule is "amount (number > 0)" among the required fields, with their one message.
@@ -194,7 +244,15 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
         if (amount.lte(0)) throw badRequest(PROFILE_MESSAGES.missingTxFields);
         const note = b.note?.trim() || null;
         const transactionId = randomUUID();
-        const proposed = { sentAt: sentAt.toISOString(), status: status.data, type: 'deposit' as const, note, senderAddress, txid: b.txid?.trim() || null, isHidden: b.isHidden ?? false };
+        const proposed = {
+          sentAt: sentAt.toISOString(),
+          status: status.data,
+          type: 'deposit' as const,
+          note,
+          senderAddress,
+          txid: b.txid?.trim() || null,
+          isHidden: b.isHidden ?? false,
+        };
         // Four eyes: a Complete manual transaction above the limit waits for a second person and moves
         // nothing yet; a Pending one is gated when it is completed, a Failed one moves nothing.
         let valuation: Valuation | undefined;
@@ -243,7 +301,13 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.get(
       '/users/:userId/payment-methods',
-      { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(StaffPaymentMethod) }) }, params: z.object({ userId: z.uuid() }) } },
+      {
+        schema: {
+          tags: ['api'],
+          response: { 200: z.object({ paymentMethods: z.array(StaffPaymentMethod) }) },
+          params: z.object({ userId: z.uuid() }),
+        },
+      },
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);
@@ -260,13 +324,24 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
     app.get(
       '/users/:userId/payment-methods/:id',
-      { schema: { tags: ['api'], response: { 200: z.object({ paymentMethod: StaffPaymentMethod }) }, params: z.object({ userId: z.uuid(), id: z.string().max(100) }) } },
+      {
+        schema: {
+          tags: ['api'],
+          response: { 200: z.object({ paymentMethod: StaffPaymentMethod }) },
+          params: z.object({ userId: z.uuid(), id: z.string().max(100) }),
+        },
+      },
       async (request) => {
         const staff = authOf(request);
         await assertCanManageUser(db, staff, request.params.userId);
         const id = UUID.safeParse(request.params.id);
         const row = id.success
-          ? await db.selectFrom('user_payment_methods_raw').select(columns).where('user_id', '=', request.params.userId).where('id', '=', id.data).executeTakeFirst()
+          ? await db
+              .selectFrom('user_payment_methods_raw')
+              .select(columns)
+              .where('user_id', '=', request.params.userId)
+              .where('id', '=', id.data)
+              .executeTakeFirst()
           : undefined;
         if (!row) throw notFound('Payment method not found.');
         return { paymentMethod: view(row) };
@@ -276,4 +351,3 @@ export function staffProfileRoutes(auth: AuthServices, ledger: LedgerContext, fo
 
   return { functions, api };
 }
-

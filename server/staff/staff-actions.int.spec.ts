@@ -30,7 +30,20 @@ describe('staff activity: every staff action, for admins', () => {
   const list = async (query = '', token = admin.access_token) => {
     const res = await inject({ method: 'GET', url: `/api/v1/admin/staff-actions${query}`, headers: bearer(token) });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { actions: { action: string; staff_id: string; staff_email: string; staff_role: string; customer_id: string | null; customer_email: string | null; detail: string; event_id: string; at: string }[]; nextCursor: string | null };
+    return res.json() as {
+      actions: {
+        action: string;
+        staff_id: string;
+        staff_email: string;
+        staff_role: string;
+        customer_id: string | null;
+        customer_email: string | null;
+        detail: string;
+        event_id: string;
+        at: string;
+      }[];
+      nextCursor: string | null;
+    };
   };
 
   beforeAll(async () => {
@@ -44,19 +57,38 @@ describe('staff activity: every staff action, for admins', () => {
     const w = worker.access_token;
     await post('claim-user', w, { userIdToClaim: c });
     await post('set-dashboard-note', w, { userId: c, noteContent: 'Called about the wire' });
-    await post('update-all-user-permissions', w, { targetUserId: c, permissions: { can_send: false, can_swap: true, can_buy: true, can_sell: true, can_stake: true }, sendDisabledNote: 'Under review' });
+    await post('update-all-user-permissions', w, {
+      targetUserId: c,
+      permissions: { can_send: false, can_swap: true, can_buy: true, can_sell: true, can_stake: true },
+      sendDisabledNote: 'Under review',
+    });
     await post('set-user-wallet-address', w, { targetUserId: c, assetId: 'BTC', newAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
-    await post('add-transaction', w, { targetUserId: c, assetId: 'BTC', amount: '0.001', status: 'Pending', sentAt: new Date().toISOString(), senderAddress: 'bc1qsender', note: 'Wire 42' });
+    await post('add-transaction', w, {
+      targetUserId: c,
+      assetId: 'BTC',
+      amount: '0.001',
+      status: 'Pending',
+      sentAt: new Date().toISOString(),
+      senderAddress: 'bc1qsender',
+      note: 'Wire 42',
+    });
     const tx = (await inject({ method: 'GET', url: `/api/v1/users/${c}/transactions`, headers: bearer(w) })).json().transactions[0];
     await post('update-transaction', w, { targetUserId: c, transactionId: tx.id, note: 'Wire 42 checked' });
     await post('update-transaction', w, { targetUserId: c, transactionId: tx.id, status: 'Complete' });
     await post('ban-user', w, { targetUserId: c });
     await post('unban-user', w, { targetUserId: c });
     await post('reset-user-password', w, { targetUserId: c, newPassword: 'temp-secret-77' });
-    await t.app.authServices.accounts.record(c, { type: 'RecordKycDocumentView', document: 'identity', blobId: randomUUID() }, { id: worker.userId, role: 'WORKER' });
+    await t.app.authServices.accounts.record(
+      c,
+      { type: 'RecordKycDocumentView', document: 'identity', blobId: randomUUID() },
+      { id: worker.userId, role: 'WORKER' },
+    );
     await post('approve-kyc', admin.access_token, { targetUserId: c });
     // The customer's own acts are no staff action.
-    await post('update-all-user-permissions', admin.access_token, { targetUserId: other.user.id, permissions: { can_send: true, can_swap: true, can_buy: true, can_sell: false, can_stake: true } });
+    await post('update-all-user-permissions', admin.access_token, {
+      targetUserId: other.user.id,
+      permissions: { can_send: true, can_swap: true, can_buy: true, can_sell: false, can_stake: true },
+    });
   }, 240_000);
   afterAll(async () => {
     await t.close();
@@ -65,10 +97,27 @@ describe('staff activity: every staff action, for admins', () => {
   it('lists each kind of staff action with the staff member, the customer and a short detail, newest first, and no secret', async () => {
     const { actions } = await list(`?customer=${customer.user.id}&limit=200`);
     expect(actions.map((a) => a.action)).toEqual([
-      'kyc-decision', 'kyc-document-view', 'password-reset', 'unban', 'ban', 'transaction-status', 'transaction-edit', 'transaction-add', 'address', 'permissions', 'note', 'claim',
+      'kyc-decision',
+      'kyc-document-view',
+      'password-reset',
+      'unban',
+      'ban',
+      'transaction-status',
+      'transaction-edit',
+      'transaction-add',
+      'address',
+      'permissions',
+      'note',
+      'claim',
     ]);
     const byAction = new Map(actions.map((a) => [a.action, a]));
-    expect(byAction.get('claim')).toMatchObject({ staff_id: worker.userId, staff_email: 'activity-worker@example.com', staff_role: 'WORKER', customer_id: customer.user.id, customer_email: 'activity-customer@example.com' });
+    expect(byAction.get('claim')).toMatchObject({
+      staff_id: worker.userId,
+      staff_email: 'activity-worker@example.com',
+      staff_role: 'WORKER',
+      customer_id: customer.user.id,
+      customer_email: 'activity-customer@example.com',
+    });
     expect(byAction.get('kyc-decision')).toMatchObject({ staff_id: admin.userId, staff_role: 'ADMIN', detail: 'KYC approved' });
     expect(byAction.get('note')!.detail).toBe('Dashboard note set: "Called about the wire"');
     expect(byAction.get('transaction-add')!.detail).toContain('Wire 42');
@@ -88,7 +137,9 @@ describe('staff activity: every staff action, for admins', () => {
   it('filters by staff member (id or e-mail), customer, action and time, and refuses an unknown e-mail', async () => {
     const byWorker = await list(`?staff=${worker.userId}&limit=200`);
     expect(byWorker.actions.every((a) => a.staff_id === worker.userId)).toBe(true);
-    expect((await list('?staff=ACTIVITY-WORKER@example.com&limit=200')).actions.map((a) => a.event_id)).toEqual(byWorker.actions.map((a) => a.event_id));
+    expect((await list('?staff=ACTIVITY-WORKER@example.com&limit=200')).actions.map((a) => a.event_id)).toEqual(
+      byWorker.actions.map((a) => a.event_id),
+    );
     const forOther = await list(`?customer=activity-other@example.com`);
     expect(forOther.actions.map((a) => [a.action, a.staff_id])).toEqual([['permissions', admin.userId]]);
     const bans = await list('?action=ban');
@@ -100,11 +151,19 @@ describe('staff activity: every staff action, for admins', () => {
     const older = await list(`?customer=${customer.user.id}&to=${cut}&limit=200`);
     expect(older.actions.every((a) => a.at <= cut)).toBe(true);
     expect(older.actions.length).toBeLessThan(all.actions.length);
-    const unknown = await inject({ method: 'GET', url: '/api/v1/admin/staff-actions?staff=nobody@example.com', headers: bearer(admin.access_token) });
+    const unknown = await inject({
+      method: 'GET',
+      url: '/api/v1/admin/staff-actions?staff=nobody@example.com',
+      headers: bearer(admin.access_token),
+    });
     expect([unknown.statusCode, unknown.json()]).toEqual([400, { error: 'No staff member with the e-mail address nobody@example.com.' }]);
     const badAction = await inject({ method: 'GET', url: '/api/v1/admin/staff-actions?action=mint', headers: bearer(admin.access_token) });
     expect(badAction.statusCode).toBe(400);
-    const badCursor = await inject({ method: 'GET', url: '/api/v1/admin/staff-actions?cursor=nonsense', headers: bearer(admin.access_token) });
+    const badCursor = await inject({
+      method: 'GET',
+      url: '/api/v1/admin/staff-actions?cursor=nonsense',
+      headers: bearer(admin.access_token),
+    });
     expect(badCursor.statusCode).toBe(400);
   });
 
@@ -122,7 +181,11 @@ describe('staff activity: every staff action, for admins', () => {
   });
 
   it('exports the filtered list as CSV', async () => {
-    const res = await inject({ method: 'GET', url: `/api/v1/admin/staff-actions?customer=${customer.user.id}&action=ban&format=csv`, headers: bearer(admin.access_token) });
+    const res = await inject({
+      method: 'GET',
+      url: `/api/v1/admin/staff-actions?customer=${customer.user.id}&action=ban&format=csv`,
+      headers: bearer(admin.access_token),
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="staff-activity.csv"');

@@ -50,7 +50,11 @@ export function decodeCursor(cursor: string): { at: string; eventId: string } | 
  * One page of the staff activity, newest first. Keyset paging on (at, event_id): each filter
  * has an index in that order (migration 0021), so a page costs the same at row 10 or 1,000,000.
  */
-export async function listStaffActions(db: Kysely<DB>, filter: StaffActionFilter, page: { limit: number; cursor?: { at: string; eventId: string } }): Promise<StaffActionPage> {
+export async function listStaffActions(
+  db: Kysely<DB>,
+  filter: StaffActionFilter,
+  page: { limit: number; cursor?: { at: string; eventId: string } },
+): Promise<StaffActionPage> {
   const conditions = [sql`true`];
   if (filter.staffId) conditions.push(sql`a.staff_id = ${filter.staffId}::uuid`);
   if (filter.customerId) conditions.push(sql`a.customer_id = ${filter.customerId}::uuid`);
@@ -70,13 +74,29 @@ export async function listStaffActions(db: Kysely<DB>, filter: StaffActionFilter
   return { actions, nextCursor: rows.length > page.limit && last ? encodeCursor(last.at, last.event_id) : null };
 }
 
-const CSV_COLUMNS = ['at', 'staff_id', 'staff_email', 'staff_role', 'customer_id', 'customer_email', 'action', 'detail', 'event_id', 'position'] as const;
+const CSV_COLUMNS = [
+  'at',
+  'staff_id',
+  'staff_email',
+  'staff_role',
+  'customer_id',
+  'customer_email',
+  'action',
+  'detail',
+  'event_id',
+  'position',
+] as const;
 
 export const staffActionsCsvHeader = () => `${CSV_COLUMNS.join(',')}\r\n`;
-export const staffActionsCsvRows = (rows: StaffActionRow[]) => rows.map((r) => `${CSV_COLUMNS.map((c) => csvCell(r[c] ?? '')).join(',')}\r\n`).join('');
+export const staffActionsCsvRows = (rows: StaffActionRow[]) =>
+  rows.map((r) => `${CSV_COLUMNS.map((c) => csvCell(r[c] ?? '')).join(',')}\r\n`).join('');
 
 /** Every matching row, newest first, page by page (for an export), up to `max`. */
-export async function* allStaffActions(db: Kysely<DB>, filter: StaffActionFilter, max = Number.POSITIVE_INFINITY): AsyncGenerator<StaffActionRow[]> {
+export async function* allStaffActions(
+  db: Kysely<DB>,
+  filter: StaffActionFilter,
+  max = Number.POSITIVE_INFINITY,
+): AsyncGenerator<StaffActionRow[]> {
   let cursor: { at: string; eventId: string } | undefined;
   let left = max;
   while (left > 0) {
@@ -95,7 +115,8 @@ export async function accountIdOf(db: Kysely<DB>, given: string): Promise<string
 }
 
 const MOMENT = z.iso.datetime({ offset: true }).or(z.iso.date());
-const momentOf = (text: string, endOfDay: boolean) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text);
+const momentOf = (text: string, endOfDay: boolean) =>
+  new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text);
 
 /** GET /api/v1/admin/staff-actions: the Staff activity list (admins only), as JSON pages or one CSV. */
 export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
@@ -103,9 +124,11 @@ export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): Fa
   return async (app) => {
     app.get(
       '/admin/staff-actions',
-      { config: onlyFor(['ADMIN'], STAFF_ACTIVITY_DENIED),
+      {
+        config: onlyFor(['ADMIN'], STAFF_ACTIVITY_DENIED),
         schema: {
-          tags: ['api'], response: { 200: z.union([StaffActionPageSchema, Bytes('text/csv: the list with format=csv')]) },
+          tags: ['api'],
+          response: { 200: z.union([StaffActionPageSchema, Bytes('text/csv: the list with format=csv')]) },
           querystring: z.object({
             staff: z.string().trim().min(1).max(320).optional(),
             customer: z.string().trim().min(1).max(320).optional(),
@@ -121,7 +144,10 @@ export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): Fa
       async (request, reply) => {
         const q = request.query;
         const filter: StaffActionFilter = { action: q.action };
-        for (const [key, field, who] of [['staff', 'staffId', 'staff member'], ['customer', 'customerId', 'customer']] as const) {
+        for (const [key, field, who] of [
+          ['staff', 'staffId', 'staff member'],
+          ['customer', 'customerId', 'customer'],
+        ] as const) {
           const given = q[key];
           if (given === undefined) continue;
           const id = await accountIdOf(db, given);

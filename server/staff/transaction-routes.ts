@@ -29,7 +29,8 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
       '/update-transaction',
       {
         schema: {
-          tags: ['functions'], response: { 200: TransactionUpdated, 202: TransactionUpdated },
+          tags: ['functions'],
+          response: { 200: TransactionUpdated, 202: TransactionUpdated },
           body: z.object({
             targetUserId: z.uuid(),
             transactionId: z.uuid(),
@@ -44,7 +45,12 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
         const { targetUserId, transactionId, status, type, note } = request.body;
         // A customer's transaction only: an admin reaches staff accounts too, their own included.
         await customerInReach(auth.accounts, staff, targetUserId);
-        const row = await db.selectFrom('transactions').select(['id', 'status', 'is_hidden', 'type', 'asset_id', 'amount']).where('id', '=', transactionId).where('user_id', '=', targetUserId).executeTakeFirst();
+        const row = await db
+          .selectFrom('transactions')
+          .select(['id', 'status', 'is_hidden', 'type', 'asset_id', 'amount'])
+          .where('id', '=', transactionId)
+          .where('user_id', '=', targetUserId)
+          .executeTakeFirst();
         if (!row) throw notFound('Transaction not found.');
         if (row.is_hidden) throw conflict("This transaction is hidden from the user's view and cannot be edited.");
         const ctx = { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'staff edit' } };
@@ -54,7 +60,12 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
           throw conflict(`A ${row.status} transaction cannot change status; record a correcting transaction instead.`);
         }
         if (type !== undefined || note !== undefined) {
-          await ledger.execute(walletDecider, targetUserId, { type: 'EditTransaction', transactionId, txType: type, note: note === undefined ? undefined : note?.trim() || null }, ctx);
+          await ledger.execute(
+            walletDecider,
+            targetUserId,
+            { type: 'EditTransaction', transactionId, txType: type, note: note === undefined ? undefined : note?.trim() || null },
+            ctx,
+          );
         }
         // Four eyes: completing a deposit, a manual credit, a withdrawal or a send above the limit
         // waits for a second person (a swap's legs convert and are not under the rule).
@@ -62,20 +73,42 @@ export function staffTransactionRoutes(auth: AuthServices, ledger: LedgerContext
         if (statusChange && status === 'Complete' && row.type !== 'swap' && isAssetId(row.asset_id)) {
           const { waiting, valuation: valued } = await fourEyes.requestIfNeeded(
             staff,
-            { customerId: targetUserId, action: 'settle-transaction', transactionId, assetId: row.asset_id, amount: money(row.amount), transaction: null },
+            {
+              customerId: targetUserId,
+              action: 'settle-transaction',
+              transactionId,
+              assetId: row.asset_id,
+              amount: money(row.amount),
+              transaction: null,
+            },
             { ip: request.ip ?? null },
           );
           if (waiting) {
-            const unchanged = await db.selectFrom('transactions').select(['id', 'status', 'type', 'note']).where('id', '=', transactionId).executeTakeFirstOrThrow();
+            const unchanged = await db
+              .selectFrom('transactions')
+              .select(['id', 'status', 'type', 'note'])
+              .where('id', '=', transactionId)
+              .executeTakeFirstOrThrow();
             reply.status(202);
             return { success: true, message: AWAITING_SECOND_APPROVAL, awaitingApproval: true, approval: waiting, transaction: unchanged };
           }
           valuation = valued;
         }
         if (statusChange) {
-          await ledger.execute(walletDecider, targetUserId, status === 'Complete' ? { type: 'SettleTransaction', transactionId, valuation } : { type: 'FailTransaction', transactionId, reason: null }, ctx);
+          await ledger.execute(
+            walletDecider,
+            targetUserId,
+            status === 'Complete'
+              ? { type: 'SettleTransaction', transactionId, valuation }
+              : { type: 'FailTransaction', transactionId, reason: null },
+            ctx,
+          );
         }
-        const updated = await db.selectFrom('transactions').select(['id', 'status', 'type', 'note']).where('id', '=', transactionId).executeTakeFirstOrThrow();
+        const updated = await db
+          .selectFrom('transactions')
+          .select(['id', 'status', 'type', 'note'])
+          .where('id', '=', transactionId)
+          .executeTakeFirstOrThrow();
         return { success: true, transaction: updated };
       },
     );
@@ -97,7 +130,12 @@ export function staffTransactionListRoutes(auth: AuthServices, ledger: LedgerCon
     app.get(
       '/users/:userId/transactions',
       {
-        schema: { tags: ['api'], response: { 200: StaffTransactionPage }, params: z.object({ userId: z.uuid() }), querystring: z.object({ before: z.uuid().optional() }) },
+        schema: {
+          tags: ['api'],
+          response: { 200: StaffTransactionPage },
+          params: z.object({ userId: z.uuid() }),
+          querystring: z.object({ before: z.uuid().optional() }),
+        },
       },
       async (request) => {
         const staff = authOf(request);
@@ -109,9 +147,16 @@ export function staffTransactionListRoutes(auth: AuthServices, ledger: LedgerCon
           ? sql`and (t.sent_at, t.created_at) <= (c.sent_at, c.created_at)
               and ((t.sent_at, t.created_at) < (c.sent_at, c.created_at) or t.id > c.id)`
           : sql``;
-        const cursor = before ? sql`, (select sent_at, created_at, id from transactions where id = ${before}::uuid and user_id = ${userId}::uuid) c` : sql``;
+        const cursor = before
+          ? sql`, (select sent_at, created_at, id from transactions where id = ${before}::uuid and user_id = ${userId}::uuid) c`
+          : sql``;
         if (before) {
-          const known = await db.selectFrom('transactions').select('id').where('id', '=', before).where('user_id', '=', userId).executeTakeFirst();
+          const known = await db
+            .selectFrom('transactions')
+            .select('id')
+            .where('id', '=', before)
+            .where('user_id', '=', userId)
+            .executeTakeFirst();
           if (!known) throw badRequest('Unknown transaction to continue the history from.');
         }
         const { rows } = await sql<TransactionRow>`

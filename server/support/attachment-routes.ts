@@ -3,7 +3,13 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done } from '../../ledger/contract/common.js';
-import { ATTACHMENT_EXTENSIONS, ATTACHMENT_MAX_BYTES, ATTACHMENT_TEXT, AttachmentFile, TicketAttachment } from '../../ledger/contract/tickets.js';
+import {
+  ATTACHMENT_EXTENSIONS,
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TEXT,
+  AttachmentFile,
+  TicketAttachment,
+} from '../../ledger/contract/tickets.js';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { AuthServices } from '../auth/index.js';
 import { authOf } from '../auth/guard.js';
@@ -47,7 +53,8 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, ATTACHMENT_TEXT.tooLarge(current));
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT') throw new HttpError(413, 'Send one file per upload.');
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+      throw new HttpError(413, 'Send one file per upload.');
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw badRequest('Send the file as multipart/form-data.');
     throw badRequest(ATTACHMENT_TEXT.unreadable);
   }
@@ -58,7 +65,11 @@ async function readUpload(request: FastifyRequest): Promise<Upload> {
  * Attachments (spec 001/002): upload by content type, stream only to the ticket's two
  * sides, remove a pending upload (blob and row), link an upload to the reply it belongs to.
  */
-export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, blobs: BlobStore): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
+export function attachmentRoutes(
+  auth: AuthServices,
+  tickets: SupportTickets,
+  blobs: BlobStore,
+): { functions: FastifyPluginAsyncZod; api: FastifyPluginAsyncZod } {
   const db = tickets.db;
 
   const functions: FastifyPluginAsyncZod = async (app) => {
@@ -69,7 +80,10 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
 
     app.post(
       '/upload-ticket-attachment',
-      { config: { rateLimit: { max: 60, timeWindow: '1 minute' } }, schema: { tags: ['functions'], response: { 200: TicketAttachment }, consumes: ['multipart/form-data'] } },
+      {
+        config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+        schema: { tags: ['functions'], response: { 200: TicketAttachment }, consumes: ['multipart/form-data'] },
+      },
       async (request) => {
         const caller = authOf(request);
         const upload = await readUpload(request);
@@ -82,7 +96,10 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
         const { name, data } = upload.file;
         if (data.byteLength === 0) throw badRequest(ATTACHMENT_TEXT.empty(name));
         const checked = await checkUpload(name, data, ATTACHMENT_EXTENSIONS);
-        if (!checked.ok) throw badRequest(checked.reason === 'extension' ? ATTACHMENT_TEXT.format(checked.ext) : ATTACHMENT_TEXT.content(name, checked.ext));
+        if (!checked.ok)
+          throw badRequest(
+            checked.reason === 'extension' ? ATTACHMENT_TEXT.format(checked.ext) : ATTACHMENT_TEXT.content(name, checked.ext),
+          );
         // A customer's upload counts against their quota; staff replies do not.
         const blob = await blobs.put(data, checked.mime, caller.role === 'USER' ? caller.userId : undefined);
         const attachmentId = randomUUID();
@@ -116,7 +133,13 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
 
     app.get(
       '/get-ticket-attachment',
-      { schema: { tags: ['functions'], response: { 200: AttachmentFile }, querystring: z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() }) } },
+      {
+        schema: {
+          tags: ['functions'],
+          response: { 200: AttachmentFile },
+          querystring: z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() }),
+        },
+      },
       async (request, reply) => {
         const caller = authOf(request);
         const row = await db.selectFrom('ticket_attachments').selectAll().where('id', '=', request.query.id).executeTakeFirst();
@@ -142,34 +165,59 @@ export function attachmentRoutes(auth: AuthServices, tickets: SupportTickets, bl
   };
 
   const api: FastifyPluginAsyncZod = async (app) => {
-    app.get('/ticket-attachments', { schema: { tags: ['api'], response: { 200: z.array(TicketAttachment) }, querystring: z.object({ ticket_id: z.uuid() }) } }, async (request) => {
-      await tickets.forParticipant(request.query.ticket_id, authOf(request));
-      return (await tickets.conversation(request.query.ticket_id)).attachments;
-    });
+    app.get(
+      '/ticket-attachments',
+      { schema: { tags: ['api'], response: { 200: z.array(TicketAttachment) }, querystring: z.object({ ticket_id: z.uuid() }) } },
+      async (request) => {
+        await tickets.forParticipant(request.query.ticket_id, authOf(request));
+        return (await tickets.conversation(request.query.ticket_id)).attachments;
+      },
+    );
 
     app.patch(
       '/ticket-attachments/:id',
-      { schema: { tags: ['api'], response: { 200: TicketAttachment }, params: z.object({ id: z.uuid() }), body: z.object({ response_id: z.uuid() }) } },
+      {
+        schema: {
+          tags: ['api'],
+          response: { 200: TicketAttachment },
+          params: z.object({ id: z.uuid() }),
+          body: z.object({ response_id: z.uuid() }),
+        },
+      },
       async (request) => {
         const caller = authOf(request);
         const row = await db.selectFrom('ticket_attachments').select(['ticket_id']).where('id', '=', request.params.id).executeTakeFirst();
         if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);
         await tickets.forParticipant(row.ticket_id, caller);
-        await tickets.run(row.ticket_id, { type: 'LinkAttachment', attachmentId: request.params.id, responseId: request.body.response_id, by: caller.userId }, caller);
-        return attachmentJson(await db.selectFrom('ticket_attachments').selectAll().where('id', '=', request.params.id).executeTakeFirstOrThrow());
+        await tickets.run(
+          row.ticket_id,
+          { type: 'LinkAttachment', attachmentId: request.params.id, responseId: request.body.response_id, by: caller.userId },
+          caller,
+        );
+        return attachmentJson(
+          await db.selectFrom('ticket_attachments').selectAll().where('id', '=', request.params.id).executeTakeFirstOrThrow(),
+        );
       },
     );
 
-    app.delete('/ticket-attachments/:id', { schema: { tags: ['api'], response: { 200: Done }, params: z.object({ id: z.uuid() }) } }, async (request) => {
-      const caller = authOf(request);
-      const row = await db.selectFrom('ticket_attachments').select(['ticket_id', 'storage_path']).where('id', '=', request.params.id).executeTakeFirst();
-      if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);
-      await tickets.forParticipant(row.ticket_id, caller);
-      await tickets.run(row.ticket_id, { type: 'RemoveAttachment', attachmentId: request.params.id, by: caller.userId }, caller);
-      // The event says it was removed; the bytes go with it.
-      await blobs.delete(row.storage_path);
-      return { success: true };
-    });
+    app.delete(
+      '/ticket-attachments/:id',
+      { schema: { tags: ['api'], response: { 200: Done }, params: z.object({ id: z.uuid() }) } },
+      async (request) => {
+        const caller = authOf(request);
+        const row = await db
+          .selectFrom('ticket_attachments')
+          .select(['ticket_id', 'storage_path'])
+          .where('id', '=', request.params.id)
+          .executeTakeFirst();
+        if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);
+        await tickets.forParticipant(row.ticket_id, caller);
+        await tickets.run(row.ticket_id, { type: 'RemoveAttachment', attachmentId: request.params.id, by: caller.userId }, caller);
+        // The event says it was removed; the bytes go with it.
+        await blobs.delete(row.storage_path);
+        return { success: true };
+      },
+    );
   };
 
   return { functions, api };

@@ -38,7 +38,11 @@ export class TicketClaimPolicy {
       .where('p.assigned_worker_id', 'is not', null);
     if (customerIds) query = query.where('t.user_id', 'in', customerIds);
     for (const row of await query.execute()) {
-      await this.tickets.run(row.id, { type: 'Assign', workerId: row.workerId!, queuedOnly: true }, { userId: SYSTEM_ACTOR.id, role: 'SYSTEM' });
+      await this.tickets.run(
+        row.id,
+        { type: 'Assign', workerId: row.workerId!, queuedOnly: true },
+        { userId: SYSTEM_ACTOR.id, role: 'SYSTEM' },
+      );
     }
   }
 

@@ -16,9 +16,14 @@ const EXE = Buffer.concat([Buffer.from('MZ'), Buffer.alloc(126, 0), Buffer.from(
 function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) {
   const boundary = '----ticket-test-boundary';
   const chunks: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const [k, v] of Object.entries(fields))
+    chunks.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   if (file) {
-    chunks.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+    );
     chunks.push(file.data, Buffer.from('\r\n'));
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
@@ -38,7 +43,10 @@ describe('support tickets', () => {
     t.app.authServices.accounts.record(customerId, { type: 'Claim', workerId }, { id: workerId, role: 'WORKER' });
   const upload = (token: string, ticketId: string, file: { name: string; data: Buffer }, extra: Record<string, string> = {}) =>
     inject({ method: 'POST', url: '/functions/v1/upload-ticket-attachment', ...withAuth(multipart({ ticketId, ...extra }, file), token) });
-  const withAuth = (m: ReturnType<typeof multipart>, token: string) => ({ payload: m.payload, headers: { ...m.headers, ...bearer(token) } });
+  const withAuth = (m: ReturnType<typeof multipart>, token: string) => ({
+    payload: m.payload,
+    headers: { ...m.headers, ...bearer(token) },
+  });
   const open = async (token: string, subject = 'Cannot withdraw', message = 'My withdrawal is stuck.') =>
     inject({ method: 'POST', url: '/functions/v1/create-support-ticket', headers: bearer(token), payload: { subject, message } });
 
@@ -53,7 +61,11 @@ describe('support tickets', () => {
     worker = await staffSession('WORKER', 'wendy@example.com');
     otherWorker = await staffSession('WORKER', 'walter@example.com');
     manager = await staffSession('MANAGER', 'mona@example.com');
-    await t.app.authServices.accounts.record(worker.userId, { type: 'AssignToManager', managerId: manager.userId }, { id: manager.userId, role: 'MANAGER' });
+    await t.app.authServices.accounts.record(
+      worker.userId,
+      { type: 'AssignToManager', managerId: manager.userId },
+      { id: manager.userId, role: 'MANAGER' },
+    );
     alice = await registeredCustomer(t, 'alice@example.com', 'alice-pass-1');
     bob = await registeredCustomer(t, 'bob@example.com', 'bob-pass-12');
     await claim(alice.user.id, worker.userId);
@@ -84,25 +96,62 @@ describe('support tickets', () => {
     expect(list.tickets.map((x: { id: string }) => x.id)).toEqual([ticket.id]);
 
     // The customer waits for support before speaking again.
-    const early = await inject({ method: 'POST', url: '/api/v1/ticket-responses', headers: bearer(alice.access_token), payload: { ticket_id: ticket.id, message: 'Any news?' } });
+    const early = await inject({
+      method: 'POST',
+      url: '/api/v1/ticket-responses',
+      headers: bearer(alice.access_token),
+      payload: { ticket_id: ticket.id, message: 'Any news?' },
+    });
     expect([early.statusCode, early.json()]).toEqual([409, { error: 'Please wait for support to respond before sending another message' }]);
 
-    const mine = (await inject({ method: 'POST', url: '/functions/v1/get-worker-tickets', headers: bearer(worker.access_token), payload: { workerId: worker.userId } })).json();
+    const mine = (
+      await inject({
+        method: 'POST',
+        url: '/functions/v1/get-worker-tickets',
+        headers: bearer(worker.access_token),
+        payload: { workerId: worker.userId },
+      })
+    ).json();
     expect(mine).toMatchObject({ totalCount: 1, userEmails: { [alice.user.id]: 'alice@example.com' } });
 
-    const reply = await inject({ method: 'POST', url: '/api/v1/ticket-responses', headers: bearer(worker.access_token), payload: { ticket_id: ticket.id, message: 'Looking into it.' } });
+    const reply = await inject({
+      method: 'POST',
+      url: '/api/v1/ticket-responses',
+      headers: bearer(worker.access_token),
+      payload: { ticket_id: ticket.id, message: 'Looking into it.' },
+    });
     expect(reply.json()).toMatchObject({ response: { is_from_worker: true }, ticket: { status: 'in_progress' } });
 
-    const answer = await inject({ method: 'POST', url: '/api/v1/ticket-responses', headers: bearer(alice.access_token), payload: { ticket_id: ticket.id, message: 'Thanks!' } });
+    const answer = await inject({
+      method: 'POST',
+      url: '/api/v1/ticket-responses',
+      headers: bearer(alice.access_token),
+      payload: { ticket_id: ticket.id, message: 'Thanks!' },
+    });
     expect(answer.statusCode).toBe(200);
 
-    const resolved = await inject({ method: 'POST', url: '/functions/v1/update-ticket-status', headers: bearer(worker.access_token), payload: { ticketId: ticket.id, status: 'resolved', userId: worker.userId } });
+    const resolved = await inject({
+      method: 'POST',
+      url: '/functions/v1/update-ticket-status',
+      headers: bearer(worker.access_token),
+      payload: { ticketId: ticket.id, status: 'resolved', userId: worker.userId },
+    });
     expect(resolved.json()).toMatchObject({ success: true, ticket: { status: 'resolved' } });
-    const byCustomer = await inject({ method: 'POST', url: '/functions/v1/update-ticket-status', headers: bearer(alice.access_token), payload: { ticketId: ticket.id, status: 'open' } });
+    const byCustomer = await inject({
+      method: 'POST',
+      url: '/functions/v1/update-ticket-status',
+      headers: bearer(alice.access_token),
+      payload: { ticketId: ticket.id, status: 'open' },
+    });
     expect(byCustomer.statusCode).toBe(403);
 
     // A worker's reply on a resolved ticket re-opens it.
-    const again = await inject({ method: 'POST', url: '/api/v1/ticket-responses', headers: bearer(worker.access_token), payload: { ticket_id: ticket.id, message: 'One more thing.' } });
+    const again = await inject({
+      method: 'POST',
+      url: '/api/v1/ticket-responses',
+      headers: bearer(worker.access_token),
+      payload: { ticket_id: ticket.id, message: 'One more thing.' },
+    });
     expect(again.json().ticket.status).toBe('in_progress');
 
     const events = await t.app.ledger.store.readStream(`ticket-${ticket.id}`);
@@ -121,7 +170,13 @@ describe('support tickets', () => {
     const ticket = (await open(alice.access_token, 'Card', 'Card declined')).json();
     const pdf = await upload(alice.access_token, ticket.id, { name: 'statement.pdf', data: PDF });
     expect(pdf.statusCode).toBe(200);
-    expect(pdf.json()).toMatchObject({ file_name: 'statement.pdf', file_type: 'application/pdf', response_id: null, opening: true, is_from_worker: false });
+    expect(pdf.json()).toMatchObject({
+      file_name: 'statement.pdf',
+      file_type: 'application/pdf',
+      response_id: null,
+      opening: true,
+      is_from_worker: false,
+    });
 
     for (const token of [bob.access_token, otherWorker.access_token, manager.access_token]) {
       expect((await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(token) })).statusCode).toBe(404);
@@ -129,13 +184,22 @@ describe('support tickets', () => {
       expect([file.statusCode, file.body.includes('%PDF')]).toEqual([404, false]);
       expect((await upload(token, ticket.id, { name: 'x.png', data: PNG })).statusCode).toBe(404);
     }
-    const others = await inject({ method: 'POST', url: '/functions/v1/get-worker-tickets', headers: bearer(otherWorker.access_token), payload: { workerId: worker.userId } });
+    const others = await inject({
+      method: 'POST',
+      url: '/functions/v1/get-worker-tickets',
+      headers: bearer(otherWorker.access_token),
+      payload: { workerId: worker.userId },
+    });
     expect(others.statusCode).toBe(403);
     expect((await inject({ method: 'GET', url: '/api/v1/support-tickets', headers: bearer(bob.access_token) })).json().tickets).toEqual([]);
 
     for (const token of [alice.access_token, worker.access_token]) {
       const file = await inject({ method: 'GET', url: `/functions/v1/get-ticket-attachment?id=${pdf.json().id}`, headers: bearer(token) });
-      expect([file.statusCode, file.headers['content-type'], file.headers['content-disposition']]).toEqual([200, 'application/pdf', "inline; filename*=UTF-8''statement.pdf"]);
+      expect([file.statusCode, file.headers['content-type'], file.headers['content-disposition']]).toEqual([
+        200,
+        'application/pdf',
+        "inline; filename*=UTF-8''statement.pdf",
+      ]);
       expect(file.rawPayload.equals(PDF)).toBe(true);
     }
   });
@@ -144,30 +208,66 @@ describe('support tickets', () => {
     const ticket = (await open(alice.access_token, 'Upload', 'Files')).json();
     const exe = await upload(alice.access_token, ticket.id, { name: 'photo.png', data: EXE });
     expect([exe.statusCode, exe.json()]).toEqual([400, { error: 'File "photo.png" is not a valid .PNG file.' }]);
-    const big = await upload(alice.access_token, ticket.id, { name: 'big.pdf', data: Buffer.concat([PDF, Buffer.alloc(11 * 1024 * 1024, 32)]) });
+    const big = await upload(alice.access_token, ticket.id, {
+      name: 'big.pdf',
+      data: Buffer.concat([PDF, Buffer.alloc(11 * 1024 * 1024, 32)]),
+    });
     expect([big.statusCode, big.json()]).toEqual([413, { error: 'File "big.pdf" is too large. Maximum size is 10MB.' }]);
     const exeName = await upload(alice.access_token, ticket.id, { name: 'setup.exe', data: EXE });
     expect(exeName.json().error).toMatch(/^Format not supported: \.EXE\. Supported formats: /);
-    const blobCount = async () => Number((await t.database.db.selectFrom('blobs').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const blobCount = async () =>
+      Number(
+        (
+          await t.database.db
+            .selectFrom('blobs')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const blobsBefore = await blobCount();
 
     // The worker uploads for a reply, removes one, sends the reply with the other.
     const keep = (await upload(worker.access_token, ticket.id, { name: 'steps.png', data: PNG })).json();
     const drop = (await upload(worker.access_token, ticket.id, { name: 'wrong.png', data: PNG })).json();
     expect(await blobCount()).toBe(blobsBefore + 2);
-    expect((await inject({ method: 'DELETE', url: `/api/v1/ticket-attachments/${drop.id}`, headers: bearer(alice.access_token) })).statusCode).toBe(404);
-    expect((await inject({ method: 'DELETE', url: `/api/v1/ticket-attachments/${drop.id}`, headers: bearer(worker.access_token) })).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'DELETE', url: `/api/v1/ticket-attachments/${drop.id}`, headers: bearer(alice.access_token) })).statusCode,
+    ).toBe(404);
+    expect(
+      (await inject({ method: 'DELETE', url: `/api/v1/ticket-attachments/${drop.id}`, headers: bearer(worker.access_token) })).statusCode,
+    ).toBe(200);
     expect(await blobCount()).toBe(blobsBefore + 1);
 
-    const reply = (await inject({ method: 'POST', url: '/api/v1/ticket-responses', headers: bearer(worker.access_token), payload: { ticket_id: ticket.id, message: '' } })).json();
-    const linked = await inject({ method: 'PATCH', url: `/api/v1/ticket-attachments/${keep.id}`, headers: bearer(worker.access_token), payload: { response_id: reply.response.id } });
+    const reply = (
+      await inject({
+        method: 'POST',
+        url: '/api/v1/ticket-responses',
+        headers: bearer(worker.access_token),
+        payload: { ticket_id: ticket.id, message: '' },
+      })
+    ).json();
+    const linked = await inject({
+      method: 'PATCH',
+      url: `/api/v1/ticket-attachments/${keep.id}`,
+      headers: bearer(worker.access_token),
+      payload: { response_id: reply.response.id },
+    });
     expect(linked.json()).toMatchObject({ response_id: reply.response.id, is_from_worker: true });
-    const convo = (await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(alice.access_token) })).json();
+    const convo = (
+      await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(alice.access_token) })
+    ).json();
     expect(convo.attachments.map((a: { file_name: string }) => a.file_name)).toEqual(['steps.png']);
-    expect((await inject({ method: 'DELETE', url: `/api/v1/ticket-attachments/${keep.id}`, headers: bearer(worker.access_token) })).statusCode).toBe(409);
+    expect(
+      (await inject({ method: 'DELETE', url: `/api/v1/ticket-attachments/${keep.id}`, headers: bearer(worker.access_token) })).statusCode,
+    ).toBe(409);
 
     // An empty reply with nothing attached is refused.
-    const empty = await inject({ method: 'POST', url: '/api/v1/ticket-responses', headers: bearer(alice.access_token), payload: { ticket_id: ticket.id, message: '   ' } });
+    const empty = await inject({
+      method: 'POST',
+      url: '/api/v1/ticket-responses',
+      headers: bearer(alice.access_token),
+      payload: { ticket_id: ticket.id, message: '   ' },
+    });
     expect(empty.statusCode).toBe(400);
   });
 
@@ -175,23 +275,54 @@ describe('support tickets', () => {
     const carol = await registeredCustomer(t, 'carol@example.com', 'carol-pass-1');
     const ticket = (await open(carol.access_token, 'Help', 'Nobody owns me')).json();
     expect(ticket.assigned_worker_id).toBeNull();
-    expect((await inject({ method: 'GET', url: '/api/v1/support-tickets/unassigned', headers: bearer(worker.access_token) })).statusCode).toBe(403);
-    const queue = (await inject({ method: 'GET', url: '/api/v1/support-tickets/unassigned', headers: bearer(manager.access_token) })).json();
+    expect(
+      (await inject({ method: 'GET', url: '/api/v1/support-tickets/unassigned', headers: bearer(worker.access_token) })).statusCode,
+    ).toBe(403);
+    const queue = (
+      await inject({ method: 'GET', url: '/api/v1/support-tickets/unassigned', headers: bearer(manager.access_token) })
+    ).json();
     expect(queue.tickets.map((x: { id: string }) => x.id)).toContain(ticket.id);
-    const notMine = await inject({ method: 'POST', url: '/functions/v1/assign-ticket', headers: bearer(manager.access_token), payload: { ticketId: ticket.id, workerId: otherWorker.userId } });
+    const notMine = await inject({
+      method: 'POST',
+      url: '/functions/v1/assign-ticket',
+      headers: bearer(manager.access_token),
+      payload: { ticketId: ticket.id, workerId: otherWorker.userId },
+    });
     expect(notMine.statusCode).toBe(403);
-    const assigned = await inject({ method: 'POST', url: '/functions/v1/assign-ticket', headers: bearer(manager.access_token), payload: { ticketId: ticket.id, workerId: worker.userId } });
+    const assigned = await inject({
+      method: 'POST',
+      url: '/functions/v1/assign-ticket',
+      headers: bearer(manager.access_token),
+      payload: { ticketId: ticket.id, workerId: worker.userId },
+    });
     expect(assigned.json()).toMatchObject({ success: true, ticket: { assigned_worker_id: worker.userId } });
-    expect((await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(worker.access_token) })).statusCode).toBe(200);
+    expect(
+      (await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(worker.access_token) })).statusCode,
+    ).toBe(200);
 
     // A queued ticket follows a later claim of its customer; an assigned one stays where it is.
     const dave = await registeredCustomer(t, 'dave@example.com', 'dave-pass-12');
     const queued = (await open(dave.access_token, 'Queued', 'Waiting for an owner')).json();
     await claim(dave.user.id, otherWorker.userId);
-    await expect.poll(async () => (await t.database.db.selectFrom('support_tickets').select('assigned_worker_id').where('id', '=', queued.id).executeTakeFirstOrThrow()).assigned_worker_id).toBe(otherWorker.userId);
+    await expect
+      .poll(
+        async () =>
+          (
+            await t.database.db
+              .selectFrom('support_tickets')
+              .select('assigned_worker_id')
+              .where('id', '=', queued.id)
+              .executeTakeFirstOrThrow()
+          ).assigned_worker_id,
+      )
+      .toBe(otherWorker.userId);
     await claim(carol.user.id, otherWorker.userId);
     await new Promise((r) => setTimeout(r, 300));
-    const carolTicket = await t.database.db.selectFrom('support_tickets').select('assigned_worker_id').where('id', '=', ticket.id).executeTakeFirstOrThrow();
+    const carolTicket = await t.database.db
+      .selectFrom('support_tickets')
+      .select('assigned_worker_id')
+      .where('id', '=', ticket.id)
+      .executeTakeFirstOrThrow();
     expect(carolTicket.assigned_worker_id).toBe(worker.userId);
     const assignedEvent = (await t.app.ledger.store.readStream(`ticket-${queued.id}`)).find((e) => e.type === 'ticket.assigned');
     expect(assignedEvent?.metadata.actorRole).toBe('SYSTEM');
@@ -203,14 +334,42 @@ describe('support tickets', () => {
     // The race's outcome: the ticket was opened as unowned (ownership read before the claim),
     // and appended after the claim's sweep had looked for queued tickets.
     const ticket = { id: randomUUID() };
-    await t.app.ledger.execute(ticketDecider, ticket.id, { type: 'Open', customerId: erin.user.id, subject: 'Help', message: 'Opened while being claimed', urgency: 'low', assignedWorkerId: null }, { actor: { id: erin.user.id, role: 'USER' } });
-    const queue = (await inject({ method: 'GET', url: '/api/v1/support-tickets/unassigned', headers: bearer(manager.access_token) })).json();
+    await t.app.ledger.execute(
+      ticketDecider,
+      ticket.id,
+      {
+        type: 'Open',
+        customerId: erin.user.id,
+        subject: 'Help',
+        message: 'Opened while being claimed',
+        urgency: 'low',
+        assignedWorkerId: null,
+      },
+      { actor: { id: erin.user.id, role: 'USER' } },
+    );
+    const queue = (
+      await inject({ method: 'GET', url: '/api/v1/support-tickets/unassigned', headers: bearer(manager.access_token) })
+    ).json();
     expect(queue.tickets.map((x: { id: string }) => x.id)).toContain(ticket.id);
 
-    const refused = await inject({ method: 'POST', url: '/functions/v1/assign-ticket', headers: bearer(manager.access_token), payload: { ticketId: ticket.id, workerId: worker.userId } });
-    expect([refused.statusCode, refused.json()]).toEqual([409, { error: "This customer has their own worker now; the ticket has gone to them." }]);
-    const row = await t.database.db.selectFrom('support_tickets').select('assigned_worker_id').where('id', '=', ticket.id).executeTakeFirstOrThrow();
+    const refused = await inject({
+      method: 'POST',
+      url: '/functions/v1/assign-ticket',
+      headers: bearer(manager.access_token),
+      payload: { ticketId: ticket.id, workerId: worker.userId },
+    });
+    expect([refused.statusCode, refused.json()]).toEqual([
+      409,
+      { error: 'This customer has their own worker now; the ticket has gone to them.' },
+    ]);
+    const row = await t.database.db
+      .selectFrom('support_tickets')
+      .select('assigned_worker_id')
+      .where('id', '=', ticket.id)
+      .executeTakeFirstOrThrow();
     expect(row.assigned_worker_id).toBe(otherWorker.userId);
-    expect((await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(worker.access_token) })).statusCode).toBe(404);
+    expect(
+      (await inject({ method: 'GET', url: `/api/v1/support-tickets/${ticket.id}`, headers: bearer(worker.access_token) })).statusCode,
+    ).toBe(404);
   });
 });

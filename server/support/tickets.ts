@@ -62,14 +62,29 @@ export class SupportTickets {
   }
 
   async conversation(ticketId: string) {
-    const responses = await this.db.selectFrom('ticket_responses').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at', 'asc').orderBy('id').execute();
-    const attachments = await this.db.selectFrom('ticket_attachments').selectAll().where('ticket_id', '=', ticketId).orderBy('uploaded_at', 'asc').execute();
+    const responses = await this.db
+      .selectFrom('ticket_responses')
+      .selectAll()
+      .where('ticket_id', '=', ticketId)
+      .orderBy('created_at', 'asc')
+      .orderBy('id')
+      .execute();
+    const attachments = await this.db
+      .selectFrom('ticket_attachments')
+      .selectAll()
+      .where('ticket_id', '=', ticketId)
+      .orderBy('uploaded_at', 'asc')
+      .execute();
     return { responses: responses.map(responseJson), attachments: attachments.map(attachmentJson) };
   }
 
   async emails(userIds: string[]): Promise<Record<string, string>> {
     if (userIds.length === 0) return {};
-    const rows = await this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', [...new Set(userIds)]).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'email'])
+      .where('id', 'in', [...new Set(userIds)])
+      .execute();
     return Object.fromEntries(rows.map((r) => [r.id, r.email]));
   }
 }
@@ -91,7 +106,14 @@ export function ticketJson(t: TicketRow) {
 }
 
 export function responseJson(r: Selectable<TicketTables['ticket_responses']>) {
-  return { id: r.id, ticket_id: r.ticket_id, user_id: r.user_id, message: r.message, created_at: iso(r.created_at), is_from_worker: r.is_from_worker };
+  return {
+    id: r.id,
+    ticket_id: r.ticket_id,
+    user_id: r.user_id,
+    message: r.message,
+    created_at: iso(r.created_at),
+    is_from_worker: r.is_from_worker,
+  };
 }
 
 export function attachmentJson(a: Selectable<TicketTables['ticket_attachments']>) {

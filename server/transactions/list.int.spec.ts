@@ -15,7 +15,16 @@ import { entriesPage, entryView, transactionEntry, transactionsPageJson } from '
 
 type PageAnswer = { transactions: ReturnType<typeof entryView>[]; count: number; page: number; pageSize: number };
 
-interface Row { id: string; user_id: string; amount: string; note: string | null; request_id: string | null; is_hidden: boolean; sent_at: Date; created_at: Date }
+interface Row {
+  id: string;
+  user_id: string;
+  amount: string;
+  note: string | null;
+  request_id: string | null;
+  is_hidden: boolean;
+  sent_at: Date;
+  created_at: Date;
+}
 
 const reqOf = (r: Row) => r.request_id ?? /\(Req ID: ([0-9a-f-]+)\)/.exec(r.note ?? '')?.[1] ?? null;
 
@@ -64,17 +73,44 @@ describe('the transactions list page', () => {
           type,
           version: 1,
           data,
-          metadata: { actorId: 'test', actorRole: 'SYSTEM', correlationId: randomUUID(), causationId: null, occurredAt: new Date().toISOString() },
+          metadata: {
+            actorId: 'test',
+            actorRole: 'SYSTEM',
+            correlationId: randomUUID(),
+            causationId: null,
+            occurredAt: new Date().toISOString(),
+          },
         },
       });
     const add = (userId: string, amount: string, opts: { req?: string; note?: string; hidden?: boolean; at?: number } = {}) => {
       const sentAt = new Date(base + (opts.at ?? n++) * 60_000);
-      const row: Row = { id: randomUUID(), user_id: userId, amount, note: opts.note ?? null, request_id: opts.req ?? null, is_hidden: opts.hidden ?? false, sent_at: sentAt, created_at: sentAt };
+      const row: Row = {
+        id: randomUUID(),
+        user_id: userId,
+        amount,
+        note: opts.note ?? null,
+        request_id: opts.req ?? null,
+        is_hidden: opts.hidden ?? false,
+        sent_at: sentAt,
+        created_at: sentAt,
+      };
       rows.set(row.id, row);
       event(userId, 'wallet.transaction-recorded', {
-        transactionId: row.id, assetId: 'BTC', amount, fee: '0', sentAt: sentAt.toISOString(), note: row.note, senderAddress: null,
-        recipientAddress: null, txid: null, isHidden: row.is_hidden, requestId: row.request_id, paymentMethodId: null,
-        type: opts.req ? 'swap' : Number(amount) < 0 ? 'withdrawal' : 'deposit', status: 'Complete', reason: null,
+        transactionId: row.id,
+        assetId: 'BTC',
+        amount,
+        fee: '0',
+        sentAt: sentAt.toISOString(),
+        note: row.note,
+        senderAddress: null,
+        recipientAddress: null,
+        txid: null,
+        isHidden: row.is_hidden,
+        requestId: row.request_id,
+        paymentMethodId: null,
+        type: opts.req ? 'swap' : Number(amount) < 0 ? 'withdrawal' : 'deposit',
+        status: 'Complete',
+        reason: null,
       });
       return row.id;
     };
@@ -84,7 +120,8 @@ describe('the transactions list page', () => {
       event(row.user_id, 'wallet.transaction-edited', { transactionId: id, note });
     };
     const editType = (id: string) => event(rows.get(id)!.user_id, 'wallet.transaction-edited', { transactionId: id, type: 'adjustment' });
-    const settle = (id: string) => event(rows.get(id)!.user_id, 'wallet.transaction-settled', { transactionId: id, assetId: 'BTC', amount: rows.get(id)!.amount });
+    const settle = (id: string) =>
+      event(rows.get(id)!.user_id, 'wallet.transaction-settled', { transactionId: id, assetId: 'BTC', amount: rows.get(id)!.amount });
     const manual = (req: string) => `Manual swap (Req ID: ${req})`;
 
     /** Appends what the test wrote since the last stage, then projects it in batches of `batchSize`. */
@@ -109,7 +146,12 @@ describe('the transactions list page', () => {
       const { pairs: tablePairs } = await readTables();
       for (const userId of [user, other]) {
         const want = expected(all, userId);
-        expect(tablePairs.filter((p) => p.user_id === userId).map((p) => p.req).sort()).toEqual(want.pairs);
+        expect(
+          tablePairs
+            .filter((p) => p.user_id === userId)
+            .map((p) => p.req)
+            .sort(),
+        ).toEqual(want.pairs);
         for (const pageSize of [1, 2, 3, 7, 100]) {
           const got: { id: string; linked: string | null }[] = [];
           for (let page = 1; ; page++) {
@@ -127,7 +169,9 @@ describe('the transactions list page', () => {
         for (const r of want.visible) {
           const pair = want.pairOf(r);
           const entry = await transactionEntry(db, userId, r.id);
-          expect({ id: entry?.row.id, linked: entry?.linked?.id ?? null }).toEqual(pair ? { id: pair.spent.id, linked: pair.received.id } : { id: r.id, linked: null });
+          expect({ id: entry?.row.id, linked: entry?.linked?.id ?? null }).toEqual(
+            pair ? { id: pair.spent.id, linked: pair.received.id } : { id: r.id, linked: null },
+          );
         }
       }
       return expected(all, user);
@@ -218,7 +262,9 @@ describe('the transactions list page', () => {
   it("finds a group's legs through the (user_id, request id) index", async () => {
     const plan = await database.db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      const { rows } = await sql<Record<string, string>>`explain select 1 from ${visibleLegs(sql`transactions`, 'u', sql`${randomUUID()}::uuid`, sql`${randomUUID()}::text`)}`.execute(trx);
+      const { rows } = await sql<
+        Record<string, string>
+      >`explain select 1 from ${visibleLegs(sql`transactions`, 'u', sql`${randomUUID()}::uuid`, sql`${randomUUID()}::text`)}`.execute(trx);
       return rows.map((r) => Object.values(r)[0]).join('\n');
     });
     expect(plan).toContain('transactions_user_req');
@@ -241,7 +287,8 @@ describe("the transactions page's plan", () => {
 
   it("reads only the page's rows of a long history when the statistics say a customer has a few", async () => {
     const db = database.db;
-    const insertRows = (userId: string, count: number) => sql`
+    const insertRows = (userId: string, count: number) =>
+      sql`
       insert into transactions (id, user_id, asset_id, amount, fee, type, status, sent_at, created_at, updated_at)
       select gen_random_uuid(), ${userId}::uuid, 'BTC', g, 0, 'deposit', 'Complete',
         timestamptz '2026-11-01T00:00:00Z' + g * interval '1 minute', now(), now()
@@ -260,7 +307,9 @@ describe("the transactions page's plan", () => {
       await sql.raw(`prepare page_plan as ${compiled.sql}`).execute(conn);
       try {
         await sql`set plan_cache_mode = force_generic_plan`.execute(conn);
-        const { rows } = await sql.raw<{ 'QUERY PLAN': unknown }>(`explain (analyze, format json) execute page_plan(${args})`).execute(conn);
+        const { rows } = await sql
+          .raw<{ 'QUERY PLAN': unknown }>(`explain (analyze, format json) execute page_plan(${args})`)
+          .execute(conn);
         const json = rows[0]!['QUERY PLAN'];
         return (typeof json === 'string' ? JSON.parse(json) : json) as { Plan: Record<string, unknown> }[];
       } finally {

@@ -6,8 +6,21 @@ import { carriesReq, reqOf, visibleLegs } from '../../projections/transaction-re
 
 /** The columns of `transactions` that the customer's list shows. */
 const ENTRY_COLUMNS = [
-  'id', 'user_id', 'asset_id', 'amount', 'fee', 'type', 'status', 'sent_at', 'created_at', 'sender_address',
-  'recipient_address', 'txid', 'note', 'is_hidden', 'request_id',
+  'id',
+  'user_id',
+  'asset_id',
+  'amount',
+  'fee',
+  'type',
+  'status',
+  'sent_at',
+  'created_at',
+  'sender_address',
+  'recipient_address',
+  'txid',
+  'note',
+  'is_hidden',
+  'request_id',
 ] as const satisfies readonly (keyof TransactionsTable)[];
 
 /**
@@ -15,7 +28,10 @@ const ENTRY_COLUMNS = [
  * trailing zeros), times as ISO 8601 in UTC with milliseconds, both written by PostgreSQL
  * (`columnsOf`), so the page parses and formats nothing of them again.
  */
-export type TransactionRow = Omit<Pick<Selectable<TransactionsTable>, (typeof ENTRY_COLUMNS)[number]>, 'amount' | 'fee' | 'sent_at' | 'created_at'> & {
+export type TransactionRow = Omit<
+  Pick<Selectable<TransactionsTable>, (typeof ENTRY_COLUMNS)[number]>,
+  'amount' | 'fee' | 'sent_at' | 'created_at'
+> & {
   amount: string;
   fee: string;
   sent_at: string;
@@ -146,7 +162,9 @@ export async function transactionsPageJson(db: Kysely<DB>, userId: string, page:
   const received = new Map<string, TransactionRow>();
   if (swapReqs.length > 0) {
     const { rows: legs } = await sql<EntryRow>`
-      select ${L_COLUMNS}, ${L_REQ} as req from ${visibleLegs(sql`transactions`, 'l', sql`${userId}::uuid`, sql`any(${swapReqs}::text[])`)}`.execute(db);
+      select ${L_COLUMNS}, ${L_REQ} as req from ${visibleLegs(sql`transactions`, 'l', sql`${userId}::uuid`, sql`any(${swapReqs}::text[])`)}`.execute(
+      db,
+    );
     const byReq = new Map<string, EntryRow[]>();
     for (const l of legs) byReq.set(l.req!, [...(byReq.get(l.req!) ?? []), l]);
     for (const [req, group] of byReq) {
@@ -176,7 +194,10 @@ export async function transactionEntry(db: Kysely<DB>, userId: string, id: strin
   const row = rows[0];
   if (!row) return null;
   if (row.req) {
-    const { rows: legs } = await sql<TransactionRow>`select ${L_COLUMNS} from ${visibleLegs(sql`transactions`, 'l', sql`${userId}::uuid`, sql`${row.req}::text`)}`.execute(db);
+    const { rows: legs } =
+      await sql<TransactionRow>`select ${L_COLUMNS} from ${visibleLegs(sql`transactions`, 'l', sql`${userId}::uuid`, sql`${row.req}::text`)}`.execute(
+        db,
+      );
     const pair = pairOf(legs);
     if (pair) return { row: pair.spent, linked: pair.received };
   }

@@ -14,7 +14,11 @@ export function balanceHistoryRoutes(auth: AuthServices, ledger: LedgerContext):
     app.get(
       '/balance-history',
       {
-        schema: { tags: ['api'], response: { 200: BalanceHistory }, querystring: z.object({ days: z.coerce.number().int().min(2).max(365).default(30) }) },
+        schema: {
+          tags: ['api'],
+          response: { 200: BalanceHistory },
+          querystring: z.object({ days: z.coerce.number().int().min(2).max(365).default(30) }),
+        },
       },
       async (request) => {
         const { userId } = authOf(request);

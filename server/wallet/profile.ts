@@ -11,15 +11,32 @@ const detailsStatement = compiledOnce((db: Kysely<DB>, userId: string) =>
     .selectFrom('users as u')
     .leftJoin('user_profiles as p', 'p.user_id', 'u.id')
     .select([
-      'u.id', 'u.email',
+      'u.id',
+      'u.email',
       sql.raw<string>(isoTimeText('u.created_at')).as('created_at'),
       sql.raw<string | null>(isoTimeText('u.banned_until')).as('banned_until'),
       'p.user_id as profile_user_id',
-      'p.first_name', 'p.last_name', 'p.dob', 'p.country', 'p.city', 'p.postal_code', 'p.full_address',
-      'p.kyc_status', 'p.addresses',
-      'p.can_buy', 'p.can_sell', 'p.can_swap', 'p.can_stake', 'p.can_send',
-      'p.buy_disabled_note', 'p.sell_disabled_note', 'p.swap_disabled_note', 'p.stake_disabled_note', 'p.send_disabled_note',
-      'p.dashboard_note', 'p.assigned_worker_id',
+      'p.first_name',
+      'p.last_name',
+      'p.dob',
+      'p.country',
+      'p.city',
+      'p.postal_code',
+      'p.full_address',
+      'p.kyc_status',
+      'p.addresses',
+      'p.can_buy',
+      'p.can_sell',
+      'p.can_swap',
+      'p.can_stake',
+      'p.can_send',
+      'p.buy_disabled_note',
+      'p.sell_disabled_note',
+      'p.swap_disabled_note',
+      'p.stake_disabled_note',
+      'p.send_disabled_note',
+      'p.dashboard_note',
+      'p.assigned_worker_id',
     ])
     .select((eb) =>
       jsonArrayFrom(
@@ -52,10 +69,12 @@ export async function profileDetails(db: Kysely<DB>, userId: string) {
   const rows = row.balance_rows ?? [];
   const profile = row.profile_user_id === null ? null : row;
   const map = (pick: (r: (typeof rows)[number]) => string) =>
-    Object.fromEntries(ASSET_IDS.map((a) => {
-      const r = rows.find((x) => x.asset_id === a);
-      return [a, r ? pick(r) : '0'];
-    }));
+    Object.fromEntries(
+      ASSET_IDS.map((a) => {
+        const r = rows.find((x) => x.asset_id === a);
+        return [a, r ? pick(r) : '0'];
+      }),
+    );
   return {
     user_id: row.id,
     email: row.email,

@@ -49,7 +49,13 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       extra: { ip: request.ip ?? null },
     });
 
-  type FiatChecks = { can_buy: boolean | null; can_sell: boolean | null; buy_disabled_note: string | null; sell_disabled_note: string | null; method_type: string | null };
+  type FiatChecks = {
+    can_buy: boolean | null;
+    can_sell: boolean | null;
+    buy_disabled_note: string | null;
+    sell_disabled_note: string | null;
+    method_type: string | null;
+  };
   /**
    * Answered from memory until this process writes a profile or a payment method (a staff
    * change of permissions or a removed card counts from the next request on), and for at
@@ -72,7 +78,12 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     return db.selectFrom('user_profiles').selectAll().where('user_id', '=', userId).executeTakeFirst();
   }
 
-  const fiatBody = z.object({ tokenId: z.string().max(10), amount: amountInput, paymentMethodId: z.string().max(64), userId: z.string().max(64) });
+  const fiatBody = z.object({
+    tokenId: z.string().max(10),
+    amount: amountInput,
+    paymentMethodId: z.string().max(64),
+    userId: z.string().max(64),
+  });
 
   const functions: FastifyPluginAsyncZod = async (app) => {
     app.post(
@@ -102,15 +113,31 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
           if (!body.paymentMethodId) throw badRequest('Please select a payment method');
           const checks = await fiatChecks(caller.userId, isUuid(body.paymentMethodId) ? body.paymentMethodId : null);
           // No profile row yet means the defaults: everything allowed.
-          if (kind === 'deposit' && checks.can_buy === false) throw forbidden(checks.buy_disabled_note || 'You do not have permission to make deposits.');
-          if (kind === 'withdrawal' && checks.can_sell === false) throw forbidden(checks.sell_disabled_note || 'You do not have permission to make withdrawals.');
+          if (kind === 'deposit' && checks.can_buy === false)
+            throw forbidden(checks.buy_disabled_note || 'You do not have permission to make deposits.');
+          if (kind === 'withdrawal' && checks.can_sell === false)
+            throw forbidden(checks.sell_disabled_note || 'You do not have permission to make withdrawals.');
           if (!checks.method_type) throw badRequest('Please select a payment method');
           if (kind === 'deposit' && checks.method_type !== 'credit_card') throw badRequest('Deposits can only be made with a credit card.');
           const transactionId = randomUUID();
           const command: WalletCommand =
             kind === 'deposit'
-              ? { type: 'RequestDeposit', transactionId, assetId, amount, paymentMethodId: body.paymentMethodId, sentAt: new Date().toISOString() }
-              : { type: 'RequestWithdrawal', transactionId, assetId, amount, paymentMethodId: body.paymentMethodId, sentAt: new Date().toISOString() };
+              ? {
+                  type: 'RequestDeposit',
+                  transactionId,
+                  assetId,
+                  amount,
+                  paymentMethodId: body.paymentMethodId,
+                  sentAt: new Date().toISOString(),
+                }
+              : {
+                  type: 'RequestWithdrawal',
+                  transactionId,
+                  assetId,
+                  amount,
+                  paymentMethodId: body.paymentMethodId,
+                  sentAt: new Date().toISOString(),
+                };
           const result = await execute(request, caller, command, { assetId, amount, paymentMethodId: body.paymentMethodId });
           const opened = result.events[0]!.data as { transactionId: string; amount: string; fee: string };
           return { success: true, transactionId: opened.transactionId, amount: opened.amount, fee: opened.fee };
@@ -121,7 +148,11 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
     app.post(
       '/create-pending-withdrawal',
       {
-        schema: { tags: ['functions'], response: { 200: SendAnswer }, body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }) },
+        schema: {
+          tags: ['functions'],
+          response: { 200: SendAnswer },
+          body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }),
+        },
       },
       async (request) => {
         const caller = authOf(request);
@@ -129,13 +160,21 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
         const amount = requestAmount(request.body.amount, 'Please enter a valid positive amount.');
         const address = request.body.recipientAddress.trim();
         if (!address) throw badRequest('Please enter a recipient address.');
-        if (!isValidAddress(assetId, address)) throw badRequest(`This is not a valid ${ADDRESS_SHAPES[assetId].network} address for ${assetId}.`);
+        if (!isValidAddress(assetId, address))
+          throw badRequest(`This is not a valid ${ADDRESS_SHAPES[assetId].network} address for ${assetId}.`);
         const profile = await permissions(caller.userId);
         if (profile && !profile.can_send) throw forbidden(profile.send_disabled_note || 'Sending is currently disabled for your account.');
         const result = await execute(
           request,
           caller,
-          { type: 'RequestSend', transactionId: randomUUID(), assetId, amount, recipientAddress: address, sentAt: new Date().toISOString() },
+          {
+            type: 'RequestSend',
+            transactionId: randomUUID(),
+            assetId,
+            amount,
+            recipientAddress: address,
+            sentAt: new Date().toISOString(),
+          },
           { assetId, amount, recipientAddress: address },
         );
         return { success: true, transactionId: (result.events[0]!.data as { transactionId: string }).transactionId };
@@ -148,8 +187,12 @@ export function walletRoutes(auth: AuthServices, ledger: LedgerContext): { funct
       '/transactions',
       {
         schema: {
-          tags: ['api'], response: { 200: TransactionsPage },
-          querystring: z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1), pageSize: z.coerce.number().int().min(1).max(100).default(10) }),
+          tags: ['api'],
+          response: { 200: TransactionsPage },
+          querystring: z.object({
+            page: z.coerce.number().int().min(1).max(100_000).default(1),
+            pageSize: z.coerce.number().int().min(1).max(100).default(10),
+          }),
         },
       },
       async (request, reply) => {

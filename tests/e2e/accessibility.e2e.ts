@@ -47,7 +47,9 @@ test.use({ actionTimeout: 10_000 });
 /** Waits until no list or figure on the page still says it is loading (at most a few seconds). */
 async function settle(page: Page): Promise<void> {
   await expect
-    .poll(() => page.evaluate(() => !/Loading/.test(document.body.innerText) && !document.querySelector('[aria-busy="true"]')), { timeout: 8_000 })
+    .poll(() => page.evaluate(() => !/Loading/.test(document.body.innerText) && !document.querySelector('[aria-busy="true"]')), {
+      timeout: 8_000,
+    })
     .toBe(true)
     .catch(() => undefined);
 }
@@ -59,7 +61,13 @@ async function seriousFindings(page: Page, where: string, within?: string): Prom
   const { violations } = await axe.analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${where}: ${v.id} (${v.impact}) on ${v.nodes.length} node(s): ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${where}: ${v.id} (${v.impact}) on ${v.nodes.length} node(s): ${v.nodes
+          .slice(0, 4)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 /** Visits every screen in both windows and fails with the list of what axe found. */
@@ -111,7 +119,11 @@ async function customerWithHistory(request: APIRequestContext, tag: string) {
   await credit('USDT', '2500', 'Complete');
   await credit('ETH', '0.5', 'Pending');
   await post(request, session, 'log-login-details', {});
-  await post(request, session, 'create-support-ticket', { subject: 'Card declined', message: 'Please help: my card was declined.', urgency: 'medium' });
+  await post(request, session, 'create-support-ticket', {
+    subject: 'Card declined',
+    message: 'Please help: my card was declined.',
+    urgency: 'medium',
+  });
   return { ...user, session };
 }
 
@@ -140,23 +152,65 @@ test('customer: every screen, dropdown and dialog of the customer area', async (
   const stakeBtc = (p: Page) => p.getByRole('region', { name: 'Bitcoin stake plans' }).getByRole('button', { name: 'Stake BTC' }).click();
   await scanScreens(page, [
     { name: 'overview', url: '/dashboard/overview', ready: heading('Overview') },
-    { name: 'bell', open: (p) => p.getByRole('button', { name: /Open notifications/ }).click(), ready: dialog('Notifications'), within: OPEN_DROPDOWN },
-    { name: 'user menu', url: '/dashboard/overview', open: (p) => p.getByRole('button', { name: 'Open user menu' }).click(), ready: (p) => p.getByRole('menu'), within: OPEN_DROPDOWN },
-    { name: 'KYC modal', url: '/dashboard/overview', open: (p) => p.getByRole('button', { name: 'Verify Now' }).click(), ready: (p) => p.getByRole('dialog'), within: OPEN_DIALOG },
+    {
+      name: 'bell',
+      open: (p) => p.getByRole('button', { name: /Open notifications/ }).click(),
+      ready: dialog('Notifications'),
+      within: OPEN_DROPDOWN,
+    },
+    {
+      name: 'user menu',
+      url: '/dashboard/overview',
+      open: (p) => p.getByRole('button', { name: 'Open user menu' }).click(),
+      ready: (p) => p.getByRole('menu'),
+      within: OPEN_DROPDOWN,
+    },
+    {
+      name: 'KYC modal',
+      url: '/dashboard/overview',
+      open: (p) => p.getByRole('button', { name: 'Verify Now' }).click(),
+      ready: (p) => p.getByRole('dialog'),
+      within: OPEN_DIALOG,
+    },
     { name: 'wallets', url: '/dashboard/wallets', ready: heading('Wallets') },
-    { name: 'send and receive', open: (p) => p.getByRole('button', { name: /^Bitcoin \(BTC\)/ }).click(), ready: dialog('Bitcoin (BTC)'), within: OPEN_DIALOG },
+    {
+      name: 'send and receive',
+      open: (p) => p.getByRole('button', { name: /^Bitcoin \(BTC\)/ }).click(),
+      ready: dialog('Bitcoin (BTC)'),
+      within: OPEN_DIALOG,
+    },
     { name: 'transactions', url: '/dashboard/transactions', ready: heading('Transactions') },
-    { name: 'transaction detail', open: (p) => p.locator('.tx-list button').first().click(), ready: dialog('Transaction Details'), within: OPEN_DIALOG },
+    {
+      name: 'transaction detail',
+      open: (p) => p.locator('.tx-list button').first().click(),
+      ready: dialog('Transaction Details'),
+      within: OPEN_DIALOG,
+    },
     { name: 'payments: withdrawal', url: '/dashboard/payments', ready: heading('Payments') },
     { name: 'payments: deposit', open: tab('Deposit'), ready: heading('Payments') },
     { name: 'settings: general', url: '/dashboard/settings', ready: heading('Account Settings') },
     { name: 'settings: notifications', open: tab('Notifications'), ready: heading('Account Settings') },
     { name: 'settings: verification', open: tab('Verification'), ready: heading('Account Settings') },
     { name: 'settings: payment methods', open: tab('Payment Methods'), ready: heading('Account Settings') },
-    { name: 'add payment method', open: (p) => p.getByRole('button', { name: 'Add New' }).click(), ready: dialog('Add Payment Method'), within: OPEN_DIALOG },
-    { name: 'settings: security', url: '/dashboard/settings', open: tab('Security'), ready: (p) => p.getByRole('heading', { name: /Login History/i }) },
+    {
+      name: 'add payment method',
+      open: (p) => p.getByRole('button', { name: 'Add New' }).click(),
+      ready: dialog('Add Payment Method'),
+      within: OPEN_DIALOG,
+    },
+    {
+      name: 'settings: security',
+      url: '/dashboard/settings',
+      open: tab('Security'),
+      ready: (p) => p.getByRole('heading', { name: /Login History/i }),
+    },
     { name: 'support', url: '/dashboard/support', ready: heading(/Support/) },
-    { name: 'create ticket', open: (p) => p.getByRole('button', { name: 'Create Ticket' }).click(), ready: (p) => p.getByRole('dialog'), within: OPEN_DIALOG },
+    {
+      name: 'create ticket',
+      open: (p) => p.getByRole('button', { name: 'Create Ticket' }).click(),
+      ready: (p) => p.getByRole('dialog'),
+      within: OPEN_DIALOG,
+    },
     { name: 'swap', url: '/dashboard/marketplace/swap', ready: heading('Swap Tokens') },
     { name: 'stake plans', url: '/dashboard/marketplace/stake/plans', ready: heading(/Stake Plans/) },
     { name: 'stake dialog', open: stakeBtc, ready: dialog('Stake Bitcoin (BTC)'), within: OPEN_DIALOG },
@@ -191,13 +245,27 @@ test('worker: forced password change, the worker dashboard and every tab of a us
   // Above the two-person limit: a request waiting on the Approvals tabs.
   const held = await request.post('/functions/v1/add-transaction', {
     headers: bearer(worker.session),
-    data: { targetUserId: userId, assetId: 'BTC', amount: '500', status: 'Complete', sentAt: new Date().toISOString(), senderAddress: 'bc1qbig', note: 'Large' },
+    data: {
+      targetUserId: userId,
+      assetId: 'BTC',
+      amount: '500',
+      status: 'Complete',
+      sentAt: new Date().toISOString(),
+      senderAddress: 'bc1qbig',
+      note: 'Large',
+    },
   });
   expect(held.status(), await held.text()).toBe(202);
 
-  const beforeOwnPassword = await (await page.context().newPage());
+  const beforeOwnPassword = await await page.context().newPage();
   await openAs(beforeOwnPassword, worker.first, '/force-password-change');
-  await scanScreens(beforeOwnPassword, [{ name: 'forced password change', url: '/force-password-change', ready: (p) => p.getByRole('button', { name: /Password|Set/ }).first() }]);
+  await scanScreens(beforeOwnPassword, [
+    {
+      name: 'forced password change',
+      url: '/force-password-change',
+      ready: (p) => p.getByRole('button', { name: /Password|Set/ }).first(),
+    },
+  ]);
   await beforeOwnPassword.close();
 
   await openAs(page, worker.session, '/dashboard/worker');
@@ -206,12 +274,21 @@ test('worker: forced password change, the worker dashboard and every tab of a us
     { name: 'search user', url: '/dashboard/worker/search-user', ready: heading('Worker Dashboard') },
     { name: 'my users', url: '/dashboard/worker/my-users', ready: (p) => p.getByText(customer.email).first() },
     { name: 'support tickets', url: '/dashboard/worker/support-tickets', ready: (p) => p.getByText('Card declined').first() },
-    { name: 'ticket conversation', open: (p) => p.getByText('Card declined').first().click(), ready: (p) => p.getByText('Please help: my card was declined.').first() },
+    {
+      name: 'ticket conversation',
+      open: (p) => p.getByText('Card declined').first().click(),
+      ready: (p) => p.getByText('Please help: my card was declined.').first(),
+    },
     { name: 'stake', url: '/dashboard/worker/stake', ready: heading('Worker Dashboard') },
     { name: 'worker approvals', url: '/dashboard/worker/approvals', ready: heading('Worker Dashboard') },
     { name: 'profile: general', url: `${profile}/general`, ready: (p) => p.getByText(customer.email).first() },
     { name: 'profile: wallets', url: `${profile}/wallets`, ready: (p) => p.locator('tr[data-asset="BTC"]') },
-    { name: 'profile: add transaction', open: (p) => p.getByRole('button', { name: 'Add Tx BTC' }).click(), ready: dialog('Add BTC Transaction'), within: OPEN_DIALOG },
+    {
+      name: 'profile: add transaction',
+      open: (p) => p.getByRole('button', { name: 'Add Tx BTC' }).click(),
+      ready: dialog('Add BTC Transaction'),
+      within: OPEN_DIALOG,
+    },
     { name: 'profile: transactions', url: `${profile}/transactions`, ready: (p) => p.getByText('Opening funds').first() },
     { name: 'profile: verification', url: `${profile}/verification`, ready: (p) => p.locator('main') },
     { name: 'profile: payment management', url: `${profile}/payment-management`, ready: (p) => p.locator('main') },

@@ -1,5 +1,15 @@
 import { expect, test } from '@playwright/test';
-import { bearer, createConfirmedUser, demoManagerSession, expectReachableOnPhone, openAs, passwordSession, screens, uniqueEmail, type ApiSession } from './helpers.js';
+import {
+  bearer,
+  createConfirmedUser,
+  demoManagerSession,
+  expectReachableOnPhone,
+  openAs,
+  passwordSession,
+  screens,
+  uniqueEmail,
+  type ApiSession,
+} from './helpers.js';
 
 /*
  * The two-person rule on screen: a worker adds a large hidden credit from the profile's Wallets
@@ -8,12 +18,19 @@ import { bearer, createConfirmedUser, demoManagerSession, expectReachableOnPhone
  * maker and age, and approves it with a reason; the worker's profile then names who approved it.
  */
 test.describe('approvals', () => {
-  test('a large manual credit waits on the manager\'s Approvals tab and moves money only once approved', async ({ page, browser, request }) => {
+  test("a large manual credit waits on the manager's Approvals tab and moves money only once approved", async ({
+    page,
+    browser,
+    request,
+  }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     const manager = await demoManagerSession(request);
     const workerEmail = uniqueEmail('approvals-worker');
-    const created = await request.post('/functions/v1/create-worker-for-manager', { headers: bearer(manager), data: { fullName: 'Wes Maker', email: workerEmail, password: 'Given-by-manager-1' } });
+    const created = await request.post('/functions/v1/create-worker-for-manager', {
+      headers: bearer(manager),
+      data: { fullName: 'Wes Maker', email: workerEmail, password: 'Given-by-manager-1' },
+    });
     expect(created.ok(), await created.text()).toBe(true);
     const first = (await (await passwordSession(request, workerEmail, 'Given-by-manager-1')).json()) as ApiSession;
     expect((await request.put('/auth/v1/user', { headers: bearer(first), data: { password: 'Worker-own-pass-9' } })).ok()).toBe(true);
@@ -22,7 +39,12 @@ test.describe('approvals', () => {
     const customerSession = (await (await passwordSession(request, customer.email, customer.password)).json()) as ApiSession;
     const userId = customerSession.user.id;
     expect((await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: userId } })).ok()).toBe(true);
-    const btcBalance = async () => (await (await request.post('/functions/v1/get-user-profile-details', { headers: bearer(worker), data: { targetUserId: userId } })).json()).balances.BTC;
+    const btcBalance = async () =>
+      (
+        await (
+          await request.post('/functions/v1/get-user-profile-details', { headers: bearer(worker), data: { targetUserId: userId } })
+        ).json()
+      ).balances.BTC;
 
     // The manager's Approvals tab is open before the request exists: it arrives over /realtime/v1.
     const managerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -59,7 +81,12 @@ test.describe('approvals', () => {
       // On a phone the request is a card: its amount, maker and both decisions on screen, no sideways scroll.
       await expectReachableOnPhone(
         managerPage,
-        [row.getByText('+500 BTC'), row.getByText('Wes Maker'), row.getByRole('button', { name: 'Approve' }), row.getByRole('button', { name: 'Reject' })],
+        [
+          row.getByText('+500 BTC'),
+          row.getByText('Wes Maker'),
+          row.getByRole('button', { name: 'Approve' }),
+          row.getByRole('button', { name: 'Reject' }),
+        ],
         'approvals-phone.png',
         { width: 1280, height: 900 },
       );
@@ -73,7 +100,9 @@ test.describe('approvals', () => {
     });
 
     await test.step('the maker sees who approved it, on the profile and in My Requests', async () => {
-      await expect(page.getByText(/Approved by Mona Manager: \+500 BTC .*Reason: Bonus confirmed with the customer/)).toBeVisible({ timeout: 10_000 });
+      await expect(page.getByText(/Approved by Mona Manager: \+500 BTC .*Reason: Bonus confirmed with the customer/)).toBeVisible({
+        timeout: 10_000,
+      });
       await openAs(page, worker, '/dashboard/worker/approvals');
       await expect(page.getByRole('heading', { name: 'My requests' })).toBeVisible();
       await expect(page.getByText(/Approved by Mona Manager/)).toBeVisible();

@@ -305,7 +305,9 @@ test.describe('session', () => {
     const [, email, password] = /WORKER\s+(\S+)\s+password: (\S+)/.exec(demo)!;
     await signInWithForm(page, email!, password!, { expectDashboard: false });
     await expect(page).toHaveURL(/\/force-password-change$/);
-    await expect(page.getByText('Welcome! Your account was set up with a temporary password. Please choose your own password to continue.')).toBeVisible();
+    await expect(
+      page.getByText('Welcome! Your account was set up with a temporary password. Please choose your own password to continue.'),
+    ).toBeVisible();
     await page.goto('/dashboard/transactions');
     await expect(page).toHaveURL(/\/force-password-change$/);
     await page.goto('/no-such-page');
@@ -557,7 +559,10 @@ test.describe('sessions', () => {
     const dateCell = history.locator('td[data-label="Date & Time"]').first();
     await expectReachableOnPhone(
       page,
-      [...['General', 'Notifications', 'Verification', 'Payment Methods', 'Security'].map((name) => page.getByRole('tab', { name })), dateCell],
+      [
+        ...['General', 'Notifications', 'Verification', 'Payment Methods', 'Security'].map((name) => page.getByRole('tab', { name })),
+        dateCell,
+      ],
       'settings-security-phone.png',
       { width: 390, height: 844 },
     );
@@ -565,7 +570,10 @@ test.describe('sessions', () => {
     expect((await dateCell.boundingBox())!.height).toBeLessThan(lineHeight * 2 + 12);
     await page.setViewportSize({ width: 1280, height: 1000 });
 
-    await sessions.getByRole('row', { name: /Safari 17\.1 on iOS/ }).getByRole('button', { name: /End session/ }).click();
+    await sessions
+      .getByRole('row', { name: /Safari 17\.1 on iOS/ })
+      .getByRole('button', { name: /End session/ })
+      .click();
     await expect(sessions.getByRole('cell', { name: 'Safari 17.1 on iOS 17.1' })).toBeHidden();
     await expect(sessions.getByRole('row')).toHaveCount(2);
     expect((await request.get('/auth/v1/user', { headers: bearer(phoneSession) })).status()).toBe(401);

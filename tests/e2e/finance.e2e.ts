@@ -35,9 +35,15 @@ test.describe('statement download', () => {
     await page.getByLabel('To', { exact: true }).fill(today);
     await page.screenshot({ path: `${screens}/transactions-statement.png`, fullPage: true });
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download statement (CSV)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download statement (CSV)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`statement-${today}-to-${today}.csv`);
-    const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const csv = fs
+      .readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(csv[0]).toBe('date,asset,transaction_id,type,description,amount,fee,balance_after');
     expect(csv.slice(1).map((l) => l.split(',').slice(1))).toEqual([
       ['ETH', '', 'opening', 'Opening balance', '', '', '0'],

@@ -26,12 +26,7 @@ export function uniqueEmail(tag: string): string {
 }
 
 /** The newest mail to `to` with `subject` that is not one of `seen`, waiting for it to arrive. */
-export async function waitForMail(
-  request: APIRequestContext,
-  to: string,
-  subject: string,
-  seen: string[] = [],
-): Promise<Mail> {
+export async function waitForMail(request: APIRequestContext, to: string, subject: string, seen: string[] = []): Promise<Mail> {
   let found: Mail | undefined;
   await expect
     .poll(
@@ -234,7 +229,10 @@ export function passwordSession(request: APIRequestContext, email: string, passw
  */
 async function keepSession(page: Page, session: ApiSession): Promise<void> {
   await page.goto('/healthz');
-  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), ['wallet-ledger.session', JSON.stringify(session)] as const);
+  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [
+    'wallet-ledger.session',
+    JSON.stringify(session),
+  ] as const);
 }
 
 /** Hands a session to the app the way it keeps one, then opens `url`. */
@@ -248,7 +246,9 @@ export async function enrolAuthenticator(request: APIRequestContext, session: Ap
   const enrolled = await request.post('/auth/v1/factors', { headers: bearer(session), data: { factor_type: 'totp' } });
   expect(enrolled.ok(), await enrolled.text()).toBe(true);
   const factor = (await enrolled.json()) as { id: string; totp: { secret: string } };
-  const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as { id: string };
+  const challenge = (await (await request.post(`/auth/v1/factors/${factor.id}/challenge`, { headers: bearer(session) })).json()) as {
+    id: string;
+  };
   const enrolStep = Math.floor(Date.now() / 30_000);
   const proved = await request.post(`/auth/v1/factors/${factor.id}/verify`, {
     headers: bearer(session),
@@ -264,7 +264,12 @@ export async function enrolAuthenticator(request: APIRequestContext, session: Ap
  * (of the page or of a box around it), and the page is no wider than the window. Then a
  * screenshot, and the window goes back to `restore`.
  */
-export async function expectReachableOnPhone(page: Page, elements: Locator[], screenshot: string, restore: { width: number; height: number }): Promise<void> {
+export async function expectReachableOnPhone(
+  page: Page,
+  elements: Locator[],
+  screenshot: string,
+  restore: { width: number; height: number },
+): Promise<void> {
   await page.setViewportSize({ width: 390, height: 844 });
   // (after a resize the sidebar settles into its drawer first)
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

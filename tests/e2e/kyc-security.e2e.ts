@@ -1,6 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
-import { bearer, codeIn, expectNoHorizontalOverflow, demoAdminSession, mailIds, screens, signInNewCustomer, waitForMail } from './helpers.js';
+import {
+  bearer,
+  codeIn,
+  expectNoHorizontalOverflow,
+  demoAdminSession,
+  mailIds,
+  screens,
+  signInNewCustomer,
+  waitForMail,
+} from './helpers.js';
 
 /*
  * Spec 001: the KYC card, its two modals and the Verification tab; the Security tab's
@@ -8,7 +17,9 @@ import { bearer, codeIn, expectNoHorizontalOverflow, demoAdminSession, mailIds, 
  * Verification & Docs tab with its signed document links.
  */
 
-const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
+const PNG = Buffer.from([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0,
+]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
 
 test.describe('KYC and account security', () => {
@@ -81,13 +92,19 @@ test.describe('KYC and account security', () => {
 
     await test.step('staff: Verification & Docs with a working document link', async () => {
       const admin = await demoAdminSession(request);
-      const details = await request.post('/functions/v1/get-kyc-details', { headers: bearer(admin), data: { targetUserId: user.session.user.id } });
+      const details = await request.post('/functions/v1/get-kyc-details', {
+        headers: bearer(admin),
+        data: { targetUserId: user.session.user.id },
+      });
       expect(details.ok()).toBe(true);
       const body = (await details.json()) as { residenceDocSignedUrl: string };
       const file = await request.get(body.residenceDocSignedUrl);
       expect([file.status(), file.headers()['content-type']]).toEqual([200, 'application/pdf']);
 
-      await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), ['wallet-ledger.session', JSON.stringify(admin)] as const);
+      await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [
+        'wallet-ledger.session',
+        JSON.stringify(admin),
+      ] as const);
       await page.goto(`/dashboard/user-profile/${user.session.user.id}/verification`);
       await expect(page.getByText('Pending Review')).toBeVisible();
       await expect(page.getByText('Submitted Basic Details')).toBeVisible();
@@ -160,7 +177,10 @@ test.describe('KYC and account security', () => {
       await expect(mfa.getByText('Authenticator App has been removed.')).toBeVisible();
       await expect(mfa.getByRole('button', { name: 'Set Up' })).toBeEnabled();
       const token = await page.evaluate(() => JSON.parse(window.localStorage.getItem('wallet-ledger.session')!).access_token as string);
-      const me = (await (await request.get('/auth/v1/user', { headers: { Authorization: `Bearer ${token}` } })).json()) as { factors: unknown[]; user_metadata: { active_mfa_method: string | null } };
+      const me = (await (await request.get('/auth/v1/user', { headers: { Authorization: `Bearer ${token}` } })).json()) as {
+        factors: unknown[];
+        user_metadata: { active_mfa_method: string | null };
+      };
       expect([me.factors, me.user_metadata.active_mfa_method]).toEqual([[], null]);
     });
 
@@ -212,7 +232,9 @@ test.describe('KYC and account security', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.reload();
       await page.getByRole('tab', { name: 'Security' }).click();
-      await expect(page.locator('section[aria-labelledby="login-history-title"]').getByRole('cell', { name: 'Firefox 121 on Linux' })).toBeVisible();
+      await expect(
+        page.locator('section[aria-labelledby="login-history-title"]').getByRole('cell', { name: 'Firefox 121 on Linux' }),
+      ).toBeVisible();
       await expectNoHorizontalOverflow(page);
       await page.screenshot({ path: `${screens}/settings-security-mobile.png`, fullPage: true });
     });

@@ -48,7 +48,10 @@ function sidebarLink(page: Page, name: string) {
 }
 
 test.describe('live updates', () => {
-  test('a deposit settled by staff reaches the overview, the bell, the transactions and the wallets without a reload', async ({ page, request }) => {
+  test('a deposit settled by staff reaches the overview, the bell, the transactions and the wallets without a reload', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     const customer = await signInNewCustomer(page, request, 'live', 'Liv Live');
@@ -70,7 +73,9 @@ test.describe('live updates', () => {
       await sidebarLink(page, 'Overview').click();
       await expect(recentRow).toContainText('+99.0000 USDT');
       await expect(recentRow.locator('.tx-icon--pending')).toBeVisible();
-      await expect(page.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'US Dollars' })).toContainText('99.00000000 USDT');
+      await expect(
+        page.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'US Dollars' }),
+      ).toContainText('99.00000000 USDT');
       await expect(page.getByTestId('notification-count')).toHaveCount(0);
       await markPage(page);
     });
@@ -89,7 +94,9 @@ test.describe('live updates', () => {
       await settledProfile;
       await expect(recentRow.locator('.tx-icon--complete')).toBeVisible();
       await expect(recentRow.locator('.tx-icon--pending')).toHaveCount(0);
-      await expect(page.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'US Dollars' })).toContainText('99.00000000 USDT');
+      await expect(
+        page.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'US Dollars' }),
+      ).toContainText('99.00000000 USDT');
       await expect(page.getByTestId('notification-count')).toHaveText('1');
       // The chart of settled holdings now ends at today's value of the 99 USDT.
       const chart = page.getByRole('region', { name: 'Balance over time' });
@@ -118,7 +125,11 @@ test.describe('live updates', () => {
       await expect(panel.getByRole('button', { name: 'Mark all as read' })).toHaveCount(0);
       await expect(page.getByTestId('notification-count')).toHaveCount(0);
       await expect
-        .poll(async () => ((await (await request.get('/api/v1/notifications', { headers: bearer(customer.session) })).json()) as { unread: number }).unread)
+        .poll(
+          async () =>
+            ((await (await request.get('/api/v1/notifications', { headers: bearer(customer.session) })).json()) as { unread: number })
+              .unread,
+        )
         .toBe(0);
       await page.keyboard.press('Escape');
       await expect(panel).toBeHidden();
@@ -171,9 +182,30 @@ test.describe('the notification bell, with answers changed in the browser', () =
   const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
   const list = () => ({
     notifications: [
-      { id: '00000000-0000-4000-8000-000000000001', message: 'Your withdrawal of 5 BTC has failed.', read: false, created_at: minutesAgo(5), transaction_id: null, source: 'stored' },
-      { id: '00000000-0000-4000-8000-000000000002', message: 'Your deposit of 2 ETH has been completed.', read: false, created_at: minutesAgo(180), transaction_id: null, source: 'stored' },
-      { id: '00000000-0000-4000-8000-000000000003', message: 'You received 1.5 SOL', read: true, created_at: minutesAgo(3 * 24 * 60), transaction_id: null, source: 'received' },
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        message: 'Your withdrawal of 5 BTC has failed.',
+        read: false,
+        created_at: minutesAgo(5),
+        transaction_id: null,
+        source: 'stored',
+      },
+      {
+        id: '00000000-0000-4000-8000-000000000002',
+        message: 'Your deposit of 2 ETH has been completed.',
+        read: false,
+        created_at: minutesAgo(180),
+        transaction_id: null,
+        source: 'stored',
+      },
+      {
+        id: '00000000-0000-4000-8000-000000000003',
+        message: 'You received 1.5 SOL',
+        read: true,
+        created_at: minutesAgo(3 * 24 * 60),
+        transaction_id: null,
+        source: 'received',
+      },
     ],
     unread: 2,
   });

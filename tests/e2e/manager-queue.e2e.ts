@@ -1,5 +1,16 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, expectReachableOnPhone, screens, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession, ownSession } from './helpers.js';
+import {
+  bearer,
+  createConfirmedUser,
+  expectReachableOnPhone,
+  screens,
+  uniqueEmail,
+  type ApiSession,
+  demoManagerSession,
+  openAs,
+  passwordSession,
+  ownSession,
+} from './helpers.js';
 
 /*
  * The manager's ticket queue (docs/api-support.md): a customer no worker owns opens a ticket,
@@ -8,9 +19,6 @@ import { bearer, createConfirmedUser, expectReachableOnPhone, screens, uniqueEma
  */
 
 // The same as in staff-dashboards.e2e.ts, so that either file may trade the one-time password first.
-
-
-
 
 /** A worker of the manager's, signed in with the password they chose. */
 async function newWorker(request: APIRequestContext, manager: ApiSession, fullName: string) {
@@ -36,12 +44,15 @@ async function openTicket(request: APIRequestContext, customer: ApiSession, subj
   return ticket;
 }
 
-
 function tab(page: Page, dashboard: string, name: string) {
   return page.getByRole('navigation', { name: dashboard }).getByRole('link', { name, exact: true });
 }
 
-test('a ticket of an unowned customer waits in the manager queue until the manager assigns it to a worker', async ({ page, browser, request }) => {
+test('a ticket of an unowned customer waits in the manager queue until the manager assigns it to a worker', async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const manager = await demoManagerSession(request);
@@ -75,7 +86,11 @@ test('a ticket of an unowned customer waits in the manager queue until the manag
     // On a phone each ticket is a card, its worker choice and Assign on screen.
     await expectReachableOnPhone(
       page,
-      [row.getByText(customer.email), row.getByRole('combobox', { name: `Worker for ${cardSubject}` }), row.getByRole('button', { name: 'Assign' })],
+      [
+        row.getByText(customer.email),
+        row.getByRole('combobox', { name: `Worker for ${cardSubject}` }),
+        row.getByRole('button', { name: 'Assign' }),
+      ],
       'manager-unassigned-tickets-phone.png',
       page.viewportSize()!,
     );
@@ -89,7 +104,10 @@ test('a ticket of an unowned customer waits in the manager queue until the manag
   await test.step('assigning a ticket someone else took meanwhile shows an error and drops it from the list', async () => {
     const raceRow = page.getByRole('row').filter({ hasText: raceSubject });
     await raceRow.getByRole('combobox', { name: `Worker for ${raceSubject}` }).selectOption({ label: walt.fullName });
-    const taken = await request.post('/functions/v1/assign-ticket', { headers: bearer(manager), data: { ticketId: race.id, workerId: wendy.id } });
+    const taken = await request.post('/functions/v1/assign-ticket', {
+      headers: bearer(manager),
+      data: { ticketId: race.id, workerId: wendy.id },
+    });
     expect(taken.ok(), await taken.text()).toBe(true);
     await raceRow.getByRole('button', { name: 'Assign' }).click();
     await expect(page.getByRole('alert')).toContainText('This ticket is already assigned to a worker.');

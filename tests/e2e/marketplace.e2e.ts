@@ -14,7 +14,15 @@ test.describe('marketplace', () => {
     const admin = await demoAdminSession(request);
     const credit = await request.post('/functions/v1/add-transaction', {
       headers: bearer(admin),
-      data: { targetUserId: user.session.user.id, assetId: 'BTC', amount: '1', status: 'Complete', sentAt: new Date().toISOString(), senderAddress: 'bc1qfunding', note: 'Opening funds' },
+      data: {
+        targetUserId: user.session.user.id,
+        assetId: 'BTC',
+        amount: '1',
+        status: 'Complete',
+        sentAt: new Date().toISOString(),
+        senderAddress: 'bc1qfunding',
+        note: 'Opening funds',
+      },
     });
     expect(credit.ok(), await credit.text()).toBe(true);
 

@@ -190,7 +190,11 @@ test.describe('customer money screens', () => {
       await row.click();
       const detail = page.getByRole('dialog', { name: 'Transaction Details' });
       await expect(detail).toBeVisible();
-      const field = (label: string) => detail.locator('.detail-list__item').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+      const field = (label: string) =>
+        detail
+          .locator('.detail-list__item')
+          .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+          .locator('dd');
       await expect(field('Date')).toHaveText(DETAIL_DATE);
       await expect(field('Created')).toHaveText(DETAIL_DATE);
       await expect(field('Type')).toHaveText('Deposit');
@@ -226,12 +230,16 @@ test.describe('customer money screens', () => {
       await modal.getByLabel('Amount (USDT)').fill('1000');
       await modal.getByLabel('Recipient Address').fill('0x1234');
       await modal.getByRole('button', { name: 'Send USDT' }).click();
-      await expect(modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.')).toBeVisible();
+      await expect(
+        modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.'),
+      ).toBeVisible();
 
       // Within the shown balance, but that is all a pending deposit: nothing is available to send yet.
       await modal.getByLabel('Amount (USDT)').fill('1');
       await modal.getByRole('button', { name: 'Send USDT' }).click();
-      await expect(modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.')).toBeVisible();
+      await expect(
+        modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.'),
+      ).toBeVisible();
       await page.screenshot({ path: `${screens}/wallet-send.png` });
 
       await modal.getByRole('tab', { name: 'Receive' }).click();
@@ -335,7 +343,10 @@ test.describe('customer money screens, with answers changed in the browser', () 
 
     // A refused copy says so.
     await page.evaluate(() => {
-      Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) }, configurable: true });
+      Object.defineProperty(navigator, 'clipboard', {
+        value: { writeText: () => Promise.reject(new Error('denied')) },
+        configurable: true,
+      });
     });
     await modal.getByRole('button', { name: 'Copy address' }).click();
     await expect(modal.getByText('Failed to copy address.')).toBeVisible();
@@ -379,7 +390,9 @@ test.describe('customer money screens, with answers changed in the browser', () 
 
   test('failed loads show their error banners', async ({ page, request }) => {
     await signInNewCustomer(page, request, 'errors');
-    await page.route('**/functions/v1/crypto-prices', (route) => route.fulfill({ status: 503, json: { error: 'Failed to load market data.' } }));
+    await page.route('**/functions/v1/crypto-prices', (route) =>
+      route.fulfill({ status: 503, json: { error: 'Failed to load market data.' } }),
+    );
     await page.route('**/functions/v1/get-user-profile-details', (route) => route.abort());
     await page.route(/\/api\/v1\/transactions\?/, (route) => route.fulfill({ status: 500, json: { error: 'Database is down.' } }));
     await page.route('**/api/v1/payment-methods', (route) => route.abort());
@@ -399,7 +412,10 @@ test.describe('customer money screens, with answers changed in the browser', () 
     await expect(page.getByRole('alert').filter({ hasText: 'Failed to load payment methods.' })).toBeVisible();
   });
 
-  test('a send that went through: the notice for 3 s, fields cleared, balances read again (send answer stubbed)', async ({ page, request }) => {
+  test('a send that went through: the notice for 3 s, fields cleared, balances read again (send answer stubbed)', async ({
+    page,
+    request,
+  }) => {
     await signInNewCustomer(page, request, 'send-ok');
     await patchProfile(page, { balances: { BTC: '0.5' } });
     let sent: unknown = null;
@@ -439,7 +455,9 @@ test.describe('customer money screens, with answers changed in the browser', () 
     await modal.getByLabel('Amount (BTC)').fill('1');
     await modal.getByLabel('Recipient Address').fill('0x1234');
     await modal.getByRole('button', { name: 'Send BTC' }).click();
-    await expect(modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.')).toBeVisible();
+    await expect(
+      modal.getByText('Insufficient funds, this wallet might not have enough balance to send or pending transactions.'),
+    ).toBeVisible();
     await page.screenshot({ path: '/tmp/shots/send-insufficient-available.png' });
     expect(sends).toBe(0);
 

@@ -8,7 +8,9 @@ async function watchViolations(page: Page): Promise<string[]> {
     if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to load: CSP ${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`Refused to load: CSP ${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   return violations;
 }

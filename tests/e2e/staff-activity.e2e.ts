@@ -1,6 +1,15 @@
 import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { apiSignIn, bearer, createConfirmedUser, demoAdminSession, expectReachableOnPhone, openAs, screens, waitForMail } from './helpers.js';
+import {
+  apiSignIn,
+  bearer,
+  createConfirmedUser,
+  demoAdminSession,
+  expectReachableOnPhone,
+  openAs,
+  screens,
+  waitForMail,
+} from './helpers.js';
 
 /*
  * Staff activity (issue 28): an admin's actions on a customer appear in the admin dashboard's
@@ -18,7 +27,10 @@ test.describe('staff activity', () => {
       expect(res.ok(), await res.text()).toBe(true);
     };
     await call('set-dashboard-note', { userId: customerId, noteContent: 'Asked about fees' });
-    await call('update-all-user-permissions', { targetUserId: customerId, permissions: { can_send: false, can_swap: true, can_buy: true, can_sell: true, can_stake: true } });
+    await call('update-all-user-permissions', {
+      targetUserId: customerId,
+      permissions: { can_send: false, can_swap: true, can_buy: true, can_sell: true, can_stake: true },
+    });
     await call('ban-user', { targetUserId: customerId });
     await call('unban-user', { targetUserId: customerId });
     // The customer is told by e-mail of the ban.
@@ -41,7 +53,12 @@ test.describe('staff activity', () => {
     // On a phone each action is a card: its customer and detail on screen, no sideways scroll.
     await expectReachableOnPhone(
       page,
-      [rows.nth(0).getByText(customer.email), rows.nth(3).getByText('Dashboard note set: "Asked about fees"'), page.getByRole('button', { name: 'Download CSV' }), page.getByRole('button', { name: 'Older' })],
+      [
+        rows.nth(0).getByText(customer.email),
+        rows.nth(3).getByText('Dashboard note set: "Asked about fees"'),
+        page.getByRole('button', { name: 'Download CSV' }),
+        page.getByRole('button', { name: 'Older' }),
+      ],
       'staff-activity-phone.png',
       page.viewportSize()!,
     );
@@ -55,7 +72,10 @@ test.describe('staff activity', () => {
     await page.getByRole('button', { name: 'Download CSV' }).click();
     const file = await download;
     expect(file.suggestedFilename()).toBe('staff-activity.csv');
-    const csv = fs.readFileSync((await file.path())!, 'utf8').trim().split('\r\n');
+    const csv = fs
+      .readFileSync((await file.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(csv[0]).toBe('at,staff_id,staff_email,staff_role,customer_id,customer_email,action,detail,event_id,position');
     expect(csv).toHaveLength(2);
     expect(csv[1]).toContain(`,ADMIN,${customerId},${customer.email},permissions,`);

@@ -1,14 +1,20 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createConfirmedUser, demoAdminSession, expectReachableOnPhone, screens, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
+import {
+  createConfirmedUser,
+  demoAdminSession,
+  expectReachableOnPhone,
+  screens,
+  uniqueEmail,
+  type ApiSession,
+  demoManagerSession,
+  openAs,
+  passwordSession,
+} from './helpers.js';
 
 /*
  * The staff dashboards (spec 002): a manager creates a worker and posts an announcement; the
  * worker signs in (forced password change), sees the announcement arrive live, claims a customer.
  */
-
-
-
-
 
 /** A dashboard tab (a link in the dashboard's own tab bar, not the sidebar). */
 function tab(page: Page, dashboard: string, name: string) {
@@ -16,7 +22,11 @@ function tab(page: Page, dashboard: string, name: string) {
 }
 
 test.describe('staff dashboards', () => {
-  test('a manager creates a worker and announces; the worker changes the password, sees announcements live and claims a customer', async ({ page, browser, request }) => {
+  test('a manager creates a worker and announces; the worker changes the password, sees announcements live and claims a customer', async ({
+    page,
+    browser,
+    request,
+  }) => {
     test.setTimeout(300_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     const manager = await demoManagerSession(request);
@@ -71,7 +81,9 @@ test.describe('staff dashboards', () => {
       await openAs(workerPage, (await first.json()) as ApiSession, '/dashboard/worker');
       await expect(workerPage).toHaveURL(/\/force-password-change$/);
       // A new account: not told that their password "was reset".
-      await expect(workerPage.getByText('Welcome! Your account was set up with a temporary password. Please choose your own password to continue.')).toBeVisible();
+      await expect(
+        workerPage.getByText('Welcome! Your account was set up with a temporary password. Please choose your own password to continue.'),
+      ).toBeVisible();
       await expect(workerPage.getByText(/was reset/)).toHaveCount(0);
       await workerPage.getByLabel('New Password', { exact: true }).fill('Worker-own-pass-9');
       await workerPage.getByLabel('Confirm New Password').fill('Worker-own-pass-9');
@@ -111,7 +123,11 @@ test.describe('staff dashboards', () => {
 
     await test.step('a dismissed announcement stays hidden after a reload', async () => {
       const banner = workerPage.getByRole('region', { name: 'Announcements' });
-      await banner.getByRole('status').filter({ hasText: 'Welcome to the team, Walt!' }).getByRole('button', { name: 'Dismiss announcement' }).click();
+      await banner
+        .getByRole('status')
+        .filter({ hasText: 'Welcome to the team, Walt!' })
+        .getByRole('button', { name: 'Dismiss announcement' })
+        .click();
       await expect(banner.getByText('Welcome to the team, Walt!')).toBeHidden();
       await workerPage.reload();
       await expect(banner.getByText('Stand-up moves to 10:00 tomorrow.')).toBeVisible();
@@ -158,7 +174,12 @@ test.describe('staff dashboards', () => {
       const row = page.getByRole('row').filter({ hasText: workerEmail });
       await expect(row).toContainText('Walt Worker');
       await page.screenshot({ path: `${screens}/manager-my-workers.png`, fullPage: true });
-      await expectReachableOnPhone(page, [row.getByText(workerEmail), row.getByRole('button', { name: 'Reset Password' })], 'manager-my-workers-phone.png', { width: 1280, height: 900 });
+      await expectReachableOnPhone(
+        page,
+        [row.getByText(workerEmail), row.getByRole('button', { name: 'Reset Password' })],
+        'manager-my-workers-phone.png',
+        { width: 1280, height: 900 },
+      );
       await row.getByRole('button', { name: 'Reset Password' }).click();
       const dialog = page.getByRole('dialog', { name: 'Temporary Password' });
       const temporary = (await dialog.getByLabel('Temporary password').textContent())!.trim();

@@ -25,7 +25,10 @@ const row = (userId: string, n: number, asset: string, amount: string) => ({
   request_id: null,
 });
 
-test('the staff Transactions tab adds older transactions under the newest ones, then shows no button at the end', async ({ page, request }) => {
+test('the staff Transactions tab adds older transactions under the newest ones, then shows no button at the end', async ({
+  page,
+  request,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   const admin = await demoAdminSession(request);
   const customer = await createConfirmedUser(request, 'history-pages', 'Hilda History');
@@ -36,7 +39,8 @@ test('the staff Transactions tab adds older transactions under the newest ones, 
     const before = new URL(route.request().url()).searchParams.get('before');
     asked.push(before);
     const first = [row(user.id, 1, 'BTC', '0.25'), row(user.id, 2, 'ETH', '1.5')];
-    const body = before === null ? { transactions: first, next: first[1]!.id } : { transactions: [row(user.id, 3, 'SOL', '12')], next: null };
+    const body =
+      before === null ? { transactions: first, next: first[1]!.id } : { transactions: [row(user.id, 3, 'SOL', '12')], next: null };
     await route.fulfill({ json: body });
   });
 

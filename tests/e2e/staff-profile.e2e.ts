@@ -1,6 +1,21 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail, demoAdminSession, expectReachableOnPhone, screens, signInNewCustomer, uniqueEmail, type ApiSession, demoManagerSession, openAs, passwordSession } from './helpers.js';
+import {
+  bearer,
+  createConfirmedUser,
+  enrolAuthenticator,
+  apiSignIn,
+  waitForMail,
+  demoAdminSession,
+  expectReachableOnPhone,
+  screens,
+  signInNewCustomer,
+  uniqueEmail,
+  type ApiSession,
+  demoManagerSession,
+  openAs,
+  passwordSession,
+} from './helpers.js';
 
 /*
  * The staff User Profile (spec 002): a manager's worker claims a customer, sets a BTC
@@ -9,9 +24,6 @@ import { bearer, createConfirmedUser, enrolAuthenticator, apiSignIn, waitForMail
  */
 
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
-
-
-
 
 /** A small real PNG (a 4x4 teal square). */
 function pngLogo(): Buffer {
@@ -40,7 +52,12 @@ function pngLogo(): Buffer {
   ihdr[9] = 2;
   const row = Buffer.from([0, ...Array.from({ length: 4 }, () => [0x14, 0xb8, 0xa6]).flat()]);
   const pixels = Buffer.concat([row, row, row, row]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function profileNav(page: Page, name: string) {
@@ -48,7 +65,10 @@ function profileNav(page: Page, name: string) {
 }
 
 test.describe('staff user profile', () => {
-  test('an admin removes a customer\'s lost authenticator with a reason; the customer signs in with the password alone', async ({ page, request }) => {
+  test("an admin removes a customer's lost authenticator with a reason; the customer signs in with the password alone", async ({
+    page,
+    request,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const customer = await createConfirmedUser(request, 'lost-authenticator', 'Lena Lost');
     const session = await apiSignIn(request, customer.email, customer.password);
@@ -68,14 +88,21 @@ test.describe('staff user profile', () => {
     expect(again.user.factors).toEqual([]);
   });
 
-  test('a worker sets an address, adds a pending deposit and completes it; the customer and the event trail follow', async ({ page, browser, request }) => {
+  test('a worker sets an address, adds a pending deposit and completes it; the customer and the event trail follow', async ({
+    page,
+    browser,
+    request,
+  }) => {
     test.setTimeout(240_000);
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // Set-up through the API: the manager creates a worker, the worker sets their own password and claims the customer.
     const manager = await demoManagerSession(request);
     const workerEmail = uniqueEmail('profile-worker');
-    const created = await request.post('/functions/v1/create-worker-for-manager', { headers: bearer(manager), data: { fullName: 'Wanda Worker', email: workerEmail, password: 'Given-by-manager-1' } });
+    const created = await request.post('/functions/v1/create-worker-for-manager', {
+      headers: bearer(manager),
+      data: { fullName: 'Wanda Worker', email: workerEmail, password: 'Given-by-manager-1' },
+    });
     expect(created.ok(), await created.text()).toBe(true);
     const first = (await (await passwordSession(request, workerEmail, 'Given-by-manager-1')).json()) as ApiSession;
     expect((await request.put('/auth/v1/user', { headers: bearer(first), data: { password: 'Worker-own-pass-9' } })).ok()).toBe(true);
@@ -90,11 +117,17 @@ test.describe('staff user profile', () => {
       data: { type: 'credit_card', cardNumber: '4000056655665556', cardHolderName: 'Paula Profile', expiryDate: '10/41', cvv: '999' },
     });
     expect(card.ok(), await card.text()).toBe(true);
-    expect((await request.post('/functions/v1/log-login-details', { headers: { ...bearer(customer.session), 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0' } })).ok()).toBe(true);
+    expect(
+      (
+        await request.post('/functions/v1/log-login-details', {
+          headers: { ...bearer(customer.session), 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0' },
+        })
+      ).ok(),
+    ).toBe(true);
     const claim = await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: userId } });
     expect(claim.ok(), await claim.text()).toBe(true);
 
-    await test.step('another user\'s profile is refused with the reason and a way back', async () => {
+    await test.step("another user's profile is refused with the reason and a way back", async () => {
       const stranger = await createConfirmedUser(request, 'profile-stranger');
       const strangerSession = (await (await passwordSession(request, stranger.email, stranger.password)).json()) as ApiSession;
       await openAs(page, worker, `/dashboard/user-profile/${strangerSession.user.id}`);
@@ -152,7 +185,11 @@ test.describe('staff user profile', () => {
       // On a phone each asset is a card: balance and both actions on screen, no sideways scroll.
       await expectReachableOnPhone(
         page,
-        [btc.locator('td[data-label="Balance"]'), btc.getByRole('button', { name: 'Update Address BTC' }), btc.getByRole('button', { name: 'Add Tx BTC' })],
+        [
+          btc.locator('td[data-label="Balance"]'),
+          btc.getByRole('button', { name: 'Update Address BTC' }),
+          btc.getByRole('button', { name: 'Add Tx BTC' }),
+        ],
         'staff-profile-wallets-phone.png',
         { width: 1280, height: 900 },
       );
@@ -220,7 +257,9 @@ test.describe('staff user profile', () => {
     await test.step('the customer sees the balance, the note and a notification', async () => {
       await customerPage.goto('/dashboard/overview');
       await expect(customerPage.getByText('Your deposit is on its way.')).toBeVisible();
-      await expect(customerPage.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'Bitcoin' })).toContainText('0.50000000 BTC');
+      await expect(
+        customerPage.getByRole('region', { name: 'Current Balance' }).getByRole('listitem').filter({ hasText: 'Bitcoin' }),
+      ).toContainText('0.50000000 BTC');
       // Three unread: the staff notices of the permission change and of the new BTC address, and the deposit.
       await expect(customerPage.getByTestId('notification-count')).toHaveText('3');
       await customerPage.getByRole('button', { name: 'Open notifications (3 unread)' }).click();
@@ -255,7 +294,9 @@ test.describe('staff user profile', () => {
       await dialog.getByLabel('Link Name').fill('Local Exchange');
       await dialog.getByRole('button', { name: 'Save Link' }).click();
       await expect(dialog.getByText('Please upload a logo image')).toBeVisible();
-      await dialog.getByLabel('Logo Image (PNG only, max 500KB)').setInputFiles({ name: 'local exchange.png', mimeType: 'image/png', buffer: pngLogo() });
+      await dialog
+        .getByLabel('Logo Image (PNG only, max 500KB)')
+        .setInputFiles({ name: 'local exchange.png', mimeType: 'image/png', buffer: pngLogo() });
       await expect(dialog.getByRole('img', { name: 'Logo preview' })).toBeVisible();
       await page.screenshot({ path: `${screens}/staff-profile-add-link.png` });
       await dialog.getByRole('button', { name: 'Save Link' }).click();
@@ -274,7 +315,7 @@ test.describe('staff user profile', () => {
       await safeLinks.screenshot({ path: `${screens}/customer-buying-links.png` });
     });
 
-    await test.step('Event trail: each step with the worker\'s name, filterable by kind', async () => {
+    await test.step("Event trail: each step with the worker's name, filterable by kind", async () => {
       await profileNav(page, 'Event trail').click();
       await expect(page.getByRole('heading', { name: 'Event trail' })).toBeVisible();
       const rows = page.locator('tr[data-event-type]');

@@ -37,7 +37,12 @@ function gradientPng(width: number, height: number): Buffer {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) rows.set([99 + (x * 100) / width, 102 + (y * 80) / height, 241], y * (width * 3 + 1) + 1 + x * 3);
   }
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /**
@@ -59,17 +64,27 @@ async function openAs(browser: Browser, session: ApiSession, url: string): Promi
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await page.goto('/login');
-  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), ['wallet-ledger.session', JSON.stringify(session)] as const);
+  await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [
+    'wallet-ledger.session',
+    JSON.stringify(session),
+  ] as const);
   await page.goto(url);
   return page;
 }
 
-test('a customer opens a ticket with a PDF; the worker answers with an image; the reply arrives live and the customer can answer', async ({ page, request, browser }) => {
+test('a customer opens a ticket with a PDF; the worker answers with an image; the reply arrives live and the customer can answer', async ({
+  page,
+  request,
+  browser,
+}) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const customer = await signInNewCustomer(page, request, 'support', 'Sam Support');
   const worker = await newWorkerSession(request);
-  const claimed = await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: customer.session.user.id } });
+  const claimed = await request.post('/functions/v1/claim-user', {
+    headers: bearer(worker),
+    data: { userIdToClaim: customer.session.user.id },
+  });
   expect(claimed.ok(), await claimed.text()).toBe(true);
 
   await test.step('the customer sees the empty state, then opens a ticket with a PDF', async () => {
@@ -90,7 +105,9 @@ test('a customer opens a ticket with a PDF; the worker answers with an image; th
     await dialog.getByLabel('Message').fill('My withdrawal of 0.5 ETH has been pending for two days.');
     await expect(dialog.getByLabel('Urgency')).toHaveValue('medium');
     await dialog.getByLabel('Urgency').selectOption('high');
-    await dialog.getByLabel('Attachments (optional)').setInputFiles({ name: 'bank-statement.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await dialog
+      .getByLabel('Attachments (optional)')
+      .setInputFiles({ name: 'bank-statement.pdf', mimeType: 'application/pdf', buffer: PDF });
     await page.screenshot({ path: `${screens}/support-create.png` });
     await dialog.getByRole('button', { name: 'Create Ticket' }).click();
     await expect(dialog).toBeHidden();

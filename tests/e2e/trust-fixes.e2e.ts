@@ -1,5 +1,15 @@
 import { expect, test } from '@playwright/test';
-import { bearer, demoAdminSession, demoManagerSession, openAs, ownSession, screens, signInNewCustomer, uniqueEmail, type ApiSession } from './helpers.js';
+import {
+  bearer,
+  demoAdminSession,
+  demoManagerSession,
+  openAs,
+  ownSession,
+  screens,
+  signInNewCustomer,
+  uniqueEmail,
+  type ApiSession,
+} from './helpers.js';
 
 /*
  * Screens people trust (issue 32): the bell tells money that arrived from money on its way,
@@ -10,14 +20,25 @@ import { bearer, demoAdminSession, demoManagerSession, openAs, ownSession, scree
 const PHONE = { width: 390, height: 844 };
 
 test.describe('screens people trust', () => {
-  test('the bell: a completed credit is "You received", a pending deposit says pending, amounts grouped with 8 decimals at most; the menus are solid on a phone', async ({ page, request }) => {
+  test('the bell: a completed credit is "You received", a pending deposit says pending, amounts grouped with 8 decimals at most; the menus are solid on a phone', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     const customer = await signInNewCustomer(page, request, 'trust-bell', 'Tia Trust');
     const userId = customer.session.user.id;
     const admin = await demoAdminSession(request);
     const credit = await request.post('/functions/v1/add-transaction', {
       headers: bearer(admin),
-      data: { targetUserId: userId, assetId: 'USDT', amount: '4866.004059138010692363', status: 'Complete', sentAt: new Date().toISOString(), senderAddress: 'TFunding', note: 'Opening funds' },
+      data: {
+        targetUserId: userId,
+        assetId: 'USDT',
+        amount: '4866.004059138010692363',
+        status: 'Complete',
+        sentAt: new Date().toISOString(),
+        senderAddress: 'TFunding',
+        note: 'Opening funds',
+      },
     });
     expect(credit.ok(), await credit.text()).toBe(true);
     const card = await request.post('/functions/v1/add-raw-payment-method', {
@@ -58,10 +79,18 @@ test.describe('screens people trust', () => {
     await page.screenshot({ path: `${screens}/user-menu-phone.png` });
   });
 
-  test('a customer opening a staff screen lands on the overview, and a worker opening the admin dashboard on their own', async ({ page, request }) => {
+  test('a customer opening a staff screen lands on the overview, and a worker opening the admin dashboard on their own', async ({
+    page,
+    request,
+  }) => {
     test.setTimeout(120_000);
     await signInNewCustomer(page, request, 'trust-roles');
-    for (const path of ['/dashboard/admin', '/dashboard/worker', '/dashboard/manager/all-users', '/dashboard/user-profile/00000000-0000-4000-8000-000000000001']) {
+    for (const path of [
+      '/dashboard/admin',
+      '/dashboard/worker',
+      '/dashboard/manager/all-users',
+      '/dashboard/user-profile/00000000-0000-4000-8000-000000000001',
+    ]) {
       await page.goto(path);
       await expect(page).toHaveURL(/\/dashboard\/overview$/);
       await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
@@ -70,7 +99,10 @@ test.describe('screens people trust', () => {
 
     const manager = await demoManagerSession(request);
     const workerEmail = uniqueEmail('trust-worker');
-    const created = await request.post('/functions/v1/create-worker-for-manager', { headers: bearer(manager), data: { fullName: 'Wyn Worker', email: workerEmail, password: 'Given-by-manager-1' } });
+    const created = await request.post('/functions/v1/create-worker-for-manager', {
+      headers: bearer(manager),
+      data: { fullName: 'Wyn Worker', email: workerEmail, password: 'Given-by-manager-1' },
+    });
     expect(created.ok(), await created.text()).toBe(true);
     const worker: ApiSession = await ownSession(request, workerEmail, 'Given-by-manager-1', 'Worker-own-pass-9');
     await openAs(page, worker, '/dashboard/admin');

@@ -46,7 +46,14 @@ async function write(dataDir: string, n: number): Promise<number> {
     const head = (await store.headPosition())!;
     expect(await projector.waitFor(head, 30_000)).toBe(true);
     await projector.stop();
-    return Number((await database.db.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    return Number(
+      (
+        await database.db
+          .selectFrom('events')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   } finally {
     await database.close();
   }

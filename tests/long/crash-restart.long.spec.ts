@@ -21,7 +21,18 @@ function startServer(dataDir: string): ChildProcess {
   // `node --import tsx`, not the tsx binary: that one forks, and SIGKILL would hit only its wrapper.
   return spawn(process.execPath, ['--import', 'tsx', 'tests/long/server-child.ts'], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_USERS: 'false', RATE_LIMIT_FACTOR: '50', PUBLIC_URL: base },
+    env: {
+      ...process.env,
+      DATABASE_URL: '',
+      DATA_DIR: dataDir,
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DEMO_USERS: 'false',
+      RATE_LIMIT_FACTOR: '50',
+      PUBLIC_URL: base,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }
@@ -40,19 +51,36 @@ async function waitHealthy(timeoutMs = 90_000): Promise<void> {
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
 async function captcha(): Promise<string> {
-  const c = (await (await fetch(`${base}/functions/v1/captcha-challenge`)).json()) as { algorithm: string; challenge: string; maxnumber: number; salt: string; signature: string };
+  const c = (await (await fetch(`${base}/functions/v1/captcha-challenge`)).json()) as {
+    algorithm: string;
+    challenge: string;
+    maxnumber: number;
+    salt: string;
+    signature: string;
+  };
   const s = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: s!.number, salt: c.salt, signature: c.signature })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: s!.number, salt: c.salt, signature: c.signature }),
+  ).toString('base64');
 }
 
 async function customer(dataDir: string, email: string) {
   const password = 'crash-pass-123';
-  await post('/auth/v1/signup', { email, password, data: { full_name: 'Crash Test' }, gotrue_meta_security: { captcha_token: await captcha() } });
+  await post('/auth/v1/signup', {
+    email,
+    password,
+    data: { full_name: 'Crash Test' },
+    gotrue_meta_security: { captcha_token: await captcha() },
+  });
   const outbox = new OutboxMailer(path.join(dataDir, 'outbox'));
   let link: string | undefined;
   for (let i = 0; i < 100 && !link; i++) {
@@ -64,7 +92,11 @@ async function customer(dataDir: string, email: string) {
   const session = await post('/auth/v1/token?grant_type=password', { email, password });
   const token = session.body.access_token as string;
   const h = { authorization: `Bearer ${token}` };
-  const card = await post('/functions/v1/add-raw-payment-method', { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Crash Test', expiryDate: '12/39', cvv: '123' }, h);
+  const card = await post(
+    '/functions/v1/add-raw-payment-method',
+    { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Crash Test', expiryDate: '12/39', cvv: '123' },
+    h,
+  );
   return { userId: (session.body.user as { id: string }).id, headers: h, cardId: (card.body.paymentMethod as { id: string }).id };
 }
 
@@ -88,7 +120,11 @@ describe('crash and restart (long)', () => {
       const send = async (c: (typeof customers)[number], key: string) => {
         sent++;
         try {
-          const res = await post('/functions/v1/create-deposit-request', { tokenId: 'BTC', amount: '0.01', paymentMethodId: c.cardId, userId: c.userId }, { ...c.headers, 'idempotency-key': key });
+          const res = await post(
+            '/functions/v1/create-deposit-request',
+            { tokenId: 'BTC', amount: '0.01', paymentMethodId: c.cardId, userId: c.userId },
+            { ...c.headers, 'idempotency-key': key },
+          );
           if (res.status === 200) {
             const id = res.body.transactionId as string;
             const before = acked.get(key);
@@ -130,7 +166,8 @@ describe('crash and restart (long)', () => {
         const mine = [...acked.keys()].filter((k) => k.startsWith(`${i}:`)).length;
         let shown = -1;
         for (let tries = 0; tries < 100 && shown !== mine; tries++) {
-          shown = ((await (await fetch(`${base}/api/v1/transactions?pageSize=1`, { headers: c.headers })).json()) as { count: number }).count;
+          shown = ((await (await fetch(`${base}/api/v1/transactions?pageSize=1`, { headers: c.headers })).json()) as { count: number })
+            .count;
           if (shown !== mine) await sleep(100);
         }
         expect(shown, `customer ${i}: deposits shown vs acknowledged`).toBe(mine);
@@ -148,7 +185,9 @@ describe('crash and restart (long)', () => {
     try {
       const store = new PostgresEventStore(database.db);
       const { rows } = await sql<{ key: string; n: number | string }>`
-        select metadata->>'idempotencyKey' as key, count(*) as n from events where metadata->>'idempotencyKey' is not null group by 1`.execute(database.db);
+        select metadata->>'idempotencyKey' as key, count(*) as n from events where metadata->>'idempotencyKey' is not null group by 1`.execute(
+        database.db,
+      );
       const perKey = new Map(rows.map((r) => [r.key, Number(r.n)]));
       const missing = [...acked.keys()].filter((k) => !perKey.has(k));
       const twice = [...perKey].filter(([, n]) => n !== 1);
@@ -159,7 +198,13 @@ describe('crash and restart (long)', () => {
       expect(inTable).toHaveLength(ids.length);
       const report = await verifyReadModels(database.db, store);
       expect(report.ok, JSON.stringify(report.foldMismatches)).toBe(true);
-      const summary = { kills, commandsSent: sent, commandsAcknowledged: acked.size, commandsChecked: acked.size, eventsInLog: rows.length };
+      const summary = {
+        kills,
+        commandsSent: sent,
+        commandsAcknowledged: acked.size,
+        commandsChecked: acked.size,
+        eventsInLog: rows.length,
+      };
       console.log(`crash and restart: survived ${kills} kills; ${sent} commands sent, ${acked.size} acknowledged and checked`);
       fs.mkdirSync(path.join(root, 'tmp'), { recursive: true });
       fs.writeFileSync(path.join(root, 'tmp', 'crash-restart-last-run.json'), JSON.stringify(summary, null, 2));

@@ -56,8 +56,15 @@ describe('authorisation matrix: every route x every role x own/foreign target', 
 
   it('answers every cell as the policy table says, and a refused call writes nothing', async () => {
     const idsFor = (role: Role, target: 'own' | 'foreign', selfId: string): Ids => {
-      const customer = role === 'USER' || role === 'anonymous' ? (target === 'own' ? w.self : w.other) : target === 'own' ? w.owned : w.other;
-      return { ...customer, workerId: target === 'own' ? w.worker : w.otherWorker, managerId: target === 'own' ? w.manager : w.admin, spareWorkerId: target === 'own' ? w.spareWorker : w.otherWorker, selfId };
+      const customer =
+        role === 'USER' || role === 'anonymous' ? (target === 'own' ? w.self : w.other) : target === 'own' ? w.owned : w.other;
+      return {
+        ...customer,
+        workerId: target === 'own' ? w.worker : w.otherWorker,
+        managerId: target === 'own' ? w.manager : w.admin,
+        spareWorkerId: target === 'own' ? w.spareWorker : w.otherWorker,
+        selfId,
+      };
     };
     const failures: string[] = [];
     let cells = 0;
@@ -84,7 +91,9 @@ describe('authorisation matrix: every route x every role x own/foreign target', 
       const wrote = (await w.eventCount()) !== before;
       cells++;
       if (!meets(expected, res.statusCode, wrote)) {
-        failures.push(`${key} as ${role} (${label}): expected ${expected}, got ${res.statusCode}${wrote ? ' and an event was written' : ''} ${res.body.slice(0, 160)}`);
+        failures.push(
+          `${key} as ${role} (${label}): expected ${expected}, got ${res.statusCode}${wrote ? ' and an event was written' : ''} ${res.body.slice(0, 160)}`,
+        );
       }
     };
 
@@ -105,7 +114,8 @@ describe('authorisation matrix: every route x every role x own/foreign target', 
             const own = idsFor(role, 'own', selfId);
             const other = idsFor(role, 'foreign', selfId);
             // With only one field foreign, 'not found' is as good a refusal as 'forbidden'.
-            for (const k of idKeys) await call(key, entry, role, { ...own, [k]: other[k] }, expected === '403' ? 'denied' : expected, `foreign ${k} only`);
+            for (const k of idKeys)
+              await call(key, entry, role, { ...own, [k]: other[k] }, expected === '403' ? 'denied' : expected, `foreign ${k} only`);
           }
         }
       }

@@ -32,7 +32,9 @@ describe('money under contention', () => {
 
   const available = async (assetId: string) => {
     const { rows } = await sql<{ v: string }>`
-      select (balance + pending_withdrawals)::text as v from balances where user_id = ${customer.user.id} and asset_id = ${assetId}`.execute(t.database.db);
+      select (balance + pending_withdrawals)::text as v from balances where user_id = ${customer.user.id} and asset_id = ${assetId}`.execute(
+      t.database.db,
+    );
     return rows[0]?.v ?? '0';
   };
 
@@ -70,7 +72,12 @@ describe('money under contention', () => {
     expect(lowest).toBeGreaterThanOrEqual(0);
     expect(await available('BTC')).toMatch(/^0(\.0+)?$/);
 
-    const pending = await t.database.db.selectFrom('transactions').select('id').where('user_id', '=', customer.user.id).where('type', '=', 'withdrawal').execute();
+    const pending = await t.database.db
+      .selectFrom('transactions')
+      .select('id')
+      .where('user_id', '=', customer.user.id)
+      .where('type', '=', 'withdrawal')
+      .execute();
     expect(pending).toHaveLength(37);
     const report = await verifyReadModels(t.database.db, t.app.ledger.store);
     expect(report.ok, JSON.stringify(report.negativeAvailable)).toBe(true);
@@ -87,12 +94,20 @@ describe('money under contention', () => {
             headers: bearer(customer.access_token),
             payload: { tokenId: 'BTC', amount: '0.1', paymentMethodId: bank, userId: customer.user.id },
           })
-        : t.app.inject({ method: 'POST', url: '/functions/v1/create-swap-request', headers: bearer(customer.access_token), payload: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.101' } }),
+        : t.app.inject({
+            method: 'POST',
+            url: '/functions/v1/create-swap-request',
+            headers: bearer(customer.access_token),
+            payload: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.101' },
+          }),
     );
     const ok = answers.filter((a) => a.statusCode === 200);
     expect(ok).toHaveLength(37);
     const refusals = new Set(answers.filter((a) => a.statusCode !== 200).map((a) => `${a.statusCode} ${a.json().error}`));
-    expect([...refusals].every((r) => r === '400 Insufficient BTC balance' || r === '400 Insufficient balance'), [...refusals].join(' | ')).toBe(true);
+    expect(
+      [...refusals].every((r) => r === '400 Insufficient BTC balance' || r === '400 Insufficient balance'),
+      [...refusals].join(' | '),
+    ).toBe(true);
     expect(lowest).toBeGreaterThanOrEqual(0);
     expect(await available('BTC')).toMatch(/^0(\.0+)?$/);
     const report = await verifyReadModels(t.database.db, t.app.ledger.store);

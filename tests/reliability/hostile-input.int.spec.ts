@@ -87,8 +87,32 @@ function wrongFor(types: Set<string>): fc.Arbitrary<unknown> {
 /** Hostile but type-correct strings: huge, amounts at the edges, unicode, control characters. */
 const hostileString = fc.oneof(
   fc.constant('x'.repeat(200_000)),
-  fc.constantFrom('-1', '-0.000000000000000001', '0', '0.' + '1'.repeat(30), '1.' + '0'.repeat(29) + '1', '1e400', '1e-30', 'NaN', 'Infinity', '-Infinity', '0x10', ' 1 ', '1,5', '99999999999999999999999999999999999999'),
-  fc.constantFrom('\u0000', '\u202e\u0631\u0644', '𝕳𝖊𝖑𝖑𝖔 🧨', '../../../etc/passwd', '<script>alert(1)</script>', "'; drop table events; --", '\ud800', 'a\r\nX-Injected: 1'),
+  fc.constantFrom(
+    '-1',
+    '-0.000000000000000001',
+    '0',
+    '0.' + '1'.repeat(30),
+    '1.' + '0'.repeat(29) + '1',
+    '1e400',
+    '1e-30',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '0x10',
+    ' 1 ',
+    '1,5',
+    '99999999999999999999999999999999999999',
+  ),
+  fc.constantFrom(
+    '\u0000',
+    '\u202e\u0631\u0644',
+    '𝕳𝖊𝖑𝖑𝖔 🧨',
+    '../../../etc/passwd',
+    '<script>alert(1)</script>',
+    "'; drop table events; --",
+    '\ud800',
+    'a\r\nX-Injected: 1',
+  ),
   fc.string({ unit: 'binary', maxLength: 300 }),
 );
 
@@ -97,7 +121,6 @@ const pollution = fc.constantFrom(
   '{"constructor":{"prototype":{"polluted":true}}}',
   '{"__proto__":{"isAdmin":true,"role":"ADMIN"}}',
 );
-
 
 interface Mutation {
   label: string;
@@ -111,15 +134,27 @@ function mutations(base: unknown, schema: JsonSchema): fc.Arbitrary<Mutation> {
   const fields = fieldsOf(schema);
   const required = new Set(schema.required ?? []);
   const arbs: fc.Arbitrary<Mutation>[] = [
-    fc.constantFrom('[]', '"text"', '42', 'null', '{', '{"a":', JSON.stringify(base) + 'x').map((payload) => ({ label: `root ${payload.slice(0, 20)}`, payload, mustRefuse: true })),
-    pollution.map((extra) => ({ label: 'prototype keys', payload: JSON.stringify(base).replace(/^\{/, extra.slice(0, -1) + (JSON.stringify(base) === '{}' ? '' : ',')), mustRefuse: false })),
+    fc
+      .constantFrom('[]', '"text"', '42', 'null', '{', '{"a":', JSON.stringify(base) + 'x')
+      .map((payload) => ({ label: `root ${payload.slice(0, 20)}`, payload, mustRefuse: true })),
+    pollution.map((extra) => ({
+      label: 'prototype keys',
+      payload: JSON.stringify(base).replace(/^\{/, extra.slice(0, -1) + (JSON.stringify(base) === '{}' ? '' : ',')),
+      mustRefuse: false,
+    })),
   ];
   if (fields.length > 0) {
     const field = fc.constantFrom(...fields);
     arbs.push(
-      fc.tuple(field, fc.constant(null)).chain(([f]) =>
-        wrongFor(typesOf(f.schema)).map((v) => ({ label: `${f.path.join('.')} wrong type ${JSON.stringify(v)?.slice(0, 30)}`, payload: JSON.stringify(setAt(base, f.path, v)), mustRefuse: f.path.length === 1 })),
-      ),
+      fc
+        .tuple(field, fc.constant(null))
+        .chain(([f]) =>
+          wrongFor(typesOf(f.schema)).map((v) => ({
+            label: `${f.path.join('.')} wrong type ${JSON.stringify(v)?.slice(0, 30)}`,
+            payload: JSON.stringify(setAt(base, f.path, v)),
+            mustRefuse: f.path.length === 1,
+          })),
+        ),
       fc.tuple(field, hostileString).map(([f, v]) => ({
         label: `${f.path.join('.')} = ${JSON.stringify(v).slice(0, 40)}`,
         payload: JSON.stringify(setAt(base, f.path, v)),
@@ -129,7 +164,11 @@ function mutations(base: unknown, schema: JsonSchema): fc.Arbitrary<Mutation> {
     );
     const req = fields.filter((f) => f.path.length === 1 && required.has(f.path[0]!));
     if (req.length > 0) {
-      arbs.push(fc.constantFrom(...req).map((f) => ({ label: `without ${f.path[0]}`, payload: JSON.stringify(dropAt(base, f.path)), mustRefuse: true })));
+      arbs.push(
+        fc
+          .constantFrom(...req)
+          .map((f) => ({ label: `without ${f.path[0]}`, payload: JSON.stringify(dropAt(base, f.path)), mustRefuse: true })),
+      );
     }
   }
   return fc.oneof(...arbs);
@@ -139,7 +178,11 @@ function mutations(base: unknown, schema: JsonSchema): fc.Arbitrary<Mutation> {
 function unstorableExamples(base: unknown, schema: JsonSchema): [Mutation][] {
   return fieldsOf(schema)
     .filter((f) => typesOf(f.schema).has('string') && f.schema.enum === undefined && f.schema.const === undefined)
-    .flatMap((f) => ['a\u0000b', 'a\ud800b'].map((v): [Mutation] => [{ label: `${f.path.join('.')} = ${JSON.stringify(v)}`, payload: JSON.stringify(setAt(base, f.path, v)), mustRefuse: true }]));
+    .flatMap((f) =>
+      ['a\u0000b', 'a\ud800b'].map((v): [Mutation] => [
+        { label: `${f.path.join('.')} = ${JSON.stringify(v)}`, payload: JSON.stringify(setAt(base, f.path, v)), mustRefuse: true },
+      ]),
+    );
 }
 
 const STAFF_POLICIES = new Set(['staff-owner', 'staff', 'manager-of-worker', 'manager-only', 'admin-only']);
@@ -172,7 +215,13 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
       const key = `${route.method} ${route.url}`;
       const entry = ROUTE_POLICY[key];
       const role = entry && STAFF_POLICIES.has(entry.policy) ? 'ADMIN' : 'USER';
-      const ids: Ids = { ...(role === 'ADMIN' ? w.owned : w.self), workerId: w.worker, managerId: w.manager, spareWorkerId: w.spareWorker, selfId: (await w.session(role))!.user.id };
+      const ids: Ids = {
+        ...(role === 'ADMIN' ? w.owned : w.self),
+        workerId: w.worker,
+        managerId: w.manager,
+        spareWorkerId: w.spareWorker,
+        selfId: (await w.session(role))!.user.id,
+      };
       const valid = entry?.request?.(ids, { password: w.passwords[role] });
       const base = valid?.body ?? skeleton(schema);
       const url = valid?.url ?? route.url;
@@ -182,7 +231,14 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
       await fc.assert(
         fc.asyncProperty(mutations(base, schema), async (m) => {
           const before = await counts();
-          const res = await t.app.inject({ method: route.method as InjectOptions['method'], url, query: valid?.query, headers, payload: m.payload, remoteAddress: randomIp() });
+          const res = await t.app.inject({
+            method: route.method as InjectOptions['method'],
+            url,
+            query: valid?.query,
+            headers,
+            payload: m.payload,
+            remoteAddress: randomIp(),
+          });
           sent++;
           const after = await counts();
           const body = (() => {
@@ -194,10 +250,12 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
           })();
           const problems: string[] = [];
           if (res.statusCode >= 500) problems.push(`a ${res.statusCode}`);
-          if (res.statusCode >= 400 && (typeof body.error !== 'string' || body.error.length === 0)) problems.push('a refusal without a message');
+          if (res.statusCode >= 400 && (typeof body.error !== 'string' || body.error.length === 0))
+            problems.push('a refusal without a message');
           if (res.statusCode >= 400 && after !== before) problems.push('a refusal that wrote events or blobs');
           if (m.mustRefuse && res.statusCode < 400) problems.push(`accepted (${res.statusCode})`);
-          if (({} as Record<string, unknown>).polluted !== undefined || ({} as Record<string, unknown>).isAdmin !== undefined) problems.push('Object.prototype polluted');
+          if (({} as Record<string, unknown>).polluted !== undefined || ({} as Record<string, unknown>).isAdmin !== undefined)
+            problems.push('Object.prototype polluted');
           if (problems.length) failures.push(`${key} ${m.label}: ${problems.join(', ')}; ${res.statusCode} ${res.body.slice(0, 120)}`);
           return true;
         }),
@@ -218,8 +276,14 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
         const url = route.url.replace(/:[A-Za-z_]+/g, value);
         for (const h of [headers, userHeaders]) {
           const before = await counts();
-          const res = await t.app.inject({ method: route.method as InjectOptions['method'], url, headers: h, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
-          if (res.statusCode >= 500 || res.statusCode < 400 || (await counts()) !== before) failures.push(`${route.method} ${url.slice(0, 60)}: ${res.statusCode} ${res.body.slice(0, 100)}`);
+          const res = await t.app.inject({
+            method: route.method as InjectOptions['method'],
+            url,
+            headers: h,
+            payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+          });
+          if (res.statusCode >= 500 || res.statusCode < 400 || (await counts()) !== before)
+            failures.push(`${route.method} ${url.slice(0, 60)}: ${res.statusCode} ${res.body.slice(0, 100)}`);
         }
       }
     }
@@ -236,7 +300,9 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
       for (const p of parts) {
         const filename = p.file?.encoded ? `filename*=UTF-8''${encodeURIComponent(p.file.name)}` : `filename="${p.file?.name}"`;
         const disposition = p.file ? `form-data; name="${p.name}"; ${filename}` : `form-data; name="${p.name}"`;
-        chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.file ? `Content-Type: ${p.file.type}\r\n` : ''}\r\n`));
+        chunks.push(
+          Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.file ? `Content-Type: ${p.file.type}\r\n` : ''}\r\n`),
+        );
         chunks.push(p.file ? p.file.data : Buffer.from(p.value ?? ''));
         chunks.push(Buffer.from('\r\n'));
       }
@@ -245,9 +311,18 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
     };
     const routes = t.app.routeInventory.filter((r) => JSON.stringify(r.schema?.consumes ?? []).includes('multipart/form-data'));
     const headers = await w.headers('USER');
-    const details = JSON.stringify({ firstName: 'Ada', lastName: 'Lovelace', dob: '1990-01-01', country: 'GB', city: 'London', postalCode: 'N1 9GU', fullAddress: '1 Main Street' });
+    const details = JSON.stringify({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      dob: '1990-01-01',
+      country: 'GB',
+      city: 'London',
+      postalCode: 'N1 9GU',
+      fullAddress: '1 Main Street',
+    });
     // The fields each upload route reads besides its files.
-    const fieldsFor = (url: string): Part[] => (url.includes('kyc') ? [{ name: 'basicDetails', value: details }] : [{ name: 'ticketId', value: w.self.ticketId }]);
+    const fieldsFor = (url: string): Part[] =>
+      url.includes('kyc') ? [{ name: 'basicDetails', value: details }] : [{ name: 'ticketId', value: w.self.ticketId }];
     const fileField = (url: string) => (url.includes('kyc') ? ['identityDoc', 'residenceDoc'] : ['file']);
     const failures: string[] = [];
     let sent = 0;
@@ -257,23 +332,85 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
         // PostgreSQL stores neither a NUL nor a lone surrogate; the JSON bodies' check does not see multipart parts.
         ...(route.url.includes('kyc')
           ? [
-              { label: 'NUL in a field', parts: [{ name: 'basicDetails', value: details.replace('"Ada"', '"A\\u0000da"') }, ...names.map((n) => ({ name: n, file: { name: 'a.png', data: png, type: 'image/png' } }))] },
-              { label: 'lone surrogate in a field', parts: [{ name: 'basicDetails', value: details.replace('"Ada"', '"A\\ud800da"') }, ...names.map((n) => ({ name: n, file: { name: 'a.png', data: png, type: 'image/png' } }))] },
+              {
+                label: 'NUL in a field',
+                parts: [
+                  { name: 'basicDetails', value: details.replace('"Ada"', '"A\\u0000da"') },
+                  ...names.map((n) => ({ name: n, file: { name: 'a.png', data: png, type: 'image/png' } })),
+                ],
+              },
+              {
+                label: 'lone surrogate in a field',
+                parts: [
+                  { name: 'basicDetails', value: details.replace('"Ada"', '"A\\ud800da"') },
+                  ...names.map((n) => ({ name: n, file: { name: 'a.png', data: png, type: 'image/png' } })),
+                ],
+              },
             ]
           : []),
-        { label: 'NUL in a file name', parts: [...fieldsFor(route.url), ...names.map((n) => ({ name: n, file: { name: 'a\u0000b.png', data: png, type: 'image/png', encoded: true } }))] },
+        {
+          label: 'NUL in a file name',
+          parts: [
+            ...fieldsFor(route.url),
+            ...names.map((n) => ({ name: n, file: { name: 'a\u0000b.png', data: png, type: 'image/png', encoded: true } })),
+          ],
+        },
         // Cut to 255 units, the name would end in half of the emoji.
-        { label: 'long name ending in an emoji', parts: [...fieldsFor(route.url), ...names.map((n) => ({ name: n, file: { name: `${'a'.repeat(254)}\u{1F9E8}.png`, data: png, type: 'image/png', encoded: true } }))] },
-        { label: 'oversize', parts: [...fieldsFor(route.url), ...names.map((n) => ({ name: n, file: { name: 'big.png', data: Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024 + 1)]), type: 'image/png' } }))] },
-        { label: 'wrong magic bytes', parts: [...fieldsFor(route.url), ...names.map((n) => ({ name: n, file: { name: 'passport.pdf', data: Buffer.from('MZ\x90\x00 this is a program, not a PDF'), type: 'application/pdf' } }))] },
-        { label: 'path traversal name', parts: [...fieldsFor(route.url), ...names.map((n) => ({ name: n, file: { name: '../../../../etc/cron.d/x.png', data: png, type: 'image/png' } }))] },
-        { label: 'too many parts', parts: [...fieldsFor(route.url), ...Array.from({ length: 8 }, () => ({ name: names[0]!, file: { name: 'a.png', data: png, type: 'image/png' } }))] },
+        {
+          label: 'long name ending in an emoji',
+          parts: [
+            ...fieldsFor(route.url),
+            ...names.map((n) => ({
+              name: n,
+              file: { name: `${'a'.repeat(254)}\u{1F9E8}.png`, data: png, type: 'image/png', encoded: true },
+            })),
+          ],
+        },
+        {
+          label: 'oversize',
+          parts: [
+            ...fieldsFor(route.url),
+            ...names.map((n) => ({
+              name: n,
+              file: { name: 'big.png', data: Buffer.concat([png, Buffer.alloc(10 * 1024 * 1024 + 1)]), type: 'image/png' },
+            })),
+          ],
+        },
+        {
+          label: 'wrong magic bytes',
+          parts: [
+            ...fieldsFor(route.url),
+            ...names.map((n) => ({
+              name: n,
+              file: { name: 'passport.pdf', data: Buffer.from('MZ\x90\x00 this is a program, not a PDF'), type: 'application/pdf' },
+            })),
+          ],
+        },
+        {
+          label: 'path traversal name',
+          parts: [
+            ...fieldsFor(route.url),
+            ...names.map((n) => ({ name: n, file: { name: '../../../../etc/cron.d/x.png', data: png, type: 'image/png' } })),
+          ],
+        },
+        {
+          label: 'too many parts',
+          parts: [
+            ...fieldsFor(route.url),
+            ...Array.from({ length: 8 }, () => ({ name: names[0]!, file: { name: 'a.png', data: png, type: 'image/png' } })),
+          ],
+        },
         { label: 'no parts', parts: [] },
       ];
       for (const c of cases) {
         const before = await counts();
         const body = multipart(c.parts);
-        const res = await t.app.inject({ method: 'POST', url: route.url, headers: { ...headers, 'content-type': body.contentType }, payload: body.payload });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: route.url,
+          headers: { ...headers, 'content-type': body.contentType },
+          payload: body.payload,
+        });
         sent++;
         const wrote = (await counts()) !== before;
         const message = (() => {
@@ -283,14 +420,20 @@ describe('hostile input: every JSON endpoint, generated from its schema', () => 
             return undefined;
           }
         })();
-        const ok = c.label === 'long name ending in an emoji'
-          ? res.statusCode === 200
-          : c.label === 'path traversal name'
-          ? res.statusCode < 500 && (res.statusCode < 400 || (Boolean(message) && !wrote)) && !res.body.includes('../')
-          : res.statusCode >= 400 && res.statusCode < 500 && Boolean(message) && !wrote;
+        const ok =
+          c.label === 'long name ending in an emoji'
+            ? res.statusCode === 200
+            : c.label === 'path traversal name'
+              ? res.statusCode < 500 && (res.statusCode < 400 || (Boolean(message) && !wrote)) && !res.body.includes('../')
+              : res.statusCode >= 400 && res.statusCode < 500 && Boolean(message) && !wrote;
         if (!ok) failures.push(`${route.url} ${c.label}: ${res.statusCode}${wrote ? ' (wrote)' : ''} ${res.body.slice(0, 120)}`);
       }
-      const json = await t.app.inject({ method: 'POST', url: route.url, headers: { ...headers, 'content-type': 'application/json' }, payload: '{}' });
+      const json = await t.app.inject({
+        method: 'POST',
+        url: route.url,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: '{}',
+      });
       if (json.statusCode < 400 || json.statusCode >= 500) failures.push(`${route.url} as JSON: ${json.statusCode}`);
     }
     console.log(`hostile uploads: ${routes.length} multipart endpoints, ${sent} requests`);

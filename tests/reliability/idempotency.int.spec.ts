@@ -27,10 +27,32 @@ describe('idempotency keys', () => {
     second = await buildApp(config, { database: t.database, clientDir: path.join(t.dataDir, 'no-client') });
     customer = await registeredCustomer(t, 'retry@example.com', 'retry-pass-123');
     const h = bearer(customer.access_token);
-    bank = (await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: h, payload: { type: 'bank_account', bank_name: 'First Bank', account_number: 'DE89370400440532013000' } })).json().paymentMethod.id;
-    card = (await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: h, payload: { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Retry Person', expiryDate: '12/39', cvv: '123' } })).json().paymentMethod.id;
+    bank = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/v1/add-raw-payment-method',
+        headers: h,
+        payload: { type: 'bank_account', bank_name: 'First Bank', account_number: 'DE89370400440532013000' },
+      })
+    ).json().paymentMethod.id;
+    card = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/functions/v1/add-raw-payment-method',
+        headers: h,
+        payload: {
+          type: 'credit_card',
+          cardNumber: '4242 4242 4242 4242',
+          cardHolderName: 'Retry Person',
+          expiryDate: '12/39',
+          cvv: '123',
+        },
+      })
+    ).json().paymentMethod.id;
     await t.app.ledger.execute(walletDecider, customer.user.id, recorded('100', 'Complete'), { actor: { id: 'staff', role: 'ADMIN' } });
-    await t.app.ledger.execute(walletDecider, customer.user.id, recorded('100', 'Complete', 'ETH'), { actor: { id: 'staff', role: 'ADMIN' } });
+    await t.app.ledger.execute(walletDecider, customer.user.id, recorded('100', 'Complete', 'ETH'), {
+      actor: { id: 'staff', role: 'ADMIN' },
+    });
   });
   afterAll(async () => {
     await second?.close();
@@ -38,14 +60,25 @@ describe('idempotency keys', () => {
   });
 
   const commands: Record<string, () => InjectOptions> = {
-    'create-deposit-request': () => ({ url: '/functions/v1/create-deposit-request', payload: { tokenId: 'BTC', amount: '1.5', paymentMethodId: card, userId: customer.user.id } }),
-    'create-withdrawal-request': () => ({ url: '/functions/v1/create-withdrawal-request', payload: { tokenId: 'BTC', amount: '0.5', paymentMethodId: bank, userId: customer.user.id } }),
-    'create-pending-withdrawal': () => ({ url: '/functions/v1/create-pending-withdrawal', payload: { assetId: 'ETH', amount: '0.25', recipientAddress: '0x52908400098527886E0F7030069857D2E4169EE7' } }),
+    'create-deposit-request': () => ({
+      url: '/functions/v1/create-deposit-request',
+      payload: { tokenId: 'BTC', amount: '1.5', paymentMethodId: card, userId: customer.user.id },
+    }),
+    'create-withdrawal-request': () => ({
+      url: '/functions/v1/create-withdrawal-request',
+      payload: { tokenId: 'BTC', amount: '0.5', paymentMethodId: bank, userId: customer.user.id },
+    }),
+    'create-pending-withdrawal': () => ({
+      url: '/functions/v1/create-pending-withdrawal',
+      payload: { assetId: 'ETH', amount: '0.25', recipientAddress: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    }),
   };
   const send = (app: FastifyInstance, name: string, key: string) =>
     app.inject({ method: 'POST', ...commands[name]!(), headers: { ...bearer(customer.access_token), 'idempotency-key': key } });
   const eventsWithKey = async (key: string) => {
-    const { rows } = await sql<{ n: string | number }>`select count(*) as n from events where metadata->>'idempotencyKey' = ${key}`.execute(t.database.db);
+    const { rows } = await sql<{ n: string | number }>`select count(*) as n from events where metadata->>'idempotencyKey' = ${key}`.execute(
+      t.database.db,
+    );
     return Number(rows[0]!.n);
   };
 
@@ -88,7 +121,8 @@ describe('idempotency keys', () => {
         payload: { type: 'bank_account', bank_name: 'Retry Bank', account_number: 'GB29NWBK60161331926819' },
       });
     const methods = () => t.database.db.selectFrom('user_payment_methods_raw').select('id').where('user_id', '=', owner.user.id).execute();
-    const secrets = (id: string) => t.database.db.selectFrom('payment_method_secrets').select('payment_method_id').where('payment_method_id', '=', id).execute();
+    const secrets = (id: string) =>
+      t.database.db.selectFrom('payment_method_secrets').select('payment_method_id').where('payment_method_id', '=', id).execute();
 
     const first = await add(t.app, 'method-key-1');
     expect(first.statusCode, first.body).toBe(200);
@@ -113,6 +147,9 @@ describe('idempotency keys', () => {
     const b = await send(t.app, 'create-withdrawal-request', 'distinct-2');
     expect(a.json().transactionId).not.toBe(b.json().transactionId);
     const report = await verifyReadModels(t.database.db, t.app.ledger.store);
-    expect(report.ok, JSON.stringify(report.projections.flatMap((p) => p.tables.filter((x) => x.onlyLive.length || x.onlyRebuilt.length)))).toBe(true);
+    expect(
+      report.ok,
+      JSON.stringify(report.projections.flatMap((p) => p.tables.filter((x) => x.onlyLive.length || x.onlyRebuilt.length))),
+    ).toBe(true);
   });
 });

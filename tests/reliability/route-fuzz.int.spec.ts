@@ -62,20 +62,74 @@ const unicodeEdges = [
   'ｆｕｌｌｗｉｄｔｈ１２３',
 ];
 
-const numberish = ['1e400', '-1e400', '1e-400', 'NaN', '-NaN', 'Infinity', '-Infinity', '-0', '0x10', '1_000', ' 1 ', '1,5', '١٢٣', '0.', '.5', '+1', '--1', '1e', '9'.repeat(80), '0.' + '0'.repeat(60) + '1',
+const numberish = [
+  '1e400',
+  '-1e400',
+  '1e-400',
+  'NaN',
+  '-NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '0x10',
+  '1_000',
+  ' 1 ',
+  '1,5',
+  '١٢٣',
+  '0.',
+  '.5',
+  '+1',
+  '--1',
+  '1e',
+  '9'.repeat(80),
+  '0.' + '0'.repeat(60) + '1',
   // At the edges of numeric(38, 18): 19, 20 and 21 digits before the point, 18 and 19 after.
-  '9'.repeat(19), '9'.repeat(20), '9'.repeat(21), '1' + '0'.repeat(19), '9'.repeat(19) + '.' + '9'.repeat(18), '0.' + '0'.repeat(17) + '1', '0.' + '0'.repeat(18) + '1', '-' + '9'.repeat(20), '2147483648', '9223372036854775808'];
+  '9'.repeat(19),
+  '9'.repeat(20),
+  '9'.repeat(21),
+  '1' + '0'.repeat(19),
+  '9'.repeat(19) + '.' + '9'.repeat(18),
+  '0.' + '0'.repeat(17) + '1',
+  '0.' + '0'.repeat(18) + '1',
+  '-' + '9'.repeat(20),
+  '2147483648',
+  '9223372036854775808',
+];
 
 /** A value of any JSON type, biased to the edges. */
 const anyHostile: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, Number.MAX_SAFE_INTEGER + 2, 1e308, -1e308, 5e-324, [], {}, [null], [[]], { $gt: '' }, { nested: { deeper: [1] } }),
+  fc.constantFrom<unknown>(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e308,
+    -1e308,
+    5e-324,
+    [],
+    {},
+    [null],
+    [[]],
+    { $gt: '' },
+    { nested: { deeper: [1] } },
+  ),
   fc.constantFrom(
     new Raw('['.repeat(3000) + ']'.repeat(3000)),
     new Raw('{"a":'.repeat(2000) + '{"__proto__":{"x":1}}' + '}'.repeat(2000)),
     new Raw('{"a":1,"a":[2],"a":{"b":3}}'),
-    new Raw(JSON.stringify(Array.from({ length: 20_000 }, (_, i) => i % 2 ? 'a' : 1))),
+    new Raw(JSON.stringify(Array.from({ length: 20_000 }, (_, i) => (i % 2 ? 'a' : 1)))),
   ),
-  fc.constantFrom(new Raw('-0'), new Raw('1e400'), new Raw('-1e400'), new Raw('1e-400'), new Raw('123456789012345678901234567890'), new Raw('0.' + '1'.repeat(400))),
+  fc.constantFrom(
+    new Raw('-0'),
+    new Raw('1e400'),
+    new Raw('-1e400'),
+    new Raw('1e-400'),
+    new Raw('123456789012345678901234567890'),
+    new Raw('0.' + '1'.repeat(400)),
+  ),
   fc.integer(),
   fc.double(),
   fc.constantFrom(...numberish),
@@ -96,11 +150,37 @@ const aroundValid = (valid: unknown): fc.Arbitrary<unknown> => {
     options.push(
       fc.constantFrom(...unicodeEdges).map((u) => valid + u),
       fc.constantFrom(...unicodeEdges).map((u) => u + valid),
-      fc.constantFrom(valid.toUpperCase(), ` ${valid} `, valid + valid, valid.slice(0, Math.max(0, valid.length - 1)), valid.repeat(Math.ceil(3000 / Math.max(1, valid.length)))),
+      fc.constantFrom(
+        valid.toUpperCase(),
+        ` ${valid} `,
+        valid + valid,
+        valid.slice(0, Math.max(0, valid.length - 1)),
+        valid.repeat(Math.ceil(3000 / Math.max(1, valid.length))),
+      ),
     );
-    if (valid !== '' && !Number.isNaN(Number(valid))) options.push(fc.constantFrom(...numberish), fc.constantFrom<unknown>(Number(valid), -Number(valid), `-${valid}`, `${valid}e400`, new Raw(`${valid}e400`)));
+    if (valid !== '' && !Number.isNaN(Number(valid)))
+      options.push(
+        fc.constantFrom(...numberish),
+        fc.constantFrom<unknown>(Number(valid), -Number(valid), `-${valid}`, `${valid}e400`, new Raw(`${valid}e400`)),
+      );
   }
-  if (typeof valid === 'number') options.push(fc.constantFrom(...numberish), fc.constantFrom<unknown>(1e20, 1e21, Number('99999999999999999999'), String(valid), -valid, valid + 0.5, new Raw('-0'), new Raw('1e400'), 2 ** 31, 2 ** 53 + 1, -(2 ** 31) - 1));
+  if (typeof valid === 'number')
+    options.push(
+      fc.constantFrom(...numberish),
+      fc.constantFrom<unknown>(
+        1e20,
+        1e21,
+        Number('99999999999999999999'),
+        String(valid),
+        -valid,
+        valid + 0.5,
+        new Raw('-0'),
+        new Raw('1e400'),
+        2 ** 31,
+        2 ** 53 + 1,
+        -(2 ** 31) - 1,
+      ),
+    );
   if (typeof valid === 'boolean') options.push(fc.constantFrom<unknown>(String(valid), valid ? 1 : 0, 'yes'));
   return fc.oneof(...options);
 };
@@ -139,7 +219,6 @@ function fieldPaths(sample: unknown, schema: JsonSchema | null): string[][] {
   return [...out.values()];
 }
 
-
 /** One request to send. */
 interface Variant {
   label: string;
@@ -154,7 +233,7 @@ const enc = encodeURIComponent;
 const queryText = (q: [string, string][]) => q.map(([k, v]) => (v === '\u0000novalue' ? enc(k) : `${enc(k)}=${enc(v)}`)).join('&');
 const withQuery = (path: string, q: string) => (q ? `${path}?${q}` : path);
 
-const stringValue = (v: unknown): string => (v instanceof Raw ? v.text : typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+const stringValue = (v: unknown): string => (v instanceof Raw ? v.text : typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
 
 function variants(route: RouteEntry, sample: { url: string; query?: Record<string, string>; body?: unknown }): fc.Arbitrary<Variant> {
   const hasBody = !['GET', 'DELETE'].includes(route.method) || sample.body !== undefined;
@@ -163,7 +242,12 @@ function variants(route: RouteEntry, sample: { url: string; query?: Record<strin
   const baseQueryText = queryText(baseQuery);
   const bodyText = baseBody === undefined ? undefined : toJsonText(baseBody);
   const json = 'application/json';
-  const at = (payload: string | undefined, label: string, url = withQuery(sample.url, baseQueryText), contentType: string | undefined = payload === undefined ? undefined : json): Variant => ({
+  const at = (
+    payload: string | undefined,
+    label: string,
+    url = withQuery(sample.url, baseQueryText),
+    contentType: string | undefined = payload === undefined ? undefined : json,
+  ): Variant => ({
     label,
     url,
     payload,
@@ -207,9 +291,15 @@ function variants(route: RouteEntry, sample: { url: string; query?: Record<strin
       const field = fc.constantFrom(...fields);
       arbs.push(
         fc.tuple(field, anyHostile).map(([f, v]) => at(toJsonText(setAt(baseBody, f, v)), `body.${f.join('.')} = ${show(v)}`)),
-        field.chain((f) => aroundValid(getAt(baseBody, f)).map((v) => at(toJsonText(setAt(baseBody, f, v)), `body.${f.join('.')} = ${show(v)}`))),
+        field.chain((f) =>
+          aroundValid(getAt(baseBody, f)).map((v) => at(toJsonText(setAt(baseBody, f, v)), `body.${f.join('.')} = ${show(v)}`)),
+        ),
         field.map((f) => at(toJsonText(dropAt(baseBody, f)), `body without ${f.join('.')}`)),
-        fc.tuple(field, field, anyHostile, anyHostile).map(([f, g, v, u]) => at(toJsonText(setAt(setAt(baseBody, f, v), g, u)), `body.${f.join('.')} = ${show(v)}, body.${g.join('.')} = ${show(u)}`)),
+        fc
+          .tuple(field, field, anyHostile, anyHostile)
+          .map(([f, g, v, u]) =>
+            at(toJsonText(setAt(setAt(baseBody, f, v), g, u)), `body.${f.join('.')} = ${show(v)}, body.${g.join('.')} = ${show(u)}`),
+          ),
       );
     }
     arbs.push(
@@ -226,7 +316,22 @@ function variants(route: RouteEntry, sample: { url: string; query?: Record<strin
   const paramAt = pattern.map((seg, i) => (seg.startsWith(':') || seg === '*' ? i : -1)).filter((i) => i >= 0 && i < actual.length);
   if (paramAt.length > 0) {
     const badSegment = fc.oneof(
-      fc.constantFrom('not-a-uuid', '0', '-1', '1e400', 'null', 'undefined', '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', '%20', '%E2%80%8F', '%F0%9F%A7%A8', '..', '%2e%2e', 'a'.repeat(3000)),
+      fc.constantFrom(
+        'not-a-uuid',
+        '0',
+        '-1',
+        '1e400',
+        'null',
+        'undefined',
+        '00000000-0000-0000-0000-000000000000',
+        'ffffffff-ffff-ffff-ffff-ffffffffffff',
+        '%20',
+        '%E2%80%8F',
+        '%F0%9F%A7%A8',
+        '..',
+        '%2e%2e',
+        'a'.repeat(3000),
+      ),
       fc.constant(null).map(() => randomUUID()),
       fc.constant(null).map(() => randomUUID().toUpperCase()),
       fc.constant(null).map(() => `${randomUUID()}%E2%80%8B`),
@@ -248,24 +353,46 @@ function variants(route: RouteEntry, sample: { url: string; query?: Record<strin
   const keys = queryKeys.length > 0 ? queryKeys : ['q'];
   const path = sample.url;
   arbs.push(
-    fc.tuple(fc.constantFrom(...keys), anyHostile, anyHostile).chain(([k, v, u]) =>
-      fc.constantFrom<[string, string]>(
-        [withQuery(path, queryText([...baseQuery, [k, stringValue(v)]])), `query ${k} repeated with ${show(v)}`],
-        [withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [k, stringValue(v)], [k, stringValue(u)]])), `query ${k}=${show(v)}&${k}=${show(u)}`],
-        [withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [k, stringValue(v)]])), `query ${k}=${show(v)}`],
-        [withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [`${k}[]`, stringValue(v)], [`${k}[]`, 'x']])), `query ${k}[]=${show(v)}`],
-        [withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [`${k}[a]`, stringValue(v)]])), `query ${k}[a]=${show(v)}`],
-        [withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [k, '\u0000novalue']])), `query ${k} without a value`],
-        [withQuery(path, queryText(baseQuery.filter(([x]) => x !== k))), `query without ${k}`],
-        [withQuery(path, `${baseQueryText}${baseQueryText ? '&' : ''}${enc(k)}=%zz&%E0%A4%A=1`), `query ${k} with broken percent-encoding`],
-        [withQuery(path, `${baseQueryText}${baseQueryText ? '&' : ''}${Array.from({ length: 200 }, (_, i) => `${enc(k)}=${i}`).join('&')}`), `query ${k} 200 times`],
-        [withQuery(path, queryText([...baseQuery, ['extra', stringValue(v)], ['__proto__', 'x'], ['constructor[prototype][x]', '1']])), `query extra keys ${show(v)}`],
-      ),
-    ).map(([url, label]) => at(bodyText, label, url)),
+    fc
+      .tuple(fc.constantFrom(...keys), anyHostile, anyHostile)
+      .chain(([k, v, u]) =>
+        fc.constantFrom<[string, string]>(
+          [withQuery(path, queryText([...baseQuery, [k, stringValue(v)]])), `query ${k} repeated with ${show(v)}`],
+          [
+            withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [k, stringValue(v)], [k, stringValue(u)]])),
+            `query ${k}=${show(v)}&${k}=${show(u)}`,
+          ],
+          [withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [k, stringValue(v)]])), `query ${k}=${show(v)}`],
+          [
+            withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [`${k}[]`, stringValue(v)], [`${k}[]`, 'x']])),
+            `query ${k}[]=${show(v)}`,
+          ],
+          [withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [`${k}[a]`, stringValue(v)]])), `query ${k}[a]=${show(v)}`],
+          [withQuery(path, queryText([...baseQuery.filter(([x]) => x !== k), [k, '\u0000novalue']])), `query ${k} without a value`],
+          [withQuery(path, queryText(baseQuery.filter(([x]) => x !== k))), `query without ${k}`],
+          [
+            withQuery(path, `${baseQueryText}${baseQueryText ? '&' : ''}${enc(k)}=%zz&%E0%A4%A=1`),
+            `query ${k} with broken percent-encoding`,
+          ],
+          [
+            withQuery(
+              path,
+              `${baseQueryText}${baseQueryText ? '&' : ''}${Array.from({ length: 200 }, (_, i) => `${enc(k)}=${i}`).join('&')}`,
+            ),
+            `query ${k} 200 times`,
+          ],
+          [
+            withQuery(path, queryText([...baseQuery, ['extra', stringValue(v)], ['__proto__', 'x'], ['constructor[prototype][x]', '1']])),
+            `query extra keys ${show(v)}`,
+          ],
+        ),
+      )
+      .map(([url, label]) => at(bodyText, label, url)),
   );
 
   // Headers: broken credentials, odd idempotency keys (one key reused with different bodies).
-  const hostileBody = baseBody === undefined ? fc.constant(bodyText) : anyHostile.map((v) => toJsonText({ ...(baseBody as object), amount: v }));
+  const hostileBody =
+    baseBody === undefined ? fc.constant(bodyText) : anyHostile.map((v) => toJsonText({ ...(baseBody as object), amount: v }));
   arbs.push(
     fc
       .tuple(
@@ -293,17 +420,42 @@ function variants(route: RouteEntry, sample: { url: string; query?: Record<strin
 /** Handmade broken multipart bodies for the upload routes (hostile-input covers well-formed but hostile parts). */
 const MULTIPART_CASES: { label: string; payload: string; contentType: string }[] = [
   { label: 'multipart without a boundary', payload: '--x\r\n\r\n', contentType: 'multipart/form-data' },
-  { label: 'multipart with a wrong boundary', payload: '--y\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc\r\n--y--\r\n', contentType: 'multipart/form-data; boundary=x' },
-  { label: 'multipart cut short', payload: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG', contentType: 'multipart/form-data; boundary=x' },
-  { label: 'multipart part without a name', payload: '--x\r\nContent-Disposition: form-data\r\n\r\n1\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
+  {
+    label: 'multipart with a wrong boundary',
+    payload: '--y\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc\r\n--y--\r\n',
+    contentType: 'multipart/form-data; boundary=x',
+  },
+  {
+    label: 'multipart cut short',
+    payload: '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG',
+    contentType: 'multipart/form-data; boundary=x',
+  },
+  {
+    label: 'multipart part without a name',
+    payload: '--x\r\nContent-Disposition: form-data\r\n\r\n1\r\n--x--\r\n',
+    contentType: 'multipart/form-data; boundary=x',
+  },
   { label: 'multipart part without headers', payload: '--x\r\n\r\n1\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
-  { label: 'multipart fields only, wrong types', payload: '--x\r\nContent-Disposition: form-data; name="ticketId"\r\n\r\n1e400\r\n--x\r\nContent-Disposition: form-data; name="basicDetails"\r\n\r\n[1,2]\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
-  { label: 'multipart basicDetails not JSON', payload: '--x\r\nContent-Disposition: form-data; name="basicDetails"\r\n\r\n{"firstName":\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
-  { label: 'multipart repeated field', payload: '--x\r\nContent-Disposition: form-data; name="ticketId"\r\n\r\na\r\n--x\r\nContent-Disposition: form-data; name="ticketId"\r\n\r\nb\r\n--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
+  {
+    label: 'multipart fields only, wrong types',
+    payload:
+      '--x\r\nContent-Disposition: form-data; name="ticketId"\r\n\r\n1e400\r\n--x\r\nContent-Disposition: form-data; name="basicDetails"\r\n\r\n[1,2]\r\n--x--\r\n',
+    contentType: 'multipart/form-data; boundary=x',
+  },
+  {
+    label: 'multipart basicDetails not JSON',
+    payload: '--x\r\nContent-Disposition: form-data; name="basicDetails"\r\n\r\n{"firstName":\r\n--x--\r\n',
+    contentType: 'multipart/form-data; boundary=x',
+  },
+  {
+    label: 'multipart repeated field',
+    payload:
+      '--x\r\nContent-Disposition: form-data; name="ticketId"\r\n\r\na\r\n--x\r\nContent-Disposition: form-data; name="ticketId"\r\n\r\nb\r\n--x--\r\n',
+    contentType: 'multipart/form-data; boundary=x',
+  },
   { label: 'multipart epilogue only', payload: '--x--\r\n', contentType: 'multipart/form-data; boundary=x' },
   { label: 'multipart as text', payload: 'hello', contentType: 'text/plain' },
 ];
-
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
@@ -314,17 +466,36 @@ function multipartVariants(ticketId: string): fc.Arbitrary<Variant & { body: Buf
     .record({
       ticketId: fc.oneof(text, fc.constant(ticketId), fc.constant(undefined)),
       responseId: fc.oneof(text, fc.constant(undefined)),
-      fileName: fc.oneof(fc.constantFrom('a.png', 'a.PNG', '.png', 'a', 'a.png.exe', '\u202egnp.exe', 'a\u200b.png', '\u{1F9E8}.png', 'e\u0301.png', 'x'.repeat(3000) + '.png'), text),
+      fileName: fc.oneof(
+        fc.constantFrom(
+          'a.png',
+          'a.PNG',
+          '.png',
+          'a',
+          'a.png.exe',
+          '\u202egnp.exe',
+          'a\u200b.png',
+          '\u{1F9E8}.png',
+          'e\u0301.png',
+          'x'.repeat(3000) + '.png',
+        ),
+        text,
+      ),
       partType: fc.constantFrom('image/png', 'application/octet-stream', 'text/html', '', 'image/png; charset=\u00ff'),
       data: fc.constantFrom(PNG, Buffer.alloc(0), Buffer.from('%PDF-1.4 not really'), Buffer.from('GIF89a')),
     })
     .map((r) => {
       const boundary = 'fuzzboundary';
       const parts: Buffer[] = [];
-      const field = (name: string, value: string) => parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+      const field = (name: string, value: string) =>
+        parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
       if (r.ticketId !== undefined) field('ticketId', r.ticketId);
       if (r.responseId !== undefined) field('responseId', r.responseId);
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encodeURIComponent(r.fileName)}\r\n${r.partType ? `Content-Type: ${r.partType}\r\n` : ''}\r\n`));
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encodeURIComponent(r.fileName)}\r\n${r.partType ? `Content-Type: ${r.partType}\r\n` : ''}\r\n`,
+        ),
+      );
       parts.push(r.data, Buffer.from(`\r\n--${boundary}--\r\n`));
       return {
         label: `multipart ticketId=${show(r.ticketId)} responseId=${show(r.responseId)} file=${show(r.fileName)} type=${show(r.partType)} ${r.data.length} bytes`,
@@ -339,10 +510,17 @@ function multipartVariants(ticketId: string): fc.Arbitrary<Variant & { body: Buf
  * Samples that pass the domain checks too, where route-policy.ts's only pass the schema (the
  * matrix needs no more): a fuzzed field then reaches the decider and the database.
  */
-const DEEPER: Record<string, (ids: Ids, sample: { query?: Record<string, string>; body?: unknown }) => { query?: Record<string, string>; body?: unknown }> = {
+const DEEPER: Record<
+  string,
+  (ids: Ids, sample: { query?: Record<string, string>; body?: unknown }) => { query?: Record<string, string>; body?: unknown }
+> = {
   'GET /api/v1/admin/balance-at': (_ids, s) => ({ query: { ...s.query, at: '2026-06-01' } }),
-  'POST /functions/v1/add-transaction': (_ids, s) => ({ body: { ...(s.body as object), sentAt: new Date(Date.now() - 60_000).toISOString(), senderAddress: 'staff-wallet', txid: 'fuzz' } }),
-  'POST /functions/v1/create-stake-transaction': (_ids, s) => ({ body: { ...(s.body as object), amount: '0.06', durationDays: 30, rate: '9.1' } }),
+  'POST /functions/v1/add-transaction': (_ids, s) => ({
+    body: { ...(s.body as object), sentAt: new Date(Date.now() - 60_000).toISOString(), senderAddress: 'staff-wallet', txid: 'fuzz' },
+  }),
+  'POST /functions/v1/create-stake-transaction': (_ids, s) => ({
+    body: { ...(s.body as object), amount: '0.06', durationDays: 30, rate: '9.1' },
+  }),
   // The world's admin sees every customer's tickets; the owned customer's ticket is the one it furnished.
   'POST /functions/v1/update-ticket-status': (ids, s) => ({ body: { ...(s.body as object), ticketId: ids.ticketId } }),
 };
@@ -382,7 +560,16 @@ describe('route fuzz: malformed variations of every route sample, as each caller
     const email = `fuzz-spare-${++spareCount}-${role.toLowerCase()}@example.com`;
     // The world's password for the role, so that samples that repeat it (verify-and-update-password) pass.
     const password = w.passwords[role];
-    await t.app.authServices.accounts.createAccount({ email, password, fullName: `Spare ${role}`, role, source: 'operator', requiresPasswordChange: false, emailConfirmed: true, actor: { id: 'operator', role: 'OPERATOR' } });
+    await t.app.authServices.accounts.createAccount({
+      email,
+      password,
+      fullName: `Spare ${role}`,
+      role,
+      source: 'operator',
+      requiresPasswordChange: false,
+      emailConfirmed: true,
+      actor: { id: 'operator', role: 'OPERATOR' },
+    });
     const access = (await signIn(t, email, password)).access_token;
     spares.set(role, access);
     return { authorization: `Bearer ${access}` };
@@ -414,7 +601,13 @@ describe('route fuzz: malformed variations of every route sample, as each caller
           let status: number;
           let body: string;
           try {
-            const res = await t.app.inject({ method: route.method as InjectOptions['method'], url: v.url, headers, payload: v.payload, remoteAddress: randomIp() });
+            const res = await t.app.inject({
+              method: route.method as InjectOptions['method'],
+              url: v.url,
+              headers,
+              payload: v.payload,
+              remoteAddress: randomIp(),
+            });
             status = res.statusCode;
             body = res.body;
           } catch (err) {
@@ -448,7 +641,9 @@ describe('route fuzz: malformed variations of every route sample, as each caller
         );
       }
     }
-    console.log(`route fuzz: ${routes.length} routes, ${sent} requests, ${spareCount} spare callers, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `route fuzz: ${routes.length} routes, ${sent} requests, ${spareCount} spare callers, in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     if (process.env.FUZZ_STATUSES) console.log([...statuses].map(([k, n]) => `${k} x${n}`).join('\n'));
     if (failures.length) console.log(`route fuzz failures:\n${failures.join('\n')}`);
     expect(failures).toEqual([]);

@@ -41,15 +41,63 @@ export type Cell = `${Role}/${Target}`;
 
 /** The expected answer of every cell, per policy class: [own target, foreign target]. */
 export const EXPECTED: Record<Policy, Record<Role, [Outcome, Outcome]>> = {
-  public: { anonymous: ['allowed', '-'], USER: ['allowed', '-'], WORKER: ['allowed', '-'], MANAGER: ['allowed', '-'], ADMIN: ['allowed', '-'] },
-  'dev-only': { anonymous: ['allowed', '-'], USER: ['allowed', '-'], WORKER: ['allowed', '-'], MANAGER: ['allowed', '-'], ADMIN: ['allowed', '-'] },
-  'signed-in': { anonymous: ['401', '-'], USER: ['allowed', 'denied'], WORKER: ['allowed', 'denied'], MANAGER: ['allowed', 'denied'], ADMIN: ['allowed', 'denied'] },
-  'customer-self': { anonymous: ['401', '-'], USER: ['allowed', 'denied'], WORKER: ['denied', 'denied'], MANAGER: ['denied', 'denied'], ADMIN: ['denied', 'denied'] },
-  'self-or-staff-owner': { anonymous: ['401', '-'], USER: ['allowed', 'denied'], WORKER: ['allowed', 'denied'], MANAGER: ['allowed', 'denied'], ADMIN: ['allowed', 'allowed'] },
-  'staff-owner': { anonymous: ['401', '-'], USER: ['403', '403'], WORKER: ['allowed', '403'], MANAGER: ['allowed', '403'], ADMIN: ['allowed', 'allowed'] },
+  public: {
+    anonymous: ['allowed', '-'],
+    USER: ['allowed', '-'],
+    WORKER: ['allowed', '-'],
+    MANAGER: ['allowed', '-'],
+    ADMIN: ['allowed', '-'],
+  },
+  'dev-only': {
+    anonymous: ['allowed', '-'],
+    USER: ['allowed', '-'],
+    WORKER: ['allowed', '-'],
+    MANAGER: ['allowed', '-'],
+    ADMIN: ['allowed', '-'],
+  },
+  'signed-in': {
+    anonymous: ['401', '-'],
+    USER: ['allowed', 'denied'],
+    WORKER: ['allowed', 'denied'],
+    MANAGER: ['allowed', 'denied'],
+    ADMIN: ['allowed', 'denied'],
+  },
+  'customer-self': {
+    anonymous: ['401', '-'],
+    USER: ['allowed', 'denied'],
+    WORKER: ['denied', 'denied'],
+    MANAGER: ['denied', 'denied'],
+    ADMIN: ['denied', 'denied'],
+  },
+  'self-or-staff-owner': {
+    anonymous: ['401', '-'],
+    USER: ['allowed', 'denied'],
+    WORKER: ['allowed', 'denied'],
+    MANAGER: ['allowed', 'denied'],
+    ADMIN: ['allowed', 'allowed'],
+  },
+  'staff-owner': {
+    anonymous: ['401', '-'],
+    USER: ['403', '403'],
+    WORKER: ['allowed', '403'],
+    MANAGER: ['allowed', '403'],
+    ADMIN: ['allowed', 'allowed'],
+  },
   staff: { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['allowed', '-'], MANAGER: ['allowed', '-'], ADMIN: ['allowed', '-'] },
-  'manager-of-worker': { anonymous: ['401', '-'], USER: ['403', '403'], WORKER: ['403', '403'], MANAGER: ['allowed', '403'], ADMIN: ['allowed', 'allowed'] },
-  'manager-owner': { anonymous: ['401', '-'], USER: ['403', '403'], WORKER: ['403', '403'], MANAGER: ['allowed', '403'], ADMIN: ['allowed', 'allowed'] },
+  'manager-of-worker': {
+    anonymous: ['401', '-'],
+    USER: ['403', '403'],
+    WORKER: ['403', '403'],
+    MANAGER: ['allowed', '403'],
+    ADMIN: ['allowed', 'allowed'],
+  },
+  'manager-owner': {
+    anonymous: ['401', '-'],
+    USER: ['403', '403'],
+    WORKER: ['403', '403'],
+    MANAGER: ['allowed', '403'],
+    ADMIN: ['allowed', 'allowed'],
+  },
   'manager-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['403', '-'], MANAGER: ['allowed', '-'], ADMIN: ['allowed', '-'] },
   'worker-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['allowed', '-'], MANAGER: ['403', '-'], ADMIN: ['403', '-'] },
   'admin-only': { anonymous: ['401', '-'], USER: ['403', '-'], WORKER: ['403', '-'], MANAGER: ['403', '-'], ADMIN: ['allowed', '-'] },
@@ -92,23 +140,68 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'GET /metrics': { policy: 'public' },
 
   // /auth/v1: the steps before a session exists are public.
-  'POST /auth/v1/signup': { policy: 'public', request: () => ({ body: { email: nobody(), password: 'long-enough-1', data: { full_name: 'Nobody' } } }) },
+  'POST /auth/v1/signup': {
+    policy: 'public',
+    request: () => ({ body: { email: nobody(), password: 'long-enough-1', data: { full_name: 'Nobody' } } }),
+  },
   'GET /auth/v1/verify': { policy: 'public', request: () => ({ query: { type: 'signup', token: 'not-a-token' } }) },
   'POST /auth/v1/verify': { policy: 'public', request: () => ({ body: { type: 'recovery', token: 'not-a-token' } }) },
-  'POST /auth/v1/token': { policy: 'public', request: () => ({ query: { grant_type: 'refresh_token' }, body: { refresh_token: 'not-a-token' } }) },
+  'POST /auth/v1/token': {
+    policy: 'public',
+    request: () => ({ query: { grant_type: 'refresh_token' }, body: { refresh_token: 'not-a-token' } }),
+  },
   'POST /auth/v1/otp': { policy: 'public', request: () => ({ body: { email: nobody() } }) },
   'POST /auth/v1/recover': { policy: 'public', request: () => ({ body: { email: nobody() } }) },
   'POST /auth/v1/resend': { policy: 'public', request: () => ({ body: { type: 'signup', email: nobody() } }) },
-  'POST /auth/v1/logout': { policy: 'signed-in', fresh: true, expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
-  'GET /auth/v1/user': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'ADMIN/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
-  'PUT /auth/v1/user': { policy: 'signed-in', request: () => ({ body: {} }), expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
-  'GET /auth/v1/sessions': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'ADMIN/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  'POST /auth/v1/logout': {
+    policy: 'signed-in',
+    fresh: true,
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
+  'GET /auth/v1/user': {
+    policy: 'signed-in',
+    expect: {
+      'USER/own': 'ok',
+      'ADMIN/own': 'ok',
+      'USER/foreign': '-',
+      'WORKER/foreign': '-',
+      'MANAGER/foreign': '-',
+      'ADMIN/foreign': '-',
+    },
+  },
+  'PUT /auth/v1/user': {
+    policy: 'signed-in',
+    request: () => ({ body: {} }),
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
+  'GET /auth/v1/sessions': {
+    policy: 'signed-in',
+    expect: {
+      'USER/own': 'ok',
+      'ADMIN/own': 'ok',
+      'USER/foreign': '-',
+      'WORKER/foreign': '-',
+      'MANAGER/foreign': '-',
+      'ADMIN/foreign': '-',
+    },
+  },
   // Only the caller's own sessions can be ended: any other id (here one of no session) is not found.
-  'DELETE /auth/v1/sessions/:id': { policy: 'signed-in', request: () => ({ url: `/auth/v1/sessions/${randomUUID()}` }), expect: { 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  'DELETE /auth/v1/sessions/:id': {
+    policy: 'signed-in',
+    request: () => ({ url: `/auth/v1/sessions/${randomUUID()}` }),
+    expect: { 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
   // An authenticator belongs to its user: another user's factor id is not found.
-  'POST /auth/v1/factors': { policy: 'signed-in', request: () => ({ body: { factor_type: 'totp' } }), expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  'POST /auth/v1/factors': {
+    policy: 'signed-in',
+    request: () => ({ body: { factor_type: 'totp' } }),
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
   // Unverified factors: the own one answers 404 'No verified authenticator app found' (allowed), a foreign one likewise.
-  'POST /auth/v1/factors/:id/challenge': { policy: 'customer-self', request: (ids) => ({ url: `/auth/v1/factors/${ids.factorId}/challenge` }) },
+  'POST /auth/v1/factors/:id/challenge': {
+    policy: 'customer-self',
+    request: (ids) => ({ url: `/auth/v1/factors/${ids.factorId}/challenge` }),
+  },
   'POST /auth/v1/factors/:id/verify': {
     policy: 'customer-self',
     request: (ids) => ({ url: `/auth/v1/factors/${ids.factorId}/verify`, body: { challenge_id: randomUUID(), code: '000000' } }),
@@ -118,7 +211,10 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   // /functions/v1 about the caller's own account.
   'GET /functions/v1/captcha-challenge': { policy: 'public' },
   'POST /functions/v1/verify-recaptcha': { policy: 'public', request: () => ({ body: { token: 'not-a-solution' } }) },
-  'POST /functions/v1/log-login-details': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  'POST /functions/v1/log-login-details': {
+    policy: 'signed-in',
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
   // The caller's own welcome mail, once; the body's address and name are ignored.
   'POST /functions/v1/send-welcome-email': {
     policy: 'signed-in',
@@ -128,7 +224,14 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'POST /functions/v1/verify-and-update-password': {
     policy: 'signed-in',
     request: (_ids, ctx) => ({ body: { oldPassword: ctx.password, newPassword: ctx.password, verifyOnly: true } }),
-    expect: { 'USER/own': 'ok', 'WORKER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+    expect: {
+      'USER/own': 'ok',
+      'WORKER/own': 'ok',
+      'USER/foreign': '-',
+      'WORKER/foreign': '-',
+      'MANAGER/foreign': '-',
+      'ADMIN/foreign': '-',
+    },
   },
   'GET /dev/mailbox.json': { policy: 'dev-only' },
   'GET /dev/mailbox': { policy: 'dev-only' },
@@ -149,24 +252,51 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
     request: () => ({ body: { type: 'bank_account', bank_name: 'Matrix Bank', account_number: 'DE89370400440532013000' } }),
     expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
   },
-  'GET /api/v1/payment-methods': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
-  'GET /api/v1/payment-methods/:id': { policy: 'customer-self', request: (ids) => ({ url: `/api/v1/payment-methods/${ids.bankId}` }), expect: { 'USER/own': 'ok' } },
-  'DELETE /api/v1/payment-methods/:id': { policy: 'customer-self', request: (ids) => ({ url: `/api/v1/payment-methods/${ids.spareBankId}` }) },
+  'GET /api/v1/payment-methods': {
+    policy: 'signed-in',
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
+  'GET /api/v1/payment-methods/:id': {
+    policy: 'customer-self',
+    request: (ids) => ({ url: `/api/v1/payment-methods/${ids.bankId}` }),
+    expect: { 'USER/own': 'ok' },
+  },
+  'DELETE /api/v1/payment-methods/:id': {
+    policy: 'customer-self',
+    request: (ids) => ({ url: `/api/v1/payment-methods/${ids.spareBankId}` }),
+  },
 
   // Notifications.
-  'GET /api/v1/notifications': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
-  'POST /api/v1/notifications/:id/read': { policy: 'customer-self', request: (ids) => ({ url: `/api/v1/notifications/${ids.notificationId}/read` }), expect: { 'USER/own': 'ok' } },
+  'GET /api/v1/notifications': {
+    policy: 'signed-in',
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
+  'POST /api/v1/notifications/:id/read': {
+    policy: 'customer-self',
+    request: (ids) => ({ url: `/api/v1/notifications/${ids.notificationId}/read` }),
+    expect: { 'USER/own': 'ok' },
+  },
   // The customer's own notification choices (no id: a foreign target does not exist); staff are refused.
-  'GET /api/v1/notification-preferences': { policy: 'customer-self', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  'GET /api/v1/notification-preferences': {
+    policy: 'customer-self',
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
   'PUT /api/v1/notification-preferences': {
     policy: 'customer-self',
     request: () => ({ body: { transactionsInApp: true, accountChangesEmail: false, accountChangesInApp: true } }),
     expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
   },
-  'POST /api/v1/notifications/read-all': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
+  'POST /api/v1/notifications/read-all': {
+    policy: 'signed-in',
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
 
   // Customer money.
-  'POST /functions/v1/get-user-profile-details': { policy: 'self-or-staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }), expect: { 'USER/own': 'ok', 'ADMIN/foreign': 'ok' } },
+  'POST /functions/v1/get-user-profile-details': {
+    policy: 'self-or-staff-owner',
+    request: (ids) => ({ body: { targetUserId: ids.userId } }),
+    expect: { 'USER/own': 'ok', 'ADMIN/foreign': 'ok' },
+  },
   'POST /functions/v1/create-deposit-request': {
     policy: 'customer-self',
     request: (ids) => ({ body: { tokenId: 'BTC', amount: '0.1', paymentMethodId: ids.cardId, userId: ids.userId } }),
@@ -182,47 +312,103 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
     request: () => ({ body: { assetId: 'BTC', amount: '0.01', recipientAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } }),
     expect: { 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
   },
-  'GET /api/v1/transactions': { policy: 'signed-in', expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' } },
-  'GET /api/v1/transactions/:id': { policy: 'customer-self', request: (ids) => ({ url: `/api/v1/transactions/${ids.transactionId}` }), expect: { 'USER/own': 'ok' } },
+  'GET /api/v1/transactions': {
+    policy: 'signed-in',
+    expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
+  },
+  'GET /api/v1/transactions/:id': {
+    policy: 'customer-self',
+    request: (ids) => ({ url: `/api/v1/transactions/${ids.transactionId}` }),
+    expect: { 'USER/own': 'ok' },
+  },
 
   'GET /api/v1/balance-history': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
   'GET /api/v1/statement': { policy: 'signed-in', request: () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }) },
   'GET /api/v1/scheduled-transactions': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
-  'POST /functions/v1/create-swap-request': { policy: 'signed-in', request: () => ({ body: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.01' } }) },
-  'POST /functions/v1/create-stake-transaction': { policy: 'signed-in', request: () => ({ body: { assetId: 'BTC', amount: '0.01', durationDays: 30, rate: '5' } }) },
+  'POST /functions/v1/create-swap-request': {
+    policy: 'signed-in',
+    request: () => ({ body: { fromTokenId: 'BTC', toTokenId: 'ETH', fromAmount: '0.01' } }),
+  },
+  'POST /functions/v1/create-stake-transaction': {
+    policy: 'signed-in',
+    request: () => ({ body: { assetId: 'BTC', amount: '0.01', durationDays: 30, rate: '5' } }),
+  },
 
   // Staff work on one customer's profile: the access rule of server/shared/access.ts.
-  'POST /functions/v1/set-dashboard-note': { policy: 'staff-owner', request: (ids) => ({ body: { userId: ids.userId, noteContent: 'Checked by staff' } }) },
-  'POST /functions/v1/reset-user-password': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId, newPassword: 'reset-by-staff-1' } }) },
-  'POST /functions/v1/remove-user-mfa': { policy: 'manager-owner', request: (ids) => ({ body: { targetUserId: ids.userId, reason: 'Lost phone, identity checked' } }) },
+  'POST /functions/v1/set-dashboard-note': {
+    policy: 'staff-owner',
+    request: (ids) => ({ body: { userId: ids.userId, noteContent: 'Checked by staff' } }),
+  },
+  'POST /functions/v1/reset-user-password': {
+    policy: 'staff-owner',
+    request: (ids) => ({ body: { targetUserId: ids.userId, newPassword: 'reset-by-staff-1' } }),
+  },
+  'POST /functions/v1/remove-user-mfa': {
+    policy: 'manager-owner',
+    request: (ids) => ({ body: { targetUserId: ids.userId, reason: 'Lost phone, identity checked' } }),
+  },
   'POST /functions/v1/update-all-user-permissions': {
     policy: 'staff-owner',
-    request: (ids) => ({ body: { targetUserId: ids.userId, permissions: { can_send: true, can_swap: true, can_buy: true, can_sell: true, can_stake: true } } }),
+    request: (ids) => ({
+      body: { targetUserId: ids.userId, permissions: { can_send: true, can_swap: true, can_buy: true, can_sell: true, can_stake: true } },
+    }),
   },
   // Without targetUserId the caller's own; with one, the customer themself or staff who manage them.
-  'GET /functions/v1/get-login-history': { policy: 'self-or-staff-owner', request: (ids) => ({ query: { targetUserId: ids.userId } }), expect: { 'USER/own': 'ok' } },
-  'POST /functions/v1/set-user-wallet-address': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId, assetId: 'BTC', newAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } }) },
+  'GET /functions/v1/get-login-history': {
+    policy: 'self-or-staff-owner',
+    request: (ids) => ({ query: { targetUserId: ids.userId } }),
+    expect: { 'USER/own': 'ok' },
+  },
+  'POST /functions/v1/set-user-wallet-address': {
+    policy: 'staff-owner',
+    request: (ids) => ({ body: { targetUserId: ids.userId, assetId: 'BTC', newAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' } }),
+  },
   'POST /functions/v1/add-transaction': {
     policy: 'staff-owner',
     request: (ids) => ({ body: { targetUserId: ids.userId, assetId: 'BTC', amount: '0.001', status: 'Complete', note: 'matrix' } }),
   },
-  'GET /api/v1/users/:userId/transactions': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/transactions` }) },
+  'GET /api/v1/users/:userId/transactions': {
+    policy: 'staff-owner',
+    request: (ids) => ({ url: `/api/v1/users/${ids.userId}/transactions` }),
+  },
   'GET /api/v1/users/:userId/approvals': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/approvals` }) },
   // The two-person rule: checkers are managers and admins; a worker reads only their own requests (scope 'mine').
   'POST /functions/v1/list-approvals': { policy: 'manager-only', request: () => ({ body: {} }) },
-  'POST /functions/v1/decide-approval': { policy: 'manager-only', request: () => ({ body: { requestId: randomUUID(), decision: 'approve', reason: 'checked' } }) },
-  'GET /api/v1/users/:userId/payment-methods': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/payment-methods` }) },
-  'GET /api/v1/users/:userId/payment-methods/:id': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/payment-methods/${ids.bankId}` }) },
-  'GET /api/v1/users/:userId/event-trail': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/users/${ids.userId}/event-trail` }) },
+  'POST /functions/v1/decide-approval': {
+    policy: 'manager-only',
+    request: () => ({ body: { requestId: randomUUID(), decision: 'approve', reason: 'checked' } }),
+  },
+  'GET /api/v1/users/:userId/payment-methods': {
+    policy: 'staff-owner',
+    request: (ids) => ({ url: `/api/v1/users/${ids.userId}/payment-methods` }),
+  },
+  'GET /api/v1/users/:userId/payment-methods/:id': {
+    policy: 'staff-owner',
+    request: (ids) => ({ url: `/api/v1/users/${ids.userId}/payment-methods/${ids.bankId}` }),
+  },
+  'GET /api/v1/users/:userId/event-trail': {
+    policy: 'staff-owner',
+    request: (ids) => ({ url: `/api/v1/users/${ids.userId}/event-trail` }),
+  },
   'POST /functions/v1/approve-kyc': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
   'POST /functions/v1/get-kyc-details': { policy: 'staff-owner', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
   'GET /api/v1/admin/staff-actions': { policy: 'admin-only', request: () => ({ query: {} }) },
-  'GET /api/v1/admin/balance-at': { policy: 'admin-only', request: (ids) => ({ query: { userId: ids.userId } }), expect: { 'ADMIN/foreign': 'allowed' } },
+  'GET /api/v1/admin/balance-at': {
+    policy: 'admin-only',
+    request: (ids) => ({ query: { userId: ids.userId } }),
+    expect: { 'ADMIN/foreign': 'allowed' },
+  },
 
   // Buying links: the customer sees their own; staff who manage the customer set them.
   'GET /api/v1/buying-links': { policy: 'self-or-staff-owner', request: (ids) => ({ query: { userId: ids.userId } }) },
-  'POST /api/v1/buying-links': { policy: 'staff-owner', request: (ids) => ({ body: { userId: ids.userId, url: 'https://buy.example.com', name: 'Buy here' } }) },
-  'DELETE /api/v1/buying-links/:id': { policy: 'staff-owner', request: (ids) => ({ url: `/api/v1/buying-links/${ids.cardId}`, query: { userId: ids.userId } }) },
+  'POST /api/v1/buying-links': {
+    policy: 'staff-owner',
+    request: (ids) => ({ body: { userId: ids.userId, url: 'https://buy.example.com', name: 'Buy here' } }),
+  },
+  'DELETE /api/v1/buying-links/:id': {
+    policy: 'staff-owner',
+    request: (ids) => ({ url: `/api/v1/buying-links/${ids.cardId}`, query: { userId: ids.userId } }),
+  },
   // A logo is a public picture shown on the customer's page.
   'GET /api/v1/buying-links/:id/logo': { policy: 'public', request: () => ({ url: `/api/v1/buying-links/${randomUUID()}/logo` }) },
   // The signed link is the credential: a made-up one is refused with 403 whoever opens it.
@@ -242,8 +428,17 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'POST /functions/v1/check-manager-user-access': { policy: 'staff', request: (ids) => ({ body: { targetUserId: ids.userId } }) },
 
   // Managers and their workers.
-  'POST /functions/v1/create-worker-for-manager': { policy: 'manager-only', request: () => ({ body: { fullName: 'New Worker', email: `w-${randomUUID().slice(0, 8)}@example.com`, password: 'new-worker-pass-1' } }), expect: { 'ADMIN/own': '403' } },
-  'POST /functions/v1/reset-worker-password': { policy: 'manager-of-worker', request: (ids) => ({ body: { workerId: ids.spareWorkerId } }) },
+  'POST /functions/v1/create-worker-for-manager': {
+    policy: 'manager-only',
+    request: () => ({
+      body: { fullName: 'New Worker', email: `w-${randomUUID().slice(0, 8)}@example.com`, password: 'new-worker-pass-1' },
+    }),
+    expect: { 'ADMIN/own': '403' },
+  },
+  'POST /functions/v1/reset-worker-password': {
+    policy: 'manager-of-worker',
+    request: (ids) => ({ body: { workerId: ids.spareWorkerId } }),
+  },
   'POST /functions/v1/get-users-for-manager': { policy: 'manager-only', request: () => ({ body: {} }) },
   'POST /api/v1/rpc/get_worker_info': { policy: 'manager-of-worker', request: (ids) => ({ body: { p_manager_id: ids.managerId } }) },
   'POST /api/v1/rpc/create_announcement': {
@@ -257,19 +452,43 @@ export const ROUTE_POLICY: Record<string, RoutePolicy> = {
   'GET /api/v1/announcements': { policy: 'staff-owner', request: (ids) => ({ query: { manager_id: ids.managerId } }) },
 
   // Support tickets: the customer who opened one, the worker it is assigned to, their manager, an admin.
-  'POST /functions/v1/create-support-ticket': { policy: 'customer-self', request: (ids) => ({ body: { subject: 'Matrix', message: 'A question', urgency: 'low', userId: ids.userId } }), expect: { 'USER/own': 'ok' } },
-  'POST /functions/v1/get-worker-tickets': { policy: 'manager-of-worker', request: (ids) => ({ body: { workerId: ids.workerId } }), expect: { 'WORKER/own': 'allowed' } },
+  'POST /functions/v1/create-support-ticket': {
+    policy: 'customer-self',
+    request: (ids) => ({ body: { subject: 'Matrix', message: 'A question', urgency: 'low', userId: ids.userId } }),
+    expect: { 'USER/own': 'ok' },
+  },
+  'POST /functions/v1/get-worker-tickets': {
+    policy: 'manager-of-worker',
+    request: (ids) => ({ body: { workerId: ids.workerId } }),
+    expect: { 'WORKER/own': 'allowed' },
+  },
   // Only the staff side moves a ticket's status; the customer who opened it may not.
-  'POST /functions/v1/update-ticket-status': { policy: 'self-or-staff-owner', request: (ids) => ({ body: { ticketId: ids.ticketId, status: 'in_progress' } }), expect: { 'USER/own': '403' } },
-  'POST /functions/v1/assign-ticket': { policy: 'manager-of-worker', request: (ids) => ({ body: { ticketId: ids.ticketId, workerId: ids.workerId } }) },
+  'POST /functions/v1/update-ticket-status': {
+    policy: 'self-or-staff-owner',
+    request: (ids) => ({ body: { ticketId: ids.ticketId, status: 'in_progress' } }),
+    expect: { 'USER/own': '403' },
+  },
+  'POST /functions/v1/assign-ticket': {
+    policy: 'manager-of-worker',
+    request: (ids) => ({ body: { ticketId: ids.ticketId, workerId: ids.workerId } }),
+  },
   'GET /api/v1/support-tickets': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
   'GET /api/v1/support-tickets/unassigned': { policy: 'manager-only' },
-  'GET /api/v1/support-tickets/:id': { policy: 'self-or-staff-owner', request: (ids) => ({ url: `/api/v1/support-tickets/${ids.ticketId}` }) },
+  'GET /api/v1/support-tickets/:id': {
+    policy: 'self-or-staff-owner',
+    request: (ids) => ({ url: `/api/v1/support-tickets/${ids.ticketId}` }),
+  },
   'GET /api/v1/ticket-responses': { policy: 'self-or-staff-owner', request: (ids) => ({ query: { ticket_id: ids.ticketId } }) },
-  'POST /api/v1/ticket-responses': { policy: 'self-or-staff-owner', request: (ids) => ({ body: { ticket_id: ids.ticketId, message: 'A reply' } }) },
+  'POST /api/v1/ticket-responses': {
+    policy: 'self-or-staff-owner',
+    request: (ids) => ({ body: { ticket_id: ids.ticketId, message: 'A reply' } }),
+  },
   'POST /functions/v1/upload-ticket-attachment': { policy: 'signed-in' },
   'GET /functions/v1/get-ticket-attachment': { policy: 'signed-in', request: () => ({ query: { id: randomUUID() } }) },
   'GET /api/v1/ticket-attachments': { policy: 'self-or-staff-owner', request: (ids) => ({ query: { ticket_id: ids.ticketId } }) },
-  'PATCH /api/v1/ticket-attachments/:id': { policy: 'signed-in', request: () => ({ url: `/api/v1/ticket-attachments/${randomUUID()}`, body: { response_id: randomUUID() } }) },
+  'PATCH /api/v1/ticket-attachments/:id': {
+    policy: 'signed-in',
+    request: () => ({ url: `/api/v1/ticket-attachments/${randomUUID()}`, body: { response_id: randomUUID() } }),
+  },
   'DELETE /api/v1/ticket-attachments/:id': { policy: 'signed-in', request: () => ({ url: `/api/v1/ticket-attachments/${randomUUID()}` }) },
 };

@@ -52,7 +52,9 @@ describe('sessions and secrets', () => {
   });
 
   const setExpired = (userId: string, kind: string) =>
-    sql`update auth_one_time_tokens set expires_at = now() - interval '1 minute' where user_id = ${userId} and kind = ${kind}`.execute(t.database.db);
+    sql`update auth_one_time_tokens set expires_at = now() - interval '1 minute' where user_id = ${userId} and kind = ${kind}`.execute(
+      t.database.db,
+    );
 
   it('an e-mailed code expires; a reset link expires and works once; a sign-up link works once', async () => {
     const s = await registeredCustomer(t, 'expiry@example.com', 'expiry-pass-1');
@@ -62,7 +64,12 @@ describe('sessions and secrets', () => {
     const code = /\b(\d{6})\b/.exec(mail.text)![1]!;
     secrets.push(code);
     await setExpired(s.user.id, 'email_otp');
-    const late = await inject({ method: 'POST', url: '/auth/v1/verify', headers: bearer(s.access_token), payload: { type: 'email', email: 'expiry@example.com', token: code } });
+    const late = await inject({
+      method: 'POST',
+      url: '/auth/v1/verify',
+      headers: bearer(s.access_token),
+      payload: { type: 'email', email: 'expiry@example.com', token: code },
+    });
     expect([late.statusCode, late.json().code]).toEqual([400, 'otp_expired']);
 
     await inject({ method: 'POST', url: '/auth/v1/recover', payload: { email: 'expiry@example.com' } });
@@ -80,7 +87,9 @@ describe('sessions and secrets', () => {
     const used = await inject({ method: 'POST', url: '/auth/v1/verify', payload: { type: 'recovery', token: freshToken } });
     expect(used.statusCode).toBe(200);
     secrets.push(used.json().access_token, used.json().refresh_token);
-    expect((await inject({ method: 'POST', url: '/auth/v1/verify', payload: { type: 'recovery', token: freshToken } })).json().code).toBe('otp_invalid');
+    expect((await inject({ method: 'POST', url: '/auth/v1/verify', payload: { type: 'recovery', token: freshToken } })).json().code).toBe(
+      'otp_invalid',
+    );
 
     const confirm = await mailTo(t.outbox, 'expiry@example.com', /Confirm/);
     const link = new URL(/https?:\/\/\S+\/auth\/v1\/verify\?type=signup&token=[\w-]+/.exec(confirm.text)![0]);
@@ -92,11 +101,18 @@ describe('sessions and secrets', () => {
   it('a TOTP code is accepted once, even by a second session of the same user', async () => {
     const s = await registeredCustomer(t, 'totp-once@example.com', 'totp-once-pass-1');
     secrets.push('totp-once-pass-1');
-    const enrol = (await inject({ method: 'POST', url: '/auth/v1/factors', headers: bearer(s.access_token), payload: { factor_type: 'totp' } })).json();
+    const enrol = (
+      await inject({ method: 'POST', url: '/auth/v1/factors', headers: bearer(s.access_token), payload: { factor_type: 'totp' } })
+    ).json();
     secrets.push(enrol.totp.secret);
     const verify = async (token: string, code: string) => {
       const challenge = (await inject({ method: 'POST', url: `/auth/v1/factors/${enrol.id}/challenge`, headers: bearer(token) })).json().id;
-      return inject({ method: 'POST', url: `/auth/v1/factors/${enrol.id}/verify`, headers: bearer(token), payload: { challenge_id: challenge, code } });
+      return inject({
+        method: 'POST',
+        url: `/auth/v1/factors/${enrol.id}/verify`,
+        headers: bearer(token),
+        payload: { challenge_id: challenge, code },
+      });
     };
     const code = await generate({ secret: enrol.totp.secret });
     expect((await verify(s.access_token, code)).statusCode).toBe(200);
@@ -121,7 +137,11 @@ describe('sessions and secrets', () => {
         method: 'POST',
         url: '/auth/v1/token?grant_type=password',
         remoteAddress: `10.78.0.${i + 1}`,
-        payload: { email: 'limited@example.com', password: `wrong-${i}`, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) } },
+        payload: {
+          email: 'limited@example.com',
+          password: `wrong-${i}`,
+          gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) },
+        },
       });
       expect(wrong.json().code).toBe('invalid_credentials');
     }
@@ -129,7 +149,11 @@ describe('sessions and secrets', () => {
       method: 'POST',
       url: '/auth/v1/token?grant_type=password',
       remoteAddress: '10.78.1.1',
-      payload: { email: 'limited@example.com', password: 'limited-pass-1', gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) } },
+      payload: {
+        email: 'limited@example.com',
+        password: 'limited-pass-1',
+        gotrue_meta_security: { captcha_token: await solveCaptcha(t.app) },
+      },
     });
     expect(right.statusCode, right.body).toBe(200);
   }, 180_000);
@@ -138,23 +162,38 @@ describe('sessions and secrets', () => {
     const s = await registeredCustomer(t, 'tobebanned@example.com', 'banned-pass-1');
     const second = await signIn(t, 'tobebanned@example.com', 'banned-pass-1');
     secrets.push('banned-pass-1', s.refresh_token, second.refresh_token);
-    const { password } = await createStaff(t.app.authServices.accounts, { email: 'secrets-admin@example.com', fullName: 'Admin', role: 'ADMIN' });
+    const { password } = await createStaff(t.app.authServices.accounts, {
+      email: 'secrets-admin@example.com',
+      fullName: 'Admin',
+      role: 'ADMIN',
+    });
     secrets.push(password);
     const first = await signIn(t, 'secrets-admin@example.com', password);
     await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'admin-own-pass-1' } });
     secrets.push('admin-own-pass-1', first.access_token);
-    const ban = await inject({ method: 'POST', url: '/functions/v1/ban-user', headers: bearer(first.access_token), payload: { targetUserId: s.user.id } });
+    const ban = await inject({
+      method: 'POST',
+      url: '/functions/v1/ban-user',
+      headers: bearer(first.access_token),
+      payload: { targetUserId: s.user.id },
+    });
     expect(ban.statusCode).toBe(200);
     for (const session of [s, second]) {
       expect((await inject({ method: 'GET', url: '/api/v1/transactions', headers: bearer(session.access_token) })).statusCode).toBe(401);
-      const refresh = await inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', remoteAddress: ipFor('tobebanned@example.com'), payload: { refresh_token: session.refresh_token } });
+      const refresh = await inject({
+        method: 'POST',
+        url: '/auth/v1/token?grant_type=refresh_token',
+        remoteAddress: ipFor('tobebanned@example.com'),
+        payload: { refresh_token: session.refresh_token },
+      });
       expect(refresh.statusCode).toBeGreaterThanOrEqual(400);
     }
   });
 
   it('an access token counts only while it is valid: expired, altered or foreign-signed tokens are refused, even once accepted', async () => {
     const s = await registeredCustomer(t, 'token-check@example.com', 'token-pass-1');
-    const list = (authorization?: string) => inject({ method: 'GET', url: '/api/v1/transactions', headers: authorization === undefined ? {} : { authorization } });
+    const list = (authorization?: string) =>
+      inject({ method: 'GET', url: '/api/v1/transactions', headers: authorization === undefined ? {} : { authorization } });
     const [head, body, signature] = s.access_token.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(body, 'base64url').toString()) as Record<string, unknown>;
     const { exp: _exp, iat: _iat, ...kept } = claims;
@@ -168,9 +207,20 @@ describe('sessions and secrets', () => {
     expect((await list(`Bearer ${s.access_token}`)).statusCode).toBe(200);
     expect((await list(`bearer ${s.access_token}`)).statusCode).toBe(200);
     expect((await list(`Bearer ${shortLived}`)).statusCode).toBe(200);
-    for (const refused of [undefined, 'Bearer', `Bearer ${s.access_token} extra`, `Basic ${s.access_token}`, `Bearer ${altered}`, `Bearer ${foreign}`]) {
+    for (const refused of [
+      undefined,
+      'Bearer',
+      `Bearer ${s.access_token} extra`,
+      `Basic ${s.access_token}`,
+      `Bearer ${altered}`,
+      `Bearer ${foreign}`,
+    ]) {
       const answer = await list(refused);
-      expect([refused, answer.statusCode, answer.json().error]).toEqual([refused, 401, 'Session expired or invalid. Please sign in again.']);
+      expect([refused, answer.statusCode, answer.json().error]).toEqual([
+        refused,
+        401,
+        'Session expired or invalid. Please sign in again.',
+      ]);
     }
     // `exp` counts whole seconds: past it, the token that was accepted above is refused.
     await new Promise((r) => setTimeout(r, 2100));
@@ -180,7 +230,8 @@ describe('sessions and secrets', () => {
 
   it('a refresh token used twice ends the session family: the newer token dies too', async () => {
     const s = await registeredCustomer(t, 'family@example.com', 'family-pass-1');
-    const refresh = (token: string) => inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
+    const refresh = (token: string) =>
+      inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: token } });
     const [a, b] = await Promise.all([refresh(s.refresh_token), refresh(s.refresh_token)]);
     // Two tabs racing with the same token: one wins, the other is reuse, and the family ends.
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 400]);
@@ -197,7 +248,9 @@ describe('sessions and secrets', () => {
     // Every read table (the auth_* tables and sealed secrets hold hashes and ciphertext by design).
     const { rows: tables } = await sql<{ table_name: string }>`
       select table_name from information_schema.tables
-      where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'auth\\_%' and table_name <> 'payment_method_secrets'`.execute(t.database.db);
+      where table_schema = 'public' and table_type = 'BASE TABLE' and table_name not like 'auth\\_%' and table_name <> 'payment_method_secrets'`.execute(
+      t.database.db,
+    );
     let exported = '';
     for (const { table_name } of tables) {
       const { rows } = await sql`select * from ${sql.table(table_name)}`.execute(t.database.db);

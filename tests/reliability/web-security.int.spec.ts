@@ -14,7 +14,12 @@ describe('web security', () => {
   });
 
   const csp = (header: string | string[] | number | undefined) =>
-    Object.fromEntries(String(header).split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+    Object.fromEntries(
+      String(header)
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
 
   it('every answer carries helmet headers and a CSP without inline or foreign scripts', async () => {
     for (const url of ['/healthz', '/api/v1/transactions', '/login']) {

@@ -77,12 +77,37 @@ async function furnish(t: TestApp, s: Session): Promise<CustomerIds> {
   const dep = deposit('1');
   await t.app.ledger.execute(walletDecider, s.user.id, dep, { actor: { id: s.user.id, role: 'USER' } });
   const depId = (dep as { transactionId: string }).transactionId;
-  await t.app.ledger.execute(walletDecider, s.user.id, { type: 'SettleTransaction', transactionId: depId }, { actor: { id: 'staff', role: 'ADMIN' } });
-  const bank = await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: h, payload: { type: 'bank_account', bank_name: 'First Bank', account_number: 'DE89370400440532013000' } });
-  const card = await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: h, payload: { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Card Holder', expiryDate: '12/39', cvv: '123' } });
-  const spare = await t.app.inject({ method: 'POST', url: '/functions/v1/add-raw-payment-method', headers: h, payload: { type: 'bank_account', bank_name: 'Spare Bank', account_number: 'GB82WEST12345698765432' } });
+  await t.app.ledger.execute(
+    walletDecider,
+    s.user.id,
+    { type: 'SettleTransaction', transactionId: depId },
+    { actor: { id: 'staff', role: 'ADMIN' } },
+  );
+  const bank = await t.app.inject({
+    method: 'POST',
+    url: '/functions/v1/add-raw-payment-method',
+    headers: h,
+    payload: { type: 'bank_account', bank_name: 'First Bank', account_number: 'DE89370400440532013000' },
+  });
+  const card = await t.app.inject({
+    method: 'POST',
+    url: '/functions/v1/add-raw-payment-method',
+    headers: h,
+    payload: { type: 'credit_card', cardNumber: '4242 4242 4242 4242', cardHolderName: 'Card Holder', expiryDate: '12/39', cvv: '123' },
+  });
+  const spare = await t.app.inject({
+    method: 'POST',
+    url: '/functions/v1/add-raw-payment-method',
+    headers: h,
+    payload: { type: 'bank_account', bank_name: 'Spare Bank', account_number: 'GB82WEST12345698765432' },
+  });
   const factor = await t.app.inject({ method: 'POST', url: '/auth/v1/factors', headers: h, payload: { factor_type: 'totp' } });
-  const ticket = await t.app.inject({ method: 'POST', url: '/functions/v1/create-support-ticket', headers: h, payload: { subject: 'Help', message: 'Where is my money?', urgency: 'medium' } });
+  const ticket = await t.app.inject({
+    method: 'POST',
+    url: '/functions/v1/create-support-ticket',
+    headers: h,
+    payload: { subject: 'Help', message: 'Where is my money?', urgency: 'medium' },
+  });
   const { rows } = await sql<{ id: string }>`select id from notifications where user_id = ${s.user.id} limit 1`.execute(t.database.db);
   return {
     userId: s.user.id,
@@ -110,7 +135,8 @@ export async function buildWorld(t: TestApp, prefix: string): Promise<World> {
   const ownedS = await registeredCustomer(t, `${prefix}-owned@example.com`, 'owned-pass-123');
   const sessions = new Map<Role, Session>();
   sessions.set('USER', selfS);
-  for (const role of ['WORKER', 'MANAGER', 'ADMIN'] as const) sessions.set(role, await staffSession(t, emails[role], role, passwords[role]));
+  for (const role of ['WORKER', 'MANAGER', 'ADMIN'] as const)
+    sessions.set(role, await staffSession(t, emails[role], role, passwords[role]));
   const otherWorker = await staffSession(t, `${prefix}-worker2@example.com`, 'WORKER', 'worker2-pass-123');
   const spareWorker = await staffSession(t, `${prefix}-worker3@example.com`, 'WORKER', 'worker3-pass-123');
   const worker = sessions.get('WORKER')!.user.id;

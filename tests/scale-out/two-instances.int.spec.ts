@@ -32,7 +32,8 @@ async function redisAnswers(url: string | undefined): Promise<string | null> {
 }
 
 const unavailable = await redisAnswers(REDIS_URL);
-if (unavailable) console.warn(`tests/scale-out/two-instances: skipped: ${unavailable} (start redis-server and set REDIS_URL=redis://127.0.0.1:6379)`);
+if (unavailable)
+  console.warn(`tests/scale-out/two-instances: skipped: ${unavailable} (start redis-server and set REDIS_URL=redis://127.0.0.1:6379)`);
 
 /** A stand-in for the provider's siteverify: like the real ones, each token is accepted once. */
 const SITEVERIFY = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
@@ -100,33 +101,63 @@ describe.skipIf(Boolean(unavailable))('two instances sharing one database and on
     // /auth/v1/recover allows 10 a minute from one address; the requests alternate between instances.
     const codes: number[] = [];
     for (let i = 0; i < 11; i++) {
-      const res = await (i % 2 ? b : a).inject({ method: 'POST', url: '/auth/v1/recover', remoteAddress: '198.51.100.77', payload: { email: `nobody${i}@example.com` } });
+      const res = await (i % 2 ? b : a).inject({
+        method: 'POST',
+        url: '/auth/v1/recover',
+        remoteAddress: '198.51.100.77',
+        payload: { email: `nobody${i}@example.com` },
+      });
       codes.push(res.statusCode);
     }
     expect(codes.slice(0, 10)).not.toContain(429);
     expect(codes[10]).toBe(429);
     // Another address is counted on its own.
-    expect((await b.inject({ method: 'POST', url: '/auth/v1/recover', remoteAddress: '198.51.100.78', payload: { email: 'other@example.com' } })).statusCode).not.toBe(429);
+    expect(
+      (await b.inject({ method: 'POST', url: '/auth/v1/recover', remoteAddress: '198.51.100.78', payload: { email: 'other@example.com' } }))
+        .statusCode,
+    ).not.toBe(429);
   });
 
   it('a captcha token checked on one instance is spent once on another, and its replay is refused by both', async () => {
     const token = `good-${randomUUID()}`;
     // The page verifies the widget's token (instance A), then signs up with it (instance B).
-    const checked = await a.inject({ method: 'POST', url: '/functions/v1/verify-recaptcha', remoteAddress: '198.51.100.90', payload: { captchaToken: token } });
+    const checked = await a.inject({
+      method: 'POST',
+      url: '/functions/v1/verify-recaptcha',
+      remoteAddress: '198.51.100.90',
+      payload: { captchaToken: token },
+    });
     expect(checked.json()).toEqual({ success: true });
     const signUp = (app: FastifyInstance, email: string) =>
-      app.inject({ method: 'POST', url: '/auth/v1/signup', remoteAddress: '198.51.100.92', payload: { email, password: 'correct horse 1', data: { full_name: 'Two' }, gotrue_meta_security: { captcha_token: token } } });
+      app.inject({
+        method: 'POST',
+        url: '/auth/v1/signup',
+        remoteAddress: '198.51.100.92',
+        payload: { email, password: 'correct horse 1', data: { full_name: 'Two' }, gotrue_meta_security: { captcha_token: token } },
+      });
     const first = await signUp(b, 'first@example.com');
     expect(first.statusCode).toBe(200);
     // The same token again, on either instance: refused, and no account is made.
-    for (const [app, email] of [[a, 'second@example.com'], [b, 'third@example.com']] as const) {
+    for (const [app, email] of [
+      [a, 'second@example.com'],
+      [b, 'third@example.com'],
+    ] as const) {
       const again = await signUp(app, email);
       expect(again.statusCode).toBe(400);
       expect(again.json().error).toMatch(/captcha/i);
     }
-    const users = await database.db.selectFrom('users').select('email').where('email', 'in', ['second@example.com', 'third@example.com']).execute();
+    const users = await database.db
+      .selectFrom('users')
+      .select('email')
+      .where('email', 'in', ['second@example.com', 'third@example.com'])
+      .execute();
     expect(users).toEqual([]);
-    const replay = await b.inject({ method: 'POST', url: '/functions/v1/verify-recaptcha', remoteAddress: '198.51.100.91', payload: { captchaToken: token } });
+    const replay = await b.inject({
+      method: 'POST',
+      url: '/functions/v1/verify-recaptcha',
+      remoteAddress: '198.51.100.91',
+      payload: { captchaToken: token },
+    });
     expect(replay.json()).toMatchObject({ success: false });
   });
 });

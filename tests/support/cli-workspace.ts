@@ -12,7 +12,9 @@ import { createTestDatabase, usingPostgres, type TestDatabase } from './test-dat
 export async function captureCli(args: string[], opts: { stdout?: boolean } = { stdout: true }): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
   const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void lines.push(a.join(' ')));
-  const write = opts.stdout ? vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true)) : null;
+  const write = opts.stdout
+    ? vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (lines.push(String(chunk)), true))
+    : null;
   try {
     return { code: await runCli(args), out: lines.join('\n') };
   } finally {

@@ -27,9 +27,28 @@ for (;;) {
   const sentAt = new Date().toISOString();
   const command =
     i % 3 === 0
-      ? { type: 'RequestWithdrawal' as const, transactionId, assetId: 'BTC' as const, amount: money('0.01'), paymentMethodId: randomUUID(), sentAt }
-      : { type: 'RecordTransaction' as const, transactionId, assetId: 'BTC' as const, amount: money('0.5'), status: 'Complete' as const,
-          txType: 'deposit' as const, note: null, senderAddress: 'crash-test', txid: null, isHidden: false, reason: null, sentAt };
+      ? {
+          type: 'RequestWithdrawal' as const,
+          transactionId,
+          assetId: 'BTC' as const,
+          amount: money('0.01'),
+          paymentMethodId: randomUUID(),
+          sentAt,
+        }
+      : {
+          type: 'RecordTransaction' as const,
+          transactionId,
+          assetId: 'BTC' as const,
+          amount: money('0.5'),
+          status: 'Complete' as const,
+          txType: 'deposit' as const,
+          note: null,
+          senderAddress: 'crash-test',
+          txid: null,
+          isHidden: false,
+          reason: null,
+          sentAt,
+        };
   try {
     await handler.handle(walletDecider, user, command, { actor: SYSTEM_ACTOR });
     process.stdout.write(`ack ${transactionId}\n`);

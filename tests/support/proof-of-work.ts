@@ -21,8 +21,19 @@ export function solveAltcha(challenge: AltchaChallenge): string {
   const algorithm = challenge.algorithm.toLowerCase().replace('-', '');
   const started = Date.now();
   for (let number = 0; number <= challenge.maxnumber; number++) {
-    if (createHash(algorithm).update(challenge.salt + number).digest('hex') === challenge.challenge) {
-      const payload = { algorithm: challenge.algorithm, challenge: challenge.challenge, number, salt: challenge.salt, signature: challenge.signature, took: Date.now() - started };
+    if (
+      createHash(algorithm)
+        .update(challenge.salt + number)
+        .digest('hex') === challenge.challenge
+    ) {
+      const payload = {
+        algorithm: challenge.algorithm,
+        challenge: challenge.challenge,
+        number,
+        salt: challenge.salt,
+        signature: challenge.signature,
+        took: Date.now() - started,
+      };
       return Buffer.from(JSON.stringify(payload)).toString('base64');
     }
   }

@@ -44,15 +44,23 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 
 /** Solves the app's proof-of-work challenge (see proof-of-work.ts), fetched from `remoteAddress` (its cost is the client's). */
 export async function solveCaptcha(app: FastifyInstance, remoteAddress?: string): Promise<string> {
-  return solveAltcha((await app.inject({ method: 'GET', url: '/functions/v1/captcha-challenge', ...(remoteAddress ? { remoteAddress } : {}) })).json());
+  return solveAltcha(
+    (await app.inject({ method: 'GET', url: '/functions/v1/captcha-challenge', ...(remoteAddress ? { remoteAddress } : {}) })).json(),
+  );
 }
 
 /** Waits for the newest mail to an address (mail is sent after the answer). */
-export async function mailTo(outbox: OutboxMailer, to: string, subject?: RegExp, opts: { newerThan?: StoredMail; timeoutMs?: number } = {}): Promise<StoredMail> {
+export async function mailTo(
+  outbox: OutboxMailer,
+  to: string,
+  subject?: RegExp,
+  opts: { newerThan?: StoredMail; timeoutMs?: number } = {},
+): Promise<StoredMail> {
   const deadline = Date.now() + (opts.timeoutMs ?? 5000);
   for (;;) {
     const mails = (await outbox.list()).filter(
-      (m) => m.to.toLowerCase() === to.toLowerCase() && (!subject || subject.test(m.subject)) && (!opts.newerThan || m.id > opts.newerThan.id),
+      (m) =>
+        m.to.toLowerCase() === to.toLowerCase() && (!subject || subject.test(m.subject)) && (!opts.newerThan || m.id > opts.newerThan.id),
     );
     if (mails[0]) return mails[0];
     if (Date.now() > deadline) throw new Error(`no mail to ${to}${subject ? ` matching ${subject}` : ''}`);
@@ -74,7 +82,12 @@ export async function registeredCustomer(t: TestApp, email: string, password = '
     method: 'POST',
     url: '/auth/v1/signup',
     remoteAddress: ipFor(email),
-    payload: { email, password, data: { full_name: fullName }, gotrue_meta_security: { captcha_token: await solveCaptcha(t.app, ipFor(email)) } },
+    payload: {
+      email,
+      password,
+      data: { full_name: fullName },
+      gotrue_meta_security: { captcha_token: await solveCaptcha(t.app, ipFor(email)) },
+    },
   });
   if (signup.statusCode !== 200) throw new Error(`signup ${signup.statusCode} ${signup.body}`);
   const mail = await mailTo(t.outbox, email, /Confirm/);
@@ -92,5 +105,10 @@ export async function signIn(t: TestApp, email: string, password: string, captch
     payload: { email, password, ...(captchaToken ? { gotrue_meta_security: { captcha_token: captchaToken } } : {}) },
   });
   if (res.statusCode !== 200) throw new Error(`sign-in ${res.statusCode} ${res.body}`);
-  return res.json() as { access_token: string; refresh_token: string; expires_in: number; user: { id: string; email: string; user_metadata: Record<string, unknown>; factors: { id: string; status: string }[] } };
+  return res.json() as {
+    access_token: string;
+    refresh_token: string;
+    expires_in: number;
+    user: { id: string; email: string; user_metadata: Record<string, unknown>; factors: { id: string; status: string }[] };
+  };
 }
