@@ -32,7 +32,7 @@ function areaChunkName(moduleId: string): string | null {
 
 /** The shared modules the sign-in screen needs; the other shared ones load with the dashboard. */
 const FIRST_SCREEN =
-  /[\\/]web[\\/]src[\\/](components[\\/](banner|button|card|field|code-field|captcha-widget|new-password-fields)|lib[\\/](api-client|auth-types|session|jwt|use-focus-first-error))\.tsx?$|[\\/]node_modules[\\/](ky|zustand)[\\/]/;
+  /[\\/]web[\\/]src[\\/](components[\\/](banner|button|card|field|code-field|captcha-widget|new-password-fields)|lib[\\/](api-client|auth-types|session|jwt|use-focus-first-error|email))\.tsx?$|[\\/]node_modules[\\/](ky|zustand)[\\/]/;
 
 export default defineConfig({
   root: webRoot,
@@ -69,6 +69,12 @@ export default defineConfig({
             // background serve only some screens: each its own chunk, loaded with them.
             { name: 'money', test: /[\\/]web[\\/]src[\\/]lib[\\/]money\.ts$|[\\/]node_modules[\\/]decimal\.js[\\/]/, priority: 2 },
             { name: 'device', test: /[\\/]web[\\/]src[\\/]lib[\\/]device\.ts$|[\\/]node_modules[\\/]bowser[\\/]/, priority: 2 },
+            // The signed-in screens' data cache and the answers' schemas.
+            {
+              name: 'vendor-query',
+              test: /[\\/]node_modules[\\/](@tanstack|zod)[\\/]|[\\/]web[\\/]src[\\/]lib[\\/](query|query-realtime)\.tsx?$|[\\/]ledger[\\/]contract[\\/]/,
+              priority: 2,
+            },
             { name: 'realtime', test: /[\\/]web[\\/]src[\\/]lib[\\/]realtime\.ts$/, priority: 2 },
             { name: 'particles', test: /[\\/]web[\\/]src[\\/]components[\\/]particle-background\.tsx$/, priority: 2 },
             { name: 'shared-dashboard', test: /[\\/](web[\\/]src[\\/](components|lib))[\\/]/, priority: 1.5 },

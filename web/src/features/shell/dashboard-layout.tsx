@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
+import { QueryProvider } from '../../lib/query.js';
 import { useSession } from '../../lib/session.js';
 import { NotificationBell } from './components/notification-bell.js';
 import { Sidebar } from './components/sidebar.js';
@@ -13,6 +14,15 @@ const SIDEBAR_ID = 'dashboard-sidebar';
 
 /** The dashboard shell (spec 2.6): sidebar, top bar with the bell and the user menu, the screen. */
 export function DashboardLayout() {
+  // The signed-in screens' one data cache (lib/query.tsx).
+  return (
+    <QueryProvider>
+      <DashboardFrame />
+    </QueryProvider>
+  );
+}
+
+function DashboardFrame() {
   const role = useSession((s) => s.role);
   const isDrawer = useMediaQuery(DRAWER_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);

@@ -3,20 +3,19 @@ import { useNavigate } from 'react-router-dom';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
-import { useRealtime } from '../../../lib/realtime.js';
 import { ASSET_IDS, ASSETS } from '../shared/assets.js';
 import { effectiveBalance, priceOf, totalUsd } from '../shared/balances.js';
-import { usePrices } from '../shared/hooks/use-prices.js';
-import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
+import { usePrices } from '../shared/api/prices.js';
+import { useProfileDetails } from '../shared/api/profile.js';
 import { CurrentBalanceCard, type BalanceDetail } from './components/current-balance-card.js';
 import { KycStatusCard } from './components/kyc-status-card.js';
 import { PriceCard } from './components/price-card.js';
 import { RecentTransactionsCard } from './components/recent-transactions-card.js';
-import { useRecentTransactions } from './hooks/use-recent-transactions.js';
+import { useRecentTransactions } from './api/recent-transactions.js';
 import { KycInfoModal } from '../kyc/kyc-info-modal.js';
 import { KycVerificationModal } from '../kyc/kyc-verification-modal.js';
 import { BalanceChart } from './components/balance-chart.js';
-import { useBalanceHistory } from './hooks/use-balance-history.js';
+import { useBalanceHistory } from './api/balance-history.js';
 
 const PRICED = ['BTC', 'ETH'] as const;
 const DETAILS = [
@@ -30,17 +29,12 @@ const DETAILS = [
 export function OverviewPage() {
   const navigate = useNavigate();
   const { prices, loading: pricesLoading, error: pricesError } = usePrices();
+  // A deposit settled, a withdrawal failed, a new transaction: the profile, the recent list and
+  // the history are each read again by their own hook (the realtime hint).
   const { profile, loading: profileLoading, error: profileError, reload: reloadProfile } = useProfileDetails();
-  const { reload: reloadRecent, ...recent } = useRecentTransactions();
+  const { reload: _reloadRecent, ...recent } = useRecentTransactions();
   const [kycModal, setKycModal] = useState<'info' | 'verify' | null>(null);
-  const { reload: reloadHistory, ...history } = useBalanceHistory();
-
-  // A deposit settled, a withdrawal failed, a new transaction: balances and the list are read again.
-  useRealtime('transactions', () => {
-    reloadProfile();
-    reloadRecent();
-    reloadHistory();
-  });
+  const history = useBalanceHistory();
 
   const balanceOf = (asset: (typeof ASSET_IDS)[number]) => (profile ? effectiveBalance(profile, asset) : null);
   // The total needs both the balances and the prices; without prices it is not known.

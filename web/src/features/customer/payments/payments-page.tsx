@@ -4,9 +4,8 @@ import { Banner } from '../../../components/banner.js';
 import { Card } from '../../../components/card.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { Tabs } from '../../../components/tabs.js';
-import { useRealtime } from '../../../lib/realtime.js';
-import { usePaymentMethods } from '../shared/hooks/use-payment-methods.js';
-import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
+import { usePaymentMethods } from '../shared/api/payment-methods.js';
+import { useProfileDetails } from '../shared/api/profile.js';
 import type { PaymentKind } from './api/requests.js';
 import { PaymentForm } from './components/payment-form.js';
 import { SafeBuyingLinks } from './components/safe-buying-links.js';
@@ -22,8 +21,7 @@ export function PaymentsPage() {
   const location = useLocation();
   const [tab, setTab] = useState<PaymentKind>(() => initialTab(location.state));
   const { profile, error: profileError, reload } = useProfileDetails();
-  // The available balance moves when a transaction settles or fails.
-  useRealtime('transactions', reload);
+  // The available balance moves when a transaction settles or fails: the hook reads it again.
   const { methods, loading, error } = usePaymentMethods();
 
   const canSell = profile?.can_sell !== false;

@@ -3,20 +3,18 @@ import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Card } from '../../../components/card.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
-import { useRealtime } from '../../../lib/realtime.js';
 import { formatCrypto } from '../../../lib/money.js';
 import { STAKE_MESSAGES, STAKE_PLANS, STAKEABLE_ASSETS, type StakeableAsset } from '../../../../../ledger/staking/plans.js';
 import { assetName } from '../shared/assets.js';
 import { availableBalance } from '../shared/balances.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
-import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
+import { useProfileDetails } from '../shared/api/profile.js';
 import { StakeModal } from './components/stake-modal.js';
 import './stake.css';
 
 /** /dashboard/marketplace/stake/plans (spec 001: Stake Plans; plans from section 9). */
 export function StakePlansPage() {
   const { profile, error, reload } = useProfileDetails();
-  useRealtime('transactions', reload);
   const [asset, setAsset] = useState<StakeableAsset | null>(null);
   const permitted = profile?.can_stake !== false;
 

@@ -6,14 +6,13 @@ import { Card } from '../../../components/card.js';
 import { Modal } from '../../../components/modal.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { useRealtime } from '../../../lib/realtime.js';
 import { cleanAmountInput, formatCrypto, formatUsd, parseAmountInput } from '../../../lib/money.js';
 import { quoteSwap, type SwapQuote } from '../../../../../ledger/swap/quote.js';
 import { ASSET_IDS, ASSETS, type AssetId } from '../shared/assets.js';
 import { availableBalance, priceOf } from '../shared/balances.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
-import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
-import { usePrices } from '../shared/hooks/use-prices.js';
+import { useProfileDetails } from '../shared/api/profile.js';
+import { usePrices } from '../shared/api/prices.js';
 import { createSwapRequest, pickerLabel, swapButtonLabel, SWAP_TEXT as T } from './api/swap.js';
 import './swap.css';
 
@@ -38,7 +37,6 @@ function TokenPicker({ id, label, value, onChange, disabled }: { id: string; lab
 /** /dashboard/marketplace/swap (spec 001 sections 2, 4, 5, 9: Swap Tokens). */
 export function SwapPage() {
   const { profile, error: profileError, reload } = useProfileDetails();
-  useRealtime('transactions', reload);
   const { prices, error: pricesError } = usePrices();
   const [from, setFrom] = useState<AssetId>('BTC');
   const [to, setTo] = useState<AssetId>('ETH');

@@ -4,12 +4,11 @@ import { Card } from '../../../components/card.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { SkeletonRows } from '../../../components/skeleton-rows.js';
 import { formatCrypto, formatUsd } from '../../../lib/money.js';
-import { useRealtime } from '../../../lib/realtime.js';
 import { ASSET_IDS, ASSETS, type AssetId } from '../shared/assets.js';
 import { availableBalance, effectiveBalance, priceOf, totalUsd } from '../shared/balances.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
-import { usePrices } from '../shared/hooks/use-prices.js';
-import { useProfileDetails } from '../shared/hooks/use-profile-details.js';
+import { usePrices } from '../shared/api/prices.js';
+import { useProfileDetails } from '../shared/api/profile.js';
 import { SendReceiveModal } from './components/send-receive-modal.js';
 import type { Wallet } from './wallet.js';
 
@@ -18,8 +17,7 @@ export function WalletsPage() {
   const { prices, loading: pricesLoading, error: pricesError } = usePrices();
   const { profile, loading: profileLoading, error: profileError, reload } = useProfileDetails();
   const [openId, setOpenId] = useState<AssetId | null>(null);
-  // Balances change when staff settle or fail a transaction: read them again.
-  useRealtime('transactions', reload);
+  // Balances change when staff settle or fail a transaction: the hook reads them again.
 
   const wallets: Wallet[] = useMemo(
     () =>

@@ -4,7 +4,7 @@ import { Pager } from '../../../components/pager.js';
 import { useSession } from '../../../lib/session.js';
 import { Button } from '../../../components/button.js';
 import { formatCrypto } from '../../../lib/money.js';
-import { errorText, profileApi, type BalanceAt, type TrailEvent, type TrailKind, type TrailPage } from './api.js';
+import { errorText, profileApi, type BalanceAt, type TrailEvent, type TrailKind, type TrailPage } from './api/calls.js';
 import { useProfile } from './profile-context.js';
 import { dateTime } from './use-flash.js';
 import { ScrollArea } from '../../../components/scroll-area.js';

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Modal } from '../../../components/modal.js';
-import { errorText } from './api.js';
+import { errorText } from './api/calls.js';
 
 /** Spec 002 section 9: dialogs close 1.5 s after success. */
 const CLOSE_AFTER_MS = 1500;

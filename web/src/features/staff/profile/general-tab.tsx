@@ -1,12 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { Modal } from '../../../components/modal.js';
 import { NewPasswordFields } from '../../../components/new-password-fields.js';
-import { errorText, profileApi, type LoginEntry, type PermissionFlags, type ProfileDetails } from './api.js';
+import { profileApi, type PermissionFlags, type ProfileDetails } from './api/calls.js';
+import { LOGINS_FAILED, useLoginHistory, useProfileCommand } from './api/queries.js';
+import { SubmitMessages } from '../../../components/submit-messages.js';
+import { useSubmit } from '../../../lib/use-submit.js';
+import { serverWords } from '../../../lib/error-text.js';
 import { useProfile } from './profile-context.js';
-import { dateTime, useFlash } from './use-flash.js';
+import { dateTime } from './use-flash.js';
 import { MfaCard } from './mfa-card.js';
 import { useSession } from '../../../lib/session.js';
 import { describeDevice } from '../../../lib/device.js';
@@ -32,46 +36,44 @@ const isBanned = (d: ProfileDetails) => Boolean(d.banned_until && new Date(d.ban
 
 /** General tab (spec 002): details, ban/unban, Approve KYC, note, password reset, permissions, login history. */
 export function GeneralTab() {
-  const { userId, details, reload } = useProfile();
+  const { userId, details } = useProfile();
   const role = useSession((s) => s.role);
   if (!details) return <p className="page-status">Loading...</p>;
   return (
     <div className="profile-stack">
-      <DetailsCard details={details} reload={reload} userId={userId} />
+      <DetailsCard details={details} userId={userId} />
       <div className="profile-grid">
-        <NoteCard userId={userId} details={details} reload={reload} />
+        <NoteCard userId={userId} details={details} />
         <PasswordCard userId={userId} />
       </div>
-      <PermissionsCard userId={userId} details={details} reload={reload} />
+      <PermissionsCard userId={userId} details={details} />
       {(role === 'MANAGER' || role === 'ADMIN') && <MfaCard userId={userId} />}
       <LoginHistoryCard userId={userId} />
     </div>
   );
 }
 
-function DetailsCard({ details, userId, reload }: { details: ProfileDetails; userId: string; reload: () => Promise<void> }) {
+type DetailsAction = 'ban' | 'unban' | 'kyc';
+const DETAILS_ACTIONS: Record<DetailsAction, { call: (userId: string) => Promise<unknown>; done: string; failed: string }> = {
+  ban: { call: profileApi.ban, done: 'User has been banned successfully!', failed: 'Failed to ban user.' },
+  unban: { call: profileApi.unban, done: 'User has been unbanned successfully!', failed: 'Failed to unban user.' },
+  kyc: { call: profileApi.approveKyc, done: 'KYC approved successfully!', failed: 'Failed to approve KYC.' },
+};
+
+function DetailsCard({ details, userId }: { details: ProfileDetails; userId: string }) {
   const [confirm, setConfirm] = useState<'ban' | 'unban' | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [success, setSuccess] = useFlash(3000);
-  const [error, setError] = useState<string | null>(null);
+  const submit = useSubmit<DetailsAction>();
+  const command = useProfileCommand(userId, (what: DetailsAction) => DETAILS_ACTIONS[what].call(userId));
   const banned = isBanned(details);
   const kyc = kycLabel(details.kyc_status);
 
-  const run = async (what: 'ban' | 'unban' | 'kyc') => {
-    setBusy(what);
-    setError(null);
-    try {
-      if (what === 'ban') await profileApi.ban(userId);
-      else if (what === 'unban') await profileApi.unban(userId);
-      else await profileApi.approveKyc(userId);
-      setSuccess(what === 'ban' ? 'User has been banned successfully!' : what === 'unban' ? 'User has been unbanned successfully!' : 'KYC approved successfully!');
-      await reload();
-    } catch (e) {
-      setError(errorText(e, what === 'ban' ? 'Failed to ban user.' : what === 'unban' ? 'Failed to unban user.' : 'Failed to approve KYC.'));
-    } finally {
-      setBusy(null);
-      setConfirm(null);
-    }
+  const run = async (what: DetailsAction) => {
+    const { done, failed } = DETAILS_ACTIONS[what];
+    await submit.run(async () => {
+      await command.mutateAsync(what);
+      return done;
+    }, failed, what);
+    setConfirm(null);
   };
 
   return (
@@ -79,8 +81,7 @@ function DetailsCard({ details, userId, reload }: { details: ProfileDetails; use
       <h2 id="details-title" className="card__title">
         User Details
       </h2>
-      {success && <Banner variant="success">{success}</Banner>}
-      {error && <Banner variant="error">{error}</Banner>}
+      <SubmitMessages submit={submit} />
       <dl className="profile-details">
         <dt>User ID</dt>
         <dd className="mono">{details.user_id}</dd>
@@ -107,7 +108,7 @@ function DetailsCard({ details, userId, reload }: { details: ProfileDetails; use
             Ban User
           </Button>
         )}
-        <Button onClick={() => void run('kyc')} loading={busy === 'kyc'} loadingText="Approving...">
+        <Button onClick={() => void run('kyc')} loading={submit.busyWith === 'kyc'} loadingText="Approving...">
           Approve KYC
         </Button>
       </div>
@@ -121,7 +122,7 @@ function DetailsCard({ details, userId, reload }: { details: ProfileDetails; use
             <Button variant="secondary" onClick={() => setConfirm(null)}>
               Cancel
             </Button>
-            <Button variant={confirm === 'ban' ? 'danger' : 'primary'} loading={busy === confirm} onClick={() => confirm && void run(confirm)}>
+            <Button variant={confirm === 'ban' ? 'danger' : 'primary'} loading={confirm !== null && submit.busyWith === confirm} onClick={() => confirm && void run(confirm)}>
               {confirm === 'ban' ? 'Confirm Ban' : 'Confirm Unban'}
             </Button>
           </>
@@ -137,31 +138,21 @@ function DetailsCard({ details, userId, reload }: { details: ProfileDetails; use
   );
 }
 
-function NoteCard({ userId, details, reload }: { userId: string; details: ProfileDetails; reload: () => Promise<void> }) {
+function NoteCard({ userId, details }: { userId: string; details: ProfileDetails }) {
   const [note, setNote] = useState(details.dashboard_note ?? '');
-  const [busy, setBusy] = useState(false);
-  const [success, setSuccess] = useFlash(3000);
-  const [error, setError] = useState<string | null>(null);
-  const send = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await profileApi.setNote(userId, note.trim() ? note : null);
-      setSuccess('Dashboard note updated successfully!');
-      await reload();
-    } catch (e) {
-      setError(errorText(e, 'Failed to send dashboard note.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = useSubmit();
+  const command = useProfileCommand(userId, (text: string | null) => profileApi.setNote(userId, text));
+  const send = () =>
+    submit.run(async () => {
+      await command.mutateAsync(note.trim() ? note : null);
+      return 'Dashboard note updated successfully!';
+    }, 'Failed to send dashboard note.');
   return (
     <section className="card profile-card" aria-labelledby="note-title">
       <h2 id="note-title" className="card__title">
         Dashboard Note
       </h2>
-      {success && <Banner variant="success">{success}</Banner>}
-      {error && <Banner variant="error">{error}</Banner>}
+      <SubmitMessages submit={submit} />
       <div className="field">
         <label className="field__label" htmlFor="dashboard-note">
           Note shown on the user's dashboard (empty clears it)
@@ -169,7 +160,7 @@ function NoteCard({ userId, details, reload }: { userId: string; details: Profil
         <textarea id="dashboard-note" className="field__input profile-textarea" rows={3} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
       </div>
       <div className="actions">
-        <Button onClick={() => void send()} loading={busy} loadingText="Sending...">
+        <Button onClick={() => void send()} loading={submit.busy} loadingText="Sending...">
           Send Note
         </Button>
       </div>
@@ -179,38 +170,30 @@ function NoteCard({ userId, details, reload }: { userId: string; details: Profil
 
 function PasswordCard({ userId }: { userId: string }) {
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [success, setSuccess] = useFlash(4000);
-  const [error, setError] = useState<string | null>(null);
-  const submit = async () => {
-    setError(null);
-    if (!password) return setError('New password cannot be empty.');
-    if (password.length < MIN_PASSWORD) return setError('Password must be at least 6 characters long.');
-    setBusy(true);
-    try {
-      await profileApi.resetPassword(userId, password);
+  const submit = useSubmit({ successMs: 4000 });
+  const command = useProfileCommand(userId, (next: string) => profileApi.resetPassword(userId, next), { refreshDetails: false });
+  const send = () => {
+    if (!password) return submit.fail('New password cannot be empty.');
+    if (password.length < MIN_PASSWORD) return submit.fail('Password must be at least 6 characters long.');
+    void submit.run(async () => {
+      await command.mutateAsync(password);
       setPassword('');
-      setSuccess('Password reset successfully!');
-    } catch (e) {
-      setError(errorText(e, 'Failed to reset password.'));
-    } finally {
-      setBusy(false);
-    }
+      return 'Password reset successfully!';
+    }, 'Failed to reset password.');
   };
   return (
     <section className="card profile-card" aria-labelledby="password-title">
       <h2 id="password-title" className="card__title">
         Reset User Password
       </h2>
-      {success && <Banner variant="success">{success}</Banner>}
-      {error && <Banner variant="error">{error}</Banner>}
+      <SubmitMessages submit={submit} />
       <NewPasswordFields
         value={password}
         onChange={setPassword}
         hint="At least 6 characters. The user must choose a new password at next sign-in; their sessions end now."
       />
       <div className="actions">
-        <Button onClick={() => void submit()} disabled={password.length < MIN_PASSWORD} loading={busy} loadingText="Updating...">
+        <Button onClick={send} disabled={password.length < MIN_PASSWORD} loading={submit.busy} loadingText="Updating...">
           Update Password
         </Button>
       </div>
@@ -230,14 +213,15 @@ function flagsOf(d: ProfileDetails): PermissionFlags {
   return { can_send: d.can_send, can_swap: d.can_swap, can_buy: d.can_buy, can_sell: d.can_sell, can_stake: d.can_stake };
 }
 
-function PermissionsCard({ userId, details, reload }: { userId: string; details: ProfileDetails; reload: () => Promise<void> }) {
+type PermissionsChange = { flags: PermissionFlags; sendNote: string | null; swapNote: string | null };
+
+function PermissionsCard({ userId, details }: { userId: string; details: ProfileDetails }) {
   const [flags, setFlags] = useState<PermissionFlags>(() => flagsOf(details));
   const [sendNote, setSendNote] = useState(details.send_disabled_note ?? '');
   const [swapNote, setSwapNote] = useState(details.swap_disabled_note ?? '');
   const [unsaved, setUnsaved] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [success, setSuccess] = useFlash(3000);
-  const [error, setError] = useState<string | null>(null);
+  const submit = useSubmit();
+  const command = useProfileCommand(userId, (c: PermissionsChange) => profileApi.updatePermissions(userId, c.flags, c.sendNote, c.swapNote));
 
   const toggle = (key: keyof PermissionFlags) => {
     setFlags((f) => {
@@ -250,29 +234,20 @@ function PermissionsCard({ userId, details, reload }: { userId: string; details:
     setUnsaved(true);
   };
 
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await profileApi.updatePermissions(userId, flags, flags.can_send ? null : sendNote.trim() || null, flags.can_swap ? null : swapNote.trim() || null);
+  // On a failure the toggles stay as the staff member set them.
+  const save = () =>
+    submit.run(async () => {
+      await command.mutateAsync({ flags, sendNote: flags.can_send ? null : sendNote.trim() || null, swapNote: flags.can_swap ? null : swapNote.trim() || null });
       setUnsaved(false);
-      setSuccess('Permissions updated successfully!');
-      await reload();
-    } catch (e) {
-      // The toggles stay as the staff member set them.
-      setError(errorText(e, 'Failed to update permissions.'));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return 'Permissions updated successfully!';
+    }, 'Failed to update permissions.');
 
   return (
     <section className="card profile-card" aria-labelledby="permissions-title">
       <h2 id="permissions-title" className="card__title">
         Permission Settings {unsaved && <span className="pill pill--yellow">Unsaved changes</span>}
       </h2>
-      {success && <Banner variant="success">{success}</Banner>}
-      {error && <Banner variant="error">{error}</Banner>}
+      <SubmitMessages submit={submit} />
       <ul className="profile-toggles">
         {TOGGLES.map((t) => (
           <li key={t.key}>
@@ -291,7 +266,7 @@ function PermissionsCard({ userId, details, reload }: { userId: string; details:
         ))}
       </ul>
       <div className="actions">
-        <Button onClick={() => void save()} loading={busy} loadingText="Saving...">
+        <Button onClick={() => void save()} loading={submit.busy} loadingText="Saving...">
           Save Permissions
         </Button>
       </div>
@@ -301,20 +276,9 @@ function PermissionsCard({ userId, details, reload }: { userId: string; details:
 
 function LoginHistoryCard({ userId }: { userId: string }) {
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<LoginEntry[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let cancelled = false;
-    setRows(null);
-    setError(null);
-    profileApi
-      .loginHistory(userId, page, LOGIN_PAGE_SIZE)
-      .then((r) => !cancelled && setRows(r))
-      .catch((e) => !cancelled && setError(errorText(e, 'Failed to fetch login history')));
-    return () => {
-      cancelled = true;
-    };
-  }, [userId, page]);
+  const logins = useLoginHistory(userId, page, LOGIN_PAGE_SIZE);
+  const rows = logins.data ?? null;
+  const error = logins.error ? serverWords(logins.error, LOGINS_FAILED) : null;
   return (
     <section className="card profile-card" aria-labelledby="logins-title">
       <h2 id="logins-title" className="card__title">

@@ -5,7 +5,7 @@ import { Field } from '../../../components/field.js';
 import { FileField } from '../../../components/file-field.js';
 import { Modal } from '../../../components/modal.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { errorText, profileApi, type BuyingLink, type DefaultService, type PaymentMethodRaw } from './api.js';
+import { errorText, profileApi, type BuyingLink, type DefaultService, type PaymentMethodRaw } from './api/calls.js';
 import { FormDialogFrame } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 

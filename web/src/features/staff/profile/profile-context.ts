@@ -1,5 +1,5 @@
 import { useOutletContext } from 'react-router-dom';
-import type { ProfileDetails } from './api.js';
+import type { ProfileDetails } from './api/calls.js';
 
 /** What the User Profile shell hands its tabs: the route user, their details and a reload. */
 export type ProfileContext = {

@@ -1,9 +1,12 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, NavLink, Navigate, Outlet, useParams } from 'react-router-dom';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { useSession } from '../../../lib/session.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { profileApi, type ProfileDetails } from './api.js';
+import { profileApi } from './api/calls.js';
+import { DETAILS_FAILED, profileKeys, useProfileDetails } from './api/queries.js';
+import { serverWords } from '../../../lib/error-text.js';
 import type { ProfileContext } from './profile-context.js';
 import './profile.css';
 
@@ -42,34 +45,26 @@ export function UserProfilePage() {
   const { userId } = useParams();
   const role = useSession((s) => s.role);
   const [access, setAccess] = useState<Access>({ state: 'checking' });
-  const [details, setDetails] = useState<ProfileDetails | null>(null);
-  const [detailsError, setDetailsError] = useState<string | null>(null);
+  const client = useQueryClient();
+  const detailsQuery = useProfileDetails(userId ?? '', Boolean(userId) && access.state === 'allowed');
+  const details = detailsQuery.data ?? null;
+  const detailsError = detailsQuery.error ? serverWords(detailsQuery.error, DETAILS_FAILED) : null;
 
   const reload = useCallback(async () => {
-    if (!userId) return;
-    try {
-      setDetails(await profileApi.details(userId));
-      setDetailsError(null);
-    } catch (error) {
-      setDetailsError(error instanceof ApiError && error.message ? error.message : 'Failed to fetch user details.');
-    }
-  }, [userId]);
+    if (userId) await client.invalidateQueries({ queryKey: profileKeys.details(userId) });
+  }, [client, userId]);
 
   useEffect(() => {
     if (!userId || !role) return;
     let current = true;
     setAccess({ state: 'checking' });
-    setDetails(null);
-    setDetailsError(null);
     void checkAccess(role, userId).then((result) => {
-      if (!current) return;
-      setAccess(result);
-      if (result.state === 'allowed') void reload();
+      if (current) setAccess(result);
     });
     return () => {
       current = false;
     };
-  }, [role, userId, reload]);
+  }, [role, userId]);
 
   if (!userId) return <Navigate to="/dashboard/worker/my-users" replace />;
   const home = role === 'WORKER' ? '/dashboard/worker/my-users' : '/dashboard';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { formatAmount, toDecimal } from '../../../lib/money.js';
-import { errorText, profileApi, type StaffTransaction } from './api.js';
+import { errorText, profileApi, type StaffTransaction } from './api/calls.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 import { historyDate } from './use-flash.js';

@@ -1,23 +1,3 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-
-/** A message that clears itself after `ms` (the spec's 3 s banners, 4 s password message). */
-export function useFlash(ms: number): [string | null, (message: string | null) => void] {
-  const [message, setMessage] = useState<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
-  const show = useCallback(
-    (next: string | null) => {
-      if (timer.current) clearTimeout(timer.current);
-      setMessage(next);
-      if (next) timer.current = setTimeout(() => setMessage(null), ms);
-    },
-    [ms],
-  );
-  return [message, show];
-}
-
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const pad = (n: number) => String(n).padStart(2, '0');
 

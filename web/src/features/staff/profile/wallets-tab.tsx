@@ -5,7 +5,7 @@ import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { formatCrypto, formatUsd, toDecimal } from '../../../lib/money.js';
 import { parseAmount } from '../../../../../ledger/money.js';
-import { ASSET_LIST, profileApi } from './api.js';
+import { ASSET_LIST, profileApi } from './api/calls.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 

@@ -5,7 +5,7 @@ import { formatUsd, toDecimal, ZERO } from '../../../../lib/money.js';
 import type { PriceMap } from '../../shared/api/prices.js';
 import { ASSET_IDS } from '../../shared/assets.js';
 import { priceOf } from '../../shared/balances.js';
-import type { DayBalances } from '../hooks/use-balance-history.js';
+import type { DayBalances } from '../api/balance-history.js';
 import './balance-chart.css';
 
 type BalanceChartProps = {

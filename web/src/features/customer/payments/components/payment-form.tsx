@@ -3,6 +3,8 @@ import { Link } from 'react-router-dom';
 import { Banner } from '../../../../components/banner.js';
 import { Button } from '../../../../components/button.js';
 import { ApiError } from '../../../../lib/api-client.js';
+import { useSubmit } from '../../../../lib/use-submit.js';
+import { SubmitMessages } from '../../../../components/submit-messages.js';
 import { cleanAmountInput, formatAmount, formatCrypto, parseAmountInput } from '../../../../lib/money.js';
 import { useSession } from '../../../../lib/session.js';
 import { useFocusFirstError } from '../../../../lib/use-focus-first-error.js';
@@ -24,7 +26,7 @@ type PaymentFormProps = {
   onSubmitted: () => void;
 };
 
-type Errors = { amount?: string; token?: string; method?: string; form?: string };
+type Errors = { amount?: string; token?: string; method?: string };
 
 function methodLabel(method: PaymentMethod): string {
   const base = describePaymentMethod(method);
@@ -38,8 +40,8 @@ export function PaymentForm({ kind, profile, methods, methodsLoading, methodsErr
   const [amount, setAmount] = useState('');
   const [token, setToken] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [success, setSuccess] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The form's own error (a refusal, too little balance) and its success stay until the next edit.
+  const submit = useSubmit({ successMs: null });
   const [attempt, setAttempt] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, attempt);
@@ -56,41 +58,40 @@ export function PaymentForm({ kind, profile, methods, methodsLoading, methodsErr
   const short = kind === 'withdrawal' && asset && total && available && total.greaterThan(available);
 
   const edit = () => {
-    setSuccess(null);
+    submit.reset();
     setErrors({});
   };
 
-  const submit = async (event: FormEvent) => {
+  const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy || !permitted) return;
-    setSuccess(null);
+    if (submit.busy || !permitted) return;
+    submit.reset();
     const found: Errors = {};
     if (!value || value.isZero()) found.amount = M.amount;
     if (!asset) found.token = M.token;
     if (!methodId || !offered.some((m) => m.id === methodId)) found.method = M.method;
-    if (Object.keys(found).length === 0 && short) found.form = M.insufficient(asset);
     setErrors(found);
-    if (Object.keys(found).length > 0) {
+    const formError = Object.keys(found).length === 0 && short ? M.insufficient(asset) : null;
+    if (formError) submit.fail(formError);
+    if (Object.keys(found).length > 0 || formError) {
       setAttempt((n) => n + 1);
       return;
     }
-    setBusy(true);
-    try {
-      await requestPayment(kind, { tokenId: asset!, amount: value!.toFixed(), paymentMethodId: methodId, userId: userId ?? '' });
-      setAmount('');
-      setSuccess(M.success(kind));
-      onSubmitted();
-    } catch (error) {
-      setErrors({ form: error instanceof ApiError && error.status !== null ? error.message : M.failed(kind) });
-    } finally {
-      setBusy(false);
-    }
+    await submit.run(
+      async () => {
+        await requestPayment(kind, { tokenId: asset!, amount: value!.toFixed(), paymentMethodId: methodId, userId: userId ?? '' });
+        setAmount('');
+        onSubmitted();
+        return M.success(kind);
+      },
+      (error) => (error instanceof ApiError && error.status !== null ? error.message : M.failed(kind)),
+    );
   };
 
   const label = kind === 'deposit' ? 'Deposit' : 'Withdraw';
 
   return (
-    <form ref={formRef} className="payment-form" onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} className="payment-form" onSubmit={(e) => void send(e)} noValidate>
       {!permitted && <Banner variant="info">{disabledNote}</Banner>}
 
       {methodsLoading ? (
@@ -192,10 +193,9 @@ export function PaymentForm({ kind, profile, methods, methodsLoading, methodsErr
         </div>
       </dl>
 
-      {errors.form && <Banner variant="error">{errors.form}</Banner>}
-      {success && <Banner variant="success">{success}</Banner>}
+      <SubmitMessages submit={submit} />
 
-      <Button type="submit" className="button--block" loading={busy} loadingText="Submitting..." disabled={!permitted}>
+      <Button type="submit" className="button--block" loading={submit.busy} loadingText="Submitting..." disabled={!permitted}>
         {permitted ? label : 'Not Permitted'}
       </Button>
     </form>

@@ -1,16 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { getJson, putJson } from '../../../../lib/api-client.js';
+import { parseAnswer } from '../../../../lib/query.js';
 
 /** The customer's choices of the notifications they get (server/notifications/preference-routes.ts). */
-export type NotificationPreferences = {
-  transactionsInApp: boolean;
-  accountChangesEmail: boolean;
-  accountChangesInApp: boolean;
-};
+export const NotificationPreferencesSchema = z.object({
+  transactionsInApp: z.boolean(),
+  accountChangesEmail: z.boolean(),
+  accountChangesInApp: z.boolean(),
+});
+export type NotificationPreferences = z.infer<typeof NotificationPreferencesSchema>;
 
-export function fetchNotificationPreferences(signal?: AbortSignal): Promise<NotificationPreferences> {
-  return getJson<NotificationPreferences>('api/v1/notification-preferences', { signal });
+export const LOAD_FAILED = 'Failed to load notification preferences.';
+export const SAVE_FAILED = 'Failed to save notification preferences.';
+
+const PATH = 'api/v1/notification-preferences';
+export const preferencesKey = ['customer', 'notification-preferences'] as const;
+
+export async function fetchNotificationPreferences(signal?: AbortSignal): Promise<NotificationPreferences> {
+  return parseAnswer(NotificationPreferencesSchema, await getJson(PATH, { signal }), LOAD_FAILED);
 }
 
-export function saveNotificationPreferences(preferences: NotificationPreferences): Promise<NotificationPreferences> {
-  return putJson<NotificationPreferences>('api/v1/notification-preferences', preferences);
+export async function saveNotificationPreferences(preferences: NotificationPreferences): Promise<NotificationPreferences> {
+  return parseAnswer(NotificationPreferencesSchema, await putJson(PATH, preferences), SAVE_FAILED);
+}
+
+/** The saved choices, read when the tab opens. */
+export function useNotificationPreferences() {
+  return useQuery({ queryKey: preferencesKey, queryFn: ({ signal }) => fetchNotificationPreferences(signal) });
 }

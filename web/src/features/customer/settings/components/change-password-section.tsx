@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../../components/banner.js';
 import { Button } from '../../../../components/button.js';
 import { Field } from '../../../../components/field.js';
 import { NewPasswordFields } from '../../../../components/new-password-fields.js';
-import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
+import { SubmitMessages } from '../../../../components/submit-messages.js';
+import { Refusal, useSubmit } from '../../../../lib/use-submit.js';
 import { verifyAndUpdatePassword } from '../api/security.js';
 
 export const PASSWORD_MESSAGES = {
@@ -27,33 +27,22 @@ export function ChangePasswordSection() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [success, showSuccess] = useTimedMessage(4000);
+  const submit = useSubmit({ successMs: 4000 });
   const complete = Boolean(current && next && confirm);
 
-  const submit = async (event: FormEvent) => {
+  const send = async (event: FormEvent) => {
     event.preventDefault();
     if (!complete) return;
     const rule = newPasswordError(next, confirm);
-    setError(rule);
-    if (rule) return;
-    setBusy(true);
-    try {
+    if (rule) return submit.fail(rule);
+    await submit.run(async () => {
       const result = await verifyAndUpdatePassword(current, next);
-      if (result.success) {
-        setCurrent('');
-        setNext('');
-        setConfirm('');
-        showSuccess('Password changed successfully!');
-      } else {
-        setError(result.error ?? (result.status >= 400 ? PASSWORD_MESSAGES.status(result.status) : PASSWORD_MESSAGES.failed));
-      }
-    } catch {
-      setError(PASSWORD_MESSAGES.failed);
-    } finally {
-      setBusy(false);
-    }
+      if (!result.success) throw new Refusal(result.error ?? (result.status >= 400 ? PASSWORD_MESSAGES.status(result.status) : PASSWORD_MESSAGES.failed));
+      setCurrent('');
+      setNext('');
+      setConfirm('');
+      return 'Password changed successfully!';
+    }, () => PASSWORD_MESSAGES.failed);
   };
 
   return (
@@ -61,9 +50,8 @@ export function ChangePasswordSection() {
       <h3 id="change-password-title" className="security-section__title">
         Change Password
       </h3>
-      {success && <Banner variant="success">{success}</Banner>}
-      {error && <Banner variant="error">{error}</Banner>}
-      <form className="password-form" onSubmit={(e) => void submit(e)} noValidate>
+      <SubmitMessages submit={submit} />
+      <form className="password-form" onSubmit={(e) => void send(e)} noValidate>
         <Field label="Current Password" name="current-password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
         <NewPasswordFields
           name="new-password"
@@ -73,7 +61,7 @@ export function ChangePasswordSection() {
           confirm={{ name: 'confirm-new-password', value: confirm, onChange: setConfirm }}
         />
         <div className="mfa-panel__actions">
-          <Button type="submit" disabled={!complete} loading={busy} loadingText="Updating...">
+          <Button type="submit" disabled={!complete} loading={submit.busy} loadingText="Updating...">
             Change Password
           </Button>
         </div>

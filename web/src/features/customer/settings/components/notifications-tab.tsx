@@ -1,11 +1,18 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { Banner } from '../../../../components/banner.js';
 import { SkeletonRows } from '../../../../components/skeleton-rows.js';
+import { SubmitMessages } from '../../../../components/submit-messages.js';
 import { ApiError } from '../../../../lib/api-client.js';
-import { fetchNotificationPreferences, saveNotificationPreferences, type NotificationPreferences } from '../api/notification-preferences.js';
-
-const LOAD_FAILED = 'Failed to load notification preferences.';
-const SAVE_FAILED = 'Failed to save notification preferences.';
+import { useSubmit } from '../../../../lib/use-submit.js';
+import {
+  LOAD_FAILED,
+  preferencesKey,
+  SAVE_FAILED,
+  saveNotificationPreferences,
+  useNotificationPreferences,
+  type NotificationPreferences,
+} from '../api/notification-preferences.js';
 const SAVED = 'Your notification preferences have been saved.';
 
 type Key = keyof NotificationPreferences;
@@ -46,43 +53,31 @@ function Choice({ label, kind, value, onChange }: { label: string; kind: Key | '
 
 /** Settings > Notifications: which mails and in-app notifications the customer gets. */
 export function NotificationsTab() {
-  const [saved, setSaved] = useState<NotificationPreferences | null>(null);
-  const [draft, setDraft] = useState<NotificationPreferences | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchNotificationPreferences(controller.signal)
-      .then((p) => {
-        setSaved(p);
-        setDraft(p);
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setError(LOAD_FAILED);
-      });
-    return () => controller.abort();
-  }, []);
+  const client = useQueryClient();
+  const loaded = useNotificationPreferences();
+  const saved = loaded.data ?? null;
+  // The customer's edits; until the first one, the saved choices.
+  const [edited, setDraft] = useState<NotificationPreferences | null>(null);
+  const draft = edited ?? saved;
+  // The saved notice stays until the next save.
+  const submit = useSubmit({ successMs: null });
+  const error = submit.error ?? (loaded.error ? LOAD_FAILED : null);
 
   const changed = Boolean(saved && draft && (Object.keys(saved) as Key[]).some((k) => saved[k] !== draft[k]));
 
-  const submit = async (event: FormEvent) => {
+  const save = async (event: FormEvent) => {
     event.preventDefault();
     if (!draft || !changed) return;
-    setSaving(true);
-    setError(null);
-    setNotice(null);
-    try {
-      const next = await saveNotificationPreferences(draft);
-      setSaved(next);
-      setDraft(next);
-      setNotice(SAVED);
-    } catch (err) {
-      setError(err instanceof ApiError && err.message ? err.message : SAVE_FAILED);
-    } finally {
-      setSaving(false);
-    }
+    submit.reset();
+    await submit.run(
+      async () => {
+        const next = await saveNotificationPreferences(draft);
+        client.setQueryData(preferencesKey, next);
+        setDraft(next);
+        return SAVED;
+      },
+      (err) => (err instanceof ApiError && err.message ? err.message : SAVE_FAILED),
+    );
   };
 
   return (
@@ -93,12 +88,12 @@ export function NotificationsTab() {
         </h2>
       </div>
       <p className="muted">Choose which e-mails and in-app notifications you get.</p>
-      {error && <Banner variant="error">{error}</Banner>}
-      {notice && <Banner variant="success">{notice}</Banner>}
+      {!submit.error && error && <Banner variant="error">{error}</Banner>}
+      <SubmitMessages submit={{ error: submit.error, success: submit.success }} />
       {!draft ? (
         !error && <SkeletonRows rows={3} label="Loading notification preferences..." />
       ) : (
-        <form className="notification-kinds" onSubmit={(e) => void submit(e)}>
+        <form className="notification-kinds" onSubmit={(e) => void save(e)}>
           {KINDS.map((k) => (
             <fieldset key={k.title} className="notification-kind">
               <legend className="notification-kind__title">{k.title}</legend>
@@ -110,8 +105,8 @@ export function NotificationsTab() {
             </fieldset>
           ))}
           <div>
-            <button type="submit" className="button button--primary" disabled={!changed || saving}>
-              {saving ? 'Saving...' : 'Save Preferences'}
+            <button type="submit" className="button button--primary" disabled={!changed || submit.busy}>
+              {submit.busy ? 'Saving...' : 'Save Preferences'}
             </button>
           </div>
         </form>

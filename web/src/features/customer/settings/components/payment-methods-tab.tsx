@@ -4,7 +4,7 @@ import { Button } from '../../../../components/button.js';
 import { SkeletonRows } from '../../../../components/skeleton-rows.js';
 import { deletePaymentMethod, describePaymentMethod, type PaymentMethod } from '../../shared/api/payment-methods.js';
 import { customerIcons } from '../../shared/components/icons.js';
-import { usePaymentMethods } from '../../shared/hooks/use-payment-methods.js';
+import { usePaymentMethods } from '../../shared/api/payment-methods.js';
 import { AddPaymentMethodModal } from './add-payment-method-modal.js';
 import { DeletePaymentMethodModal } from './delete-payment-method-modal.js';
 

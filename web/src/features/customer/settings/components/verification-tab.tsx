@@ -3,7 +3,7 @@ import { Banner } from '../../../../components/banner.js';
 import { Button } from '../../../../components/button.js';
 import { SkeletonRows } from '../../../../components/skeleton-rows.js';
 import { customerIcons } from '../../shared/components/icons.js';
-import { useProfileDetails } from '../../shared/hooks/use-profile-details.js';
+import { useProfileDetails } from '../../shared/api/profile.js';
 import { KycVerificationModal } from '../../kyc/kyc-verification-modal.js';
 import '../settings.css';
 

@@ -1,20 +1,28 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { z } from 'zod';
 import { deleteJson, getJson, postJson } from '../../../../lib/api-client.js';
+import { parseAnswer } from '../../../../lib/query.js';
+import { customerKeys } from './keys.js';
 import { idempotent } from './idempotency.js';
 
 /** A saved payment method (docs/api-money.md): only what may be shown, never the full numbers. */
-export type PaymentMethod = {
-  id: string;
-  user_id: string;
-  type: 'credit_card' | 'bank_account';
-  card_brand: string | null;
-  last4: string | null;
-  expiry_date: string | null;
-  card_holder_name: string | null;
-  bank_name: string | null;
-  bank_last4: string | null;
-  notes: string | null;
-  created_at: string;
-};
+export const PaymentMethodSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  type: z.enum(['credit_card', 'bank_account']),
+  card_brand: z.string().nullable(),
+  last4: z.string().nullable(),
+  expiry_date: z.string().nullable(),
+  card_holder_name: z.string().nullable(),
+  bank_name: z.string().nullable(),
+  bank_last4: z.string().nullable(),
+  notes: z.string().nullable(),
+  created_at: z.string(),
+});
+export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
+
+export const LOAD_METHODS_ERROR = 'Failed to load payment methods.';
 
 export type NewCard = {
   type: 'credit_card';
@@ -32,10 +40,22 @@ export type NewBankAccount = {
   notes?: string;
 };
 
+const PaymentMethodListSchema = z.object({ paymentMethods: z.array(PaymentMethodSchema) });
+
 /** GET /api/v1/payment-methods: `{paymentMethods}`, own, newest first. */
 export async function fetchPaymentMethods(signal?: AbortSignal): Promise<PaymentMethod[]> {
-  const answer = await getJson<{ paymentMethods?: PaymentMethod[] } | null>('api/v1/payment-methods', { signal });
-  return Array.isArray(answer?.paymentMethods) ? answer.paymentMethods : [];
+  const answer = await getJson('api/v1/payment-methods', { signal });
+  return parseAnswer(PaymentMethodListSchema, answer, LOAD_METHODS_ERROR).paymentMethods;
+}
+
+export type PaymentMethodsState = { methods: PaymentMethod[]; loading: boolean; error: string | null; reload: () => void };
+
+/** The customer's saved payment methods, newest first. */
+export function usePaymentMethods(): PaymentMethodsState {
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: customerKeys.paymentMethods, queryFn: ({ signal }) => fetchPaymentMethods(signal) });
+  const reload = useCallback(() => void client.invalidateQueries({ queryKey: customerKeys.paymentMethods }), [client]);
+  return { methods: query.data ?? [], loading: query.isFetching || query.isPending, error: query.error ? LOAD_METHODS_ERROR : null, reload };
 }
 
 export function addPaymentMethod(payload: NewCard | NewBankAccount): Promise<{ paymentMethod: PaymentMethod }> {

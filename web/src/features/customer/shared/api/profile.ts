@@ -1,39 +1,18 @@
-import { ApiError, postJson } from '../../../../lib/api-client.js';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { ProfileDetailsSchema, type ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
+import { postJson } from '../../../../lib/api-client.js';
+import { errorMessage } from '../../../../lib/error-text.js';
+import { parseAnswer } from '../../../../lib/query.js';
+import { useRefetchOn } from '../../../../lib/query-realtime.js';
+import { useSession } from '../../../../lib/session.js';
 import type { AssetId } from '../assets.js';
+import { customerKeys } from './keys.js';
 
-export type KycStatus = 'not_started' | 'pending' | 'verified' | 'rejected';
+export type { KycStatus, ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
 
 /** Amounts per asset as decimal strings. */
 export type AmountMap = Partial<Record<AssetId, string>>;
-
-/** The profile-details answer (docs/api-money.md). */
-export type ProfileDetails = {
-  user_id: string;
-  email: string;
-  first_name: string | null;
-  last_name: string | null;
-  dob: string | null;
-  country: string | null;
-  city: string | null;
-  postal_code: string | null;
-  full_address: string | null;
-  kyc_status: KycStatus | string | null;
-  balances: AmountMap;
-  pendingDeposits: AmountMap;
-  pendingWithdrawals: AmountMap;
-  addresses: Partial<Record<AssetId, string | null>>;
-  can_buy: boolean;
-  can_sell: boolean;
-  can_swap: boolean;
-  can_stake: boolean;
-  can_send?: boolean;
-  buy_disabled_note: string | null;
-  sell_disabled_note: string | null;
-  swap_disabled_note: string | null;
-  stake_disabled_note: string | null;
-  send_disabled_note?: string | null;
-  dashboard_note: string | null;
-};
 
 export const PROFILE_MESSAGES = {
   failed: 'Failed to fetch wallet details.',
@@ -42,7 +21,38 @@ export const PROFILE_MESSAGES = {
 
 /** POST get-user-profile-details for the signed-in user. */
 export async function fetchProfileDetails(userId: string, signal?: AbortSignal): Promise<ProfileDetails> {
-  const details = await postJson<ProfileDetails | null>('functions/v1/get-user-profile-details', { targetUserId: userId }, { signal });
-  if (!details || typeof details !== 'object' || !details.balances) throw new ApiError(PROFILE_MESSAGES.empty, 200, details);
-  return details;
+  const details = await postJson('functions/v1/get-user-profile-details', { targetUserId: userId }, { signal });
+  return parseAnswer(ProfileDetailsSchema, details, PROFILE_MESSAGES.empty);
+}
+
+export type ProfileState = {
+  profile: ProfileDetails | null;
+  loading: boolean;
+  /** The server's message, 'No data returned ...' or 'Failed to fetch wallet details.'. */
+  error: string | null;
+  /** Reads the details again (after a deposit, withdrawal or send); the shown ones stay meanwhile. */
+  reload: () => void;
+};
+
+/**
+ * The signed-in customer's profile details: balances, pending amounts, addresses, flags, KYC
+ * status. Read again whenever a transaction of theirs changes (the realtime hint).
+ */
+export function useProfileDetails(): ProfileState {
+  const userId = useSession((s) => s.user?.id ?? null);
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: customerKeys.profile,
+    enabled: userId !== null,
+    queryFn: ({ signal }) => fetchProfileDetails(userId!, signal),
+  });
+  useRefetchOn('transactions', [customerKeys.profile]);
+  const reload = useCallback(() => void client.invalidateQueries({ queryKey: customerKeys.profile }), [client]);
+  if (!userId) return { profile: null, loading: false, error: PROFILE_MESSAGES.failed, reload };
+  return {
+    profile: query.data ?? null,
+    loading: query.isFetching || query.isPending,
+    error: query.error ? errorMessage(query.error, PROFILE_MESSAGES.failed) : null,
+    reload,
+  };
 }

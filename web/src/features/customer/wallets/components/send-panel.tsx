@@ -7,7 +7,8 @@ import { cleanAmountInput, formatCrypto, parseAmountInput } from '../../../../li
 import { useSession } from '../../../../lib/session.js';
 import { useFocusFirstError } from '../../../../lib/use-focus-first-error.js';
 import { customerIcons } from '../../shared/components/icons.js';
-import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
+import { SubmitMessages } from '../../../../components/submit-messages.js';
+import { useSubmit } from '../../../../lib/use-submit.js';
 import { requestSend } from '../api/send.js';
 import { pasteText } from '../hooks/use-clipboard.js';
 import type { Wallet } from '../wallet.js';
@@ -44,8 +45,7 @@ export function SendPanel({ wallet, canSend, disabledNote, onSent }: SendPanelPr
   const [recipient, setRecipient] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [pasteError, setPasteError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const [success, showSuccess] = useTimedMessage(SEND_SUCCESS_MS);
+  const submit = useSubmit({ successMs: SEND_SUCCESS_MS });
   const [attempt, setAttempt] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, attempt);
@@ -60,29 +60,27 @@ export function SendPanel({ wallet, canSend, disabledNote, onSent }: SendPanelPr
     return next;
   };
 
-  const submit = async (event: FormEvent) => {
+  const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (sending || !canSend) return;
-    showSuccess(null);
-    const found = validate();
+    if (submit.busy || !canSend) return;
+    submit.reset();
+    const { form, ...found } = validate();
     setErrors(found);
-    if (Object.keys(found).length > 0) {
+    if (form) submit.fail(form);
+    if (form || Object.keys(found).length > 0) {
       setAttempt((n) => n + 1);
       return;
     }
-    setSending(true);
-    try {
-      await requestSend({ assetId: wallet.id, amount: parseAmountInput(amount)!.toFixed(), recipientAddress: recipient.trim() });
-      setAmount('');
-      setRecipient('');
-      showSuccess(SEND_MESSAGES.success);
-      onSent();
-    } catch (error) {
-      const message = error instanceof ApiError && error.status !== null ? error.message : SEND_MESSAGES.unexpected;
-      setErrors({ form: message });
-    } finally {
-      setSending(false);
-    }
+    await submit.run(
+      async () => {
+        await requestSend({ assetId: wallet.id, amount: parseAmountInput(amount)!.toFixed(), recipientAddress: recipient.trim() });
+        setAmount('');
+        setRecipient('');
+        onSent();
+        return SEND_MESSAGES.success;
+      },
+      (error) => (error instanceof ApiError && error.status !== null ? error.message : SEND_MESSAGES.unexpected),
+    );
   };
 
   const paste = async () => {
@@ -97,7 +95,7 @@ export function SendPanel({ wallet, canSend, disabledNote, onSent }: SendPanelPr
   };
 
   return (
-    <form ref={formRef} className="send-form" onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} className="send-form" onSubmit={(e) => void send(e)} noValidate>
       {!canSend && <Banner variant="info">{disabledNote || SEND_MESSAGES.disabled}</Banner>}
       <Field
         label={`Amount (${wallet.id})`}
@@ -134,9 +132,8 @@ export function SendPanel({ wallet, canSend, disabledNote, onSent }: SendPanelPr
           <span>Paste</span>
         </Button>
       </div>
-      {errors.form && <Banner variant="error">{errors.form}</Banner>}
-      {success && <Banner variant="success">{success}</Banner>}
-      <Button type="submit" className="button--block" loading={sending} loadingText="Sending..." disabled={!canSend}>
+      <SubmitMessages submit={submit} />
+      <Button type="submit" className="button--block" loading={submit.busy} loadingText="Sending..." disabled={!canSend}>
         Send {wallet.id}
       </Button>
     </form>

@@ -1,5 +1,5 @@
-import type { AwaitingAnswer } from '../approvals/api.js';
-import { anonymous, deleteJson, getJson, postJson } from '../../../lib/api-client.js';
+import type { AwaitingAnswer } from '../../approvals/api.js';
+import { anonymous, deleteJson, getJson, postJson } from '../../../../lib/api-client.js';
 
 /** The staff's calls behind the User Profile tabs (spec 002 section 7; docs/api-staff.md). */
 
@@ -17,27 +17,8 @@ export const ASSET_LIST = [
 ] as const;
 export type AssetSymbol = (typeof ASSET_LIST)[number][0];
 
-export type ProfileDetails = {
-  user_id: string;
-  email: string;
-  created_at: string;
-  banned_until: string | null;
-  kyc_status: 'not_started' | 'pending' | 'verified' | 'rejected' | null;
-  dashboard_note: string | null;
-  can_send: boolean;
-  can_swap: boolean;
-  can_buy: boolean;
-  can_sell: boolean;
-  can_stake: boolean;
-  send_disabled_note: string | null;
-  swap_disabled_note: string | null;
-  balances: Record<string, string>;
-  pendingDeposits: Record<string, string>;
-  pendingWithdrawals: Record<string, string>;
-  addresses: Record<string, string>;
-};
+export type { ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
 
-export type LoginEntry = { id: string; timestamp: string; ip_address: string | null; user_agent: string | null };
 
 export type StaffTransaction = {
   id: string;
@@ -102,7 +83,6 @@ export const profileApi = {
   /** The profile shell's access questions (spec 002 section 7): a worker's, and a manager's or an admin's. */
   checkOwnership: (profileUserId: string) => postJson<{ isOwner: boolean }>(fn('check-user-ownership'), { profileUserId }),
   checkManagerAccess: (targetUserId: string) => postJson<{ isAuthorized: boolean }>(fn('check-manager-user-access'), { targetUserId }),
-  details: (targetUserId: string) => postJson<ProfileDetails>(fn('get-user-profile-details'), { targetUserId }),
   ban: (targetUserId: string) => postJson(fn('ban-user'), { targetUserId }),
   unban: (targetUserId: string) => postJson(fn('unban-user'), { targetUserId }),
   approveKyc: (targetUserId: string) => postJson(fn('approve-kyc'), { targetUserId }),
@@ -111,8 +91,6 @@ export const profileApi = {
   removeMfa: (targetUserId: string, reason: string) => postJson<{ success: boolean }>(fn('remove-user-mfa'), { targetUserId, reason }),
   updatePermissions: (targetUserId: string, permissions: PermissionFlags, sendDisabledNote: string | null, swapDisabledNote: string | null) =>
     postJson(fn('update-all-user-permissions'), { targetUserId, permissions, sendDisabledNote, swapDisabledNote }),
-  loginHistory: (targetUserId: string, page: number, pageSize: number) =>
-    getJson<LoginEntry[]>(fn('get-login-history'), { searchParams: { targetUserId, page, pageSize } }),
   prices: () => getJson<Record<string, { price: number }>>(fn('crypto-prices'), anonymous()),
   setAddress: (targetUserId: string, assetId: string, newAddress: string) => postJson<{ message: string }>(fn('set-user-wallet-address'), { targetUserId, assetId, newAddress }),
   addTransaction: (body: {

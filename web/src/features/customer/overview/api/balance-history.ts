@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { getJson } from '../../../../lib/api-client.js';
+import { parseAnswer } from '../../../../lib/query.js';
+import { useRefetchOn } from '../../../../lib/query-realtime.js';
+import { customerKeys } from '../../shared/api/keys.js';
+
+export const DayBalancesSchema = z.object({ date: z.string(), balances: z.record(z.string(), z.string()) });
+export type DayBalances = z.infer<typeof DayBalancesSchema>;
+export type BalanceHistoryState = { days: DayBalances[] | null; loading: boolean; error: string | null };
+
+export const HISTORY_DAYS = 30;
+export const HISTORY_ERROR = 'Failed to load your balance history.';
+
+const HistorySchema = z.object({ days: z.array(DayBalancesSchema) });
+
+/**
+ * GET /api/v1/balance-history: settled balances per asset at the end of each of the last 30
+ * days, read again whenever a transaction changes (the realtime hint).
+ */
+export function useBalanceHistory(): BalanceHistoryState {
+  const key = customerKeys.balanceHistory(HISTORY_DAYS);
+  useRefetchOn('transactions', [key]);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => parseAnswer(HistorySchema, await getJson(`api/v1/balance-history?days=${HISTORY_DAYS}`, { signal }), HISTORY_ERROR).days,
+  });
+  return { days: query.data ?? null, loading: query.isPending, error: query.error ? HISTORY_ERROR : null };
+}
