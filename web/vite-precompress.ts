@@ -28,7 +28,10 @@ export function precompress(): Plugin {
           const raw = await fs.promises.readFile(full);
           if (raw.length < MIN_BYTES) return;
           const brotli = zlib.brotliCompressSync(raw, {
-            params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+            },
           });
           await fs.promises.writeFile(`${full}.br`, brotli);
           await fs.promises.writeFile(`${full}.gz`, zlib.gzipSync(raw, { level: zlib.constants.Z_BEST_COMPRESSION }));

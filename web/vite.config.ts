@@ -25,7 +25,8 @@ const proxy: Record<string, ProxyOptions> = {
  * area's pages other than sign-in get their own, so the sign-in screen loads none of them.
  */
 function areaChunkName(moduleId: string): string | null {
-  if (/[\\/]features[\\/]auth[\\/](register-page|update-password-page|force-password-change-page)\.tsx$/.test(moduleId)) return 'area-auth-pages';
+  if (/[\\/]features[\\/]auth[\\/](register-page|update-password-page|force-password-change-page)\.tsx$/.test(moduleId))
+    return 'area-auth-pages';
   const match = /[\\/]web[\\/]src[\\/]features[\\/]([^\\/]+)[\\/]/.exec(moduleId);
   return match ? `area-${match[1]}` : null;
 }

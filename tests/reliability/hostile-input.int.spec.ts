@@ -146,15 +146,13 @@ function mutations(base: unknown, schema: JsonSchema): fc.Arbitrary<Mutation> {
   if (fields.length > 0) {
     const field = fc.constantFrom(...fields);
     arbs.push(
-      fc
-        .tuple(field, fc.constant(null))
-        .chain(([f]) =>
-          wrongFor(typesOf(f.schema)).map((v) => ({
-            label: `${f.path.join('.')} wrong type ${JSON.stringify(v)?.slice(0, 30)}`,
-            payload: JSON.stringify(setAt(base, f.path, v)),
-            mustRefuse: f.path.length === 1,
-          })),
-        ),
+      fc.tuple(field, fc.constant(null)).chain(([f]) =>
+        wrongFor(typesOf(f.schema)).map((v) => ({
+          label: `${f.path.join('.')} wrong type ${JSON.stringify(v)?.slice(0, 30)}`,
+          payload: JSON.stringify(setAt(base, f.path, v)),
+          mustRefuse: f.path.length === 1,
+        })),
+      ),
       fc.tuple(field, hostileString).map(([f, v]) => ({
         label: `${f.path.join('.')} = ${JSON.stringify(v).slice(0, 40)}`,
         payload: JSON.stringify(setAt(base, f.path, v)),

@@ -67,7 +67,13 @@ const dashboardRoutes: RouteObject[] = [
           { index: true, element: <Navigate to="search-user" replace /> },
           staffScreen('search-user', (m) => m.SearchUserTab),
           staffScreen('my-users', (m) => m.MyUsersTab),
-          { path: 'support-tickets', element: screen(() => import('../features/staff/tickets/worker-tickets-tab.js'), (m) => m.WorkerTicketsTab) },
+          {
+            path: 'support-tickets',
+            element: screen(
+              () => import('../features/staff/tickets/worker-tickets-tab.js'),
+              (m) => m.WorkerTicketsTab,
+            ),
+          },
           staffScreen('stake', (m) => m.StakeManagementTab),
           staffScreen('approvals', (m) => m.ApprovalsTab),
         ],
@@ -86,7 +92,13 @@ const dashboardRoutes: RouteObject[] = [
           staffScreen('create-worker', (m) => m.CreateWorkerTab),
           staffScreen('actions', (m) => m.ActionsTab),
           staffScreen('all-users', (m) => m.AllUsersTab),
-          { path: 'unassigned-tickets', element: screen(() => import('../features/staff/manager/unassigned-tickets-tab.js'), (m) => m.UnassignedTicketsTab) },
+          {
+            path: 'unassigned-tickets',
+            element: screen(
+              () => import('../features/staff/manager/unassigned-tickets-tab.js'),
+              (m) => m.UnassignedTicketsTab,
+            ),
+          },
           staffScreen('approvals', (m) => m.ApprovalsTab),
         ],
       },
@@ -117,7 +129,13 @@ const dashboardRoutes: RouteObject[] = [
           profileTab('general', (m) => m.GeneralTab),
           profileTab('wallets', (m) => m.WalletsTab),
           profileTab('transactions', (m) => m.TransactionsTab),
-          { path: 'verification', element: screen(() => import('../features/staff/profile/verification-tab.js'), (m) => m.VerificationTab) },
+          {
+            path: 'verification',
+            element: screen(
+              () => import('../features/staff/profile/verification-tab.js'),
+              (m) => m.VerificationTab,
+            ),
+          },
           profileTab('payment-management', (m) => m.PaymentManagementTab),
           profileTab('events', (m) => m.EventTrailTab),
         ],
@@ -136,29 +154,44 @@ const routes: RouteObject[] = [
       { path: 'verify-mfa', element: screen(auth, (m) => m.VerifyMfaPage) },
       {
         path: 'register',
-        element: screen(() => import('../features/auth/register-page.js'), (m) => m.RegisterPage),
+        element: screen(
+          () => import('../features/auth/register-page.js'),
+          (m) => m.RegisterPage,
+        ),
       },
       {
         path: 'update-password',
-        element: screen(() => import('../features/auth/update-password-page.js'), (m) => m.UpdatePasswordPage),
+        element: screen(
+          () => import('../features/auth/update-password-page.js'),
+          (m) => m.UpdatePasswordPage,
+        ),
       },
       {
         path: 'force-password-change',
-        element: screen(() => import('../features/auth/force-password-change-page.js'), (m) => m.ForcePasswordChangePage),
+        element: screen(
+          () => import('../features/auth/force-password-change-page.js'),
+          (m) => m.ForcePasswordChangePage,
+        ),
       },
       {
         path: 'dashboard',
         element: <ProtectedRoute />,
         children: [
           {
-            element: screen(() => import('../features/shell/dashboard-layout.js'), (m) => m.DashboardLayout),
+            element: screen(
+              () => import('../features/shell/dashboard-layout.js'),
+              (m) => m.DashboardLayout,
+            ),
             children: dashboardRoutes,
           },
         ],
       },
       {
         path: '*',
-        element: screen(() => import('../features/errors/not-found-page.js'), (m) => m.NotFoundPage),
+        element: screen(
+          () => import('../features/errors/not-found-page.js'),
+          (m) => m.NotFoundPage,
+        ),
       },
     ],
   },

@@ -22,7 +22,18 @@ type NewPasswordFieldsProps = {
  * forced change, the reset link, Settings > Security and the staff reset, each with the
  * rule and the messages of its own screen.
  */
-export function NewPasswordFields({ value, onChange, confirm, name, id, hint, error, sharedError, disabled, autoFocus }: NewPasswordFieldsProps) {
+export function NewPasswordFields({
+  value,
+  onChange,
+  confirm,
+  name,
+  id,
+  hint,
+  error,
+  sharedError,
+  disabled,
+  autoFocus,
+}: NewPasswordFieldsProps) {
   // Only a shared message marks both inputs; otherwise each Field describes its own.
   const shared = sharedError
     ? { 'aria-invalid': sharedError.message ? true : undefined, 'aria-describedby': sharedError.message ? sharedError.id : undefined }

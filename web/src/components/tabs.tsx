@@ -63,13 +63,7 @@ export function Tabs<K extends string>({ label, tabs, selected, onSelect, childr
           );
         })}
       </div>
-      <div
-        className="tabs__panel"
-        role="tabpanel"
-        id={`${baseId}-panel`}
-        aria-labelledby={`${baseId}-tab-${selected}`}
-        tabIndex={0}
-      >
+      <div className="tabs__panel" role="tabpanel" id={`${baseId}-panel`} aria-labelledby={`${baseId}-tab-${selected}`} tabIndex={0}>
         {children}
       </div>
     </div>

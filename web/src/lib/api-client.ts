@@ -193,11 +193,7 @@ export type StatusAndBody<T> = { status: number; ok: boolean; body: T | null };
  * A call whose error statuses still carry a useful body (e.g. 503 from /healthz,
  * `{success: false}` from a check). Only a missing answer throws.
  */
-export async function requestWithStatus<T>(
-  method: 'get' | 'post' | 'put',
-  path: string,
-  options: Options = {},
-): Promise<StatusAndBody<T>> {
+export async function requestWithStatus<T>(method: 'get' | 'post' | 'put', path: string, options: Options = {}): Promise<StatusAndBody<T>> {
   try {
     const response = await http(relative(path), { ...options, method, throwHttpErrors: false });
     return { status: response.status, ok: response.ok, body: (await readBody(response)) as T | null };

@@ -8,7 +8,7 @@ import Bowser from 'bowser';
 /** The major version: '120.0.0.0' -> '120'; Safari's '17.1' stays '17.1'. */
 function majorVersion(name: string, version: string | undefined): string {
   if (!version) return '';
-  return name === 'Safari' ? version.split('.').slice(0, 2).join('.') : version.split('.')[0] ?? '';
+  return name === 'Safari' ? version.split('.').slice(0, 2).join('.') : (version.split('.')[0] ?? '');
 }
 
 /** 'Windows 10', 'macOS Catalina', 'iOS 17.1', 'Android 14', 'Linux'. */

@@ -66,7 +66,14 @@ function dispatch(topic: Topic, payload: unknown): void {
 }
 
 function isTopic(value: unknown): value is Topic {
-  return value === 'transactions' || value === 'notifications' || value === 'prices' || value === 'announcements' || value === 'tickets' || value === 'approvals';
+  return (
+    value === 'transactions' ||
+    value === 'notifications' ||
+    value === 'prices' ||
+    value === 'announcements' ||
+    value === 'tickets' ||
+    value === 'approvals'
+  );
 }
 
 // --- the connection ------------------------------------------------------------------

@@ -164,11 +164,7 @@ async function exchangeRefreshToken(refreshToken: string): Promise<Session | nul
   const signOutsBefore = signOuts;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const session = await postJson<Session>(
-        'auth/v1/token?grant_type=refresh_token',
-        { refresh_token: refreshToken },
-        anonymous(),
-      );
+      const session = await postJson<Session>('auth/v1/token?grant_type=refresh_token', { refresh_token: refreshToken }, anonymous());
       if (!isSession(session)) throw new ApiError('The server sent no session.', 200, session);
       if (signOuts !== signOutsBefore) {
         // Signed out meanwhile: the new session must not bring the user back.

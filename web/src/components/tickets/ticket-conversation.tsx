@@ -57,8 +57,18 @@ export function TicketConversation({ ticketId, side, onTicket, header }: Props) 
     threadEnd.current?.scrollIntoView?.({ block: 'nearest' });
   }, [count]);
 
-  if (loadError && !data) return <p className="banner banner--error" role="alert">{loadError}</p>;
-  if (!data) return <p className="muted" role="status">Loading messages...</p>;
+  if (loadError && !data)
+    return (
+      <p className="banner banner--error" role="alert">
+        {loadError}
+      </p>
+    );
+  if (!data)
+    return (
+      <p className="muted" role="status">
+        Loading messages...
+      </p>
+    );
 
   const { ticket, responses, attachments } = data;
   const mayReply = side === 'worker' || customerMayReply(responses);
@@ -66,9 +76,18 @@ export function TicketConversation({ ticketId, side, onTicket, header }: Props) 
   return (
     <div className="ticket-conversation">
       {header?.(ticket, () => void load())}
-      {loadError && <p className="banner banner--error" role="alert">{loadError}</p>}
+      {loadError && (
+        <p className="banner banner--error" role="alert">
+          {loadError}
+        </p>
+      )}
       <ol className="ticket-thread" aria-label="Messages" tabIndex={0}>
-        <Message fromWorker={false} mine={side === 'customer'} at={ticket.created_at} author={side === 'customer' ? 'You' : ticket.user_email ?? 'Customer'}>
+        <Message
+          fromWorker={false}
+          mine={side === 'customer'}
+          at={ticket.created_at}
+          author={side === 'customer' ? 'You' : (ticket.user_email ?? 'Customer')}
+        >
           <p className="ticket-message__text">{ticket.message}</p>
           <AttachmentList attachments={openingAttachments(attachments)} />
         </Message>
@@ -78,7 +97,9 @@ export function TicketConversation({ ticketId, side, onTicket, header }: Props) 
             fromWorker={r.is_from_worker}
             mine={(side === 'worker') === r.is_from_worker}
             at={r.created_at}
-            author={r.is_from_worker ? (side === 'worker' ? 'You' : 'Support') : side === 'customer' ? 'You' : ticket.user_email ?? 'Customer'}
+            author={
+              r.is_from_worker ? (side === 'worker' ? 'You' : 'Support') : side === 'customer' ? 'You' : (ticket.user_email ?? 'Customer')
+            }
           >
             {r.message && <p className="ticket-message__text">{r.message}</p>}
             <AttachmentList attachments={attachments.filter((a) => a.response_id === r.id)} />
@@ -86,20 +107,28 @@ export function TicketConversation({ ticketId, side, onTicket, header }: Props) 
         ))}
         <li ref={threadEnd} aria-hidden="true" />
       </ol>
-      <ReplyBox
-        key={ticket.id}
-        ticket={ticket}
-        side={side}
-        mayReply={mayReply}
-        onSent={() => void load()}
-      />
+      <ReplyBox key={ticket.id} ticket={ticket} side={side} mayReply={mayReply} onSent={() => void load()} />
     </div>
   );
 }
 
-function Message({ fromWorker, mine, at, author, children }: { fromWorker: boolean; mine: boolean; at: string; author: string; children: ReactNode }) {
+function Message({
+  fromWorker,
+  mine,
+  at,
+  author,
+  children,
+}: {
+  fromWorker: boolean;
+  mine: boolean;
+  at: string;
+  author: string;
+  children: ReactNode;
+}) {
   return (
-    <li className={`ticket-message ${mine ? 'ticket-message--mine' : ''} ${fromWorker ? 'ticket-message--support' : 'ticket-message--customer'}`}>
+    <li
+      className={`ticket-message ${mine ? 'ticket-message--mine' : ''} ${fromWorker ? 'ticket-message--support' : 'ticket-message--customer'}`}
+    >
       <div className="ticket-message__meta">
         <strong>{author}</strong> <span className="muted">{formatListDateTime(at)}</span>
       </div>
@@ -181,8 +210,16 @@ function ReplyBox({ ticket, side, mayReply, onSent }: { ticket: Ticket; side: Si
           ))}
         </ul>
       )}
-      {uploads.error && <p className="field__error" role="alert">{uploads.error}</p>}
-      {sendError && <p className="field__error" role="alert">{sendError}</p>}
+      {uploads.error && (
+        <p className="field__error" role="alert">
+          {uploads.error}
+        </p>
+      )}
+      {sendError && (
+        <p className="field__error" role="alert">
+          {sendError}
+        </p>
+      )}
       <div className="ticket-reply__actions">
         <input
           ref={fileInput}
@@ -197,7 +234,13 @@ function ReplyBox({ ticket, side, mayReply, onSent }: { ticket: Ticket; side: Si
             void uploads.add(files);
           }}
         />
-        <Button variant="secondary" disabled={!mayReply || sending} loading={uploads.uploading} loadingText="Uploading..." onClick={() => fileInput.current?.click()}>
+        <Button
+          variant="secondary"
+          disabled={!mayReply || sending}
+          loading={uploads.uploading}
+          loadingText="Uploading..."
+          onClick={() => fileInput.current?.click()}
+        >
           Attach File
         </Button>
         <Button type="submit" disabled={!canSend} loading={sending} loadingText="Sending...">

@@ -86,9 +86,7 @@ export function ForcePasswordChangePage() {
 
   return (
     <AuthLayout title="Change Your Password" documentTitle="Password Change Required">
-      <p className="form__text auth-card__lead">
-        {LEAD[reason]}
-      </p>
+      <p className="form__text auth-card__lead">{LEAD[reason]}</p>
       {apiError && <Banner variant="error">{apiError}</Banner>}
       {success && <Banner variant="success">{success}</Banner>}
       <form className="form" noValidate onSubmit={(e) => void submit(e)} aria-label="Set a new password">

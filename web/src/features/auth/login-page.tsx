@@ -32,9 +32,7 @@ function SignInScreen({ entry }: { entry: LoginEntry }) {
       }
     >
       {flow.step === 'credentials' && confirmed && !flow.apiError && <Banner variant="success">{MESSAGES.emailConfirmed}</Banner>}
-      {flow.step === 'credentials' && confirmFailed && !flow.apiError && (
-        <Banner variant="error">{MESSAGES.emailConfirmFailed}</Banner>
-      )}
+      {flow.step === 'credentials' && confirmFailed && !flow.apiError && <Banner variant="error">{MESSAGES.emailConfirmFailed}</Banner>}
       {flow.apiError && flow.step !== 'reset' && <Banner variant="error">{flow.apiError}</Banner>}
 
       {flow.step === 'credentials' && (

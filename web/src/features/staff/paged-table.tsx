@@ -33,7 +33,20 @@ type PagedTableProps<T> = {
  * A staff list (My Users, My Workers): a titled card with a table of one page, its row
  * actions and the pager under it. Each page is asked of the server when it is shown.
  */
-export function PagedTable<T>({ titleId, title, loadPage, loadFailure, loadingLabel, emptyText, columns, rowKey, cells, actions, actionError = null, children }: PagedTableProps<T>) {
+export function PagedTable<T>({
+  titleId,
+  title,
+  loadPage,
+  loadFailure,
+  loadingLabel,
+  emptyText,
+  columns,
+  rowKey,
+  cells,
+  actions,
+  actionError = null,
+  children,
+}: PagedTableProps<T>) {
   const [page, setPage] = useState(1);
   const [shown, setShown] = useState<RowsPage<T> | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);

@@ -35,9 +35,5 @@ export function verifyEmailOtp(email: string, token: string): Promise<Session> {
 
 /** Asks for a reset link that leads back to /update-password on this site. */
 export async function requestPasswordReset(email: string): Promise<void> {
-  await postJson(
-    'auth/v1/recover',
-    { email: email.trim(), redirect_to: `${window.location.origin}/update-password` },
-    anonymous(),
-  );
+  await postJson('auth/v1/recover', { email: email.trim(), redirect_to: `${window.location.origin}/update-password` }, anonymous());
 }

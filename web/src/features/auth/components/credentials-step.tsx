@@ -52,9 +52,7 @@ export function CredentialsStep(props: CredentialsStepProps) {
           Forgot Password
         </button>
       </div>
-      {props.captchaRequired && (
-        <CaptchaWidget ref={props.captchaRef} onToken={props.onCaptchaToken} error={props.captchaError} />
-      )}
+      {props.captchaRequired && <CaptchaWidget ref={props.captchaRef} onToken={props.onCaptchaToken} error={props.captchaError} />}
       <Button type="submit" className="button--block" loading={props.busy} loadingText="Signing In...">
         Sign In
       </Button>

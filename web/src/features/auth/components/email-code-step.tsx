@@ -24,8 +24,7 @@ export function EmailCodeStep({ sentTo, code, onCodeChange, error, attempt, busy
         Check Your Email
       </h2>
       <p className="form__text">
-        We sent a 6-digit verification code to <strong className="form__address">{sentTo}</strong>. Enter it below to
-        continue.
+        We sent a 6-digit verification code to <strong className="form__address">{sentTo}</strong>. Enter it below to continue.
       </p>
       <CodeField label="Email Verification Code" value={code} onChange={onCodeChange} error={error} autoFocus />
       <Button type="submit" className="button--block" loading={busy} loadingText="Verifying...">

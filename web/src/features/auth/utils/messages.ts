@@ -40,8 +40,7 @@ export const MESSAGES = {
 
   registrationFailed: 'An error occurred during registration.',
   unexpectedRegister: 'An unexpected error occurred. Please try again.',
-  registrationSucceeded:
-    'Account created! We have sent you an email: please confirm your email address with the link in it, then sign in.',
+  registrationSucceeded: 'Account created! We have sent you an email: please confirm your email address with the link in it, then sign in.',
 
   noResetLink: 'You must access this page via a password reset link.',
   invalidResetLink: 'Invalid or expired link, or not logged in for password update.',

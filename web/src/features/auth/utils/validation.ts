@@ -49,16 +49,8 @@ export function validateRegistration(form: RegistrationForm): FieldErrors<keyof 
 /** The reset-link page: one message per field. */
 export function validateNewPassword(password: string, confirm: string): FieldErrors<'password' | 'confirm'> {
   return {
-    password: !password
-      ? MESSAGES.newPasswordRequired
-      : password.length < PASSWORD_MIN_LENGTH
-        ? MESSAGES.passwordTooShort
-        : undefined,
-    confirm: !confirm
-      ? MESSAGES.confirmNewPasswordRequired
-      : confirm !== password
-        ? MESSAGES.passwordsDoNotMatch
-        : undefined,
+    password: !password ? MESSAGES.newPasswordRequired : password.length < PASSWORD_MIN_LENGTH ? MESSAGES.passwordTooShort : undefined,
+    confirm: !confirm ? MESSAGES.confirmNewPasswordRequired : confirm !== password ? MESSAGES.passwordsDoNotMatch : undefined,
   };
 }
 

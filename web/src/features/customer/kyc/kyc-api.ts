@@ -43,7 +43,8 @@ export function submissionMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === null) return KYC_MESSAGES.unexpected;
     const body = error.body;
-    if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string') return (body as { error: string }).error;
+    if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string')
+      return (body as { error: string }).error;
     return KYC_MESSAGES.failed;
   }
   return KYC_MESSAGES.unexpected;

@@ -8,8 +8,8 @@ export function KycInfoModal({ open, onClose }: { open: boolean; onClose: () => 
     <Modal open={open} onClose={onClose} title="About KYC Verification" footer={<Button onClick={onClose}>Got it</Button>}>
       <div className="kyc-info">
         <p>
-          KYC (Know Your Customer) is the identity check every regulated financial service performs. We ask for your basic details, an identity
-          document and a proof of residence, and review them once.
+          KYC (Know Your Customer) is the identity check every regulated financial service performs. We ask for your basic details, an
+          identity document and a proof of residence, and review them once.
         </p>
         <ul className="kyc-info__list">
           <li>

@@ -133,10 +133,16 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
   return (
     <Modal open={open} onClose={close} title="Identity Verification (KYC)" footer={footer} size="large">
       <ol className="kyc-steps" aria-label="Steps">
-        <li className={step === 1 ? 'kyc-steps__item kyc-steps__item--current' : 'kyc-steps__item kyc-steps__item--done'} aria-current={step === 1 ? 'step' : undefined}>
+        <li
+          className={step === 1 ? 'kyc-steps__item kyc-steps__item--current' : 'kyc-steps__item kyc-steps__item--done'}
+          aria-current={step === 1 ? 'step' : undefined}
+        >
           Step 1: Basic Details
         </li>
-        <li className={step === 2 ? 'kyc-steps__item kyc-steps__item--current' : 'kyc-steps__item'} aria-current={step === 2 ? 'step' : undefined}>
+        <li
+          className={step === 2 ? 'kyc-steps__item kyc-steps__item--current' : 'kyc-steps__item'}
+          aria-current={step === 2 ? 'step' : undefined}
+        >
           Step 2: Document Upload
         </li>
       </ol>

@@ -27,7 +27,9 @@ export function PaymentsPage() {
   const canSell = profile?.can_sell !== false;
   const canBuy = profile?.can_buy !== false;
   const tabLabel = (text: string, permitted: boolean) =>
-    permitted ? text : (
+    permitted ? (
+      text
+    ) : (
       <span className="tab-label--greyed">
         {text}
         <span className="visually-hidden"> (not permitted)</span>
@@ -49,7 +51,15 @@ export function PaymentsPage() {
             selected={tab}
             onSelect={setTab}
           >
-            <PaymentForm key={tab} kind={tab} profile={profile} methods={methods} methodsLoading={loading} methodsError={error} onSubmitted={reload} />
+            <PaymentForm
+              key={tab}
+              kind={tab}
+              profile={profile}
+              methods={methods}
+              methodsLoading={loading}
+              methodsError={error}
+              onSubmitted={reload}
+            />
           </Tabs>
         </Card>
         <SafeBuyingLinks />

@@ -14,7 +14,9 @@ type Maps = Pick<ProfileDetails, 'balances' | 'pendingDeposits' | 'pendingWithdr
 
 export function effectiveBalance(profile: Maps | null | undefined, asset: AssetId): Decimal {
   if (!profile) return ZERO;
-  return toDecimal(profile.balances?.[asset]).plus(toDecimal(profile.pendingDeposits?.[asset])).plus(toDecimal(profile.pendingWithdrawals?.[asset]));
+  return toDecimal(profile.balances?.[asset])
+    .plus(toDecimal(profile.pendingDeposits?.[asset]))
+    .plus(toDecimal(profile.pendingWithdrawals?.[asset]));
 }
 
 export function availableBalance(profile: Maps | null | undefined, asset: AssetId): Decimal {

@@ -11,7 +11,15 @@ import { ATTACHMENT_RULES, TEXT, fileProblem } from '../../../components/tickets
 type Errors = { subject?: string; message?: string; form?: string; files?: string };
 
 /** 'Create Ticket': subject, message, urgency (default medium) and optional files. */
-export function CreateTicketModal({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (ticket: Ticket) => void }) {
+export function CreateTicketModal({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (ticket: Ticket) => void;
+}) {
   const userId = useSession((s) => s.session?.user.id ?? null);
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
@@ -77,7 +85,14 @@ export function CreateTicketModal({ open, onClose, onCreated }: { open: boolean;
       title="Create Support Ticket"
       footer={
         <>
-          <Button variant="secondary" disabled={busy} onClick={() => { reset(); onClose(); }}>
+          <Button
+            variant="secondary"
+            disabled={busy}
+            onClick={() => {
+              reset();
+              onClose();
+            }}
+          >
             Cancel
           </Button>
           <Button type="submit" form="create-ticket-form" loading={busy} loadingText="Creating...">
@@ -95,11 +110,21 @@ export function CreateTicketModal({ open, onClose, onCreated }: { open: boolean;
           void submit();
         }}
       >
-        {errors.form && <p className="banner banner--error" role="alert">{errors.form}</p>}
-        <Field label="Subject" value={subject} maxLength={200} onChange={(e) => {
+        {errors.form && (
+          <p className="banner banner--error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <Field
+          label="Subject"
+          value={subject}
+          maxLength={200}
+          onChange={(e) => {
             setSubject(e.target.value);
             setErrors((x) => ({ ...x, subject: undefined }));
-          }} error={errors.subject} />
+          }}
+          error={errors.subject}
+        />
         <div className="field">
           <label className="field__label" htmlFor="ticket-message">
             Message

@@ -49,7 +49,11 @@ export function SupportPage() {
       <div className="support__actions">
         <Button onClick={() => setCreating(true)}>Create Ticket</Button>
       </div>
-      {error && <p className="banner banner--error" role="alert">Error: {error}</p>}
+      {error && (
+        <p className="banner banner--error" role="alert">
+          Error: {error}
+        </p>
+      )}
       <Card className="ticket-card" aria-label="Your support tickets">
         {loading && tickets.length === 0 ? (
           <SkeletonRows rows={5} columns={4} label="Loading tickets..." />

@@ -16,14 +16,32 @@ import { usePrices } from '../shared/api/prices.js';
 import { createSwapRequest, pickerLabel, swapButtonLabel, SWAP_TEXT as T } from './api/swap.js';
 import './swap.css';
 
-function TokenPicker({ id, label, value, onChange, disabled }: { id: string; label: string; value: AssetId; onChange: (a: AssetId) => void; disabled?: boolean }) {
+function TokenPicker({
+  id,
+  label,
+  value,
+  onChange,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  value: AssetId;
+  onChange: (a: AssetId) => void;
+  disabled?: boolean;
+}) {
   return (
     <div className="swap-picker">
       <AssetIcon asset={value} />
       <label className="visually-hidden" htmlFor={id}>
         {label}
       </label>
-      <select id={id} className="field__input field__select" value={value} onChange={(e) => onChange(e.target.value as AssetId)} disabled={disabled}>
+      <select
+        id={id}
+        className="field__input field__select"
+        value={value}
+        onChange={(e) => onChange(e.target.value as AssetId)}
+        disabled={disabled}
+      >
         {ASSET_IDS.map((a) => (
           <option key={a} value={a}>
             {pickerLabel(a, ASSETS[a].name)}
@@ -174,9 +192,7 @@ export function SwapPage() {
             </div>
             <div>
               <dt>Fee (1%)</dt>
-              <dd className="mono">
-                {quote ? `${formatCrypto(quote.fee)} ${from} (${formatUsd(quote.feeUsd)})` : `0.00000000 ${from}`}
-              </dd>
+              <dd className="mono">{quote ? `${formatCrypto(quote.fee)} ${from} (${formatUsd(quote.feeUsd)})` : `0.00000000 ${from}`}</dd>
             </div>
             <div className="fee-lines__total">
               <dt>Net received</dt>

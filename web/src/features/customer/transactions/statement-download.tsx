@@ -48,7 +48,11 @@ export function StatementDownload() {
 
   return (
     <Card className="overview-card statement-download" aria-label="Statement">
-      <form className="statement-download__form" onSubmit={download} style={{ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'flex-start' }}>
+      <form
+        className="statement-download__form"
+        onSubmit={download}
+        style={{ display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'flex-start' }}
+      >
         <Field label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} required />
         <Field label="To" type="date" value={to} onChange={(e) => setTo(e.target.value)} required />
         <Button type="submit" variant="secondary" className="field-with-action__button" loading={busy} loadingText="Preparing...">

@@ -79,7 +79,12 @@ export function WalletsPage() {
             <ul className="wallet-list">
               {wallets.map((w) => (
                 <li key={w.id}>
-                  <button type="button" className="list-row wallet-row" onClick={() => setOpenId(w.id)} aria-label={`${w.name} (${w.id}): ${formatCrypto(w.balance)} ${w.id}. Open send and receive`}>
+                  <button
+                    type="button"
+                    className="list-row wallet-row"
+                    onClick={() => setOpenId(w.id)}
+                    aria-label={`${w.name} (${w.id}): ${formatCrypto(w.balance)} ${w.id}. Open send and receive`}
+                  >
                     <span className="wallet-row__asset">
                       <AssetIcon asset={w.id} />
                       <span>

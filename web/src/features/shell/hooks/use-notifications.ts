@@ -74,7 +74,8 @@ export function useNotifications(): NotificationsState {
   useRealtime('notifications', refresh);
 
   const items = useMemo(
-    () => fetched?.map((item) => (item.read || marks.pending.has(item.id) || marks.done.has(item.id) ? { ...item, read: true } : item)) ?? null,
+    () =>
+      fetched?.map((item) => (item.read || marks.pending.has(item.id) || marks.done.has(item.id) ? { ...item, read: true } : item)) ?? null,
     [fetched, marks],
   );
   const unread = items?.filter((item) => !item.read).length ?? 0;

@@ -6,14 +6,25 @@ import type { StaffActionPage } from '../../../../../ledger/contract/staff-activ
 
 export type StaffActionFilters = { staff: string; customer: string; action: string; from: string; to: string };
 
-
 /** The filters as query parameters: empty ones left out. */
 function params(filters: StaffActionFilters): Record<string, string> {
-  return Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v !== ''));
+  return Object.fromEntries(
+    Object.entries(filters)
+      .map(([k, v]) => [k, v.trim()])
+      .filter(([, v]) => v !== ''),
+  );
 }
 
-export function staffActions(filters: StaffActionFilters, limit: number, cursor: string | null, signal?: AbortSignal): Promise<StaffActionPage> {
-  return getJson<StaffActionPage>('api/v1/admin/staff-actions', { searchParams: { ...params(filters), limit, ...(cursor ? { cursor } : {}) }, signal });
+export function staffActions(
+  filters: StaffActionFilters,
+  limit: number,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<StaffActionPage> {
+  return getJson<StaffActionPage>('api/v1/admin/staff-actions', {
+    searchParams: { ...params(filters), limit, ...(cursor ? { cursor } : {}) },
+    signal,
+  });
 }
 
 /** The filtered list as the server's CSV file. */

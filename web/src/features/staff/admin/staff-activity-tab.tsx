@@ -11,7 +11,15 @@ import { ScrollArea } from '../../../components/scroll-area.js';
 const PAGE_SIZE = 25;
 const NO_FILTERS: StaffActionFilters = { staff: '', customer: '', action: '', from: '', to: '' };
 
-const when = (iso: string) => new Date(iso).toLocaleString('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-GB', {
+    day: '2-digit',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 
 /**
  * Staff activity (admins): every staff action newest first, filtered by staff member,
@@ -124,7 +132,9 @@ export function StaffActivityTab() {
             <tbody>
               {page.actions.map((a) => (
                 <tr key={a.event_id} data-action={a.action}>
-                  <td data-label="Time" className="nowrap">{when(a.at)}</td>
+                  <td data-label="Time" className="nowrap">
+                    {when(a.at)}
+                  </td>
                   <td data-label="Staff member">
                     <div>
                       <strong>{a.staff_name || a.staff_email || a.staff_id}</strong>

@@ -32,16 +32,33 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
   return (
     <>
       <tr>
-        <td data-label="Customer"><div>{a.customerName || a.customerEmail}<div className="muted small">{a.customerEmail}</div></div></td>
+        <td data-label="Customer">
+          <div>
+            {a.customerName || a.customerEmail}
+            <div className="muted small">{a.customerEmail}</div>
+          </div>
+        </td>
         <td data-label="Action">{ACTION_LABELS[a.action]}</td>
-        <td data-label="Amount" className="mono approvals__nowrap">{a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}</td>
-        <td data-label="Value" className="mono approvals__nowrap">{Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD</td>
-        <td data-label="Maker" className="approvals__nowrap">{a.makerName || a.makerEmail}</td>
-        <td data-label="Age" className="approvals__nowrap">{age(a.requestedAt)}</td>
+        <td data-label="Amount" className="mono approvals__nowrap">
+          {a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}
+        </td>
+        <td data-label="Value" className="mono approvals__nowrap">
+          {Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD
+        </td>
+        <td data-label="Maker" className="approvals__nowrap">
+          {a.makerName || a.makerEmail}
+        </td>
+        <td data-label="Age" className="approvals__nowrap">
+          {age(a.requestedAt)}
+        </td>
         <td className="staff-table__actions">
           <div className="approvals__actions">
-            <Button variant="primary" onClick={() => setDecision('approve')} disabled={busy}>Approve</Button>
-            <Button variant="secondary" onClick={() => setDecision('reject')} disabled={busy}>Reject</Button>
+            <Button variant="primary" onClick={() => setDecision('approve')} disabled={busy}>
+              Approve
+            </Button>
+            <Button variant="secondary" onClick={() => setDecision('reject')} disabled={busy}>
+              Reject
+            </Button>
           </div>
         </td>
       </tr>
@@ -51,13 +68,22 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
             <label className="field__label" htmlFor={`reason-${a.requestId}`}>
               Reason to {decision} *
             </label>
-            <textarea id={`reason-${a.requestId}`} className="field__input" rows={2} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+            <textarea
+              id={`reason-${a.requestId}`}
+              className="field__input"
+              rows={2}
+              maxLength={500}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
             {error && <Banner variant="error">{error}</Banner>}
             <div className="approvals__actions">
               <Button onClick={() => void submit()} loading={busy} loadingText="Saving...">
                 Confirm {decision === 'approve' ? 'approval' : 'rejection'}
               </Button>
-              <Button variant="secondary" onClick={() => setDecision(null)} disabled={busy}>Cancel</Button>
+              <Button variant="secondary" onClick={() => setDecision(null)} disabled={busy}>
+                Cancel
+              </Button>
             </div>
           </td>
         </tr>
@@ -100,9 +126,12 @@ export function ApprovalsTab() {
       {error && <Banner variant="error">{error}</Banner>}
       {checker && (
         <section className="card staff-card" aria-labelledby="approvals-waiting">
-          <h2 id="approvals-waiting" className="card__title">Waiting for your approval</h2>
+          <h2 id="approvals-waiting" className="card__title">
+            Waiting for your approval
+          </h2>
           <p className="card__subtitle">
-            Staff actions worth more than {limit ? `${Number(limit).toLocaleString('en-US')} USD` : 'the limit'} move no money until a second person approves them.
+            Staff actions worth more than {limit ? `${Number(limit).toLocaleString('en-US')} USD` : 'the limit'} move no money until a
+            second person approves them.
             {role === 'MANAGER' ? ' These are your workers\u2019 requests.' : ' These are all requests.'}
           </p>
           {waiting === null ? (
@@ -113,10 +142,22 @@ export function ApprovalsTab() {
             <ScrollArea className="staff-table-wrap" label="Requests waiting for your approval">
               <table className="staff-table approvals__table table--stack">
                 <thead>
-                  <tr><th scope="col">Customer</th><th scope="col">Action</th><th scope="col">Amount</th><th scope="col">Value</th><th scope="col">Maker</th><th scope="col">Age</th><th scope="col"><span className="visually-hidden">Decision</span></th></tr>
+                  <tr>
+                    <th scope="col">Customer</th>
+                    <th scope="col">Action</th>
+                    <th scope="col">Amount</th>
+                    <th scope="col">Value</th>
+                    <th scope="col">Maker</th>
+                    <th scope="col">Age</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Decision</span>
+                    </th>
+                  </tr>
                 </thead>
                 <tbody>
-                  {waiting.map((a) => <WaitingRow key={a.requestId} a={a} onDecided={load} />)}
+                  {waiting.map((a) => (
+                    <WaitingRow key={a.requestId} a={a} onDecided={load} />
+                  ))}
                 </tbody>
               </table>
             </ScrollArea>
@@ -124,7 +165,9 @@ export function ApprovalsTab() {
         </section>
       )}
       <section className="card staff-card" aria-labelledby="approvals-mine">
-        <h2 id="approvals-mine" className="card__title">My requests</h2>
+        <h2 id="approvals-mine" className="card__title">
+          My requests
+        </h2>
         {mine === null ? (
           <p className="muted">Loading...</p>
         ) : mine.length === 0 ? (

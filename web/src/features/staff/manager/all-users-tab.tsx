@@ -11,7 +11,12 @@ import { usersForManager, type ManagedUser } from './api.js';
 const PAGE_SIZE = 10;
 const SEARCH_DEBOUNCE_MS = 500;
 
-const KYC_LABEL: Record<string, string> = { verified: 'Verified', pending: 'Pending Review', rejected: 'Rejected', not_started: 'Not Started' };
+const KYC_LABEL: Record<string, string> = {
+  verified: 'Verified',
+  pending: 'Pending Review',
+  rejected: 'Rejected',
+  not_started: 'Not Started',
+};
 
 /** All Users (Assigned to My Workers): searchable, paged table (spec 002). */
 export function AllUsersTab() {
@@ -88,7 +93,9 @@ export function AllUsersTab() {
                   <td data-label="Name">{u.full_name || 'N/A'}</td>
                   <td data-label="Email">{u.email || 'N/A'}</td>
                   <td data-label="KYC Status">
-                    <span className={`status-badge status-badge--kyc-${u.kyc_status ?? 'not_started'}`}>{KYC_LABEL[u.kyc_status ?? 'not_started'] ?? 'Not Started'}</span>
+                    <span className={`status-badge status-badge--kyc-${u.kyc_status ?? 'not_started'}`}>
+                      {KYC_LABEL[u.kyc_status ?? 'not_started'] ?? 'Not Started'}
+                    </span>
                   </td>
                   <td data-label="User Since">{formatListDate(u.created_at)}</td>
                   <td data-label="Assigned Worker">{u.assigned_worker_name || 'N/A'}</td>
@@ -104,7 +111,9 @@ export function AllUsersTab() {
         </table>
         {loading && <SkeletonRows rows={5} columns={6} label="Loading users..." />}
       </div>
-      {!loading && !error && data && data.users.length === 0 && <p className="empty-text">No users found assigned to your managed workers.</p>}
+      {!loading && !error && data && data.users.length === 0 && (
+        <p className="empty-text">No users found assigned to your managed workers.</p>
+      )}
       {!loading && data && <Pager page={page} pageCount={pageCount} onPageChange={setPage} total={data.totalCount} />}
     </section>
   );

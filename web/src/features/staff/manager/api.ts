@@ -21,8 +21,16 @@ export function listWorkers(managerId: string): Promise<Worker[]> {
 }
 
 /** One page of the manager's workers, by name, and how many there are in all. */
-export async function listWorkersPage(managerId: string, page: number, pageSize: number): Promise<{ workers: Worker[]; totalCount: number }> {
-  const { body, headers } = await postJsonWithHeaders<Worker[]>('api/v1/rpc/get_worker_info', { p_manager_id: managerId, p_page: page, p_page_size: pageSize });
+export async function listWorkersPage(
+  managerId: string,
+  page: number,
+  pageSize: number,
+): Promise<{ workers: Worker[]; totalCount: number }> {
+  const { body, headers } = await postJsonWithHeaders<Worker[]>('api/v1/rpc/get_worker_info', {
+    p_manager_id: managerId,
+    p_page: page,
+    p_page_size: pageSize,
+  });
   return { workers: body, totalCount: Number(headers.get('X-Total-Count') ?? body.length) };
 }
 
@@ -35,5 +43,9 @@ export function createAnnouncement(managerId: string, message: string) {
 }
 
 export function usersForManager(page: number, perPage: number, searchQuery: string, signal?: AbortSignal) {
-  return postJson<{ users: ManagedUser[]; totalCount: number }>('functions/v1/get-users-for-manager', { page, perPage, searchQuery }, { signal });
+  return postJson<{ users: ManagedUser[]; totalCount: number }>(
+    'functions/v1/get-users-for-manager',
+    { page, perPage, searchQuery },
+    { signal },
+  );
 }

@@ -68,8 +68,8 @@ export function MyWorkersTab() {
         {issued && (
           <>
             <p>
-              Give this temporary password to {issued.worker.full_name} ({issued.worker.email}). It is shown only once; they must choose a new
-              password when they sign in.
+              Give this temporary password to {issued.worker.full_name} ({issued.worker.email}). It is shown only once; they must choose a
+              new password when they sign in.
             </p>
             <p className="temporary-password mono" aria-label="Temporary password">
               {issued.password}

@@ -25,7 +25,9 @@ function readable(value: unknown, indent = ''): string {
   if (typeof value !== 'object') return String(value);
   if (Array.isArray(value)) return value.map((v) => readable(v, indent)).join(', ');
   return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? `${indent}${k}:\n${readable(v, `${indent}  `)}` : `${indent}${k}: ${readable(v)}`))
+    .map(([k, v]) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? `${indent}${k}:\n${readable(v, `${indent}  `)}` : `${indent}${k}: ${readable(v)}`,
+    )
     .join('\n');
 }
 
@@ -102,7 +104,9 @@ export function EventTrailTab() {
             <tbody>
               {data.events.map((e) => (
                 <tr key={e.id} data-event-type={e.type}>
-                  <td data-label="Time" className="nowrap">{dateTime(e.occurred_at)}</td>
+                  <td data-label="Time" className="nowrap">
+                    {dateTime(e.occurred_at)}
+                  </td>
                   <td data-label="Event">
                     <div>
                       <span className={`pill pill--kind-${e.kind}`}>{e.kind}</span>
@@ -142,7 +146,11 @@ export function EventTrailTab() {
 
 /** The wallet's balance just after a wallet event, fetched when asked for (one fold of the stream each). */
 function BalanceAtCell({ userId, event }: { userId: string; event: TrailEvent }) {
-  const [state, setState] = useState<{ busy: boolean; value: BalanceAt | null; error: string | null }>({ busy: false, value: null, error: null });
+  const [state, setState] = useState<{ busy: boolean; value: BalanceAt | null; error: string | null }>({
+    busy: false,
+    value: null,
+    error: null,
+  });
   if (!event.stream.startsWith('wallet-')) return <span className="muted">-</span>;
   const asset = typeof event.data['assetId'] === 'string' ? (event.data['assetId'] as string) : undefined;
   if (state.value) {

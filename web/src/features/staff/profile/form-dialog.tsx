@@ -35,9 +35,12 @@ export function FormDialog({ title, submitLabel, onClose, validate, save, onSave
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   const submit = async () => {
     setError(null);
@@ -58,7 +61,15 @@ export function FormDialog({ title, submitLabel, onClose, validate, save, onSave
   };
 
   return (
-    <FormDialogFrame title={title} submitLabel={submitLabel} onClose={onClose} onSubmit={() => void submit()} busy={busy} success={success} error={error}>
+    <FormDialogFrame
+      title={title}
+      submitLabel={submitLabel}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      busy={busy}
+      success={success}
+      error={error}
+    >
       {children}
     </FormDialogFrame>
   );

@@ -69,10 +69,14 @@ function DetailsCard({ details, userId }: { details: ProfileDetails; userId: str
 
   const run = async (what: DetailsAction) => {
     const { done, failed } = DETAILS_ACTIONS[what];
-    await submit.run(async () => {
-      await command.mutateAsync(what);
-      return done;
-    }, failed, what);
+    await submit.run(
+      async () => {
+        await command.mutateAsync(what);
+        return done;
+      },
+      failed,
+      what,
+    );
     setConfirm(null);
   };
 
@@ -91,7 +95,11 @@ function DetailsCard({ details, userId }: { details: ProfileDetails; userId: str
         <dd>{dateTime(details.created_at)}</dd>
         <dt>Ban Status</dt>
         <dd>
-          {banned ? <span className="pill pill--red">Banned until {dateTime(details.banned_until)}</span> : <span className="pill pill--green">Not Banned</span>}
+          {banned ? (
+            <span className="pill pill--red">Banned until {dateTime(details.banned_until)}</span>
+          ) : (
+            <span className="pill pill--green">Not Banned</span>
+          )}
         </dd>
         <dt>KYC Status</dt>
         <dd>
@@ -122,7 +130,11 @@ function DetailsCard({ details, userId }: { details: ProfileDetails; userId: str
             <Button variant="secondary" onClick={() => setConfirm(null)}>
               Cancel
             </Button>
-            <Button variant={confirm === 'ban' ? 'danger' : 'primary'} loading={confirm !== null && submit.busyWith === confirm} onClick={() => confirm && void run(confirm)}>
+            <Button
+              variant={confirm === 'ban' ? 'danger' : 'primary'}
+              loading={confirm !== null && submit.busyWith === confirm}
+              onClick={() => confirm && void run(confirm)}
+            >
               {confirm === 'ban' ? 'Confirm Ban' : 'Confirm Unban'}
             </Button>
           </>
@@ -157,7 +169,14 @@ function NoteCard({ userId, details }: { userId: string; details: ProfileDetails
         <label className="field__label" htmlFor="dashboard-note">
           Note shown on the user's dashboard (empty clears it)
         </label>
-        <textarea id="dashboard-note" className="field__input profile-textarea" rows={3} maxLength={2000} value={note} onChange={(e) => setNote(e.target.value)} />
+        <textarea
+          id="dashboard-note"
+          className="field__input profile-textarea"
+          rows={3}
+          maxLength={2000}
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+        />
       </div>
       <div className="actions">
         <Button onClick={() => void send()} loading={submit.busy} loadingText="Sending...">
@@ -221,7 +240,9 @@ function PermissionsCard({ userId, details }: { userId: string; details: Profile
   const [swapNote, setSwapNote] = useState(details.swap_disabled_note ?? '');
   const [unsaved, setUnsaved] = useState(false);
   const submit = useSubmit();
-  const command = useProfileCommand(userId, (c: PermissionsChange) => profileApi.updatePermissions(userId, c.flags, c.sendNote, c.swapNote));
+  const command = useProfileCommand(userId, (c: PermissionsChange) =>
+    profileApi.updatePermissions(userId, c.flags, c.sendNote, c.swapNote),
+  );
 
   const toggle = (key: keyof PermissionFlags) => {
     setFlags((f) => {
@@ -237,7 +258,11 @@ function PermissionsCard({ userId, details }: { userId: string; details: Profile
   // On a failure the toggles stay as the staff member set them.
   const save = () =>
     submit.run(async () => {
-      await command.mutateAsync({ flags, sendNote: flags.can_send ? null : sendNote.trim() || null, swapNote: flags.can_swap ? null : swapNote.trim() || null });
+      await command.mutateAsync({
+        flags,
+        sendNote: flags.can_send ? null : sendNote.trim() || null,
+        swapNote: flags.can_swap ? null : swapNote.trim() || null,
+      });
       setUnsaved(false);
       return 'Permissions updated successfully!';
     }, 'Failed to update permissions.');
@@ -257,10 +282,26 @@ function PermissionsCard({ userId, details }: { userId: string; details: Profile
               <span className={flags[t.key] ? 'pill pill--green' : 'pill pill--red'}>{flags[t.key] ? 'On' : 'Off'}</span>
             </label>
             {t.key === 'can_send' && !flags.can_send && (
-              <Field label="Send disabled note (shown to the user)" value={sendNote} maxLength={500} onChange={(e) => { setSendNote(e.target.value); setUnsaved(true); }} />
+              <Field
+                label="Send disabled note (shown to the user)"
+                value={sendNote}
+                maxLength={500}
+                onChange={(e) => {
+                  setSendNote(e.target.value);
+                  setUnsaved(true);
+                }}
+              />
             )}
             {t.key === 'can_swap' && !flags.can_swap && (
-              <Field label="Swap disabled note (shown to the user)" value={swapNote} maxLength={500} onChange={(e) => { setSwapNote(e.target.value); setUnsaved(true); }} />
+              <Field
+                label="Swap disabled note (shown to the user)"
+                value={swapNote}
+                maxLength={500}
+                onChange={(e) => {
+                  setSwapNote(e.target.value);
+                  setUnsaved(true);
+                }}
+              />
             )}
           </li>
         ))}
@@ -301,7 +342,9 @@ function LoginHistoryCard({ userId }: { userId: string }) {
               {rows.map((r) => (
                 <tr key={r.id}>
                   <td data-label="Date & Time">{dateTime(r.timestamp)}</td>
-                  <td data-label="IP Address" className="mono">{r.ip_address ?? 'Unknown'}</td>
+                  <td data-label="IP Address" className="mono">
+                    {r.ip_address ?? 'Unknown'}
+                  </td>
                   <td data-label="Client" className="profile-table__client" title={r.user_agent || undefined}>
                     {describeDevice(r.user_agent)}
                   </td>
@@ -316,7 +359,12 @@ function LoginHistoryCard({ userId }: { userId: string }) {
           Previous
         </button>
         <span className="pager__label">Page {page}</span>
-        <button type="button" className="button button--secondary pager__button" disabled={!rows || rows.length < LOGIN_PAGE_SIZE} onClick={() => setPage((p) => p + 1)}>
+        <button
+          type="button"
+          className="button button--secondary pager__button"
+          disabled={!rows || rows.length < LOGIN_PAGE_SIZE}
+          onClick={() => setPage((p) => p + 1)}
+        >
           Next
         </button>
       </nav>

@@ -29,12 +29,22 @@ export function MfaCard({ userId }: { userId: string }) {
         Remove Two-Factor Authentication
       </h2>
       <SubmitMessages submit={submit} />
-      <p className="muted">For a customer who lost their authenticator app and recovery codes, once you have checked who they are. They can then sign in with their password alone.</p>
+      <p className="muted">
+        For a customer who lost their authenticator app and recovery codes, once you have checked who they are. They can then sign in with
+        their password alone.
+      </p>
       <div className="field">
         <label className="field__label" htmlFor="mfa-reset-reason">
           Reason (recorded and sent to the customer)
         </label>
-        <textarea id="mfa-reset-reason" className="field__input profile-textarea" rows={2} maxLength={REASON_MAX} value={reason} onChange={(e) => setReason(e.target.value)} />
+        <textarea
+          id="mfa-reset-reason"
+          className="field__input profile-textarea"
+          rows={2}
+          maxLength={REASON_MAX}
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </div>
       <div className="actions">
         <Button variant="danger" onClick={send} loading={submit.busy} loadingText="Removing...">

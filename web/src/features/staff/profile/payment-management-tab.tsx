@@ -32,7 +32,13 @@ function PaymentMethodsCard({ userId }: { userId: string }) {
     profileApi
       .paymentMethods(userId)
       .then((r) => setMethods(r.paymentMethods))
-      .catch((e) => setError(e instanceof ApiError && e.status === 403 ? "You don't have permission to view this user's payment methods." : 'Failed to load payment methods.'));
+      .catch((e) =>
+        setError(
+          e instanceof ApiError && e.status === 403
+            ? "You don't have permission to view this user's payment methods."
+            : 'Failed to load payment methods.',
+        ),
+      );
   }, [userId]);
 
   const open = async (id: string) => {
@@ -60,7 +66,8 @@ function PaymentMethodsCard({ userId }: { userId: string }) {
               <span className="method-row__text">
                 {m.type === 'credit_card' ? (
                   <>
-                    <strong>{m.card_brand ?? 'Card'}</strong> <span className="mono">•••• {m.last4}</span> <span className="muted">Expires {m.expiry_date}</span>
+                    <strong>{m.card_brand ?? 'Card'}</strong> <span className="mono">•••• {m.last4}</span>{' '}
+                    <span className="muted">Expires {m.expiry_date}</span>
                   </>
                 ) : (
                   <>
@@ -69,7 +76,11 @@ function PaymentMethodsCard({ userId }: { userId: string }) {
                 )}
               </span>
               <span className="method-row__actions">
-                <Button variant="secondary" onClick={() => void open(m.id)} aria-label={`View details of ${m.type === 'credit_card' ? m.card_brand : m.bank_name} ending ${m.last4 ?? m.bank_last4}`}>
+                <Button
+                  variant="secondary"
+                  onClick={() => void open(m.id)}
+                  aria-label={`View details of ${m.type === 'credit_card' ? m.card_brand : m.bank_name} ending ${m.last4 ?? m.bank_last4}`}
+                >
                   View details
                 </Button>
                 <Button variant="danger" disabled title="Deleting payment methods is disabled">
@@ -208,9 +219,12 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  useEffect(() => () => {
-    if (preview) URL.revokeObjectURL(preview);
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
 
   const pick = (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0] ?? null;
@@ -242,7 +256,12 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
     if (!file) return setError('Please upload a logo image');
     setBusy(true);
     try {
-      await profileApi.addBuyingLink({ userId, url: url.trim(), name: name.trim(), logo: { fileName: file.name, contentType: file.type, data: await readBase64(file) } });
+      await profileApi.addBuyingLink({
+        userId,
+        url: url.trim(),
+        name: name.trim(),
+        logo: { fileName: file.name, contentType: file.type, data: await readBase64(file) },
+      });
       await onAdded();
     } catch (e) {
       setError(errorText(e, 'Failed to add crypto buying link'));
@@ -252,7 +271,14 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
   };
 
   return (
-    <FormDialogFrame title="Add Crypto Buying Link" submitLabel="Save Link" onClose={onClose} onSubmit={() => void save()} busy={busy} error={error}>
+    <FormDialogFrame
+      title="Add Crypto Buying Link"
+      submitLabel="Save Link"
+      onClose={onClose}
+      onSubmit={() => void save()}
+      busy={busy}
+      error={error}
+    >
       <div className="profile-form">
         <Field label="Website URL" type="url" placeholder="https://" value={url} onChange={(e) => setUrl(e.target.value)} />
         <Field label="Link Name" value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />

@@ -36,7 +36,10 @@ async function checkAccess(role: string, userId: string): Promise<Access> {
     if (role === 'MANAGER' || role === 'ADMIN') return allowed((await profileApi.checkManagerAccess(userId)).isAuthorized);
     return { state: 'denied', reason: DENIED_ROLE };
   } catch (error) {
-    return { state: 'denied', reason: error instanceof ApiError && error.message ? error.message : 'An error occurred during verification.' };
+    return {
+      state: 'denied',
+      reason: error instanceof ApiError && error.message ? error.message : 'An error occurred during verification.',
+    };
   }
 }
 
@@ -96,7 +99,15 @@ export function UserProfilePage() {
           ← Back to My Users
         </Link>
       )}
-      <ScreenTitle subtitle={<>Managing user: <span className="mono">{userId}</span></>}>User Profile</ScreenTitle>
+      <ScreenTitle
+        subtitle={
+          <>
+            Managing user: <span className="mono">{userId}</span>
+          </>
+        }
+      >
+        User Profile
+      </ScreenTitle>
       {detailsError && (
         <p className="banner banner--error" role="alert">
           {detailsError}

@@ -102,7 +102,11 @@ export function TransactionsTab() {
       {rows && rows.length > 0 && (
         <ul className="history-list">
           {toEntries(rows).map((entry) => (
-            <HistoryRow key={entry.kind === 'single' ? entry.tx.id : entry.spent.id} entry={entry} onEdit={(tx, swap) => setEditing({ tx, swap })} />
+            <HistoryRow
+              key={entry.kind === 'single' ? entry.tx.id : entry.spent.id}
+              entry={entry}
+              onEdit={(tx, swap) => setEditing({ tx, swap })}
+            />
           ))}
         </ul>
       )}
@@ -183,7 +187,12 @@ function HistoryRow({ entry, onEdit }: { entry: Entry; onEdit: (tx: StaffTransac
   }
   return (
     <li>
-      <button type="button" className="history-row history-row--button" title="Click to edit details" onClick={() => onEdit(main, entry.kind === 'swap')}>
+      <button
+        type="button"
+        className="history-row history-row--button"
+        title="Click to edit details"
+        onClick={() => onEdit(main, entry.kind === 'swap')}
+      >
         {content}
       </button>
     </li>
@@ -198,7 +207,19 @@ const TYPES = [
   ['swap', 'Swap'],
 ] as const;
 
-function EditDialog({ userId, tx, swap, onClose, onSaved }: { userId: string; tx: StaffTransaction; swap: boolean; onClose: () => void; onSaved: () => Promise<void> }) {
+function EditDialog({
+  userId,
+  tx,
+  swap,
+  onClose,
+  onSaved,
+}: {
+  userId: string;
+  tx: StaffTransaction;
+  swap: boolean;
+  onClose: () => void;
+  onSaved: () => Promise<void>;
+}) {
   const [status, setStatus] = useState(tx.status);
   const editableType = (TYPES.map((t) => t[0]) as readonly string[]).includes(tx.type) ? tx.type : '';
   const [type, setType] = useState(editableType);
@@ -228,13 +249,26 @@ function EditDialog({ userId, tx, swap, onClose, onSaved }: { userId: string; tx
       </p>
       {swap && <p className="muted small">This is a swap: a status change applies to both of its legs.</p>}
       <div className="profile-form">
-        <FormSelect id="edit-status" label="Status" value={status} onChange={(value) => setStatus(value as StaffTransaction['status'])} options={TX_STATUS_OPTIONS} />
+        <FormSelect
+          id="edit-status"
+          label="Status"
+          value={status}
+          onChange={(value) => setStatus(value as StaffTransaction['status'])}
+          options={TX_STATUS_OPTIONS}
+        />
         <FormSelect id="edit-type" label="Type" value={type} onChange={setType} options={TYPES} />
         <div className="field">
           <label className="field__label" htmlFor="edit-note">
             Note
           </label>
-          <textarea id="edit-note" className="field__input profile-textarea" rows={3} maxLength={1000} value={note} onChange={(e) => setNote(e.target.value)} />
+          <textarea
+            id="edit-note"
+            className="field__input profile-textarea"
+            rows={3}
+            maxLength={1000}
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
         </div>
       </div>
     </FormDialog>

@@ -25,7 +25,13 @@ const STATUS: Record<string, { label: string; tone: string }> = {
 };
 
 function errorOf(e: unknown): string {
-  if (e instanceof ApiError && e.status !== null && e.body && typeof e.body === 'object' && typeof (e.body as { error?: unknown }).error === 'string') {
+  if (
+    e instanceof ApiError &&
+    e.status !== null &&
+    e.body &&
+    typeof e.body === 'object' &&
+    typeof (e.body as { error?: unknown }).error === 'string'
+  ) {
     // A server function's own error is shown prefixed (spec 002, the error catalogue).
     return `Error: ${(e.body as { error: string }).error}`;
   }
@@ -35,7 +41,17 @@ function errorOf(e: unknown): string {
 /** Links are valid for 5 minutes on the server; one older than this is fetched again before opening. */
 const LINK_FRESH_MS = 4 * 60_000;
 
-function DocumentLink({ path, url, loadedAt, refresh }: { path: string | null; url: string | null; loadedAt: number; refresh: () => Promise<string | null> }) {
+function DocumentLink({
+  path,
+  url,
+  loadedAt,
+  refresh,
+}: {
+  path: string | null;
+  url: string | null;
+  loadedAt: number;
+  refresh: () => Promise<string | null>;
+}) {
   if (!path) return <span className="muted">Not uploaded</span>;
   if (!url) return <span className="field__error">Failed to generate view link (check function logs)</span>;
   const open = (event: MouseEvent<HTMLAnchorElement>) => {
@@ -148,11 +164,21 @@ export function VerificationTab() {
         <dl className="profile-details">
           <dt>Identity Document</dt>
           <dd>
-            <DocumentLink path={details.identity_doc_path} url={details.identityDocSignedUrl} loadedAt={loadedAt} refresh={refreshed('identityDocSignedUrl')} />
+            <DocumentLink
+              path={details.identity_doc_path}
+              url={details.identityDocSignedUrl}
+              loadedAt={loadedAt}
+              refresh={refreshed('identityDocSignedUrl')}
+            />
           </dd>
           <dt>Proof of Residence</dt>
           <dd>
-            <DocumentLink path={details.residence_doc_path} url={details.residenceDocSignedUrl} loadedAt={loadedAt} refresh={refreshed('residenceDocSignedUrl')} />
+            <DocumentLink
+              path={details.residence_doc_path}
+              url={details.residenceDocSignedUrl}
+              loadedAt={loadedAt}
+              refresh={refreshed('residenceDocSignedUrl')}
+            />
           </dd>
         </dl>
       </section>

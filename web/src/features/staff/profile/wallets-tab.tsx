@@ -16,7 +16,10 @@ export function WalletsTab() {
   const [dialog, setDialog] = useState<{ kind: 'address' | 'tx'; asset: string } | null>(null);
 
   useEffect(() => {
-    profileApi.prices().then(setPrices).catch(() => setPrices({}));
+    profileApi
+      .prices()
+      .then(setPrices)
+      .catch(() => setPrices({}));
   }, []);
 
   if (!details) return <p className="page-status">Loading...</p>;
@@ -62,9 +65,13 @@ export function WalletsTab() {
                       {!pending.isZero() && <div className="muted small">+{formatCrypto(pending)} pending</div>}
                     </td>
                     <td data-label="USD Value">{price === undefined ? '--.--' : formatUsd(toDecimal(balance).times(price))}</td>
-                    
+
                     <td className="profile-table__actions wallet-actions">
-                      <Button variant="secondary" onClick={() => setDialog({ kind: 'address', asset: symbol })} aria-label={`Update Address ${symbol}`}>
+                      <Button
+                        variant="secondary"
+                        onClick={() => setDialog({ kind: 'address', asset: symbol })}
+                        aria-label={`Update Address ${symbol}`}
+                      >
                         Update Address
                       </Button>
                       <Button variant="secondary" onClick={() => setDialog({ kind: 'tx', asset: symbol })} aria-label={`Add Tx ${symbol}`}>
@@ -79,14 +86,32 @@ export function WalletsTab() {
         </div>
       )}
       {dialog?.kind === 'address' && (
-        <AddressDialog userId={userId} asset={dialog.asset} current={details.addresses?.[dialog.asset] ?? ''} onClose={() => setDialog(null)} onDone={reload} />
+        <AddressDialog
+          userId={userId}
+          asset={dialog.asset}
+          current={details.addresses?.[dialog.asset] ?? ''}
+          onClose={() => setDialog(null)}
+          onDone={reload}
+        />
       )}
       {dialog?.kind === 'tx' && <AddTxDialog userId={userId} asset={dialog.asset} onClose={() => setDialog(null)} onDone={reload} />}
     </section>
   );
 }
 
-function AddressDialog({ userId, asset, current, onClose, onDone }: { userId: string; asset: string; current: string; onClose: () => void; onDone: () => Promise<void> }) {
+function AddressDialog({
+  userId,
+  asset,
+  current,
+  onClose,
+  onDone,
+}: {
+  userId: string;
+  asset: string;
+  current: string;
+  onClose: () => void;
+  onDone: () => Promise<void>;
+}) {
   const [address, setAddress] = useState(current);
   return (
     <FormDialog
@@ -99,7 +124,13 @@ function AddressDialog({ userId, asset, current, onClose, onDone }: { userId: st
       successText="Address updated successfully!"
       failureText="An unexpected error occurred."
     >
-      <Field label={`${asset} deposit address *`} value={address} onChange={(e) => setAddress(e.target.value)} className="mono-input" autoComplete="off" />
+      <Field
+        label={`${asset} deposit address *`}
+        value={address}
+        onChange={(e) => setAddress(e.target.value)}
+        className="mono-input"
+        autoComplete="off"
+      />
     </FormDialog>
   );
 }
@@ -111,7 +142,17 @@ function localNow(): string {
   return d.toISOString().slice(0, 16);
 }
 
-function AddTxDialog({ userId, asset, onClose, onDone }: { userId: string; asset: string; onClose: () => void; onDone: () => Promise<void> }) {
+function AddTxDialog({
+  userId,
+  asset,
+  onClose,
+  onDone,
+}: {
+  userId: string;
+  asset: string;
+  onClose: () => void;
+  onDone: () => Promise<void>;
+}) {
   const [amount, setAmount] = useState('');
   const [sentAt, setSentAt] = useState(localNow);
   const [senderAddress, setSenderAddress] = useState('');
@@ -157,7 +198,12 @@ function AddTxDialog({ userId, asset, onClose, onDone }: { userId: string; asset
         <Field label="Sender Address *" value={senderAddress} onChange={(e) => setSenderAddress(e.target.value)} autoComplete="off" />
         <FormSelect id="add-tx-status" label="Status *" value={status} onChange={setStatus} options={TX_STATUS_OPTIONS} />
         <Field label="TxID" value={txid} onChange={(e) => setTxid(e.target.value)} autoComplete="off" />
-        <Field label="Note (your reason; recorded with your name)" value={note} onChange={(e) => setNote(e.target.value)} maxLength={2000} />
+        <Field
+          label="Note (your reason; recorded with your name)"
+          value={note}
+          onChange={(e) => setNote(e.target.value)}
+          maxLength={2000}
+        />
         <label className="profile-check">
           <input type="checkbox" checked={isHidden} onChange={(e) => setHidden(e.target.checked)} /> Hidden from the user
         </label>

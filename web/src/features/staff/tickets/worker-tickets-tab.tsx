@@ -85,7 +85,12 @@ export function WorkerTicketsTab() {
         <h2 className="card__title">Support Tickets</h2>
         <label className="worker-tickets__filter">
           <span className="field__label">Status</span>{' '}
-          <select className="field__input" value={filter} onChange={(e) => setFilter(e.target.value as Filter)} aria-label="Filter by status">
+          <select
+            className="field__input"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value as Filter)}
+            aria-label="Filter by status"
+          >
             <option value="all">All</option>
             <option value="open">Open</option>
             <option value="in_progress">In Progress</option>
@@ -94,7 +99,11 @@ export function WorkerTicketsTab() {
         </label>
       </div>
       {/* Spec 002 section 8: 'Failed to load tickets: {reason}', with no 'Error:' before it. */}
-      {error && <p className="banner banner--error" role="alert">{error}</p>}
+      {error && (
+        <p className="banner banner--error" role="alert">
+          {error}
+        </p>
+      )}
       <Card className="ticket-card" aria-label="Tickets assigned to you">
         {loading && tickets.length === 0 ? (
           <SkeletonRows rows={5} columns={5} label="Loading tickets..." />
@@ -174,7 +183,12 @@ function StatusControl({ ticket, workerId, onSaved }: { ticket: Ticket; workerId
       <label htmlFor={`status-${ticket.id}`} className="field__label">
         Status
       </label>
-      <select id={`status-${ticket.id}`} className="field__input" value={status} onChange={(e) => setStatus(e.target.value as TicketStatus)}>
+      <select
+        id={`status-${ticket.id}`}
+        className="field__input"
+        value={status}
+        onChange={(e) => setStatus(e.target.value as TicketStatus)}
+      >
         <option value="open">Open</option>
         <option value="in_progress">In Progress</option>
         <option value="resolved">Resolved</option>
@@ -182,8 +196,16 @@ function StatusControl({ ticket, workerId, onSaved }: { ticket: Ticket; workerId
       <Button variant="secondary" onClick={() => void save()} loading={saving} loadingText="Saving...">
         Save Status
       </Button>
-      {saved && <span className="ticket-saved" role="status">Saved!</span>}
-      {error && <p className="field__error" role="alert">{error}</p>}
+      {saved && (
+        <span className="ticket-saved" role="status">
+          Saved!
+        </span>
+      )}
+      {error && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

@@ -4,7 +4,14 @@ import { useRealtime } from '../../../lib/realtime.js';
 import { getWorkerManager, latestAnnouncements, type Announcement } from './api.js';
 import { readDismissed, rememberDismissed } from './dismissed-announcements.js';
 
-const dateTime = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  day: '2-digit',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
 
 /**
  * The worker's banner above the tabs: the latest 5 announcements from their manager, new ones
@@ -51,7 +58,12 @@ export function AnnouncementBanner() {
             <p className="announcement__message">{a.message}</p>
             <p className="announcement__time">{dateTime.format(new Date(a.created_at))}</p>
           </div>
-          <button type="button" className="icon-button announcement__close" aria-label="Dismiss announcement" onClick={() => setDismissed(rememberDismissed(a.id))}>
+          <button
+            type="button"
+            className="icon-button announcement__close"
+            aria-label="Dismiss announcement"
+            onClick={() => setDismissed(rememberDismissed(a.id))}
+          >
             <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
             </svg>

@@ -25,12 +25,18 @@ export function MyUsersTab() {
       cells={(u) => (
         <>
           <td data-label="Email">{u.user_email}</td>
-          <td data-label="User ID" className="mono">{u.profile_user_id}</td>
+          <td data-label="User ID" className="mono">
+            {u.profile_user_id}
+          </td>
           <td data-label="Profile Created">{formatListDate(u.profile_created_at)}</td>
         </>
       )}
       actions={(u) => (
-        <Button variant="secondary" onClick={() => navigate(`/dashboard/user-profile/${u.profile_user_id}/general`)} aria-label={`Edit ${u.user_email}`}>
+        <Button
+          variant="secondary"
+          onClick={() => navigate(`/dashboard/user-profile/${u.profile_user_id}/general`)}
+          aria-label={`Edit ${u.user_email}`}
+        >
           Edit
         </Button>
       )}

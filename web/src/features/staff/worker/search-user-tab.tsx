@@ -64,7 +64,15 @@ export function SearchUserTab() {
       </h2>
       <p className="card__subtitle">Find a user by their exact email address and claim them.</p>
       <form className="form staff-search" onSubmit={search} noValidate>
-        <Field label="Email" name="emailToSearch" type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="user@example.com" autoComplete="off" />
+        <Field
+          label="Email"
+          name="emailToSearch"
+          type="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          placeholder="user@example.com"
+          autoComplete="off"
+        />
         <Button type="submit" loading={searching} loadingText="Searching...">
           Search
         </Button>

@@ -23,7 +23,8 @@ export function useBalanceHistory(): BalanceHistoryState {
   useRefetchOn('transactions', [key]);
   const query = useQuery({
     queryKey: key,
-    queryFn: async ({ signal }) => parseAnswer(HistorySchema, await getJson(`api/v1/balance-history?days=${HISTORY_DAYS}`, { signal }), HISTORY_ERROR).days,
+    queryFn: async ({ signal }) =>
+      parseAnswer(HistorySchema, await getJson(`api/v1/balance-history?days=${HISTORY_DAYS}`, { signal }), HISTORY_ERROR).days,
   });
   return { days: query.data ?? null, loading: query.isPending, error: query.error ? HISTORY_ERROR : null };
 }

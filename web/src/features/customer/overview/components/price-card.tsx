@@ -35,7 +35,9 @@ export function PriceCard({ asset, price, pricesLoading, balance }: PriceCardPro
           </span>
         )}
       </div>
-      <p className="price-card__price">{price ? formatUsd(price.price) : pricesLoading ? <span className="placeholder-text">Loading...</span> : '—'}</p>
+      <p className="price-card__price">
+        {price ? formatUsd(price.price) : pricesLoading ? <span className="placeholder-text">Loading...</span> : '—'}
+      </p>
       <dl className="price-card__balance">
         <dt>Your balance</dt>
         <dd>

@@ -3,8 +3,7 @@ import { toDecimal } from '../../../../lib/money.js';
 
 /** One row of the recent list: a single transaction, or the two halves of a swap merged. */
 export type RecentRow =
-  | { kind: 'single'; key: string; transaction: Transaction }
-  | { kind: 'swap'; key: string; from: Transaction; to: Transaction };
+  { kind: 'single'; key: string; transaction: Transaction } | { kind: 'swap'; key: string; from: Transaction; to: Transaction };
 
 /**
  * Two transactions of one swap request (one negative, one positive) become one row

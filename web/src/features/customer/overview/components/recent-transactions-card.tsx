@@ -15,7 +15,13 @@ type RecentTransactionsCardProps = { transactions: Transaction[]; loading: boole
 function StatusIcon({ status, received }: { status: string; received: boolean }) {
   const tone = status === 'Complete' ? 'complete' : status === 'Failed' ? 'failed' : 'pending';
   const icon =
-    status === 'Complete' ? (received ? customerIcons.arrowDown : customerIcons.arrowUp) : status === 'Failed' ? customerIcons.cross : customerIcons.clock;
+    status === 'Complete'
+      ? received
+        ? customerIcons.arrowDown
+        : customerIcons.arrowUp
+      : status === 'Failed'
+        ? customerIcons.cross
+        : customerIcons.clock;
   return (
     <span className={`tx-icon tx-icon--${tone}`} title={status}>
       {icon}

@@ -8,7 +8,12 @@ type BuyingLinks = { defaults: Service[]; links: Service[] };
 
 /** Shown until the server answers (and if it cannot): the three fixed services. */
 const FALLBACK: Service[] = [
-  { id: 'default-coinbase', name: 'Coinbase', url: 'https://www.coinbase.com/', description: 'Buy and sell crypto with a card or bank transfer.' },
+  {
+    id: 'default-coinbase',
+    name: 'Coinbase',
+    url: 'https://www.coinbase.com/',
+    description: 'Buy and sell crypto with a card or bank transfer.',
+  },
   { id: 'default-kraken', name: 'Kraken', url: 'https://www.kraken.com/', description: 'A long-standing exchange with low fees.' },
   { id: 'default-binance', name: 'Binance', url: 'https://www.binance.com/', description: 'The largest exchange by trading volume.' },
 ];

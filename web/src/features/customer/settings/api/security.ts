@@ -37,7 +37,11 @@ export type PasswordResult = { success: boolean; error?: string };
  * verify-and-update-password. With `verifyOnly` (the same password in both fields) it only
  * confirms the password, which the server then accepts for removing a second factor.
  */
-export async function verifyAndUpdatePassword(oldPassword: string, newPassword: string, verifyOnly = false): Promise<PasswordResult & { status: number }> {
+export async function verifyAndUpdatePassword(
+  oldPassword: string,
+  newPassword: string,
+  verifyOnly = false,
+): Promise<PasswordResult & { status: number }> {
   const res = await requestWithStatus<PasswordResult | { error?: string }>('post', 'functions/v1/verify-and-update-password', {
     json: { oldPassword, newPassword, ...(verifyOnly ? { verifyOnly: true } : {}) },
   });

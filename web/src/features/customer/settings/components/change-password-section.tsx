@@ -35,14 +35,18 @@ export function ChangePasswordSection() {
     if (!complete) return;
     const rule = newPasswordError(next, confirm);
     if (rule) return submit.fail(rule);
-    await submit.run(async () => {
-      const result = await verifyAndUpdatePassword(current, next);
-      if (!result.success) throw new Refusal(result.error ?? (result.status >= 400 ? PASSWORD_MESSAGES.status(result.status) : PASSWORD_MESSAGES.failed));
-      setCurrent('');
-      setNext('');
-      setConfirm('');
-      return 'Password changed successfully!';
-    }, () => PASSWORD_MESSAGES.failed);
+    await submit.run(
+      async () => {
+        const result = await verifyAndUpdatePassword(current, next);
+        if (!result.success)
+          throw new Refusal(result.error ?? (result.status >= 400 ? PASSWORD_MESSAGES.status(result.status) : PASSWORD_MESSAGES.failed));
+        setCurrent('');
+        setNext('');
+        setConfirm('');
+        return 'Password changed successfully!';
+      },
+      () => PASSWORD_MESSAGES.failed,
+    );
   };
 
   return (
@@ -52,7 +56,14 @@ export function ChangePasswordSection() {
       </h3>
       <SubmitMessages submit={submit} />
       <form className="password-form" onSubmit={(e) => void send(e)} noValidate>
-        <Field label="Current Password" name="current-password" type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} />
+        <Field
+          label="Current Password"
+          name="current-password"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
         <NewPasswordFields
           name="new-password"
           value={next}

@@ -59,8 +59,12 @@ export function LoginHistorySection() {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id}>
-                  <td data-label="Date & Time" className="history-table__when">{when(r.timestamp)}</td>
-                  <td data-label="IP Address" className="mono">{r.ip_address ?? 'Unknown'}</td>
+                  <td data-label="Date & Time" className="history-table__when">
+                    {when(r.timestamp)}
+                  </td>
+                  <td data-label="IP Address" className="mono">
+                    {r.ip_address ?? 'Unknown'}
+                  </td>
                   <td data-label="Client" className="history-table__client" title={r.user_agent ?? undefined}>
                     {describeDevice(r.user_agent)}
                   </td>
@@ -71,7 +75,12 @@ export function LoginHistorySection() {
         </ScrollArea>
       )}
       <nav className="pager" aria-label="Login history pages">
-        <button type="button" className="button button--secondary pager__button" disabled={loading || page <= 1} onClick={() => setPage((p) => p - 1)}>
+        <button
+          type="button"
+          className="button button--secondary pager__button"
+          disabled={loading || page <= 1}
+          onClick={() => setPage((p) => p - 1)}
+        >
           Previous
         </button>
         <span className="pager__label">Page {page}</span>

@@ -107,7 +107,12 @@ export function MfaSection() {
   };
 
   /** Steps 3 and 5: the code is checked, then the method becomes the active one. */
-  const verifyAndActivate = async (verify: () => Promise<Session & { recovery_codes?: string[] }>, codeError: (error: unknown) => string, method: 'totp' | 'email', message: string) => {
+  const verifyAndActivate = async (
+    verify: () => Promise<Session & { recovery_codes?: string[] }>,
+    codeError: (error: unknown) => string,
+    method: 'totp' | 'email',
+    message: string,
+  ) => {
     setBusy(true);
     setError(null);
     let codes: string[];
@@ -214,7 +219,12 @@ export function MfaSection() {
       setError(MFA_MESSAGES.emailCodeShape);
       return;
     }
-    await verifyAndActivate(() => verifyEmailCode(email, code), codeErrorOf, 'email', 'Email authentication has been enabled successfully.');
+    await verifyAndActivate(
+      () => verifyEmailCode(email, code),
+      codeErrorOf,
+      'email',
+      'Email authentication has been enabled successfully.',
+    );
   };
 
   const disableEmail = async (event: FormEvent) => {
@@ -260,7 +270,8 @@ export function MfaSection() {
           <li className="mfa-method">
             <div className="mfa-method__main">
               <p className="mfa-method__name">
-                Authenticator App <span className={`badge ${totpOn ? 'badge--verified' : 'badge--muted'}`}>{totpOn ? 'Enabled' : 'Not enabled'}</span>
+                Authenticator App{' '}
+                <span className={`badge ${totpOn ? 'badge--verified' : 'badge--muted'}`}>{totpOn ? 'Enabled' : 'Not enabled'}</span>
               </p>
               <p className="muted">Use an authenticator app to generate a 6-digit code that changes every 30 seconds.</p>
               {emailOn && <p className="muted mfa-method__note">Disable Email authentication first to use an authenticator app.</p>}
@@ -278,7 +289,8 @@ export function MfaSection() {
           <li className="mfa-method">
             <div className="mfa-method__main">
               <p className="mfa-method__name">
-                Email Authentication <span className={`badge ${emailOn ? 'badge--verified' : 'badge--muted'}`}>{emailOn ? 'Enabled' : 'Not enabled'}</span>
+                Email Authentication{' '}
+                <span className={`badge ${emailOn ? 'badge--verified' : 'badge--muted'}`}>{emailOn ? 'Enabled' : 'Not enabled'}</span>
               </p>
               <p className="muted">Receive a 6-digit code at {email || 'your e-mail address'} each time you sign in.</p>
               {totpOn && <p className="muted mfa-method__note">Remove the authenticator app first to use Email authentication.</p>}
@@ -387,7 +399,11 @@ export function MfaSection() {
 
       {(step === 4 || step === 6) && (
         <PasswordConfirmForm
-          intro={step === 4 ? 'To remove the authenticator app, confirm your password.' : 'To disable Email authentication, confirm your password.'}
+          intro={
+            step === 4
+              ? 'To remove the authenticator app, confirm your password.'
+              : 'To disable Email authentication, confirm your password.'
+          }
           name="confirm-password"
           password={password}
           onPasswordChange={setPassword}
@@ -402,4 +418,3 @@ export function MfaSection() {
     </section>
   );
 }
-

@@ -34,18 +34,35 @@ const KINDS: Kind[] = [
   },
   {
     title: 'Security',
-    description: 'A sign-in from a new device, password and two-factor changes, a password reset or suspension by staff, a new deposit address. Always on, to keep your account safe.',
+    description:
+      'A sign-in from a new device, password and two-factor changes, a password reset or suspension by staff, a new deposit address. Always on, to keep your account safe.',
     email: 'always',
     inApp: 'always',
   },
 ];
 
-function Choice({ label, kind, value, onChange }: { label: string; kind: Key | 'always' | null; value: NotificationPreferences; onChange: (key: Key, on: boolean) => void }) {
+function Choice({
+  label,
+  kind,
+  value,
+  onChange,
+}: {
+  label: string;
+  kind: Key | 'always' | null;
+  value: NotificationPreferences;
+  onChange: (key: Key, on: boolean) => void;
+}) {
   if (kind === null) return <span className="notification-choice notification-choice--none">{label}: not sent</span>;
   const always = kind === 'always';
   return (
     <label className="notification-choice">
-      <input type="checkbox" role="switch" checked={always || value[kind]} disabled={always} onChange={(e) => !always && onChange(kind, e.target.checked)} />
+      <input
+        type="checkbox"
+        role="switch"
+        checked={always || value[kind]}
+        disabled={always}
+        onChange={(e) => !always && onChange(kind, e.target.checked)}
+      />
       {label}
     </label>
   );

@@ -19,7 +19,11 @@ function MethodItem({ method, onDelete }: { method: PaymentMethod; onDelete: () 
       <div className="method-item__main">
         <p className="method-item__name">{name}</p>
         <p className="muted method-item__meta">
-          {isCard ? ['Credit card', method.expiry_date ? `Expires ${method.expiry_date}` : null, method.card_holder_name].filter(Boolean).join(' · ') : 'Bank account'}
+          {isCard
+            ? ['Credit card', method.expiry_date ? `Expires ${method.expiry_date}` : null, method.card_holder_name]
+                .filter(Boolean)
+                .join(' · ')
+            : 'Bank account'}
         </p>
         {method.notes && <p className="muted method-item__notes">{method.notes}</p>}
       </div>

@@ -7,7 +7,10 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
       <p id="recovery-codes-title" className="mfa-method__name">
         Your recovery codes
       </p>
-      <p>Save these codes somewhere safe. If you lose your authenticator app, each code signs you in once in its place. They are shown only now.</p>
+      <p>
+        Save these codes somewhere safe. If you lose your authenticator app, each code signs you in once in its place. They are shown only
+        now.
+      </p>
       <ul className="mfa-recovery-codes mono" data-testid="recovery-codes">
         {codes.map((c) => (
           <li key={c}>{c}</li>

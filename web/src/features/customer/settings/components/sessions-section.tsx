@@ -74,9 +74,15 @@ export function SessionsSection() {
             <tbody>
               {rows.map((s) => (
                 <tr key={s.id}>
-                  <td data-label="Signed In" className="history-table__when">{when(s.created_at)}</td>
-                  <td data-label="Last Active" className="history-table__when">{when(s.last_active_at)}</td>
-                  <td data-label="IP Address" className="mono">{s.ip_address ?? 'Unknown'}</td>
+                  <td data-label="Signed In" className="history-table__when">
+                    {when(s.created_at)}
+                  </td>
+                  <td data-label="Last Active" className="history-table__when">
+                    {when(s.last_active_at)}
+                  </td>
+                  <td data-label="IP Address" className="mono">
+                    {s.ip_address ?? 'Unknown'}
+                  </td>
                   <td data-label="Client" className="history-table__client" title={s.user_agent ?? undefined}>
                     {describeDevice(s.user_agent)}
                   </td>

@@ -13,9 +13,19 @@ type View = { tone: 'verified' | 'pending' | 'rejected' | 'none'; icon: ReactNod
 function viewOf(status: string | null | undefined): View {
   switch (status) {
     case 'verified':
-      return { tone: 'verified', icon: customerIcons.check, title: 'Identity Verified', text: 'Your identity has been verified. You have full access to every feature of your account.' };
+      return {
+        tone: 'verified',
+        icon: customerIcons.check,
+        title: 'Identity Verified',
+        text: 'Your identity has been verified. You have full access to every feature of your account.',
+      };
     case 'pending':
-      return { tone: 'pending', icon: customerIcons.clock, title: 'Verification Pending', text: 'Your documents are under review. This usually takes 1-2 business days.' };
+      return {
+        tone: 'pending',
+        icon: customerIcons.clock,
+        title: 'Verification Pending',
+        text: 'Your documents are under review. This usually takes 1-2 business days.',
+      };
     case 'rejected':
       return {
         tone: 'rejected',

@@ -55,7 +55,12 @@ export function usePaymentMethods(): PaymentMethodsState {
   const client = useQueryClient();
   const query = useQuery({ queryKey: customerKeys.paymentMethods, queryFn: ({ signal }) => fetchPaymentMethods(signal) });
   const reload = useCallback(() => void client.invalidateQueries({ queryKey: customerKeys.paymentMethods }), [client]);
-  return { methods: query.data ?? [], loading: query.isFetching || query.isPending, error: query.error ? LOAD_METHODS_ERROR : null, reload };
+  return {
+    methods: query.data ?? [],
+    loading: query.isFetching || query.isPending,
+    error: query.error ? LOAD_METHODS_ERROR : null,
+    reload,
+  };
 }
 
 export function addPaymentMethod(payload: NewCard | NewBankAccount): Promise<{ paymentMethod: PaymentMethod }> {

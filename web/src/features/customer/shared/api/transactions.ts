@@ -42,7 +42,11 @@ const PAGE_FAILED = 'The transactions could not be read.';
 
 /** GET /api/v1/transactions: own, not hidden, newest sent_at first. */
 export async function fetchTransactions(page: number, pageSize: number, signal?: AbortSignal): Promise<TransactionPage> {
-  return parseAnswer(TransactionPageSchema, await getJson(`api/v1/transactions?page=${page}&pageSize=${pageSize}`, { signal }), PAGE_FAILED);
+  return parseAnswer(
+    TransactionPageSchema,
+    await getJson(`api/v1/transactions?page=${page}&pageSize=${pageSize}`, { signal }),
+    PAGE_FAILED,
+  );
 }
 
 export async function fetchTransaction(id: string, signal?: AbortSignal): Promise<Transaction> {

@@ -25,7 +25,11 @@ export function AssetIcon({ asset, size = 'medium' }: { asset: string; size?: 's
   const color = isAssetId(asset) ? ASSETS[asset].color : '#64748b';
   const ink = inkOn(color);
   return (
-    <span className={`asset-icon asset-icon--${size}${ink === DARK_INK ? ' asset-icon--dark-ink' : ''}`} style={{ background: color, color: ink }} aria-hidden="true">
+    <span
+      className={`asset-icon asset-icon--${size}${ink === DARK_INK ? ' asset-icon--dark-ink' : ''}`}
+      style={{ background: color, color: ink }}
+      aria-hidden="true"
+    >
       {asset.slice(0, 4)}
     </span>
   );

@@ -21,7 +21,13 @@ export function SelectField({ label, labelAction, error, hint, hideLabel, classN
         </label>
         {labelAction}
       </div>
-      <select id={id} className="field__input field__select" aria-invalid={error ? true : undefined} aria-describedby={describedBy || undefined} {...rest}>
+      <select
+        id={id}
+        className="field__input field__select"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        {...rest}
+      >
         {children}
       </select>
       {hint && (

@@ -15,13 +15,21 @@ export type ScheduledTransaction = {
   created_at: string;
 };
 
-export function createStake(body: { assetId: string; amount: string; durationDays: number; rate: string }): Promise<{ success: boolean; message?: string }> {
+export function createStake(body: {
+  assetId: string;
+  amount: string;
+  durationDays: number;
+  rate: string;
+}): Promise<{ success: boolean; message?: string }> {
   return postJson('functions/v1/create-stake-transaction', body, idempotent());
 }
 
 /** GET scheduled-transactions: own, pending stake payouts, by scheduled_at ascending. */
 export async function fetchActiveStakes(signal?: AbortSignal): Promise<ScheduledTransaction[]> {
-  const answer = await getJson<{ scheduledTransactions?: ScheduledTransaction[] } | null>('api/v1/scheduled-transactions?status=pending&type=stake_payout', { signal });
+  const answer = await getJson<{ scheduledTransactions?: ScheduledTransaction[] } | null>(
+    'api/v1/scheduled-transactions?status=pending&type=stake_payout',
+    { signal },
+  );
   return Array.isArray(answer?.scheduledTransactions) ? answer.scheduledTransactions : [];
 }
 

@@ -5,7 +5,13 @@ import { Modal } from '../../../../components/modal.js';
 import { ApiError } from '../../../../lib/api-client.js';
 import { cleanAmountInput, formatCrypto, formatFullDateTime, parseAmountInput } from '../../../../lib/money.js';
 import { useSession } from '../../../../lib/session.js';
-import { checkStakeAmount, estimatedEarnings, STAKE_MESSAGES as M, STAKE_PLANS, type StakeableAsset } from '../../../../../../ledger/staking/plans.js';
+import {
+  checkStakeAmount,
+  estimatedEarnings,
+  STAKE_MESSAGES as M,
+  STAKE_PLANS,
+  type StakeableAsset,
+} from '../../../../../../ledger/staking/plans.js';
 import type { ProfileDetails } from '../../shared/api/profile.js';
 import { assetName } from '../../shared/assets.js';
 import { availableBalance } from '../../shared/balances.js';
@@ -38,9 +44,12 @@ export function StakeModal({ asset, profile, onClose, onStaked }: StakeModalProp
     setError(null);
     setSuccess(null);
   }, [asset]);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   const plans = asset ? STAKE_PLANS[asset] : [];
   const plan = plans.find((p) => p.days === days) ?? null;

@@ -21,7 +21,9 @@ export function ReceivePanel({ wallet }: { wallet: Wallet }) {
       <div className="receive receive--empty">
         <span className="receive__empty-icon">{customerIcons.shield}</span>
         <p className="receive__empty-title">{NO_ADDRESS}</p>
-        <p className="muted">Your {wallet.name} deposit address will appear here, with its QR code, once it has been set up for your account.</p>
+        <p className="muted">
+          Your {wallet.name} deposit address will appear here, with its QR code, once it has been set up for your account.
+        </p>
       </div>
     );
   }

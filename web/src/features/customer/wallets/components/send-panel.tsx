@@ -127,7 +127,13 @@ export function SendPanel({ wallet, canSend, disabledNote, onSent }: SendPanelPr
           error={errors.recipient ?? pasteError}
           disabled={!canSend}
         />
-        <Button variant="secondary" className="field-with-action__button button--with-icon" onClick={() => void paste()} disabled={!canSend} aria-label="Paste address from clipboard">
+        <Button
+          variant="secondary"
+          className="field-with-action__button button--with-icon"
+          onClick={() => void paste()}
+          disabled={!canSend}
+          aria-label="Paste address from clipboard"
+        >
           {customerIcons.paste}
           <span>Paste</span>
         </Button>

@@ -19,7 +19,6 @@ export type AssetSymbol = (typeof ASSET_LIST)[number][0];
 
 export type { ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
 
-
 export type StaffTransaction = {
   id: string;
   user_id: string;
@@ -89,10 +88,15 @@ export const profileApi = {
   setNote: (userId: string, noteContent: string | null) => postJson(fn('set-dashboard-note'), { userId, noteContent }),
   resetPassword: (targetUserId: string, newPassword: string) => postJson(fn('reset-user-password'), { targetUserId, newPassword }),
   removeMfa: (targetUserId: string, reason: string) => postJson<{ success: boolean }>(fn('remove-user-mfa'), { targetUserId, reason }),
-  updatePermissions: (targetUserId: string, permissions: PermissionFlags, sendDisabledNote: string | null, swapDisabledNote: string | null) =>
-    postJson(fn('update-all-user-permissions'), { targetUserId, permissions, sendDisabledNote, swapDisabledNote }),
+  updatePermissions: (
+    targetUserId: string,
+    permissions: PermissionFlags,
+    sendDisabledNote: string | null,
+    swapDisabledNote: string | null,
+  ) => postJson(fn('update-all-user-permissions'), { targetUserId, permissions, sendDisabledNote, swapDisabledNote }),
   prices: () => getJson<Record<string, { price: number }>>(fn('crypto-prices'), anonymous()),
-  setAddress: (targetUserId: string, assetId: string, newAddress: string) => postJson<{ message: string }>(fn('set-user-wallet-address'), { targetUserId, assetId, newAddress }),
+  setAddress: (targetUserId: string, assetId: string, newAddress: string) =>
+    postJson<{ message: string }>(fn('set-user-wallet-address'), { targetUserId, assetId, newAddress }),
   addTransaction: (body: {
     targetUserId: string;
     assetId: string;
@@ -106,14 +110,23 @@ export const profileApi = {
   }) => postJson<{ message: string } & AwaitingAnswer>(fn('add-transaction'), body),
   /** A page of the staff history; `before` is the last row already shown, `next` the one to ask with next (null at the end). */
   transactions: (userId: string, before?: string) =>
-    getJson<{ transactions: StaffTransaction[]; next: string | null }>(`api/v1/users/${userId}/transactions`, before ? { searchParams: { before } } : undefined),
+    getJson<{ transactions: StaffTransaction[]; next: string | null }>(
+      `api/v1/users/${userId}/transactions`,
+      before ? { searchParams: { before } } : undefined,
+    ),
   updateTransaction: (body: { targetUserId: string; transactionId: string; status?: string; type?: string; note?: string | null }) =>
     postJson<{ success: boolean } & AwaitingAnswer>(fn('update-transaction'), body),
   paymentMethods: (userId: string) => getJson<{ paymentMethods: PaymentMethodRaw[] }>(`api/v1/users/${userId}/payment-methods`),
-  paymentMethod: (userId: string, id: string) => getJson<{ paymentMethod: PaymentMethodRaw }>(`api/v1/users/${userId}/payment-methods/${id}`),
-  buyingLinks: (userId: string) => getJson<{ defaults: DefaultService[]; links: BuyingLink[] }>('api/v1/buying-links', { searchParams: { userId } }),
-  addBuyingLink: (body: { userId: string; url: string; name: string; logo: { fileName: string; contentType: string; data: string } | null }) =>
-    postJson<{ link: BuyingLink }>('api/v1/buying-links', body),
+  paymentMethod: (userId: string, id: string) =>
+    getJson<{ paymentMethod: PaymentMethodRaw }>(`api/v1/users/${userId}/payment-methods/${id}`),
+  buyingLinks: (userId: string) =>
+    getJson<{ defaults: DefaultService[]; links: BuyingLink[] }>('api/v1/buying-links', { searchParams: { userId } }),
+  addBuyingLink: (body: {
+    userId: string;
+    url: string;
+    name: string;
+    logo: { fileName: string; contentType: string; data: string } | null;
+  }) => postJson<{ link: BuyingLink }>('api/v1/buying-links', body),
   deleteBuyingLink: (userId: string, id: string) => deleteJson(`api/v1/buying-links/${id}`, { searchParams: { userId } }),
   /** ADMIN only (finance API): the wallet just after one of its events. */
   balanceAt: (userId: string, eventId: string, asset?: string) =>

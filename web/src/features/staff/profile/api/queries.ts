@@ -20,7 +20,11 @@ export function useProfileDetails(userId: string, enabled: boolean) {
     queryKey: profileKeys.details(userId),
     enabled,
     queryFn: async ({ signal }) =>
-      parseAnswer(ProfileDetailsSchema, await postJson('functions/v1/get-user-profile-details', { targetUserId: userId }, { signal }), DETAILS_FAILED),
+      parseAnswer(
+        ProfileDetailsSchema,
+        await postJson('functions/v1/get-user-profile-details', { targetUserId: userId }, { signal }),
+        DETAILS_FAILED,
+      ),
   });
 }
 
