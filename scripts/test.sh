@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm test: type-check, the unit and integration suites on PGlite, again on PostgreSQL
+# npm test: type-check and lint, the unit and integration suites on PGlite, again on PostgreSQL
 # when DATABASE_URL is set, a third time through PgBouncer (transaction pooling) when
 # PGBOUNCER_DATABASE_URL is set, then the browser tests in Chromium.
 #
@@ -27,8 +27,12 @@ finish() {
   fi
 }
 
+# The type-check and the lint (ESLint with the import boundaries, then Prettier's check) run
+# beside the client build and the PGlite suite; each prints its output when it ends.
 npx tsc --noEmit -p . >"$logs/tsc.log" 2>&1 &
 tsc_pid=$!
+npm run --silent lint >"$logs/lint.log" 2>&1 &
+lint_pid=$!
 
 echo "== client build"
 npx vite build --config web/vite.config.ts --logLevel warn
@@ -39,6 +43,7 @@ env -u DATABASE_URL npx vitest run || pglite_rc=$?
 
 [ "$pglite_rc" -eq 0 ] || failed+=("tests on PGlite")
 finish tsc "$tsc_pid" "type-check"
+finish lint "$lint_pid" "lint (npm run lint)"
 if [ "${#failed[@]}" -ne 0 ]; then
   echo "!! failed: ${failed[*]}; the PostgreSQL and browser tests were not run" >&2
   exit 1
