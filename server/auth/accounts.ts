@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DB, UsersTable } from '../db/schema.js';
+import type { DB } from '../db/schema.js';
 import type { LedgerContext } from '../context.js';
 import type { Actor } from '../../ledger/command-handler.js';
-import { passwordChangeReason, userDecider, type UserCommand } from '../../ledger/user/user.js';
-import { USER_STREAM_PREFIX, type Role } from '../../ledger/user/events.js';
+import { userDecider, type UserCommand } from '../../ledger/user/user.js';
+import type { Role } from '../../ledger/user/events.js';
 import type { Mailer } from '../mail/mailer.js';
 import { sendQuietly, type MailLog } from '../mail/mailer.js';
 import { mailStaffNotices } from '../mail/staff-notices.js';
@@ -18,13 +18,15 @@ import {
   type SecurityNotice,
 } from '../mail/templates.js';
 import type { CaptchaVerifier } from '../captcha/captcha.js';
-import { hashPassword, randomToken, sha256, verifyPassword } from './crypto.js';
+import { hashPassword, sha256, verifyPassword } from './crypto.js';
 import { AuthError, authErrors } from './errors.js';
 import { clearFailures, countAttempt, SignInThrottle } from './failures.js';
 import { DatabaseThrottleStore } from './throttle.js';
 import type { SessionService } from './sessions.js';
 import { assertPasswordAllowed } from './password-policy.js';
 import { isNewDevice, networkOf } from './new-device.js';
+import { issueLinkToken } from './one-time-tokens.js';
+import { unconfirmedView, userView, type ViewedUser } from './user-view.js';
 
 /** A session's sign-in or its last password confirmation counts as a recent authentication this long. */
 export const RECENT_AUTH_MS = 5 * 60_000;
@@ -44,7 +46,6 @@ export interface RequestInfo {
   log: { warn: (obj: unknown, msg?: string) => void };
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 /**
@@ -88,40 +89,9 @@ export class Accounts {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async view(
-    user: Pick<UsersTable, 'id' | 'email' | 'full_name' | 'role' | 'requires_password_change' | 'active_mfa_method'> & {
-      email_confirmed_at: Date | null;
-      banned_until: Date | null;
-      created_at: Date | string;
-      last_sign_in_at: Date | null;
-    },
-  ): Promise<UserView> {
-    const factors = await this.db.selectFrom('auth_mfa_factors').selectAll().where('user_id', '=', user.id).orderBy('created_at').execute();
-    return {
-      id: user.id,
-      email: user.email,
-      email_confirmed_at: iso(user.email_confirmed_at),
-      banned_until: iso(user.banned_until),
-      created_at: iso(user.created_at)!,
-      last_sign_in_at: iso(user.last_sign_in_at),
-      user_metadata: {
-        full_name: user.full_name,
-        role: user.role,
-        requires_password_change: user.requires_password_change,
-        ...(user.requires_password_change
-          ? { password_change_reason: passwordChangeReason(await this.ledger.store.readStream(`${USER_STREAM_PREFIX}${user.id}`)) }
-          : {}),
-        active_mfa_method: user.active_mfa_method,
-      },
-      factors: factors.map((f) => ({
-        id: f.id,
-        factor_type: f.factor_type,
-        status: f.status,
-        friendly_name: f.friendly_name,
-        created_at: iso(f.created_at)!,
-      })),
-      identities: [],
-    };
+  /** The user as the auth calls answer it (user-view.ts). */
+  view(user: ViewedUser): Promise<UserView> {
+    return userView(this.db, this.ledger.store, user);
   }
 
   /**
@@ -183,7 +153,7 @@ export class Accounts {
     } catch (error) {
       if (!(error instanceof AuthError && error.code === 'email_exists')) throw error;
       await this.mailExistingOwner(input.email, req);
-      return this.unconfirmedView(input.email, input.fullName);
+      return unconfirmedView(input.email, input.fullName);
     }
     await this.sendConfirmation({ id: userId, email: input.email.trim(), full_name: input.fullName.trim() }, req);
     return this.view((await this.findById(userId))!);
@@ -196,34 +166,9 @@ export class Accounts {
     void sendQuietly(this.mailer, accountExistsMail(owner.email, `${this.publicUrl}/login`), req.log);
   }
 
-  /** What a sign-up answers for a new, unconfirmed account. */
-  private unconfirmedView(email: string, fullName: string): UserView {
-    return {
-      id: randomUUID(),
-      email: email.trim(),
-      email_confirmed_at: null,
-      banned_until: null,
-      created_at: new Date().toISOString(),
-      last_sign_in_at: null,
-      user_metadata: { full_name: fullName.trim(), role: 'USER', requires_password_change: false, active_mfa_method: null },
-      factors: [],
-      identities: [],
-    };
-  }
-
   /** Mails a new confirmation link (valid 24 hours) to an address not yet confirmed. */
   private async sendConfirmation(user: { id: string; email: string; full_name: string }, req: RequestInfo): Promise<void> {
-    const token = randomToken();
-    await this.db
-      .insertInto('auth_one_time_tokens')
-      .values({
-        token_hash: sha256(token),
-        user_id: user.id,
-        kind: 'signup',
-        expires_at: new Date(Date.now() + SIGNUP_LINK_TTL_MS),
-        used_at: null,
-      })
-      .execute();
+    const token = await issueLinkToken(this.db, user.id, 'signup', SIGNUP_LINK_TTL_MS);
     const link = `${this.publicUrl}/auth/v1/verify?type=signup&token=${token}`;
     void sendQuietly(this.mailer, confirmationMail(user.email, user.full_name, link), req.log);
   }
@@ -418,17 +363,7 @@ export class Accounts {
   async recover(email: string, req: RequestInfo): Promise<void> {
     const user = await this.findByEmail(email);
     if (!user) return;
-    const token = randomToken();
-    await this.db
-      .insertInto('auth_one_time_tokens')
-      .values({
-        token_hash: sha256(token),
-        user_id: user.id,
-        kind: 'recovery',
-        expires_at: new Date(Date.now() + RECOVERY_LINK_TTL_MS),
-        used_at: null,
-      })
-      .execute();
+    const token = await issueLinkToken(this.db, user.id, 'recovery', RECOVERY_LINK_TTL_MS);
     void sendQuietly(this.mailer, passwordResetMail(user.email, `${this.publicUrl}/update-password#type=recovery&token=${token}`), req.log);
   }
 
@@ -461,8 +396,4 @@ export class Accounts {
     await this.record(userId, { type: 'Ban', until: until.toISOString() }, actor);
     await this.sessions.revokeAll(userId);
   }
-}
-
-export function assertAuth(condition: unknown, error: AuthError): asserts condition {
-  if (!condition) throw error;
 }
