@@ -11,7 +11,7 @@ import { swapNote } from '../ledger/swap/quote.js';
 import { money } from '../ledger/money.js';
 import { foldJournal } from '../ledger/journal/fold.js';
 import { trialBalance } from '../ledger/journal/trial-balance.js';
-import { reconcileReadModels } from '../scripts/ledger-finance.js';
+import { reconcileReadModels } from '../scripts/ledger-reconcile.js';
 import { Projector } from './registry.js';
 import { verifyReadModels } from './verify.js';
 import { replayProjection } from './replay.js';

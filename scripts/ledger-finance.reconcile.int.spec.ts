@@ -10,7 +10,7 @@ import { comparePositions } from '../ledger/event-store/port.js';
 import { foldJournal } from '../ledger/journal/fold.js';
 import { trialBalance } from '../ledger/journal/trial-balance.js';
 import { Projector } from '../projections/registry.js';
-import { reconcileReadModels } from './ledger-finance.js';
+import { reconcileReadModels } from './ledger-reconcile.js';
 
 const ctx = { actor: SYSTEM_ACTOR };
 
