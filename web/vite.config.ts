@@ -38,6 +38,8 @@ const FIRST_SCREEN =
 export default defineConfig({
   root: webRoot,
   plugins: [react(), precompress()],
+  // zod without eval, for the content security policy (lib/zod-jitless.ts).
+  resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
   server: {
     host: '127.0.0.1',
     port: 5173,
@@ -73,7 +75,7 @@ export default defineConfig({
             // The signed-in screens' data cache and the answers' schemas.
             {
               name: 'vendor-query',
-              test: /[\\/]node_modules[\\/](@tanstack|zod)[\\/]|[\\/]web[\\/]src[\\/]lib[\\/](query|query-realtime)\.tsx?$|[\\/]ledger[\\/]contract[\\/]/,
+              test: /[\\/]node_modules[\\/](@tanstack|zod)[\\/]|[\\/]web[\\/]src[\\/]lib[\\/](query|query-realtime|zod-jitless)\.tsx?$|[\\/]ledger[\\/]contract[\\/]/,
               priority: 2,
             },
             { name: 'realtime', test: /[\\/]web[\\/]src[\\/]lib[\\/]realtime\.ts$/, priority: 2 },

@@ -63,12 +63,14 @@ test('a ticket of an unowned customer waits in the manager queue until the manag
   const cardSubject = 'Card payment stuck';
   const raceSubject = 'Cannot change my e-mail';
 
-  await test.step('the queue is empty before any ticket is opened', async () => {
+  // Other suites running beside this one may leave tickets of their own customers in the queue:
+  // this test follows its own two.
+  await test.step('the queue opens, without the tickets that are not opened yet', async () => {
     await openAs(page, manager, '/dashboard/manager');
     await tab(page, 'Manager Dashboard', 'Unassigned Tickets').click();
     await expect(page).toHaveURL(/\/dashboard\/manager\/unassigned-tickets$/);
     await expect(page.getByRole('heading', { name: 'Unassigned Tickets' })).toBeVisible();
-    await expect(page.getByText('No unassigned tickets.')).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: customer.email })).toHaveCount(0);
   });
 
   await openTicket(request, customerSession, cardSubject, 'high');
@@ -114,13 +116,13 @@ test('a ticket of an unowned customer waits in the manager queue until the manag
     await expect(page.getByRole('row').filter({ hasText: raceSubject })).toHaveCount(0);
   });
 
-  await test.step('the manager assigns the other ticket to Walt; the queue is then empty', async () => {
+  await test.step('the manager assigns the other ticket to Walt; the customer has none left in the queue', async () => {
     const row = page.getByRole('row').filter({ hasText: cardSubject });
     await expect(row.getByRole('button', { name: 'Assign' })).toBeDisabled();
     await row.getByRole('combobox', { name: `Worker for ${cardSubject}` }).selectOption({ label: walt.fullName });
     await row.getByRole('button', { name: 'Assign' }).click();
     await expect(page.getByText(`Ticket "${cardSubject}" assigned to ${walt.fullName}.`)).toBeVisible();
-    await expect(page.getByText('No unassigned tickets.')).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: customer.email })).toHaveCount(0);
     await page.screenshot({ path: `${screens}/manager-unassigned-tickets-assigned.png`, fullPage: true });
   });
 
