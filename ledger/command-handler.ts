@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from './decider.js';
 import {
   DuplicateEventIdError,
@@ -7,9 +7,20 @@ import {
   type EventStore,
   type NewEvent,
   type Position,
-  type RecordedEvent,
 } from './event-store/port.js';
-import { emptyStream, Snapshotter, withEvents, type CachedStream, type KeyEntry } from './snapshots/snapshotting.js';
+import { Snapshotter } from './snapshots/snapshotting.js';
+import {
+  deterministicUuid,
+  fingerprintOf,
+  IDEMPOTENCY_KEY_REUSED,
+  IdempotencyKeyReusedError,
+  replay,
+  requestFingerprint,
+} from './handling/idempotency.js';
+import { KeyedLock } from './handling/keyed-lock.js';
+import { StreamCache } from './handling/stream-cache.js';
+
+export { deterministicUuid, IDEMPOTENCY_KEY_REUSED, IdempotencyKeyReusedError, requestFingerprint };
 import type { SnapshotOptions } from './snapshots/snapshot.js';
 
 export interface Actor {
@@ -49,101 +60,18 @@ export interface CommandResult<Event extends DomainEvent> {
   replayed: boolean;
 }
 
-export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different request.';
-
-/** An idempotency key that an earlier, different request on the same stream used. */
-export class IdempotencyKeyReusedError extends Error {
-  /** What an HTTP server answers with. */
-  readonly statusCode = 422;
-  constructor(readonly idempotencyKey: string) {
-    super(IDEMPOTENCY_KEY_REUSED);
-    this.name = 'IdempotencyKeyReusedError';
-  }
-}
-
-/** JSON with object keys sorted, so that equal payloads hash alike. */
-function canonicalJson(value: unknown): string {
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return canonicalJson((value as { toJSON: () => unknown }).toJSON());
-  }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  if (typeof value === 'bigint') return JSON.stringify(value.toString());
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** The fingerprint recorded beside an idempotency key: a hash of the command type and the request's payload. */
-export function requestFingerprint(commandType: string, payload: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson([commandType, payload ?? null]))
-    .digest('base64url');
-}
-
-function fingerprintOf(command: unknown, ctx: CommandContext): string | undefined {
-  if (!ctx.idempotencyKey) return undefined;
-  const type = (command as { type?: unknown } | null)?.type;
-  return requestFingerprint(typeof type === 'string' ? type : '', ctx.idempotencyPayload);
-}
-
-/** The answer of the earlier command with this key, if it was the same request; a different request is refused. */
-async function replay<Event extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  done: KeyEntry,
-  key: string,
-  fingerprint: string | undefined,
-): Promise<CommandResult<Event>> {
-  // Events recorded before fingerprints were kept carry none: those answer as they always did.
-  if (done.fingerprint !== undefined && done.fingerprint !== fingerprint) throw new IdempotencyKeyReusedError(key);
-  const { events, eventIds } = await withEvents(store, streamId, done);
-  return { events: events as Event[], eventIds: eventIds!, position: done.position, replayed: true };
-}
-
-/** An in-process queue per stream, so that one process never races itself on a stream. */
-class KeyedLock {
-  private tails = new Map<string, Promise<void>>();
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((r) => (release = r));
-    const tail = prev.then(() => mine);
-    this.tails.set(key, tail);
-    await prev;
-    try {
-      return await fn();
-    } finally {
-      release();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
-  }
-}
-
-/** A UUID derived from its inputs, so that a retried command writes the same event ids. */
-export function deterministicUuid(...parts: string[]): string {
-  const h = createHash('sha256').update(parts.join('\u0000')).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const hex = h.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 /**
- * Load, decide, append with the expected revision, retry on conflict.
+ * Load, decide, append with the expected revision, retry on conflict. Its parts live in
+ * handling/: idempotency (a retried command answers as the first did), the stream cache (state
+ * caught up from its revision, from a snapshot when cold) and the per-stream lock.
  *
- * Aggregate state is cached per stream and caught up from its revision on each command,
- * so a long stream is folded once, not on every command. Within this process commands on
- * one stream queue; across processes the expected revision decides and the loser retries.
+ * Within this process commands on one stream queue; across processes the expected revision
+ * decides and the loser retries.
  */
 export class CommandHandler {
-  private readonly cache = new Map<string, CachedStream<unknown>>();
   private readonly locks = new KeyedLock();
   private readonly snapshots: Snapshotter | null;
+  private readonly cache: StreamCache;
 
   constructor(
     private readonly store: EventStore,
@@ -157,6 +85,7 @@ export class CommandHandler {
     } = {},
   ) {
     this.snapshots = options.snapshots ? new Snapshotter(options.snapshots) : null;
+    this.cache = new StreamCache(store, this.snapshots, options.cacheSize ?? 10_000);
   }
 
   async handle<Command, Event extends DomainEvent, State>(
@@ -174,7 +103,7 @@ export class CommandHandler {
         // another process wrote: then the append's expected revision fails and the retry
         // reads what is new. A refusal or a no-op is only answered from a fresh read.
         let fresh = attempt > 0 || !this.cache.has(streamId);
-        let cached = await this.load(decider, streamId, fresh);
+        let cached = await this.cache.load(decider, streamId, fresh);
         let events: Event[] | null = null;
         for (;;) {
           if (ctx.idempotencyKey) {
@@ -188,7 +117,7 @@ export class CommandHandler {
           }
           if (fresh || (events !== null && events.length > 0)) break;
           fresh = true;
-          cached = await this.load(decider, streamId, true);
+          cached = await this.cache.load(decider, streamId, true);
         }
         if (events === null || events.length === 0) return { events: [], eventIds: [], position: null, replayed: false };
         const toAppend = toNewEvents(decider, streamId, events, ctx, fingerprint);
@@ -216,9 +145,9 @@ export class CommandHandler {
           } else {
             // The store answered for events another process appended with the same ids: answer
             // with what that process recorded, not with what this one decided.
-            this.cache.delete(streamId);
+            this.cache.forget(streamId);
             if (ctx.idempotencyKey) {
-              const done = (await this.load(decider, streamId)).keys.get(ctx.idempotencyKey);
+              const done = (await this.cache.load(decider, streamId)).keys.get(ctx.idempotencyKey);
               if (done) return replay<Event>(this.store, streamId, done, ctx.idempotencyKey, fingerprint);
             }
           }
@@ -234,66 +163,6 @@ export class CommandHandler {
         }
       }
     });
-  }
-
-  /**
-   * The stream's cached state; with `catchUp`, first read what was appended since. A stream
-   * not in the cache starts from its latest snapshot, if it has one that the log still holds.
-   */
-  private async load<Command, Event extends DomainEvent, State>(
-    decider: Decider<Command, Event, State>,
-    streamId: string,
-    catchUp = true,
-  ): Promise<CachedStream<State>> {
-    let cached = this.cache.get(streamId) as CachedStream<State> | undefined;
-    if (cached && !catchUp) return cached;
-    let recorded: RecordedEvent[] | undefined;
-    if (!cached) {
-      cached = (await this.snapshots?.restore(decider, streamId)) ?? emptyStream(decider);
-      if (cached.revision !== 'no_stream') {
-        // Read from the snapshot's own event: a log restored from an older backup no longer has it.
-        const read = await this.store.readStream(streamId, { fromRevision: cached.revision });
-        if (read[0]?.eventId === cached.lastEventId) recorded = read.slice(1);
-        else cached = emptyStream(decider);
-      }
-      this.remember(streamId, cached);
-    }
-    const from = cached.revision === 'no_stream' ? 0n : cached.revision + 1n;
-    recorded ??= await this.store.readStream(streamId, { fromRevision: from });
-    for (const r of recorded) {
-      const event = { type: r.type, data: r.data } as Event;
-      cached.state = decider.evolve(cached.state, event);
-      cached.revision = r.revision;
-      cached.lastEventId = r.eventId;
-      const key = r.metadata.idempotencyKey;
-      if (typeof key === 'string') {
-        const fingerprint = r.metadata.idempotencyFingerprint;
-        const entry = cached.keys.get(key) ?? {
-          events: [],
-          eventIds: [],
-          position: r.position,
-          revision: r.revision,
-          count: 0,
-          ...(typeof fingerprint === 'string' ? { fingerprint } : {}),
-        };
-        entry.events?.push(event);
-        entry.eventIds?.push(r.eventId);
-        entry.position = r.position;
-        entry.count++;
-        cached.keys.set(key, entry);
-      }
-    }
-    this.snapshots?.maybeTake(decider, streamId, cached);
-    return cached;
-  }
-
-  private remember(streamId: string, entry: CachedStream<unknown>): void {
-    const max = this.options.cacheSize ?? 10_000;
-    if (this.cache.size >= max) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
-    this.cache.set(streamId, entry);
   }
 
   /** Forgets cached state (tests, or after an operator rewrote read models). */
