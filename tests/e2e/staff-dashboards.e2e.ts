@@ -182,7 +182,7 @@ test.describe('staff dashboards', () => {
       );
       await row.getByRole('button', { name: 'Reset Password' }).click();
       const dialog = page.getByRole('dialog', { name: 'Temporary Password' });
-      const temporary = (await dialog.getByLabel('Temporary password').textContent())!.trim();
+      const temporary = (await dialog.getByLabel('Temporary password', { exact: true }).textContent())!.trim();
       expect(temporary.length).toBeGreaterThanOrEqual(8);
       await page.screenshot({ path: `${screens}/manager-reset-worker-password.png`, fullPage: true });
       await dialog.getByRole('button', { name: 'Done' }).click();
