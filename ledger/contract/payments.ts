@@ -48,28 +48,4 @@ export const FiatRequestAnswer = z.object({ success: z.boolean(), transactionId:
 /** A send to an address: pending until staff settle it. */
 export const SendAnswer = z.object({ success: z.boolean(), transactionId: z.string() });
 
-/**
- * Form fields arrive as loose text and are checked by the ledger's pure card and bank
- * checks, so that every refusal carries its own message. Bounded only against abuse.
- */
-const field = z.string().max(1000).nullish();
-export const AddPaymentMethodBody = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('credit_card'), cardNumber: field, cardHolderName: field, expiryDate: field, cvv: field, notes: field }),
-  z.object({ type: z.literal('bank_account'), bank_name: field, account_number: field, notes: field }),
-]);
-
-/** What a saved payment method shows: never a full card number, CVV or account number. */
-export const PaymentMethodView = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  type: z.enum(['credit_card', 'bank_account']),
-  card_brand: z.string().nullable(),
-  last4: z.string().nullable(),
-  expiry_date: z.string().nullable(),
-  card_holder_name: z.string().nullable(),
-  bank_name: z.string().nullable(),
-  bank_last4: z.string().nullable(),
-  notes: z.string().nullable(),
-  created_at: z.string(),
-});
-export type PaymentMethodView = z.infer<typeof PaymentMethodView>;
+export { AddPaymentMethodBody, PaymentMethodView } from './payment-methods.js';

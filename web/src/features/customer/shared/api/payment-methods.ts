@@ -3,24 +3,12 @@ import { useCallback } from 'react';
 import { z } from 'zod';
 import { deleteJson, getJson, postJson } from '../../../../lib/api-client.js';
 import { parseAnswer } from '../../../../lib/query.js';
+import { PaymentMethodView } from '../../../../../../ledger/contract/payment-methods.js';
 import { customerKeys } from './keys.js';
 import { idempotent } from './idempotency.js';
 
 /** A saved payment method (docs/api-money.md): only what may be shown, never the full numbers. */
-export const PaymentMethodSchema = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  type: z.enum(['credit_card', 'bank_account']),
-  card_brand: z.string().nullable(),
-  last4: z.string().nullable(),
-  expiry_date: z.string().nullable(),
-  card_holder_name: z.string().nullable(),
-  bank_name: z.string().nullable(),
-  bank_last4: z.string().nullable(),
-  notes: z.string().nullable(),
-  created_at: z.string(),
-});
-export type PaymentMethod = z.infer<typeof PaymentMethodSchema>;
+export type PaymentMethod = PaymentMethodView;
 
 export const LOAD_METHODS_ERROR = 'Failed to load payment methods.';
 
@@ -40,7 +28,7 @@ export type NewBankAccount = {
   notes?: string;
 };
 
-const PaymentMethodListSchema = z.object({ paymentMethods: z.array(PaymentMethodSchema) });
+const PaymentMethodListSchema = z.object({ paymentMethods: z.array(PaymentMethodView) });
 
 /** GET /api/v1/payment-methods: `{paymentMethods}`, own, newest first. */
 export async function fetchPaymentMethods(signal?: AbortSignal): Promise<PaymentMethod[]> {
