@@ -145,14 +145,7 @@ export class SecondFactors {
     if (factor.status === 'verified' && isRecoveryCodeShape(code)) return this.verifyRecoveryCode(auth, factorId, challengeId, code, log);
     // An enrolment begun before e-mail codes were turned on cannot finish while they are on.
     if (factor.status === 'unverified') await this.assertMethodAllowed(auth.userId, 'totp');
-    const challenge = await this.db
-      .selectFrom('auth_mfa_challenges')
-      .selectAll()
-      .where('id', '=', challengeId)
-      .where('factor_id', '=', factorId)
-      .executeTakeFirst();
-    if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date())
-      throw authErrors.mfaFailed();
+    await this.assertOpenChallenge(auth, factorId, challengeId);
     const secret = decrypt(this.dataKey, factor.secret_encrypted);
     const lastStep = factor.last_used_step === null ? undefined : Number(factor.last_used_step);
     const failures = `totp:${auth.userId}`;
@@ -203,11 +196,8 @@ export class SecondFactors {
     return codes;
   }
 
-  /**
-   * A recovery code in place of the authenticator's code at the second step: spent by its first
-   * use, counted with the authenticator's wrong codes (`totp:{userId}`), recorded and mailed.
-   */
-  private async verifyRecoveryCode(auth: SessionAuth, factorId: string, challengeId: string, code: string, log: MailLog) {
+  /** Refuses unless the challenge is the session's own for this factor, not yet answered nor expired (all fail alike). */
+  private async assertOpenChallenge(auth: SessionAuth, factorId: string, challengeId: string): Promise<void> {
     const challenge = await this.db
       .selectFrom('auth_mfa_challenges')
       .selectAll()
@@ -216,6 +206,14 @@ export class SecondFactors {
       .executeTakeFirst();
     if (!challenge || challenge.session_id !== auth.sessionId || challenge.verified_at || challenge.expires_at < new Date())
       throw authErrors.mfaFailed();
+  }
+
+  /**
+   * A recovery code in place of the authenticator's code at the second step: spent by its first
+   * use, counted with the authenticator's wrong codes (`totp:{userId}`), recorded and mailed.
+   */
+  private async verifyRecoveryCode(auth: SessionAuth, factorId: string, challengeId: string, code: string, log: MailLog) {
+    await this.assertOpenChallenge(auth, factorId, challengeId);
     const failures = `totp:${auth.userId}`;
     await countAttempt(this.db, failures);
     const unspent = await this.db
