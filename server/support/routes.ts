@@ -104,17 +104,8 @@ export function supportRoutes(
         } else {
           await assertManagesWorker(db, caller, workerId);
         }
-        let query = db.selectFrom('support_tickets').where('assigned_worker_id', '=', workerId);
-        if (status) query = query.where('status', '=', status);
-        const { count } = await query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
-        const rows = await query
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(perPage)
-          .offset((page - 1) * perPage)
-          .execute();
-        return { tickets: rows.map(ticketJson), userEmails: await tickets.emails(rows.map((r) => r.user_id)), totalCount: Number(count) };
+        const { rows, totalCount } = await tickets.page({ workerId, status }, 'desc', page, perPage);
+        return { tickets: rows.map(ticketJson), userEmails: await tickets.emails(rows.map((r) => r.user_id)), totalCount };
       },
     );
 
@@ -178,16 +169,8 @@ export function supportRoutes(
       async (request) => {
         const caller = authOf(request);
         const { page, perPage } = request.query;
-        const mine = db.selectFrom('support_tickets').where('user_id', '=', caller.userId);
-        const { count } = await mine.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
-        const rows = await mine
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(perPage)
-          .offset((page - 1) * perPage)
-          .execute();
-        return { tickets: rows.map(ticketJson), totalCount: Number(count) };
+        const { rows, totalCount } = await tickets.page({ userId: caller.userId }, 'desc', page, perPage);
+        return { tickets: rows.map(ticketJson), totalCount };
       },
     );
 
@@ -200,16 +183,8 @@ export function supportRoutes(
       },
       async (request) => {
         const { page, perPage } = request.query;
-        const queue = db.selectFrom('support_tickets').where('assigned_worker_id', 'is', null);
-        const { count } = await queue.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
-        const rows = await queue
-          .selectAll()
-          .orderBy('created_at', 'asc')
-          .orderBy('id')
-          .limit(perPage)
-          .offset((page - 1) * perPage)
-          .execute();
-        return { tickets: rows.map(ticketJson), userEmails: await tickets.emails(rows.map((r) => r.user_id)), totalCount: Number(count) };
+        const { rows, totalCount } = await tickets.page({ workerId: null }, 'asc', page, perPage);
+        return { tickets: rows.map(ticketJson), userEmails: await tickets.emails(rows.map((r) => r.user_id)), totalCount };
       },
     );
 

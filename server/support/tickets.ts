@@ -78,6 +78,32 @@ export class SupportTickets {
     return { responses: responses.map(responseJson), attachments: attachments.map(attachmentJson) };
   }
 
+  /**
+   * One page of tickets, oldest or newest first, and how many match: a customer's own
+   * (`userId`), a worker's (`workerId`) or the unassigned queue (`workerId: null`).
+   */
+  async page(
+    filter: { userId?: string; workerId?: string | null; status?: TicketRow['status'] },
+    order: 'asc' | 'desc',
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: TicketRow[]; totalCount: number }> {
+    let query = this.db.selectFrom('support_tickets');
+    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+    if (filter.workerId === null) query = query.where('assigned_worker_id', 'is', null);
+    else if (filter.workerId !== undefined) query = query.where('assigned_worker_id', '=', filter.workerId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    const { count } = await query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    const rows = await query
+      .selectAll()
+      .orderBy('created_at', order)
+      .orderBy('id')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+      .execute();
+    return { rows, totalCount: Number(count) };
+  }
+
   async emails(userIds: string[]): Promise<Record<string, string>> {
     if (userIds.length === 0) return {};
     const rows = await this.db
