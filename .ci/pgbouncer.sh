@@ -34,9 +34,13 @@ unix_socket_dir =
 auth_type = md5
 auth_file = $dir/userlist.txt
 pool_mode = transaction
-; as many server connections per database as a test's own pool (tests/support/test-database.ts)
-default_pool_size = 30
+; at least as many server connections per database as a test's app opens clients (a pool of
+; 30 in tests/support/test-database.ts, up to 40 in a few suites, plus 4 for the read models),
+; so that no client queues in PgBouncer behind connections held by its own app
+default_pool_size = 50
 max_client_conn = 1000
+; lets the suite's role read SHOW POOLS / SHOW CLIENTS when a run is diagnosed
+admin_users = ledger
 ; the per-test databases are dropped soon after: give their connections back early
 server_idle_timeout = 10
 logfile = $dir/pgbouncer.log

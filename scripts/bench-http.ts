@@ -84,6 +84,8 @@ export class BenchServer {
         // Production asks where links point and where mail goes; the benchmark sends none.
         PUBLIC_URL: 'http://127.0.0.1',
         MAIL_OUTBOX: 'true',
+        // A direct connection to PostgreSQL, as a deployment without a pooler runs it (DB_PREPARED_STATEMENTS=false to compare).
+        DB_PREPARED_STATEMENTS: process.env.DB_PREPARED_STATEMENTS ?? 'true',
       },
     });
     const ready = await nextMessage(child, 'ready', 120_000);

@@ -113,7 +113,11 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
   let sampler: NodeJS.Timeout | undefined;
   try {
     log(`bench: scratch database ${name}`);
-    database = await openDatabase({ databaseUrl: url.toString(), poolSize: Math.max(sizes.singleWriters, sizes.contentionHandlers) + 4 });
+    database = await openDatabase({
+      databaseUrl: url.toString(),
+      poolSize: Math.max(sizes.singleWriters, sizes.contentionHandlers) + 4,
+      preparedStatements: process.env.DB_PREPARED_STATEMENTS !== 'false',
+    });
     await migrateToLatest(database.db);
     const pool = database.pool!;
     const store = new PostgresEventStore(database.db);

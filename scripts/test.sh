@@ -58,7 +58,9 @@ server_pass() {
 
 pg_pid=""
 if [ -n "${DATABASE_URL:-}" ]; then
-  server_pass >"$logs/pg.log" 2>&1 &
+  # On PostgreSQL directly the statements are prepared (DB_PREPARED_STATEMENTS, as a direct
+  # deployment runs); through PgBouncer 1.18 below they cannot be, and are not.
+  DB_PREPARED_STATEMENTS=true server_pass >"$logs/pg.log" 2>&1 &
   pg_pid=$!
 fi
 # The same suites through PgBouncer in transaction mode, after the PostgreSQL pass and beside
@@ -71,7 +73,7 @@ if [ -n "${PGBOUNCER_DATABASE_URL:-}" ]; then
     # built and closed on the same pool, hung past three minutes through PgBouncer in three of
     # six full runs beside the browser tests (never alone: it passed there every time, and it
     # passes on PostgreSQL directly); issue 30 keeps it open.
-    DATABASE_URL="$PGBOUNCER_DATABASE_URL" server_pass --exclude 'server/auth/second-factor-limits.int.spec.ts' ) >"$logs/bouncer.log" 2>&1 &
+    DATABASE_URL="$PGBOUNCER_DATABASE_URL" DB_PREPARED_STATEMENTS=false server_pass --exclude 'server/auth/second-factor-limits.int.spec.ts' ) >"$logs/bouncer.log" 2>&1 &
   bouncer_pid=$!
 fi
 

@@ -69,6 +69,13 @@ const ConfigSchema = z
     /** A snapshot of a wallet's (or another long stream's) state every this many events; 0: none (ledger/snapshots/). */
     SNAPSHOT_EVERY: z.coerce.number().int().min(0).max(1_000_000).default(500),
     DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+    /**
+     * Prepare each statement once per server connection: for a direct connection to PostgreSQL
+     * (or PgBouncer >= 1.21 with max_prepared_statements); off behind an older transaction pooler.
+     */
+    DB_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('false'),
+    /** How long a query waits for a free connection of the pool before the request is answered 503. */
+    DB_CHECKOUT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** How far the heap may grow past its live objects before a full collection, in percent; 0: V8's own policy (server/heap.ts). */
     HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
     /** Where links in e-mails point; default http://HOST:PORT. */

@@ -91,7 +91,14 @@ export async function createLedgerContext(
   opts: { database?: Database; startProjections?: boolean; observer?: LedgerObserver } = {},
 ): Promise<LedgerContext> {
   const database =
-    opts.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR, poolSize: config.DB_POOL_SIZE }));
+    opts.database ??
+    (await openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      poolSize: config.DB_POOL_SIZE,
+      preparedStatements: config.DB_PREPARED_STATEMENTS === 'true',
+      checkoutTimeoutMs: config.DB_CHECKOUT_TIMEOUT_MS,
+    }));
   try {
     await migrateToLatest(database.db);
   } catch (err) {

@@ -11,6 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { checkout, type StatementNames } from './pool.js';
 
 /**
  * Transactions whose plain writes go out without waiting for their answers, on node-postgres'
@@ -48,11 +49,19 @@ class PipelinedConnection implements DatabaseConnection {
   private sent: Promise<unknown>[] = [];
   inTransaction = false;
 
-  constructor(readonly client: pg.PoolClient) {}
+  constructor(
+    readonly client: pg.PoolClient,
+    private readonly names?: StatementNames,
+  ) {}
+
+  /** Sends `text` now, named when the pool prepares its statements (server/db/pool.ts). */
+  private query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+    return this.client.query({ name: this.names?.nameOf(text, values), text, values: values as unknown[] });
+  }
 
   /** Sends a statement at once; its promise is kept, with its rejection handled, for `settle`. */
   send(text: string, values: readonly unknown[] = []): void {
-    const answer = this.client.query(text, values as unknown[]);
+    const answer = this.query(text, values);
     answer.catch(() => {});
     this.sent.push(answer);
   }
@@ -72,7 +81,7 @@ class PipelinedConnection implements DatabaseConnection {
       return { rows: [] };
     }
     // Sent right behind the writes before it, before any of them is answered.
-    const answer = this.client.query(query.sql, query.parameters as unknown[]);
+    const answer = this.query(query.sql, query.parameters);
     answer.catch(() => {});
     await this.settle();
     return queryResult<R>(await answer);
@@ -85,12 +94,15 @@ class PipelinedConnection implements DatabaseConnection {
 }
 
 class PipelinedDriver implements Driver {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly names?: StatementNames,
+  ) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new PipelinedConnection(await this.pool.connect());
+    return new PipelinedConnection(await checkout(this.pool), this.names);
   }
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -131,9 +143,9 @@ class PipelinedDriver implements Driver {
 }
 
 /** A PostgreSQL dialect over `pool` (made with `pipeline: true`) whose transactions send their writes without waiting. */
-export function pipelinedWritesDialect(pool: pg.Pool): Dialect {
+export function pipelinedWritesDialect(pool: pg.Pool, names?: StatementNames): Dialect {
   return {
-    createDriver: () => new PipelinedDriver(pool),
+    createDriver: () => new PipelinedDriver(pool, names),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createAdapter: () => new PostgresAdapter(),
     createIntrospector: (db: Kysely<any>) => new PostgresIntrospector(db),

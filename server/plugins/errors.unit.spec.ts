@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { registerErrorHandling } from './errors.js';
 import { EventStoreUnavailableError } from '../../ledger/event-store/port.js';
+import { DatabaseBusyError } from '../db/pool.js';
 
 /**
  * A database or event store that does not answer is the service's outage, not the client's
@@ -14,6 +15,7 @@ describe('an outage answers 503', () => {
     ['refused', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
     ['shut-down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
     ['too-many', Object.assign(new Error('sorry, too many clients already'), { code: '53300' })],
+    ['pool-busy', new DatabaseBusyError(new Error('timeout exceeded when trying to connect'))],
     ['bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['constraint', Object.assign(new Error('duplicate key value violates unique constraint "users_pkey"'), { code: '23505' })],
   ]);
@@ -27,7 +29,7 @@ describe('an outage answers 503', () => {
   });
   afterAll(() => app.close());
 
-  for (const kind of ['event-store', 'refused', 'shut-down', 'too-many']) {
+  for (const kind of ['event-store', 'refused', 'shut-down', 'too-many', 'pool-busy']) {
     it(`${kind}: 503, try again`, async () => {
       const res = await app.inject({ method: 'GET', url: `/${kind}` });
       expect([res.statusCode, res.json(), res.headers['retry-after']]).toEqual([

@@ -28,7 +28,9 @@ export async function createTestDatabase(opts: { migrate?: boolean; poolSize?: n
     await admin.end();
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
-    const opened = await openDatabase({ databaseUrl: url.toString(), poolSize: opts.poolSize ?? 30 });
+    // DB_PREPARED_STATEMENTS=true (scripts/test.sh, on PostgreSQL directly): the suites run on prepared statements.
+    const preparedStatements = process.env.DB_PREPARED_STATEMENTS === 'true';
+    const opened = await openDatabase({ databaseUrl: url.toString(), poolSize: opts.poolSize ?? 30, preparedStatements });
     let released: Promise<void> | undefined;
     const release = () => (released ??= opened.close());
     database = {
