@@ -7,6 +7,9 @@ import { PaymentMethodView } from './payment-methods.js';
  * reads it without the wallet's rules.
  */
 
+/** The three fixed buying services every customer sees, labelled 'Default' on the staff screen. */
+export { DEFAULT_BUYING_SERVICES } from '../buying-links/buying-links.js';
+
 /** Logo limit (spec 002 section 9): PNG only, under 512000 bytes. */
 export const LOGO_MAX_BYTES = 512_000;
 export const LINK_MESSAGES = {

@@ -8,9 +8,14 @@ import { ApprovalSchema } from './approvals.js';
  * factors, permissions, addresses, transactions, payment methods, buying links, event trail.
  */
 
-export { DEFAULT_BUYING_SERVICES } from '../buying-links/buying-links.js';
-
-export { BuyingLink, BuyingLinks, LINK_MESSAGES, LOGO_MAX_BYTES, StaffPaymentMethod } from './staff-buying-links.js';
+export {
+  BuyingLink,
+  BuyingLinks,
+  DEFAULT_BUYING_SERVICES,
+  LINK_MESSAGES,
+  LOGO_MAX_BYTES,
+  StaffPaymentMethod,
+} from './staff-buying-links.js';
 
 export { Done };
 

@@ -41,7 +41,7 @@ export function WalletsTab() {
               </tr>
             </thead>
             <tbody>
-              {ASSET_LIST.map(([symbol, name]) => {
+              {ASSET_LIST.map(({ id: symbol, name }) => {
                 const price = prices[symbol]?.price;
                 const balance = details.balances[symbol] ?? '0';
                 const pending = toDecimal(details.pendingDeposits?.[symbol]);

@@ -1,24 +1,14 @@
 import type { AwaitingAnswer } from '../../approvals/api.js';
 import type { z } from 'zod';
+import type { BalanceAt as BalanceAtSchema } from '../../../../../../ledger/contract/books.js';
 import type { BuyingLinks, StaffPaymentMethod } from '../../../../../../ledger/contract/staff-buying-links.js';
 import type { StaffTransactionPage, TrailPage as TrailPageSchema } from '../../../../../../ledger/contract/staff-users.js';
 import { anonymous, deleteJson, getJson, postJson } from '../../../../lib/api-client.js';
 
 /** The staff's calls behind the User Profile tabs (spec 002 section 7; docs/api-staff.md). */
 
-export const ASSET_LIST = [
-  ['BTC', 'Bitcoin'],
-  ['ETH', 'Ethereum'],
-  ['USDT', 'Tether USDT'],
-  ['BNB', 'BNB'],
-  ['SOL', 'Solana'],
-  ['XRP', 'XRP'],
-  ['ADA', 'Cardano'],
-  ['DOGE', 'Dogecoin'],
-  ['DOT', 'Polkadot'],
-  ['LTC', 'Litecoin'],
-] as const;
-export type AssetSymbol = (typeof ASSET_LIST)[number][0];
+/** The ten assets with their names, in the spec's order (the ledger's list). */
+export { ASSETS as ASSET_LIST } from '../../../../../../ledger/contract/assets.js';
 
 export type { ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
 
@@ -32,11 +22,7 @@ export type TrailKind = 'money' | 'kyc' | 'access' | 'permissions' | 'support';
 export type TrailPage = z.infer<typeof TrailPageSchema>;
 export type TrailEvent = TrailPage['events'][number];
 
-export type BalanceAt = {
-  userId: string;
-  at: string;
-  assets: { assetId: string; balance: string; pendingDeposits: string; pendingWithdrawals: string; available: string }[];
-};
+export type BalanceAt = z.infer<typeof BalanceAtSchema>;
 
 export type PermissionFlags = { can_send: boolean; can_swap: boolean; can_buy: boolean; can_sell: boolean; can_stake: boolean };
 
