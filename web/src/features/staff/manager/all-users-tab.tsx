@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Banner } from '../../../components/banner.js';
 import { Pager } from '../../../components/pager.js';
 import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { formatListDate } from '../worker/route-tabs.js';
+import { formatListDate } from '../shared/route-tabs.js';
 import { useManagedUsers } from './api.js';
 
 /** Spec 002 section 9: 10 per page, search debounced 500 ms and back to page 1. */
