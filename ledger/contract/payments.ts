@@ -1,45 +1,33 @@
 import { z } from 'zod';
 import { Decimal } from './common.js';
-import { KycPersonalDetails } from './kyc.js';
+import type { Decimal as DecimalValue } from 'decimal.js';
+import { ProfileDetailsSchema } from './profile-details.js';
+import { availableBalance, effectiveBalance, initialState, type AssetBalance } from '../wallet/wallet.js';
+import type { AssetId } from './assets.js';
 
 /*
  * Wallet and payments (spec 001 sections 3, 9, 10): the profile details with the balance
  * buckets, deposit, withdrawal and send requests, and the saved payment methods.
  */
 
-export { ASSETS, ASSET_IDS, isAssetId, type AssetId } from '../assets.js';
+export { ASSETS, ASSET_IDS, isAssetId, type AssetId } from './assets.js';
 /** The deposit and withdrawal fee (1%) and its rounding (up, to the asset's precision). */
 export { FEE_RATE, feeFor } from '../wallet/wallet.js';
 
-/** A decimal per asset id. */
-const PerAsset = z.record(z.string(), Decimal);
+/**
+ * The balance buckets' rule (spec 001 section 9) as the ledger applies it, for one asset's three
+ * buckets as an answer carries them: available = balance + pending withdrawals (which are zero or
+ * negative); effective = balance + pending deposits + pending withdrawals. The ledger's own
+ * functions decide, so a screen shows what the ledger will allow.
+ */
+export function bucketBalances(assetId: AssetId, buckets: AssetBalance): { available: DecimalValue; effective: DecimalValue } {
+  const state = initialState();
+  state.assets.set(assetId, buckets);
+  return { available: availableBalance(state, assetId), effective: effectiveBalance(state, assetId) };
+}
 
-/** The profile-details answer: permissions and notes, KYC fields and the three balance buckets per asset. */
-export const ProfileDetails = KycPersonalDetails.extend({
-  user_id: z.string(),
-  email: z.string(),
-  created_at: z.string(),
-  banned_until: z.string().nullable(),
-  /** Settled. */
-  balances: PerAsset,
-  /** Pending money in (not spendable yet). */
-  pendingDeposits: PerAsset,
-  /** Pending money out (zero or negative; already held back from what can be spent). */
-  pendingWithdrawals: PerAsset,
-  addresses: z.record(z.string(), z.string()),
-  can_buy: z.boolean(),
-  can_sell: z.boolean(),
-  can_swap: z.boolean(),
-  can_stake: z.boolean(),
-  can_send: z.boolean(),
-  buy_disabled_note: z.string().nullable(),
-  sell_disabled_note: z.string().nullable(),
-  swap_disabled_note: z.string().nullable(),
-  stake_disabled_note: z.string().nullable(),
-  send_disabled_note: z.string().nullable(),
-  dashboard_note: z.string().nullable(),
-  assigned_worker_id: z.string().nullable(),
-});
+/** The profile-details answer: permissions and notes, KYC fields and the three balance buckets per asset (one definition, profile-details.ts). */
+export const ProfileDetails = ProfileDetailsSchema;
 export type ProfileDetails = z.infer<typeof ProfileDetails>;
 
 /** A deposit or withdrawal request: the amount asked and the fee it carries. */

@@ -2,22 +2,20 @@ import { z } from 'zod';
 import { Bytes, Done } from './common.js';
 import { TransactionRow } from './transactions.js';
 import { ApprovalSchema } from './approvals.js';
-import { PaymentMethodView } from './payments.js';
 
 /*
  * The staff's customer profile (spec 002 sections 3-9): bans, notes, passwords, second
  * factors, permissions, addresses, transactions, payment methods, buying links, event trail.
  */
 
-export { DEFAULT_BUYING_SERVICES } from '../buying-links/buying-links.js';
-
-/** Logo limit (spec 002 section 9): PNG only, under 512000 bytes. */
-export const LOGO_MAX_BYTES = 512_000;
-export const LINK_MESSAGES = {
-  logoRequired: 'Please upload a logo image',
-  logoNotPng: 'Please upload a PNG file only',
-  logoTooLarge: 'File size should be less than 500KB',
-} as const;
+export {
+  BuyingLink,
+  BuyingLinks,
+  DEFAULT_BUYING_SERVICES,
+  LINK_MESSAGES,
+  LOGO_MAX_BYTES,
+  StaffPaymentMethod,
+} from './staff-buying-links.js';
 
 export { Done };
 
@@ -45,21 +43,6 @@ export const TransactionUpdated = z.object({
 /** The Transactions tab: every row, hidden ones included, newest first; `next` continues after this page. */
 export const StaffTransactionPage = z.object({ transactions: z.array(TransactionRow), next: z.string().nullable() });
 
-/** A customer's payment method as staff see it (no holder name, no notes). */
-export const StaffPaymentMethod = PaymentMethodView.omit({ card_holder_name: true, notes: true });
-
-export const BuyingLink = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  url: z.string(),
-  name: z.string(),
-  logo_url: z.string(),
-  created_at: z.string(),
-});
-export const BuyingLinks = z.object({
-  defaults: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), description: z.string() })).readonly(),
-  links: z.array(BuyingLink),
-});
 export const LogoFile = Bytes("image/png: the link's logo");
 
 /** One event of the customer's trail, secrets left out, with who did it. */

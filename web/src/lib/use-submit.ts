@@ -24,6 +24,8 @@ export type Submit<K extends string = string> = {
   run: (action: () => Promise<string | void>, failure: Failure, key?: K) => Promise<boolean>;
   /** Shows an error without calling anything (a check before sending). */
   fail: (message: string) => void;
+  /** Clears the error and keeps a success showing (an edit after a success). */
+  clearError: () => void;
   /** Clears both messages. */
   reset: () => void;
 };
@@ -78,10 +80,11 @@ export function useSubmit<K extends string = string>({ successMs = 3000 }: { suc
   );
 
   const fail = useCallback((message: string) => setError(message), []);
+  const clearError = useCallback(() => setError(null), []);
   const reset = useCallback(() => {
     setError(null);
     showSuccess(null);
   }, [showSuccess]);
 
-  return { busyWith, busy: busyWith !== null, error, success, run, fail, reset };
+  return { busyWith, busy: busyWith !== null, error, success, run, fail, clearError, reset };
 }

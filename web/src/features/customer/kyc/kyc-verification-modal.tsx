@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { FileField } from '../../../components/file-field.js';
 import { Modal } from '../../../components/modal.js';
+import { useSubmit } from '../../../lib/use-submit.js';
 import { KYC_ACCEPT, KYC_MESSAGES, submissionMessage, submitKyc, type BasicDetails } from './kyc-api.js';
 import './kyc.css';
 
@@ -43,8 +44,8 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
   const [identityDoc, setIdentityDoc] = useState<File | null>(null);
   const [residenceDoc, setResidenceDoc] = useState<File | null>(null);
   const [docErrors, setDocErrors] = useState<DocErrors>({});
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const sending = useSubmit();
+  const submitting = sending.busy;
 
   const reset = () => {
     setStep(1);
@@ -53,7 +54,7 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
     setIdentityDoc(null);
     setResidenceDoc(null);
     setDocErrors({});
-    setError(null);
+    sending.reset();
   };
   const close = () => {
     if (submitting) return;
@@ -71,7 +72,7 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
     const file = event.target.files?.[0] ?? null;
     (which === 'identityDoc' ? setIdentityDoc : setResidenceDoc)(file);
     setDocErrors((e) => ({ ...e, [which]: undefined }));
-    setError(null);
+    sending.reset();
   };
 
   const next = () => {
@@ -81,7 +82,7 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
   };
 
   const submit = async () => {
-    setError(null);
+    sending.reset();
     const found = validateDetails(details);
     if (Object.keys(found).length > 0) {
       setErrors(found);
@@ -93,21 +94,15 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
         identityDoc: identityDoc ? undefined : KYC_MESSAGES.identityRequired,
         residenceDoc: residenceDoc ? undefined : KYC_MESSAGES.residenceRequired,
       });
-      setError(KYC_MESSAGES.documentsMissing);
+      sending.fail(KYC_MESSAGES.documentsMissing);
       return;
     }
-    setSubmitting(true);
-    try {
-      const trimmed = Object.fromEntries(Object.entries(details).map(([k, v]) => [k, v.trim()])) as BasicDetails;
-      await submitKyc(trimmed, identityDoc, residenceDoc);
-      reset();
-      onSubmitted();
-      onClose();
-    } catch (e) {
-      setError(submissionMessage(e));
-    } finally {
-      setSubmitting(false);
-    }
+    const trimmed = Object.fromEntries(Object.entries(details).map(([k, v]) => [k, v.trim()])) as BasicDetails;
+    const sent = await sending.run(() => submitKyc(trimmed, identityDoc, residenceDoc), submissionMessage);
+    if (!sent) return;
+    reset();
+    onSubmitted();
+    onClose();
   };
 
   const footer = (
@@ -146,7 +141,7 @@ export function KycVerificationModal({ open, onClose, onSubmitted }: KycVerifica
           Step 2: Document Upload
         </li>
       </ol>
-      {error && <Banner variant="error">{error}</Banner>}
+      {sending.error && <Banner variant="error">{sending.error}</Banner>}
       {step === 1 ? (
         <div className="kyc-form">
           <h3 className="kyc-form__title">Step 1: Basic Details</h3>

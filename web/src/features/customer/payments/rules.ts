@@ -1,17 +1,15 @@
 import type { Decimal } from 'decimal.js';
-import { Dec } from '../../../lib/money.js';
+import { feeFor } from '../../../../../ledger/contract/payments.js';
 import type { PaymentKind } from './api/requests.js';
 
-/** The withdrawal and deposit fee: 1% of the amount (spec 001 section 9). */
-export const FEE_RATE = new Dec('0.01');
-
+/** The withdrawal and deposit fee as the ledger charges it: 1% of the amount, rounded up (spec 001 section 9). */
 export function feeOf(amount: Decimal): Decimal {
-  return amount.times(FEE_RATE);
+  return feeFor(amount);
 }
 
-/** Withdrawal total = amount x 1.01; deposit total = amount (the fee comes out of what is credited). */
+/** Withdrawal total = amount + fee (what leaves the wallet); deposit total = amount (the fee comes out of what is credited). */
 export function totalOf(kind: PaymentKind, amount: Decimal): Decimal {
-  return kind === 'withdrawal' ? amount.times(FEE_RATE.plus(1)) : amount;
+  return kind === 'withdrawal' ? amount.plus(feeFor(amount)) : amount;
 }
 
 export const PAYMENT_MESSAGES = {

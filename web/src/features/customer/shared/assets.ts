@@ -1,6 +1,7 @@
-/** The ten supported assets (spec 001 section 1), in the spec's order. */
-export const ASSET_IDS = ['BTC', 'ETH', 'USDT', 'BNB', 'SOL', 'XRP', 'ADA', 'DOGE', 'DOT', 'LTC'] as const;
-export type AssetId = (typeof ASSET_IDS)[number];
+import { ASSETS as LEDGER_ASSETS, ASSET_IDS, isAssetId, type AssetId } from '../../../../../ledger/contract/assets.js';
+
+/** The ten supported assets (spec 001 section 1), in the spec's order, as the ledger lists them. */
+export { ASSET_IDS, isAssetId, type AssetId };
 
 export type AssetInfo = {
   id: AssetId;
@@ -9,22 +10,24 @@ export type AssetInfo = {
   color: string;
 };
 
-export const ASSETS: Record<AssetId, AssetInfo> = {
-  BTC: { id: 'BTC', name: 'Bitcoin', color: '#f7931a' },
-  ETH: { id: 'ETH', name: 'Ethereum', color: '#627eea' },
-  USDT: { id: 'USDT', name: 'Tether USDT', color: '#26a17b' },
-  BNB: { id: 'BNB', name: 'BNB', color: '#d4a20b' },
-  SOL: { id: 'SOL', name: 'Solana', color: '#9945ff' },
-  XRP: { id: 'XRP', name: 'XRP', color: '#3b82f6' },
-  ADA: { id: 'ADA', name: 'Cardano', color: '#0033ad' },
-  DOGE: { id: 'DOGE', name: 'Dogecoin', color: '#b59a30' },
-  DOT: { id: 'DOT', name: 'Polkadot', color: '#e6007a' },
-  LTC: { id: 'LTC', name: 'Litecoin', color: '#5a7fbf' },
+/** The badge colours: the only thing about an asset the client adds to the ledger's list. */
+const COLORS: Record<AssetId, string> = {
+  BTC: '#f7931a',
+  ETH: '#627eea',
+  USDT: '#26a17b',
+  BNB: '#d4a20b',
+  SOL: '#9945ff',
+  XRP: '#3b82f6',
+  ADA: '#0033ad',
+  DOGE: '#b59a30',
+  DOT: '#e6007a',
+  LTC: '#5a7fbf',
 };
 
-export function isAssetId(value: unknown): value is AssetId {
-  return typeof value === 'string' && (ASSET_IDS as readonly string[]).includes(value);
-}
+export const ASSETS = Object.fromEntries(LEDGER_ASSETS.map(({ id, name }) => [id, { id, name, color: COLORS[id] }])) as Record<
+  AssetId,
+  AssetInfo
+>;
 
 /** The asset's name, or its id when it is not one of the ten. */
 export function assetName(id: string): string {

@@ -1,27 +1,34 @@
 import type { Decimal } from 'decimal.js';
+import { bucketBalances } from '../../../../../ledger/contract/payments.js';
 import { toDecimal, ZERO } from '../../../lib/money.js';
 import type { AssetId } from './assets.js';
 import type { ProfileDetails } from './api/profile.js';
 import type { PriceMap } from './api/prices.js';
 
 /*
- * The balance rules of spec 001 section 9: effective = balance + pending deposits + pending
- * withdrawals (the API sends pending withdrawals as zero or negative); available = balance +
- * pending withdrawals, floored at 0 for what can be withdrawn.
+ * The balance rules of spec 001 section 9 are the ledger's (bucketBalances in the payments
+ * contract); the screens add only that what can be withdrawn is floored at 0.
  */
 
 type Maps = Pick<ProfileDetails, 'balances' | 'pendingDeposits' | 'pendingWithdrawals'>;
 
-export function effectiveBalance(profile: Maps | null | undefined, asset: AssetId): Decimal {
-  if (!profile) return ZERO;
-  return toDecimal(profile.balances?.[asset])
-    .plus(toDecimal(profile.pendingDeposits?.[asset]))
-    .plus(toDecimal(profile.pendingWithdrawals?.[asset]));
+function buckets(profile: Maps, asset: AssetId) {
+  return bucketBalances(asset, {
+    balance: toDecimal(profile.balances?.[asset]),
+    pendingDeposits: toDecimal(profile.pendingDeposits?.[asset]),
+    pendingWithdrawals: toDecimal(profile.pendingWithdrawals?.[asset]),
+  });
 }
 
+/** Balance plus everything pending either way (the overview's and the wallet list's figure). */
+export function effectiveBalance(profile: Maps | null | undefined, asset: AssetId): Decimal {
+  return profile ? buckets(profile, asset).effective : ZERO;
+}
+
+/** What can be spent now: balance plus pending withdrawals, floored at 0. */
 export function availableBalance(profile: Maps | null | undefined, asset: AssetId): Decimal {
   if (!profile) return ZERO;
-  const available = toDecimal(profile.balances?.[asset]).plus(toDecimal(profile.pendingWithdrawals?.[asset]));
+  const available = buckets(profile, asset).available;
   return available.isNegative() ? ZERO : available;
 }
 

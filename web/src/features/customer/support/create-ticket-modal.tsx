@@ -5,10 +5,13 @@ import { FileField } from '../../../components/file-field.js';
 import { Modal } from '../../../components/modal.js';
 import { ApiError, messageOf } from '../../../lib/api-client.js';
 import { useSession } from '../../../lib/session.js';
+import { Refusal, useSubmit } from '../../../lib/use-submit.js';
 import { createTicket, uploadAttachment, type Ticket, type Urgency } from '../../../components/tickets/api.js';
 import { ATTACHMENT_RULES, TEXT, fileProblem } from '../../../components/tickets/rules.js';
 
-type Errors = { subject?: string; message?: string; form?: string; files?: string };
+type Errors = { subject?: string; message?: string; files?: string };
+
+const CREATE_FAILED = 'Failed to create ticket. Please try again.';
 
 /** 'Create Ticket': subject, message, urgency (default medium) and optional files. */
 export function CreateTicketModal({
@@ -26,7 +29,8 @@ export function CreateTicketModal({
   const [urgency, setUrgency] = useState<Urgency>('medium');
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const creating = useSubmit();
+  const busy = creating.busy;
 
   const reset = () => {
     setSubject('');
@@ -34,6 +38,7 @@ export function CreateTicketModal({
     setUrgency('medium');
     setFiles([]);
     setErrors({});
+    creating.reset();
   };
 
   const submit = async () => {
@@ -41,31 +46,26 @@ export function CreateTicketModal({
     if (!subject.trim()) next.subject = TEXT.subjectRequired;
     if (!message.trim()) next.message = TEXT.messageRequired;
     setErrors(next);
+    creating.reset();
     if (next.subject || next.message) return;
-    if (!userId) {
-      setErrors({ form: 'You must be logged in to create a ticket' });
-      return;
-    }
-    setBusy(true);
-    let ticket: Ticket;
-    try {
-      ticket = await createTicket({ subject: subject.trim(), message: message.trim(), urgency, userId });
-    } catch (e) {
+    if (!userId) return creating.fail('You must be logged in to create a ticket');
+    const done: { ticket?: Ticket; failed: string[] } = { failed: [] };
+    await creating.run(async () => {
       // Spec 001 section 8: the server's error field, in preference to the generic text.
-      const generic = 'Failed to create ticket. Please try again.';
-      setErrors({ form: e instanceof ApiError && e.status !== null ? messageOf(e.body, generic) : generic });
-      setBusy(false);
-      return;
-    }
-    const failed: string[] = [];
-    for (const file of files) {
-      try {
-        await uploadAttachment(ticket.id, file);
-      } catch (e) {
-        failed.push(TEXT.uploadFailed(file.name, e instanceof Error && e.message ? e.message : 'Upload failed'));
+      const ticket = await createTicket({ subject: subject.trim(), message: message.trim(), urgency, userId }).catch((e: unknown) =>
+        Promise.reject(new Refusal(e instanceof ApiError && e.status !== null ? messageOf(e.body, CREATE_FAILED) : CREATE_FAILED)),
+      );
+      for (const file of files) {
+        try {
+          await uploadAttachment(ticket.id, file);
+        } catch (e) {
+          done.failed.push(TEXT.uploadFailed(file.name, e instanceof Error && e.message ? e.message : 'Upload failed'));
+        }
       }
-    }
-    setBusy(false);
+      done.ticket = ticket;
+    }, CREATE_FAILED);
+    const { ticket, failed } = done;
+    if (!ticket) return;
     onCreated(ticket);
     if (failed.length > 0) {
       window.alert(failed.join('\n'));
@@ -110,9 +110,9 @@ export function CreateTicketModal({
           void submit();
         }}
       >
-        {errors.form && (
+        {creating.error && (
           <p className="banner banner--error" role="alert">
-            {errors.form}
+            {creating.error}
           </p>
         )}
         <Field

@@ -6,6 +6,7 @@ import { Card } from '../../../components/card.js';
 import { Modal } from '../../../components/modal.js';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { ApiError } from '../../../lib/api-client.js';
+import { useSubmit } from '../../../lib/use-submit.js';
 import { cleanAmountInput, formatCrypto, formatUsd, parseAmountInput } from '../../../lib/money.js';
 import { quoteSwap, type SwapQuote } from '../../../../../ledger/swap/quote.js';
 import { ASSET_IDS, ASSETS, type AssetId } from '../shared/assets.js';
@@ -60,9 +61,9 @@ export function SwapPage() {
   const [to, setTo] = useState<AssetId>('ETH');
   const [amount, setAmount] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState(false);
+  // The success stays until the next edit.
+  const swapping = useSubmit({ successMs: null });
+  const { busy, error, success } = swapping;
 
   const permitted = profile?.can_swap !== false;
   const value = parseAmountInput(amount);
@@ -78,10 +79,7 @@ export function SwapPage() {
     if (value && value.greaterThan(0)) quote = quoteSwap(value.toFixed(), fromPrice.toFixed(), toPrice.toFixed());
   }
 
-  const touched = () => {
-    setError(null);
-    setSuccess(false);
-  };
+  const touched = swapping.reset;
   // Choosing on one side the token already on the other side exchanges the two.
   const pickFrom = (asset: AssetId) => {
     if (asset === to) setTo(from);
@@ -102,29 +100,22 @@ export function SwapPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!permitted || busy) return;
-    if (!valid || !quote) {
-      setError(T.invalidSubmit);
-      return;
-    }
+    if (!valid || !quote) return swapping.fail(T.invalidSubmit);
     setConfirming(true);
   };
 
   const confirm = async () => {
     if (!value) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await createSwapRequest({ fromTokenId: from, toTokenId: to, fromAmount: value.toFixed() });
-      setConfirming(false);
-      setAmount('');
-      setSuccess(true);
-      reload();
-    } catch (e) {
-      setConfirming(false);
-      setError(e instanceof ApiError && e.status !== null && e.message ? T.failedWith(e.message) : T.failed);
-    } finally {
-      setBusy(false);
-    }
+    await swapping.run(
+      async () => {
+        await createSwapRequest({ fromTokenId: from, toTokenId: to, fromAmount: value.toFixed() });
+        setAmount('');
+        reload();
+        return T.success;
+      },
+      (e) => (e instanceof ApiError && e.status !== null && e.message ? T.failedWith(e.message) : T.failed),
+    );
+    setConfirming(false);
   };
 
   return (
@@ -205,7 +196,7 @@ export function SwapPage() {
           {error && <Banner variant="error">{error}</Banner>}
           {success && (
             <Banner variant="success">
-              {T.success} <Link to="/dashboard/transactions">View transactions</Link>
+              {success} <Link to="/dashboard/transactions">View transactions</Link>
             </Banner>
           )}
 

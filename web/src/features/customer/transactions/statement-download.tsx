@@ -4,12 +4,26 @@ import { Button } from '../../../components/button.js';
 import { Card } from '../../../components/card.js';
 import { Field } from '../../../components/field.js';
 import { http, toApiError } from '../../../lib/api-client.js';
+import { useSubmit } from '../../../lib/use-submit.js';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** The name the server gave the file, or a plain one. */
 function fileNameOf(disposition: string | null, from: string, to: string): string {
   return /filename="([^"]+)"/.exec(disposition ?? '')?.[1] ?? `statement-${from}-to-${to}.csv`;
+}
+
+/** Reads the statement and hands it to the browser as a download. */
+async function save(from: string, to: string): Promise<void> {
+  const response = await http.get('api/v1/statement', { searchParams: { from, to } });
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileNameOf(response.headers.get('content-disposition'), from, to);
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /**
@@ -20,30 +34,17 @@ export function StatementDownload() {
   const today = new Date();
   const [from, setFrom] = useState(isoDay(new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))));
   const [to, setTo] = useState(isoDay(today));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const downloading = useSubmit();
 
   async function download(event: FormEvent) {
     event.preventDefault();
-    setError(null);
-    if (!from || !to) return setError('Please choose both dates.');
-    if (from > to) return setError('The start date must be on or before the end date.');
-    setBusy(true);
-    try {
-      const response = await http.get('api/v1/statement', { searchParams: { from, to } });
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileNameOf(response.headers.get('content-disposition'), from, to);
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (err) {
-      setError((await toApiError(err)).message);
-    } finally {
-      setBusy(false);
-    }
+    downloading.reset();
+    if (!from || !to) return downloading.fail('Please choose both dates.');
+    if (from > to) return downloading.fail('The start date must be on or before the end date.');
+    await downloading.run(
+      () => save(from, to).catch(async (err: unknown) => Promise.reject(await toApiError(err))),
+      (err) => (err instanceof Error ? err.message : String(err)),
+    );
   }
 
   return (
@@ -55,11 +56,17 @@ export function StatementDownload() {
       >
         <Field label="From" type="date" value={from} onChange={(e) => setFrom(e.target.value)} required />
         <Field label="To" type="date" value={to} onChange={(e) => setTo(e.target.value)} required />
-        <Button type="submit" variant="secondary" className="field-with-action__button" loading={busy} loadingText="Preparing...">
+        <Button
+          type="submit"
+          variant="secondary"
+          className="field-with-action__button"
+          loading={downloading.busy}
+          loadingText="Preparing..."
+        >
           Download statement (CSV)
         </Button>
       </form>
-      {error && <Banner variant="error">{error}</Banner>}
+      {downloading.error && <Banner variant="error">{downloading.error}</Banner>}
     </Card>
   );
 }

@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router-dom';
 import { ScreenTitle } from '../../../components/screen-title.js';
-import { RouteTabs } from '../worker/route-tabs.js';
+import { RouteTabs } from '../shared/route-tabs.js';
 import '../worker/staff-dashboard.css';
 
 const TABS = [

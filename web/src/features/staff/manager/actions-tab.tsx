@@ -1,7 +1,8 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { useSession } from '../../../lib/session.js';
+import { useSubmit } from '../../../lib/use-submit.js';
 import { createAnnouncement } from './api.js';
 
 /** The success flag lasts 3 seconds (spec 002 section 4). */
@@ -11,35 +12,22 @@ const SUCCESS_MS = 3000;
 export function ActionsTab() {
   const managerId = useSession((s) => s.user?.id ?? null);
   const [message, setMessage] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [sent, setSent] = useState(false);
-  const [sending, setSending] = useState(false);
+  const sending = useSubmit({ successMs: SUCCESS_MS });
   const fieldId = useId();
-
-  useEffect(() => {
-    if (!sent) return;
-    const timer = window.setTimeout(() => setSent(false), SUCCESS_MS);
-    return () => window.clearTimeout(timer);
-  }, [sent]);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    if (!managerId) {
-      setError('You must be logged in to send announcements.');
-      return;
-    }
+    sending.clearError();
+    if (!managerId) return sending.fail('You must be logged in to send announcements.');
     if (!message.trim()) return;
-    setSending(true);
-    try {
-      await createAnnouncement(managerId, message.trim());
-      setMessage('');
-      setSent(true);
-    } catch {
-      setError('Failed to send announcement. Please try again.');
-    } finally {
-      setSending(false);
-    }
+    await sending.run(
+      async () => {
+        await createAnnouncement(managerId, message.trim());
+        setMessage('');
+        return 'Announcement sent successfully!';
+      },
+      () => 'Failed to send announcement. Please try again.',
+    );
   };
 
   return (
@@ -64,9 +52,9 @@ export function ActionsTab() {
             required
           />
         </div>
-        {error && <Banner variant="error">{error}</Banner>}
-        {sent && <Banner variant="success">Announcement sent successfully!</Banner>}
-        <Button type="submit" loading={sending} loadingText="Sending..." disabled={!message.trim()}>
+        {sending.error && <Banner variant="error">{sending.error}</Banner>}
+        {sending.success && <Banner variant="success">{sending.success}</Banner>}
+        <Button type="submit" loading={sending.busy} loadingText="Sending..." disabled={!message.trim()}>
           Send Announcement
         </Button>
       </form>

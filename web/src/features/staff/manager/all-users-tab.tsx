@@ -3,9 +3,8 @@ import { Link } from 'react-router-dom';
 import { Banner } from '../../../components/banner.js';
 import { Pager } from '../../../components/pager.js';
 import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { ApiError } from '../../../lib/api-client.js';
-import { formatListDate } from '../worker/route-tabs.js';
-import { usersForManager, type ManagedUser } from './api.js';
+import { formatListDate } from '../shared/route-tabs.js';
+import { useManagedUsers } from './api.js';
 
 /** Spec 002 section 9: 10 per page, search debounced 500 ms and back to page 1. */
 const PAGE_SIZE = 10;
@@ -23,9 +22,7 @@ export function AllUsersTab() {
   const [input, setInput] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ users: ManagedUser[]; totalCount: number } | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const { data, loading, error } = useManagedUsers(page, PAGE_SIZE, search);
 
   useEffect(() => {
     const timer = window.setTimeout(() => {
@@ -34,23 +31,6 @@ export function AllUsersTab() {
     }, SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer);
   }, [input]);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    setError(null);
-    usersForManager(page, PAGE_SIZE, search, controller.signal)
-      .then((answer) => {
-        setData(answer);
-        setLoading(false);
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(err instanceof ApiError && err.status !== null ? err.message : 'Failed to fetch users.');
-        setLoading(false);
-      });
-    return () => controller.abort();
-  }, [page, search]);
 
   const pageCount = Math.max(1, Math.ceil((data?.totalCount ?? 0) / PAGE_SIZE));
   return (

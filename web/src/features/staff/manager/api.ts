@@ -1,15 +1,15 @@
-import { postJson, postJsonWithHeaders } from '../../../lib/api-client.js';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { ManagedUsers } from '../../../../../ledger/contract/staff-workers.js';
+import { ApiError, postJson, postJsonWithHeaders } from '../../../lib/api-client.js';
+import { parseAnswer } from '../../../lib/query.js';
 
 export type Worker = { id: string; full_name: string; email: string };
-/** A row of All Users (spec 002: User list item). */
-export type ManagedUser = {
-  id: string;
-  full_name: string | null;
-  email: string | null;
-  kyc_status: string | null;
-  created_at: string | null;
-  assigned_worker_name: string | null;
-};
+/** A page of All Users (spec 002: User list item), as the contract answers it. */
+export type ManagedUsersPage = z.infer<typeof ManagedUsers>;
+export type ManagedUser = ManagedUsersPage['users'][number];
+
+export const USERS_FAILED = 'Failed to fetch users.';
 
 export function createWorker(input: { fullName: string; email: string; password: string }) {
   return postJson<{ success: boolean; message: string }>('functions/v1/create-worker-for-manager', input);
@@ -42,10 +42,20 @@ export function createAnnouncement(managerId: string, message: string) {
   return postJson<{ success: boolean }>('api/v1/rpc/create_announcement', { p_manager_id: managerId, p_message: message });
 }
 
-export function usersForManager(page: number, perPage: number, searchQuery: string, signal?: AbortSignal) {
-  return postJson<{ users: ManagedUser[]; totalCount: number }>(
-    'functions/v1/get-users-for-manager',
-    { page, perPage, searchQuery },
-    { signal },
-  );
+export async function usersForManager(page: number, perPage: number, searchQuery: string, signal?: AbortSignal) {
+  const answer = await postJson('functions/v1/get-users-for-manager', { page, perPage, searchQuery }, { signal });
+  return parseAnswer(ManagedUsers, answer, USERS_FAILED);
+}
+
+/** One page of the users of this manager's workers; the error is the server's words, else the spec's text. */
+export function useManagedUsers(page: number, perPage: number, searchQuery: string) {
+  const query = useQuery({
+    queryKey: ['manager', 'users', page, perPage, searchQuery],
+    queryFn: ({ signal }) => usersForManager(page, perPage, searchQuery, signal),
+    placeholderData: keepPreviousData,
+  });
+  const loading = query.isFetching;
+  const error =
+    !loading && query.error ? (query.error instanceof ApiError && query.error.status !== null ? query.error.message : USERS_FAILED) : null;
+  return { data: query.data ?? null, loading, error };
 }

@@ -1,54 +1,43 @@
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner.js';
+import { SubmitMessages } from '../../../components/submit-messages.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { isEmailShape } from '../../../lib/email.js';
+import { useSubmit } from '../../../lib/use-submit.js';
 import { createWorker } from './api.js';
 
 const MIN_PASSWORD = 8;
+
+function createFailure(err: unknown): string {
+  if (err instanceof ApiError && err.status === 409) return 'A user with this email already exists. Please try a different email.';
+  if (err instanceof ApiError && err.status !== null && err.status >= 400 && err.status < 500) return err.message;
+  if (err instanceof ApiError && err.status !== null) return `Function returned status ${err.status}. Check function logs.`;
+  return err instanceof Error ? err.message : 'An unexpected error occurred.';
+}
 
 /** Create Worker: full name, e-mail, password; the worker reports to this manager (spec 002). */
 export function CreateWorkerTab() {
   const [fullName, setFullName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  // The success stays until the next submit.
+  const saving = useSubmit({ successMs: null });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    setSuccess(null);
-    if (!fullName.trim() || !email.trim() || !password) {
-      setError('Please fill in all fields.');
-      return;
-    }
-    if (password.length < MIN_PASSWORD) {
-      setError('Password must be at least 8 characters long.');
-      return;
-    }
+    saving.reset();
+    if (!fullName.trim() || !email.trim() || !password) return saving.fail('Please fill in all fields.');
+    if (password.length < MIN_PASSWORD) return saving.fail('Password must be at least 8 characters long.');
     // The server's checks, in its order, so a malformed address is told before any request.
-    if (!isEmailShape(email)) {
-      setError('Please enter a valid email address.');
-      return;
-    }
-    setSaving(true);
-    try {
+    if (!isEmailShape(email)) return saving.fail('Please enter a valid email address.');
+    await saving.run(async () => {
       await createWorker({ fullName: fullName.trim(), email: email.trim(), password });
-      setSuccess(`Worker account for ${email.trim()} created successfully!`);
       setFullName('');
       setEmail('');
       setPassword('');
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) setError('A user with this email already exists. Please try a different email.');
-      else if (err instanceof ApiError && err.status !== null && err.status >= 400 && err.status < 500) setError(err.message);
-      else if (err instanceof ApiError && err.status !== null) setError(`Function returned status ${err.status}. Check function logs.`);
-      else setError(err instanceof Error ? err.message : 'An unexpected error occurred.');
-    } finally {
-      setSaving(false);
-    }
+      return `Worker account for ${email.trim()} created successfully!`;
+    }, createFailure);
   };
 
   return (
@@ -69,9 +58,8 @@ export function CreateWorkerTab() {
           autoComplete="new-password"
           hint="At least 8 characters."
         />
-        {error && <Banner variant="error">{error}</Banner>}
-        {success && <Banner variant="success">{success}</Banner>}
-        <Button type="submit" loading={saving} loadingText="Creating...">
+        <SubmitMessages submit={saving} />
+        <Button type="submit" loading={saving.busy} loadingText="Creating...">
           Create Worker
         </Button>
       </form>

@@ -1,6 +1,6 @@
 import { Outlet } from 'react-router-dom';
 import { ScreenTitle } from '../../../components/screen-title.js';
-import { RouteTabs } from '../worker/route-tabs.js';
+import { RouteTabs } from '../shared/route-tabs.js';
 
 const TABS = [
   { to: '/dashboard/manager/my-workers', label: 'My Workers' },

@@ -3,14 +3,15 @@ import { Button } from '../../../components/button.js';
 import { Modal } from '../../../components/modal.js';
 import { ApiError } from '../../../lib/api-client.js';
 import { useSession } from '../../../lib/session.js';
+import { Refusal, useSubmit } from '../../../lib/use-submit.js';
 import { PagedTable } from '../paged-table.js';
 import { listWorkersPage, resetWorkerPassword, type Worker } from './api.js';
 
 /** My Workers: 10 per page, each with a password reset that shows a temporary password once (spec 002). */
 export function MyWorkersTab() {
   const managerId = useSession((s) => s.user?.id ?? null);
-  const [error, setError] = useState<string | null>(null);
-  const [resetting, setResetting] = useState<string | null>(null);
+  /** Keyed by the worker whose password is being reset. */
+  const resetting = useSubmit<string>();
   const [issued, setIssued] = useState<{ worker: Worker; password: string } | null>(null);
 
   const loadPage = useCallback(
@@ -21,19 +22,16 @@ export function MyWorkersTab() {
     [managerId],
   );
 
-  const reset = async (worker: Worker) => {
-    setError(null);
-    setResetting(worker.id);
-    try {
-      const answer = await resetWorkerPassword(worker.id);
-      if (!answer?.temporaryPassword) setError('Password reset failed: Temporary password not returned.');
-      else setIssued({ worker, password: answer.temporaryPassword });
-    } catch (err) {
-      setError(err instanceof ApiError && err.status !== null ? err.message : 'Failed to reset password.');
-    } finally {
-      setResetting(null);
-    }
-  };
+  const reset = (worker: Worker) =>
+    resetting.run(
+      async () => {
+        const answer = await resetWorkerPassword(worker.id);
+        if (!answer?.temporaryPassword) throw new Refusal('Password reset failed: Temporary password not returned.');
+        setIssued({ worker, password: answer.temporaryPassword });
+      },
+      (err) => (err instanceof ApiError && err.status !== null ? err.message : 'Failed to reset password.'),
+      worker.id,
+    );
 
   return (
     <PagedTable<Worker>
@@ -52,11 +50,11 @@ export function MyWorkersTab() {
         </>
       )}
       actions={(w) => (
-        <Button variant="secondary" loading={resetting === w.id} loadingText="Resetting..." onClick={() => reset(w)}>
+        <Button variant="secondary" loading={resetting.busyWith === w.id} loadingText="Resetting..." onClick={() => reset(w)}>
           Reset Password
         </Button>
       )}
-      actionError={error}
+      actionError={resetting.error}
     >
       <Modal
         open={issued !== null}

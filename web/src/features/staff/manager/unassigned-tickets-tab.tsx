@@ -7,7 +7,7 @@ import { ApiError, getJson, postJson } from '../../../lib/api-client.js';
 import { useSession } from '../../../lib/session.js';
 import { TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '../../../components/tickets/api.js';
 import '../../../components/tickets/tickets.css';
-import { formatListDate } from '../worker/route-tabs.js';
+import { formatListDate } from '../shared/route-tabs.js';
 import { listWorkers, type Worker } from './api.js';
 import './unassigned-tickets.css';
 import { ScrollArea } from '../../../components/scroll-area.js';

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Banner } from '../../../components/banner.js';
 import { Pager } from '../../../components/pager.js';
 import { useSession } from '../../../lib/session.js';
 import { Button } from '../../../components/button.js';
 import { formatCrypto } from '../../../lib/money.js';
-import { errorText, profileApi, type BalanceAt, type TrailEvent, type TrailKind, type TrailPage } from './api/calls.js';
+import { useSubmit } from '../../../lib/use-submit.js';
+import { errorText, profileApi, type BalanceAt, type TrailEvent, type TrailKind } from './api/calls.js';
+import { useEventTrail } from './api/queries.js';
 import { useProfile } from './profile-context.js';
 import { dateTime } from './use-flash.js';
 import { ScrollArea } from '../../../components/scroll-area.js';
@@ -39,20 +41,9 @@ export function EventTrailTab() {
   const { userId } = useProfile();
   const [kind, setKind] = useState<TrailKind | 'all'>('all');
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<TrailPage | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    setError(null);
-    profileApi
-      .eventTrail(userId, kind, page, PAGE_SIZE)
-      .then((d) => !cancelled && setData(d))
-      .catch((e) => !cancelled && setError(errorText(e, 'Failed to load the event trail.')));
-    return () => {
-      cancelled = true;
-    };
-  }, [userId, kind, page]);
+  const query = useEventTrail(userId, kind, page, PAGE_SIZE);
+  const data = query.data ?? null;
+  const error = query.error && !query.isFetching ? errorText(query.error, 'Failed to load the event trail.') : null;
 
   // Balances at a past moment expose a customer's whole history: the finance API answers admins only.
   const showBalance = useSession((st) => st.role) === 'ADMIN';
@@ -146,15 +137,12 @@ export function EventTrailTab() {
 
 /** The wallet's balance just after a wallet event, fetched when asked for (one fold of the stream each). */
 function BalanceAtCell({ userId, event }: { userId: string; event: TrailEvent }) {
-  const [state, setState] = useState<{ busy: boolean; value: BalanceAt | null; error: string | null }>({
-    busy: false,
-    value: null,
-    error: null,
-  });
+  const [value, setValue] = useState<BalanceAt | null>(null);
+  const loading = useSubmit();
   if (!event.stream.startsWith('wallet-')) return <span className="muted">-</span>;
   const asset = typeof event.data['assetId'] === 'string' ? (event.data['assetId'] as string) : undefined;
-  if (state.value) {
-    const rows = state.value.assets.filter((a) => !asset || a.assetId === asset);
+  if (value) {
+    const rows = value.assets.filter((a) => !asset || a.assetId === asset);
     return (
       <span className="mono">
         {rows.map((a) => (
@@ -171,18 +159,17 @@ function BalanceAtCell({ userId, event }: { userId: string; event: TrailEvent })
       <Button
         variant="secondary"
         className="balance-at__button"
-        loading={state.busy}
-        onClick={() => {
-          setState({ busy: true, value: null, error: null });
-          profileApi
-            .balanceAt(userId, event.id, asset)
-            .then((value) => setState({ busy: false, value, error: null }))
-            .catch((e) => setState({ busy: false, value: null, error: errorText(e, 'Failed to load the balance.') }));
-        }}
+        loading={loading.busy}
+        onClick={() =>
+          void loading.run(
+            async () => setValue(await profileApi.balanceAt(userId, event.id, asset)),
+            (e) => errorText(e, 'Failed to load the balance.'),
+          )
+        }
       >
         Show
       </Button>
-      {state.error && <div className="field__error">{state.error}</div>}
+      {loading.error && <div className="field__error">{loading.error}</div>}
     </>
   );
 }

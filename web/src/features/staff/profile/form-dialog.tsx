@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Modal } from '../../../components/modal.js';
+import { useSubmit } from '../../../lib/use-submit.js';
 import { errorText } from './api/calls.js';
 
 /** Spec 002 section 9: dialogs close 1.5 s after success. */
@@ -31,9 +32,8 @@ type FormDialogProps = {
  * success the confirm button stays disabled, the tab refreshes and the dialog closes itself.
  */
 export function FormDialog({ title, submitLabel, onClose, validate, save, onSaved, successText, failureText, children }: FormDialogProps) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
+  // The success stays until the dialog closes itself.
+  const { busy, error, success, run, fail, reset } = useSubmit({ successMs: null });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
     () => () => {
@@ -43,20 +43,21 @@ export function FormDialog({ title, submitLabel, onClose, validate, save, onSave
   );
 
   const submit = async () => {
-    setError(null);
-    setSuccess(null);
+    reset();
     const invalid = validate?.() ?? null;
-    if (invalid) return setError(invalid);
-    setBusy(true);
-    try {
+    if (invalid) return fail(invalid);
+    const failure = (e: unknown) => errorText(e, failureText);
+    const saved = await run(async () => {
       const answer = await save();
-      setSuccess(typeof successText === 'function' ? successText(answer) : successText);
+      return typeof successText === 'function' ? successText(answer) : successText;
+    }, failure);
+    if (!saved) return;
+    // The success shows while the tab refreshes; then the dialog closes.
+    try {
       await onSaved();
       timer.current = setTimeout(onClose, CLOSE_AFTER_MS);
     } catch (e) {
-      setError(errorText(e, failureText));
-    } finally {
-      setBusy(false);
+      fail(failure(e));
     }
   };
 

@@ -1,15 +1,17 @@
-import { useCallback, useEffect, useState, type ChangeEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, type ChangeEvent } from 'react';
+import { LINK_MESSAGES, LOGO_MAX_BYTES } from '../../../../../ledger/contract/staff-buying-links.js';
 import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
 import { FileField } from '../../../components/file-field.js';
 import { Modal } from '../../../components/modal.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { errorText, profileApi, type BuyingLink, type DefaultService, type PaymentMethodRaw } from './api/calls.js';
+import { useSubmit } from '../../../lib/use-submit.js';
+import { errorText, profileApi, type PaymentMethodRaw } from './api/calls.js';
+import { LINKS_FAILED, METHODS_FAILED, profileKeys, useBuyingLinks, useStaffPaymentMethods } from './api/queries.js';
 import { FormDialogFrame } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
-
-const LOGO_MAX_BYTES = 512_000;
 
 /** Payment Management tab (spec 002): masked payment methods and the user's crypto buying links. */
 export function PaymentManagementTab() {
@@ -23,32 +25,22 @@ export function PaymentManagementTab() {
 }
 
 function PaymentMethodsCard({ userId }: { userId: string }) {
-  const [methods, setMethods] = useState<PaymentMethodRaw[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const query = useStaffPaymentMethods(userId);
+  const methods = query.data ?? null;
+  const error = query.error
+    ? query.error.status === 403
+      ? "You don't have permission to view this user's payment methods."
+      : METHODS_FAILED
+    : null;
   const [raw, setRaw] = useState<PaymentMethodRaw | null>(null);
-  const [rawError, setRawError] = useState<string | null>(null);
+  const opening = useSubmit();
+  const rawError = opening.error;
 
-  useEffect(() => {
-    profileApi
-      .paymentMethods(userId)
-      .then((r) => setMethods(r.paymentMethods))
-      .catch((e) =>
-        setError(
-          e instanceof ApiError && e.status === 403
-            ? "You don't have permission to view this user's payment methods."
-            : 'Failed to load payment methods.',
-        ),
-      );
-  }, [userId]);
-
-  const open = async (id: string) => {
-    setRawError(null);
-    try {
-      setRaw((await profileApi.paymentMethod(userId, id)).paymentMethod);
-    } catch (e) {
-      setRawError(e instanceof ApiError && e.status === 404 ? 'Payment method not found.' : 'Failed to load payment method details.');
-    }
-  };
+  const open = (id: string) =>
+    opening.run(
+      async () => setRaw((await profileApi.paymentMethod(userId, id)).paymentMethod),
+      (e) => (e instanceof ApiError && e.status === 404 ? 'Payment method not found.' : 'Failed to load payment method details.'),
+    );
 
   return (
     <section className="card profile-card" aria-labelledby="methods-title">
@@ -108,37 +100,26 @@ function PaymentMethodsCard({ userId }: { userId: string }) {
 }
 
 function BuyingLinksCard({ userId }: { userId: string }) {
-  const [defaults, setDefaults] = useState<DefaultService[]>([]);
-  const [links, setLinks] = useState<BuyingLink[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const client = useQueryClient();
+  const query = useBuyingLinks(userId);
+  const defaults = query.data?.defaults ?? [];
+  const links = query.data?.links ?? null;
   const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<string | null>(null);
+  /** Keyed by the link being deleted. */
+  const deleting = useSubmit<string>();
+  const error = deleting.error ?? (query.error ? LINKS_FAILED : null);
 
-  const load = useCallback(async () => {
-    try {
-      const r = await profileApi.buyingLinks(userId);
-      setDefaults(r.defaults);
-      setLinks(r.links);
-    } catch {
-      setError('Failed to load crypto buying links.');
-    }
-  }, [userId]);
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const load = () => client.invalidateQueries({ queryKey: profileKeys.buyingLinks(userId) });
 
-  const remove = async (id: string) => {
-    setDeleting(id);
-    setError(null);
-    try {
-      await profileApi.deleteBuyingLink(userId, id);
-      await load();
-    } catch {
-      setError('Failed to delete crypto buying link');
-    } finally {
-      setDeleting(null);
-    }
-  };
+  const remove = (id: string) =>
+    deleting.run(
+      async () => {
+        await profileApi.deleteBuyingLink(userId, id);
+        await load();
+      },
+      () => 'Failed to delete crypto buying link',
+      id,
+    );
 
   return (
     <section className="card profile-card" aria-labelledby="links-title">
@@ -181,7 +162,12 @@ function BuyingLinksCard({ userId }: { userId: string }) {
                 </a>
                 <span className="muted small">{l.url}</span>
               </span>
-              <Button variant="danger" onClick={() => void remove(l.id)} loading={deleting === l.id} aria-label={`Delete ${l.name}`}>
+              <Button
+                variant="danger"
+                onClick={() => void remove(l.id)}
+                loading={deleting.busyWith === l.id}
+                aria-label={`Delete ${l.name}`}
+              >
                 Delete
               </Button>
             </li>
@@ -202,6 +188,15 @@ function BuyingLinksCard({ userId }: { userId: string }) {
   );
 }
 
+function isWebUrl(text: string): boolean {
+  try {
+    const u = new URL(text);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
 function readBase64(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
@@ -216,8 +211,7 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const saving = useSubmit();
 
   useEffect(
     () => () => {
@@ -228,14 +222,11 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
 
   const pick = (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0] ?? null;
-    setError(null);
-    if (f && f.type !== 'image/png') {
-      setError('Please upload a PNG file only');
-      e.target.value = '';
-      return;
-    }
-    if (f && f.size >= LOGO_MAX_BYTES) {
-      setError('File size should be less than 500KB');
+    saving.reset();
+    const problem =
+      f && f.type !== 'image/png' ? LINK_MESSAGES.logoNotPng : f && f.size >= LOGO_MAX_BYTES ? LINK_MESSAGES.logoTooLarge : null;
+    if (problem) {
+      saving.fail(problem);
       e.target.value = '';
       return;
     }
@@ -244,30 +235,23 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
   };
 
   const save = async () => {
-    setError(null);
-    if (!url.trim()) return setError('Please enter a valid URL');
-    try {
-      const u = new URL(url.trim());
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
-    } catch {
-      return setError('Please enter a valid URL with http:// or https://');
-    }
-    if (!name.trim()) return setError('Please enter a name for the link');
-    if (!file) return setError('Please upload a logo image');
-    setBusy(true);
-    try {
-      await profileApi.addBuyingLink({
-        userId,
-        url: url.trim(),
-        name: name.trim(),
-        logo: { fileName: file.name, contentType: file.type, data: await readBase64(file) },
-      });
-      await onAdded();
-    } catch (e) {
-      setError(errorText(e, 'Failed to add crypto buying link'));
-    } finally {
-      setBusy(false);
-    }
+    saving.reset();
+    if (!url.trim()) return saving.fail('Please enter a valid URL');
+    if (!isWebUrl(url.trim())) return saving.fail('Please enter a valid URL with http:// or https://');
+    if (!name.trim()) return saving.fail('Please enter a name for the link');
+    if (!file) return saving.fail(LINK_MESSAGES.logoRequired);
+    await saving.run(
+      async () => {
+        await profileApi.addBuyingLink({
+          userId,
+          url: url.trim(),
+          name: name.trim(),
+          logo: { fileName: file.name, contentType: file.type, data: await readBase64(file) },
+        });
+        await onAdded();
+      },
+      (e) => errorText(e, 'Failed to add crypto buying link'),
+    );
   };
 
   return (
@@ -276,8 +260,8 @@ function AddLinkDialog({ userId, onClose, onAdded }: { userId: string; onClose: 
       submitLabel="Save Link"
       onClose={onClose}
       onSubmit={() => void save()}
-      busy={busy}
-      error={error}
+      busy={saving.busy}
+      error={saving.error}
     >
       <div className="profile-form">
         <Field label="Website URL" type="url" placeholder="https://" value={url} onChange={(e) => setUrl(e.target.value)} />

@@ -1,5 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { Link, NavLink, Navigate, Outlet, useParams } from 'react-router-dom';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { useSession } from '../../../lib/session.js';
@@ -47,7 +47,14 @@ async function checkAccess(role: string, userId: string): Promise<Access> {
 export function UserProfilePage() {
   const { userId } = useParams();
   const role = useSession((s) => s.role);
-  const [access, setAccess] = useState<Access>({ state: 'checking' });
+  // Asked again each time the profile opens (nothing kept once it closes): 'checking' meanwhile.
+  const accessQuery = useQuery({
+    queryKey: ['staff-profile', userId, 'access', role],
+    enabled: Boolean(userId && role),
+    gcTime: 0,
+    queryFn: () => checkAccess(role!, userId!),
+  });
+  const access: Access = accessQuery.data ?? { state: 'checking' };
   const client = useQueryClient();
   const detailsQuery = useProfileDetails(userId ?? '', Boolean(userId) && access.state === 'allowed');
   const details = detailsQuery.data ?? null;
@@ -56,18 +63,6 @@ export function UserProfilePage() {
   const reload = useCallback(async () => {
     if (userId) await client.invalidateQueries({ queryKey: profileKeys.details(userId) });
   }, [client, userId]);
-
-  useEffect(() => {
-    if (!userId || !role) return;
-    let current = true;
-    setAccess({ state: 'checking' });
-    void checkAccess(role, userId).then((result) => {
-      if (current) setAccess(result);
-    });
-    return () => {
-      current = false;
-    };
-  }, [role, userId]);
 
   if (!userId) return <Navigate to="/dashboard/worker/my-users" replace />;
   const home = role === 'WORKER' ? '/dashboard/worker/my-users' : '/dashboard';

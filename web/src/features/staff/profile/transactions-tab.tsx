@@ -1,6 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { formatAmount, toDecimal } from '../../../lib/money.js';
 import { errorText, profileApi, type StaffTransaction } from './api/calls.js';
+import { profileKeys, TRANSACTIONS_FAILED, useStaffTransactions } from './api/queries.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 import { historyDate } from './use-flash.js';
@@ -43,48 +45,15 @@ export function toEntries(rows: StaffTransaction[]): Entry[] {
 /** Transactions tab (spec 002): the staff history with swap pairs, hidden rows greyed, and the Edit Transaction dialog. */
 export function TransactionsTab() {
   const { userId, reload } = useProfile();
-  const [rows, setRows] = useState<StaffTransaction[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const client = useQueryClient();
+  const query = useStaffTransactions(userId);
+  const rows = query.data?.pages.flatMap((page) => page.transactions) ?? null;
+  const next = query.hasNextPage;
+  const loadingMore = query.isFetchingNextPage;
+  const error = query.error ? errorText(query.error, TRANSACTIONS_FAILED) : null;
   const [editing, setEditing] = useState<{ tx: StaffTransaction; swap: boolean } | null>(null);
 
-  /** The newest page, and further pages until at least `atLeast` rows are shown again (after an edit). */
-  const load = useCallback(
-    async (atLeast = 0) => {
-      try {
-        let page = await profileApi.transactions(userId);
-        const all = [...page.transactions];
-        while (page.next && all.length < atLeast) {
-          page = await profileApi.transactions(userId, page.next);
-          all.push(...page.transactions);
-        }
-        setRows(all);
-        setNext(page.next);
-        setError(null);
-      } catch (e) {
-        setError(errorText(e, 'Failed to fetch transactions.'));
-      }
-    },
-    [userId],
-  );
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const loadOlder = async () => {
-    if (!next) return;
-    setLoadingMore(true);
-    try {
-      const page = await profileApi.transactions(userId, next);
-      setRows((shown) => [...(shown ?? []), ...page.transactions]);
-      setNext(page.next);
-    } catch (e) {
-      setError(errorText(e, 'Failed to fetch transactions.'));
-    } finally {
-      setLoadingMore(false);
-    }
-  };
+  const loadOlder = () => void query.fetchNextPage();
 
   return (
     <section className="card profile-card" aria-labelledby="history-title">
@@ -124,7 +93,8 @@ export function TransactionsTab() {
           swap={editing.swap}
           onClose={() => setEditing(null)}
           onSaved={async () => {
-            await load(rows?.length ?? 0);
+            // The pages shown are read again, so the edited row stays in view.
+            await client.invalidateQueries({ queryKey: profileKeys.transactions(userId) });
             await reload();
           }}
         />

@@ -1,22 +1,8 @@
-import { useCallback, useEffect, useState, type MouseEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { type MouseEvent } from 'react';
 import { useParams } from 'react-router-dom';
-import { ApiError, postJson } from '../../../lib/api-client.js';
-
-/** get-kyc-details (docs/api-kyc.md); the document links are short-lived and each opening is recorded. */
-type KycDetails = {
-  kyc_status: 'not_started' | 'pending' | 'verified' | 'rejected' | string | null;
-  first_name: string | null;
-  last_name: string | null;
-  dob: string | null;
-  country: string | null;
-  city: string | null;
-  postal_code: string | null;
-  full_address: string | null;
-  identity_doc_path: string | null;
-  residence_doc_path: string | null;
-  identityDocSignedUrl: string | null;
-  residenceDocSignedUrl: string | null;
-};
+import { ApiError } from '../../../lib/api-client.js';
+import { profileKeys, useKycDetails } from './api/queries.js';
 
 const STATUS: Record<string, { label: string; tone: string }> = {
   pending: { label: 'Pending Review', tone: 'yellow' },
@@ -75,45 +61,21 @@ function DocumentLink({
 /** User profile > Verification & Docs (spec 002). */
 export function VerificationTab() {
   const { userId } = useParams();
-  const [details, setDetails] = useState<KycDetails | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [loadedAt, setLoadedAt] = useState(0);
+  const client = useQueryClient();
+  const query = useKycDetails(userId);
+  const details = query.data ?? null;
+  const loadedAt = query.dataUpdatedAt;
 
-  const load = useCallback(
-    async (signal?: AbortSignal) => {
-      const answer = await postJson<KycDetails | null>('functions/v1/get-kyc-details', { targetUserId: userId }, { signal });
-      if (!answer || typeof answer !== 'object') throw new Error('No KYC details returned from function.');
-      setDetails(answer);
-      setLoadedAt(Date.now());
-      return answer;
-    },
-    [userId],
-  );
-
-  useEffect(() => {
-    if (!userId) return;
-    const controller = new AbortController();
-    setLoading(true);
-    setError(null);
-    load(controller.signal)
-      .catch((e: unknown) => {
-        if (!controller.signal.aborted) setError(errorOf(e));
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
-      });
-    return () => controller.abort();
-  }, [userId, load]);
-
+  // Fresh links before opening an old one; a failure here leaves the page as it is.
   const refreshed = (key: 'identityDocSignedUrl' | 'residenceDocSignedUrl') => () =>
-    load()
-      .then((d) => d[key])
+    client
+      .refetchQueries({ queryKey: profileKeys.kyc(userId ?? '') }, { throwOnError: true })
+      .then(() => client.getQueryData<NonNullable<typeof details>>(profileKeys.kyc(userId ?? ''))?.[key] ?? null)
       .catch(() => null);
 
   if (!userId) return <p className="page-status">User ID parameter is missing from the URL.</p>;
-  if (loading) return <p className="page-status">Loading KYC details...</p>;
-  if (error) return <p className="field__error">Error loading details: {error}</p>;
+  if (query.isPending) return <p className="page-status">Loading KYC details...</p>;
+  if (!details && query.error) return <p className="field__error">Error loading details: {errorOf(query.error)}</p>;
   if (!details || !details.kyc_status || details.kyc_status === 'not_started') {
     return (
       <section className="card profile-card">
@@ -126,7 +88,7 @@ export function VerificationTab() {
   const basics: [string, string | null][] = [
     ['First Name', details.first_name],
     ['Last Name', details.last_name],
-    ['Date of Birth', details.dob],
+    ['Date of Birth', details.dob === null ? null : String(details.dob)],
     ['Country', details.country],
     ['City', details.city],
     ['Postal Code', details.postal_code],

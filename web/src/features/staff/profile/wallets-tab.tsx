@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { successOrAwaiting } from '../approvals/api.js';
 import { CustomerApprovals } from '../approvals/approvals-tab.js';
 import { Button } from '../../../components/button.js';
@@ -6,21 +6,15 @@ import { Field } from '../../../components/field.js';
 import { formatCrypto, formatUsd, toDecimal } from '../../../lib/money.js';
 import { parseAmount } from '../../../../../ledger/money.js';
 import { ASSET_LIST, profileApi } from './api/calls.js';
+import { useStaffPrices } from './api/queries.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 
 /** Wallets tab (spec 002): the ten assets with price, balance and USD value; Update Address and Add Tx. */
 export function WalletsTab() {
   const { userId, details, reload } = useProfile();
-  const [prices, setPrices] = useState<Record<string, { price: number }>>({});
+  const prices = useStaffPrices();
   const [dialog, setDialog] = useState<{ kind: 'address' | 'tx'; asset: string } | null>(null);
-
-  useEffect(() => {
-    profileApi
-      .prices()
-      .then(setPrices)
-      .catch(() => setPrices({}));
-  }, []);
 
   if (!details) return <p className="page-status">Loading...</p>;
   const hasBalances = Object.keys(details.balances ?? {}).length > 0;
@@ -47,7 +41,7 @@ export function WalletsTab() {
               </tr>
             </thead>
             <tbody>
-              {ASSET_LIST.map(([symbol, name]) => {
+              {ASSET_LIST.map(({ id: symbol, name }) => {
                 const price = prices[symbol]?.price;
                 const balance = details.balances[symbol] ?? '0';
                 const pending = toDecimal(details.pendingDeposits?.[symbol]);

@@ -1,16 +1,25 @@
+import type { z } from 'zod';
+import { Claimed, FoundUser as FoundUserAnswer } from '../../../../../ledger/contract/staff-workers.js';
 import { getJson, postJson } from '../../../lib/api-client.js';
+import { parseAnswer } from '../../../lib/query.js';
 
 /** A customer found by exact e-mail (spec 002: Found user). */
-export type FoundUser = { id: string; email: string; role: string };
+export type FoundUser = NonNullable<z.infer<typeof FoundUserAnswer>['user']>;
+
+export const SEARCH_TEXT = {
+  unexpectedSearch: 'Received an unexpected response from the server.',
+  unexpectedClaim: 'An unexpected response occurred during claim.',
+} as const;
 export type OwnedUser = { user_email: string; profile_user_id: string; profile_created_at: string };
 export type Announcement = { id: string; manager_id: string; message: string; created_at: string };
 
-export function searchUserByEmail(emailToSearch: string) {
-  return postJson<{ user: FoundUser | null; message?: string }>('functions/v1/search-user-by-email', { emailToSearch });
+/** The answer checked against the contract; another shape fails with the spec's 'unexpected response' text. */
+export async function searchUserByEmail(emailToSearch: string) {
+  return parseAnswer(FoundUserAnswer, await postJson('functions/v1/search-user-by-email', { emailToSearch }), SEARCH_TEXT.unexpectedSearch);
 }
 
-export function claimUser(userIdToClaim: string) {
-  return postJson<{ success: boolean; message: string }>('functions/v1/claim-user', { userIdToClaim });
+export async function claimUser(userIdToClaim: string) {
+  return parseAnswer(Claimed, await postJson('functions/v1/claim-user', { userIdToClaim }), SEARCH_TEXT.unexpectedClaim);
 }
 
 /** One page of the customers this worker claimed, newest claim first, and how many there are in all. */

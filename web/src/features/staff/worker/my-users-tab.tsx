@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from '../../../components/button.js';
 import { PagedTable } from '../paged-table.js';
 import { listMyUsers, type OwnedUser } from './api.js';
-import { formatListDate } from './route-tabs.js';
+import { formatListDate } from '../shared/route-tabs.js';
 
 const loadPage = async (page: number, pageSize: number) => {
   const answer = await listMyUsers(page, pageSize);

@@ -1,60 +1,50 @@
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner.js';
 import { Button } from '../../../components/button.js';
 import { Field } from '../../../components/field.js';
+import { SubmitMessages } from '../../../components/submit-messages.js';
 import { ApiError } from '../../../lib/api-client.js';
-import { claimUser, searchUserByEmail, type FoundUser } from './api.js';
+import { Refusal, useSubmit } from '../../../lib/use-submit.js';
+import { claimUser, searchUserByEmail, SEARCH_TEXT, type FoundUser } from './api.js';
 
 /** Search User: exact e-mail, then Claim (spec 002, Worker Dashboard). */
 export function SearchUserTab() {
   const [email, setEmail] = useState('');
   const [found, setFound] = useState<FoundUser | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [searching, setSearching] = useState(false);
-  const [claiming, setClaiming] = useState(false);
+  // One pair of messages for both actions; a success stays until the next one.
+  const submit = useSubmit<'search' | 'claim'>({ successMs: null });
 
   const search = async (event: FormEvent) => {
     event.preventDefault();
-    setError(null);
-    setSuccess(null);
+    submit.reset();
     setFound(null);
-    if (!email.trim()) {
-      setError('Please enter an email address.');
-      return;
-    }
-    setSearching(true);
-    try {
-      const answer = await searchUserByEmail(email.trim());
-      if (answer && answer.user && typeof answer.user.id === 'string') setFound(answer.user);
-      else if (answer && answer.user === null) setError(answer.message ?? 'User not found.');
-      else setError('Received an unexpected response from the server.');
-    } catch (err) {
-      setError(err instanceof ApiError && err.status !== null ? err.message : 'An error occurred during the search.');
-    } finally {
-      setSearching(false);
-    }
+    if (!email.trim()) return submit.fail('Please enter an email address.');
+    await submit.run(
+      async () => {
+        const answer = await searchUserByEmail(email.trim());
+        if (answer.user === null) throw new Refusal(answer.message ?? 'User not found.');
+        setFound(answer.user);
+      },
+      (err) => (err instanceof ApiError && err.status !== null ? err.message : 'An error occurred during the search.'),
+      'search',
+    );
   };
 
   const claim = async () => {
     if (!found) return;
-    setError(null);
-    setSuccess(null);
-    setClaiming(true);
-    try {
-      const answer = await claimUser(found.id);
-      if (answer?.success) {
-        setSuccess('User successfully claimed!');
+    submit.reset();
+    await submit.run(
+      async () => {
+        const answer = await claimUser(found.id);
+        if (!answer.success) throw new Refusal(SEARCH_TEXT.unexpectedClaim);
         setFound(null);
-      } else {
-        setError('An unexpected response occurred during claim.');
-      }
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) setError('Cannot claim user: User may already be assigned or is not claimable.');
-      else setError(err instanceof ApiError && err.status !== null ? err.message : 'Failed to claim user.');
-    } finally {
-      setClaiming(false);
-    }
+        return 'User successfully claimed!';
+      },
+      (err) => {
+        if (err instanceof ApiError && err.status === 409) return 'Cannot claim user: User may already be assigned or is not claimable.';
+        return err instanceof ApiError && err.status !== null ? err.message : 'Failed to claim user.';
+      },
+      'claim',
+    );
   };
 
   return (
@@ -73,12 +63,11 @@ export function SearchUserTab() {
           placeholder="user@example.com"
           autoComplete="off"
         />
-        <Button type="submit" loading={searching} loadingText="Searching...">
+        <Button type="submit" loading={submit.busyWith === 'search'} loadingText="Searching...">
           Search
         </Button>
       </form>
-      {error && <Banner variant="error">{error}</Banner>}
-      {success && <Banner variant="success">{success}</Banner>}
+      <SubmitMessages submit={submit} />
       {found && (
         <div className="found-user" aria-label="Search result">
           <dl className="found-user__details">
@@ -95,7 +84,7 @@ export function SearchUserTab() {
               <dd>{found.role}</dd>
             </div>
           </dl>
-          <Button onClick={claim} loading={claiming} loadingText="Claiming...">
+          <Button onClick={claim} loading={submit.busyWith === 'claim'} loadingText="Claiming...">
             Claim
           </Button>
         </div>

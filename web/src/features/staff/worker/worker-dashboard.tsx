@@ -1,7 +1,7 @@
 import { Outlet } from 'react-router-dom';
 import { ScreenTitle } from '../../../components/screen-title.js';
 import { AnnouncementBanner } from './announcement-banner.js';
-import { RouteTabs } from './route-tabs.js';
+import { RouteTabs } from '../shared/route-tabs.js';
 
 const TABS = [
   { to: '/dashboard/worker/search-user', label: 'Search User' },

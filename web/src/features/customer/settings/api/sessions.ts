@@ -1,18 +1,15 @@
+import { z } from 'zod';
+import { LiveSession } from '../../../../../../ledger/contract/access.js';
 import { deleteJson, getJson } from '../../../../lib/api-client.js';
+import { parseAnswer } from '../../../../lib/query.js';
 
 /** A live session of the account (GET /auth/v1/sessions, docs/api-auth.md). */
-export type AccountSession = {
-  id: string;
-  created_at: string;
-  last_active_at: string;
-  expires_at: string;
-  ip_address: string | null;
-  user_agent: string | null;
-  current: boolean;
-};
+export type AccountSession = z.infer<typeof LiveSession>;
 
-export function fetchSessions(signal?: AbortSignal): Promise<AccountSession[]> {
-  return getJson<AccountSession[]>('auth/v1/sessions', { signal });
+export const SESSIONS_FAILED = 'Failed to load sessions.';
+
+export async function fetchSessions(signal?: AbortSignal): Promise<AccountSession[]> {
+  return parseAnswer(z.array(LiveSession), await getJson('auth/v1/sessions', { signal }), SESSIONS_FAILED);
 }
 
 export function endSession(id: string): Promise<unknown> {

@@ -5,6 +5,7 @@ import { Field } from '../../../../components/field.js';
 import { Modal } from '../../../../components/modal.js';
 import { Tabs } from '../../../../components/tabs.js';
 import { ApiError } from '../../../../lib/api-client.js';
+import { useSubmit } from '../../../../lib/use-submit.js';
 import { addPaymentMethod, type NewBankAccount, type NewCard } from '../../shared/api/payment-methods.js';
 import { formatCardNumberInput, formatCvvInput, formatExpiryInput } from './card-input.js';
 
@@ -25,24 +26,24 @@ export function AddPaymentMethodModal({ open, onClose, onAdded }: AddPaymentMeth
   const [tab, setTab] = useState<MethodTab>('card');
   const [card, setCard] = useState(emptyCard);
   const [bank, setBank] = useState(emptyBank);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useSubmit();
+  const busy = saving.busy;
 
   // Any edit clears the last error: it spoke of what was there before.
   const editCard = (change: Partial<typeof emptyCard>) => {
     setCard((c) => ({ ...c, ...change }));
-    setError(null);
+    saving.reset();
   };
   const editBank = (change: Partial<typeof emptyBank>) => {
     setBank((b) => ({ ...b, ...change }));
-    setError(null);
+    saving.reset();
   };
 
   /** Back to an empty card form, as the dialog first opens. */
   const reset = () => {
     setCard(emptyCard);
     setBank(emptyBank);
-    setError(null);
+    saving.reset();
     setTab('card');
   };
 
@@ -58,7 +59,7 @@ export function AddPaymentMethodModal({ open, onClose, onAdded }: AddPaymentMeth
     let payload: NewCard | NewBankAccount;
     if (tab === 'card') {
       if (!card.cardNumber.trim() || !card.cardHolderName.trim() || !card.expiryDate.trim() || !card.cvv.trim()) {
-        setError(ADD_METHOD_MESSAGES.required);
+        saving.fail(ADD_METHOD_MESSAGES.required);
         return;
       }
       payload = {
@@ -71,7 +72,7 @@ export function AddPaymentMethodModal({ open, onClose, onAdded }: AddPaymentMeth
       };
     } else {
       if (!bank.bankName.trim() || !bank.accountNumber.trim()) {
-        setError(ADD_METHOD_MESSAGES.required);
+        saving.fail(ADD_METHOD_MESSAGES.required);
         return;
       }
       payload = {
@@ -81,18 +82,14 @@ export function AddPaymentMethodModal({ open, onClose, onAdded }: AddPaymentMeth
         ...(bank.notes.trim() ? { notes: bank.notes.trim() } : {}),
       };
     }
-    setError(null);
-    setBusy(true);
-    try {
-      await addPaymentMethod(payload);
-      setBusy(false);
-      reset();
-      onAdded();
-      onClose();
-    } catch (e) {
-      setBusy(false);
-      setError(e instanceof ApiError && e.status !== null && e.status < 500 ? e.message : ADD_METHOD_MESSAGES.unexpected);
-    }
+    const added = await saving.run(
+      async () => void (await addPaymentMethod(payload)),
+      (e) => (e instanceof ApiError && e.status !== null && e.status < 500 ? e.message : ADD_METHOD_MESSAGES.unexpected),
+    );
+    if (!added) return;
+    reset();
+    onAdded();
+    onClose();
   };
 
   const formId = 'add-payment-method-form';
@@ -122,7 +119,7 @@ export function AddPaymentMethodModal({ open, onClose, onAdded }: AddPaymentMeth
         selected={tab}
         onSelect={(next) => {
           setTab(next);
-          setError(null);
+          saving.reset();
         }}
       >
         <form id={formId} onSubmit={(e) => void submit(e)} noValidate>
@@ -212,7 +209,7 @@ export function AddPaymentMethodModal({ open, onClose, onAdded }: AddPaymentMeth
               />
             </>
           )}
-          {error && <Banner variant="error">{error}</Banner>}
+          {saving.error && <Banner variant="error">{saving.error}</Banner>}
         </form>
       </Tabs>
     </Modal>

@@ -16,7 +16,8 @@ export function GeneralTab() {
     ? [
         ['First Name', profile.first_name],
         ['Last Name', profile.last_name],
-        ['Date of Birth', profile.dob],
+        // A time arrives as text in the answer (the contract also lets the server hand over a Date).
+        ['Date of Birth', profile.dob === null ? null : String(profile.dob)],
         ['Country', profile.country],
         ['City', profile.city],
         ['Postal Code', profile.postal_code],

@@ -5,7 +5,7 @@ import { Field } from '../../../../components/field.js';
 import { ApiError } from '../../../../lib/api-client.js';
 import { verifiedTotpFactor, type Session } from '../../../../lib/auth-types.js';
 import { fetchCurrentUser, setSession, updateUser, useSession } from '../../../../lib/session.js';
-import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
+import { Refusal, useSubmit } from '../../../../lib/use-submit.js';
 import { PasswordConfirmForm } from './password-confirm-form.js';
 import { RecoveryCodesPanel } from './recovery-codes-panel.js';
 import {
@@ -62,9 +62,8 @@ export function MfaSection() {
   const totpOn = Boolean(totpFactor);
 
   const [step, setStep] = useState<Step>(0);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [success, showSuccess] = useTimedMessage(SUCCESS_MS);
+  const submit = useSubmit({ successMs: SUCCESS_MS });
+  const { busy, error, success, clearError } = submit;
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -77,12 +76,12 @@ export function MfaSection() {
     setEnrolment(null);
   };
 
-  const startAuthenticator = async () => {
-    setError(null);
+  /** Step 1, then the QR code (step 2), or the password first (step 7). */
+  const enrol = async () => {
     setStep(1);
     try {
       const answer = await enrolTotp();
-      if (!answer?.id || !answer.totp?.qr_code) throw new Error(MFA_MESSAGES.noEnrolmentData);
+      if (!answer?.id || !answer.totp?.qr_code) throw new Refusal(MFA_MESSAGES.noEnrolmentData);
       setEnrolment(answer);
       setStep(2);
     } catch (e) {
@@ -92,16 +91,18 @@ export function MfaSection() {
         setStep(7);
         return;
       }
-      setError(e instanceof Error && e.message === MFA_MESSAGES.noEnrolmentData ? e.message : MFA_MESSAGES.startFailed);
       setStep(0);
+      throw e;
     }
   };
+  const startFailed = () => MFA_MESSAGES.startFailed;
+  const startAuthenticator = () => submit.run(enrol, startFailed);
 
   /** Cancelling an unfinished enrolment removes the unverified factor. */
   const cancelAuthenticator = async () => {
     const pending = enrolment;
     backToList();
-    setError(null);
+    clearError();
     if (pending) await unenrolFactor(pending.id).catch(() => undefined);
     await fetchCurrentUser().catch(() => undefined);
   };
@@ -113,40 +114,27 @@ export function MfaSection() {
     method: 'totp' | 'email',
     message: string,
   ) => {
-    setBusy(true);
-    setError(null);
-    let codes: string[];
-    try {
-      const session = await verify();
-      codes = session.recovery_codes ?? [];
-      setSession(session);
-    } catch (e) {
-      setError(codeError(e));
-      setBusy(false);
-      return;
-    }
-    try {
-      updateUser(await setActiveMfaMethod(method));
-      backToList();
-      showSuccess(message);
-      if (codes.length > 0) {
-        setRecoveryCodes(codes);
-        setStep(8);
-      }
-    } catch {
-      setError(MFA_MESSAGES.verifyFailed);
-    } finally {
-      setBusy(false);
-    }
+    await submit.run(
+      async () => {
+        const session = await verify().catch((e: unknown) => Promise.reject(new Refusal(codeError(e))));
+        const codes = session.recovery_codes ?? [];
+        setSession(session);
+        updateUser(await setActiveMfaMethod(method));
+        backToList();
+        if (codes.length > 0) {
+          setRecoveryCodes(codes);
+          setStep(8);
+        }
+        return message;
+      },
+      () => MFA_MESSAGES.verifyFailed,
+    );
   };
 
   const confirmAuthenticator = async (event: FormEvent) => {
     event.preventDefault();
     if (!enrolment) return;
-    if (!SIX_DIGITS.test(code)) {
-      setError(MFA_MESSAGES.totpCodeShape);
-      return;
-    }
+    if (!SIX_DIGITS.test(code)) return submit.fail(MFA_MESSAGES.totpCodeShape);
     await verifyAndActivate(
       () => verifyTotp(enrolment.id, code),
       (e) => (e instanceof ApiError && e.status === 400 ? MFA_MESSAGES.invalid : MFA_MESSAGES.verifyFailed),
@@ -155,70 +143,48 @@ export function MfaSection() {
     );
   };
 
-  /** Steps 4 and 6: the password first (the server insists), then the change. */
-  const confirmPassword = async (): Promise<boolean> => {
-    if (!password) {
-      setError(MFA_MESSAGES.passwordRequired);
-      return false;
-    }
+  /** Steps 4, 6 and 7: the password first (the server insists); a refusal stops what follows. */
+  const confirmPassword = async (): Promise<void> => {
+    if (!password) throw new Refusal(MFA_MESSAGES.passwordRequired);
     const result = await verifyAndUpdatePassword(password, password, true);
-    if (!result.success) {
-      setError(result.error ?? MFA_MESSAGES.passwordFailed);
-      return false;
-    }
-    return true;
+    if (!result.success) throw new Refusal(result.error ?? MFA_MESSAGES.passwordFailed);
   };
 
-  /** Steps 4 and 6: once the password is confirmed and `prepare` has not stopped, no method is active. */
-  const deactivate = async (message: string, failure: string, prepare: () => Promise<boolean> = async () => true) => {
-    setBusy(true);
-    setError(null);
-    try {
-      if (!(await confirmPassword())) return;
-      if (!(await prepare())) return;
-      updateUser(await setActiveMfaMethod(null));
-      backToList();
-      showSuccess(message);
-    } catch {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  /** Steps 4 and 6: once the password is confirmed and `prepare` has not refused, no method is active. */
+  const deactivate = (message: string, failure: string, prepare: () => Promise<void> = async () => undefined) =>
+    submit.run(
+      async () => {
+        await confirmPassword();
+        await prepare();
+        updateUser(await setActiveMfaMethod(null));
+        backToList();
+        return message;
+      },
+      () => failure,
+    );
 
   const removeAuthenticator = async (event: FormEvent) => {
     event.preventDefault();
     await deactivate('Authenticator App has been removed.', MFA_MESSAGES.removeFailed, async () => {
       const factor = verifiedTotpFactor(await fetchCurrentUser());
-      if (!factor) {
-        setError(MFA_MESSAGES.noFactor);
-        return false;
-      }
+      if (!factor) throw new Refusal(MFA_MESSAGES.noFactor);
       await unenrolFactor(factor.id);
-      return true;
     });
   };
 
-  const startEmail = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await sendEmailCode(email);
-      setCode('');
-      setStep(5);
-    } catch {
-      setError(MFA_MESSAGES.sendFailed);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const startEmail = () =>
+    submit.run(
+      async () => {
+        await sendEmailCode(email);
+        setCode('');
+        setStep(5);
+      },
+      () => MFA_MESSAGES.sendFailed,
+    );
 
   const confirmEmail = async (event: FormEvent) => {
     event.preventDefault();
-    if (!SIX_DIGITS.test(code)) {
-      setError(MFA_MESSAGES.emailCodeShape);
-      return;
-    }
+    if (!SIX_DIGITS.test(code)) return submit.fail(MFA_MESSAGES.emailCodeShape);
     await verifyAndActivate(
       () => verifyEmailCode(email, code),
       codeErrorOf,
@@ -233,22 +199,17 @@ export function MfaSection() {
   };
 
   const cancel = () => {
-    setError(null);
+    clearError();
     backToList();
   };
 
   /** Step 7: the password confirmed, the set-up starts again. */
   const confirmThenStart = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      if (await confirmPassword()) await startAuthenticator();
-    } catch {
-      setError(MFA_MESSAGES.startFailed);
-    } finally {
-      setBusy(false);
-    }
+    await submit.run(async () => {
+      await confirmPassword();
+      await enrol();
+    }, startFailed);
   };
 
   const doneWithCodes = () => {
@@ -277,7 +238,7 @@ export function MfaSection() {
               {emailOn && <p className="muted mfa-method__note">Disable Email authentication first to use an authenticator app.</p>}
             </div>
             {totpOn ? (
-              <Button variant="danger" onClick={() => (setError(null), setStep(4))}>
+              <Button variant="danger" onClick={() => (clearError(), setStep(4))}>
                 Remove
               </Button>
             ) : (
@@ -296,7 +257,7 @@ export function MfaSection() {
               {totpOn && <p className="muted mfa-method__note">Remove the authenticator app first to use Email authentication.</p>}
             </div>
             {emailOn ? (
-              <Button variant="danger" onClick={() => (setError(null), setStep(6))}>
+              <Button variant="danger" onClick={() => (clearError(), setStep(6))}>
                 Disable
               </Button>
             ) : (
@@ -325,7 +286,7 @@ export function MfaSection() {
             <Button variant="secondary" onClick={() => void cancelAuthenticator()}>
               Cancel
             </Button>
-            <Button onClick={() => (setError(null), setStep(3))}>Next</Button>
+            <Button onClick={() => (clearError(), setStep(3))}>Next</Button>
           </div>
         </div>
       )}

@@ -5,6 +5,7 @@ import { Modal } from '../../../../components/modal.js';
 import { ApiError } from '../../../../lib/api-client.js';
 import { cleanAmountInput, formatCrypto, formatFullDateTime, parseAmountInput } from '../../../../lib/money.js';
 import { useSession } from '../../../../lib/session.js';
+import { useSubmit } from '../../../../lib/use-submit.js';
 import {
   checkStakeAmount,
   estimatedEarnings,
@@ -33,17 +34,16 @@ export function StakeModal({ asset, profile, onClose, onStaked }: StakeModalProp
   const userId = useSession((s) => s.user?.id ?? null);
   const [days, setDays] = useState<number | null>(null);
   const [amount, setAmount] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The success stays until the modal closes itself.
+  const staking = useSubmit({ successMs: null });
+  const { busy, error, success, reset } = staking;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   useEffect(() => {
     setDays(asset ? STAKE_PLANS[asset][0]!.days : null);
     setAmount('');
-    setError(null);
-    setSuccess(null);
-  }, [asset]);
+    reset();
+  }, [asset, reset]);
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
@@ -62,31 +62,20 @@ export function StakeModal({ asset, profile, onClose, onStaked }: StakeModalProp
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy || success) return;
-    setError(null);
-    if (!permitted) {
-      setError(profile?.stake_disabled_note || M.notAllowed);
-      return;
-    }
-    if (!asset || !plan || !userId || !profile || available === null) {
-      setError(M.missing);
-      return;
-    }
+    staking.clearError();
+    if (!permitted) return staking.fail(profile?.stake_disabled_note || M.notAllowed);
+    if (!asset || !plan || !userId || !profile || available === null) return staking.fail(M.missing);
     const check = checkStakeAmount(plan, asset, value ? value.toFixed() : 'x', available.toFixed(), (d) => formatCrypto(d));
-    if (!check.ok) {
-      setError(check.message);
-      return;
-    }
-    setBusy(true);
-    try {
-      const answer = await createStake({ assetId: asset, amount: value!.toFixed(), durationDays: plan.days, rate: plan.rate });
-      setSuccess(answer.message || `Successfully staked ${value!.toFixed()} ${asset}.`);
-      onStaked();
-      timer.current = setTimeout(onClose, CLOSE_AFTER_SUCCESS_MS);
-    } catch (e) {
-      setError(e instanceof ApiError && e.status !== null && e.message ? e.message : STAKE_TEXT.unexpected);
-    } finally {
-      setBusy(false);
-    }
+    if (!check.ok) return staking.fail(check.message);
+    await staking.run(
+      async () => {
+        const answer = await createStake({ assetId: asset, amount: value!.toFixed(), durationDays: plan.days, rate: plan.rate });
+        onStaked();
+        timer.current = setTimeout(onClose, CLOSE_AFTER_SUCCESS_MS);
+        return answer.message || `Successfully staked ${value!.toFixed()} ${asset}.`;
+      },
+      (e) => (e instanceof ApiError && e.status !== null && e.message ? e.message : STAKE_TEXT.unexpected),
+    );
   };
 
   return (
@@ -119,7 +108,7 @@ export function StakeModal({ asset, profile, onClose, onStaked }: StakeModalProp
                   checked={p.days === days}
                   onChange={() => {
                     setDays(p.days);
-                    setError(null);
+                    staking.clearError();
                   }}
                 />
                 <span className="stake-choice__days">{p.days} Days</span>
@@ -147,7 +136,7 @@ export function StakeModal({ asset, profile, onClose, onStaked }: StakeModalProp
                 value={amount}
                 onChange={(e) => {
                   setAmount(cleanAmountInput(e.target.value));
-                  setError(null);
+                  staking.clearError();
                 }}
                 aria-invalid={short || undefined}
               />

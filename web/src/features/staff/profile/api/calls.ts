@@ -1,78 +1,28 @@
 import type { AwaitingAnswer } from '../../approvals/api.js';
+import type { z } from 'zod';
+import type { BalanceAt as BalanceAtSchema } from '../../../../../../ledger/contract/books.js';
+import type { BuyingLinks, StaffPaymentMethod } from '../../../../../../ledger/contract/staff-buying-links.js';
+import type { StaffTransactionPage, TrailPage as TrailPageSchema } from '../../../../../../ledger/contract/staff-users.js';
 import { anonymous, deleteJson, getJson, postJson } from '../../../../lib/api-client.js';
 
 /** The staff's calls behind the User Profile tabs (spec 002 section 7; docs/api-staff.md). */
 
-export const ASSET_LIST = [
-  ['BTC', 'Bitcoin'],
-  ['ETH', 'Ethereum'],
-  ['USDT', 'Tether USDT'],
-  ['BNB', 'BNB'],
-  ['SOL', 'Solana'],
-  ['XRP', 'XRP'],
-  ['ADA', 'Cardano'],
-  ['DOGE', 'Dogecoin'],
-  ['DOT', 'Polkadot'],
-  ['LTC', 'Litecoin'],
-] as const;
-export type AssetSymbol = (typeof ASSET_LIST)[number][0];
+/** The ten assets with their names, in the spec's order (the ledger's list). */
+export { ASSETS as ASSET_LIST } from '../../../../../../ledger/contract/assets.js';
 
 export type { ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
 
-export type StaffTransaction = {
-  id: string;
-  user_id: string;
-  asset_id: string;
-  amount: string;
-  fee: string;
-  type: string;
-  status: 'Pending' | 'Complete' | 'Failed';
-  sent_at: string;
-  created_at: string;
-  sender_address: string | null;
-  recipient_address: string | null;
-  txid: string | null;
-  note: string | null;
-  is_hidden: boolean;
-  request_id: string | null;
-};
+export type StaffTransaction = z.infer<typeof StaffTransactionPage>['transactions'][number];
 
-export type PaymentMethodRaw = {
-  id: string;
-  user_id: string;
-  type: 'credit_card' | 'bank_account';
-  card_brand: string | null;
-  last4: string | null;
-  expiry_date: string | null;
-  bank_name: string | null;
-  bank_last4: string | null;
-  created_at: string;
-};
-
-export type DefaultService = { id: string; name: string; url: string; description: string };
-export type BuyingLink = { id: string; user_id: string; url: string; name: string; logo_url: string; created_at: string };
+export type PaymentMethodRaw = z.infer<typeof StaffPaymentMethod>;
+export type DefaultService = z.infer<typeof BuyingLinks>['defaults'][number];
+export type BuyingLink = z.infer<typeof BuyingLinks>['links'][number];
 
 export type TrailKind = 'money' | 'kyc' | 'access' | 'permissions' | 'support';
-export type TrailEvent = {
-  id: string;
-  stream: string;
-  revision: string;
-  position: string;
-  type: string;
-  kind: TrailKind;
-  occurred_at: string;
-  actor: { id: string; role: string; name: string };
-  summary: string;
-  data: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-};
+export type TrailPage = z.infer<typeof TrailPageSchema>;
+export type TrailEvent = TrailPage['events'][number];
 
-export type BalanceAt = {
-  userId: string;
-  at: string;
-  assets: { assetId: string; balance: string; pendingDeposits: string; pendingWithdrawals: string; available: string }[];
-};
-export type TrailPage = { events: TrailEvent[]; total: number; page: number; pageSize: number };
+export type BalanceAt = z.infer<typeof BalanceAtSchema>;
 
 export type PermissionFlags = { can_send: boolean; can_swap: boolean; can_buy: boolean; can_sell: boolean; can_stake: boolean };
 
@@ -94,7 +44,7 @@ export const profileApi = {
     sendDisabledNote: string | null,
     swapDisabledNote: string | null,
   ) => postJson(fn('update-all-user-permissions'), { targetUserId, permissions, sendDisabledNote, swapDisabledNote }),
-  prices: () => getJson<Record<string, { price: number }>>(fn('crypto-prices'), anonymous()),
+  prices: (signal?: AbortSignal) => getJson<Record<string, { price: number }>>(fn('crypto-prices'), anonymous({ signal })),
   setAddress: (targetUserId: string, assetId: string, newAddress: string) =>
     postJson<{ message: string }>(fn('set-user-wallet-address'), { targetUserId, assetId, newAddress }),
   addTransaction: (body: {
@@ -108,12 +58,6 @@ export const profileApi = {
     note: string | null;
     isHidden: boolean;
   }) => postJson<{ message: string } & AwaitingAnswer>(fn('add-transaction'), body),
-  /** A page of the staff history; `before` is the last row already shown, `next` the one to ask with next (null at the end). */
-  transactions: (userId: string, before?: string) =>
-    getJson<{ transactions: StaffTransaction[]; next: string | null }>(
-      `api/v1/users/${userId}/transactions`,
-      before ? { searchParams: { before } } : undefined,
-    ),
   updateTransaction: (body: { targetUserId: string; transactionId: string; status?: string; type?: string; note?: string | null }) =>
     postJson<{ success: boolean } & AwaitingAnswer>(fn('update-transaction'), body),
   paymentMethods: (userId: string) => getJson<{ paymentMethods: PaymentMethodRaw[] }>(`api/v1/users/${userId}/payment-methods`),
@@ -131,8 +75,6 @@ export const profileApi = {
   /** ADMIN only (finance API): the wallet just after one of its events. */
   balanceAt: (userId: string, eventId: string, asset?: string) =>
     getJson<BalanceAt>('api/v1/admin/balance-at', { searchParams: { userId, eventId, ...(asset ? { asset } : {}) } }),
-  eventTrail: (userId: string, kind: TrailKind | 'all', page: number, pageSize: number) =>
-    getJson<TrailPage>(`api/v1/users/${userId}/event-trail`, { searchParams: { kind, page, pageSize } }),
 };
 
 /** The server's words for a failure, or the screen's default. */

@@ -1,5 +1,7 @@
 import { NavLink } from 'react-router-dom';
 
+/* What the staff dashboards share (worker, manager, admin): their route tabs and the list date. */
+
 export type RouteTab = { to: string; label: string };
 
 /** Tabs that are routes (the dashboards' children): a tab is a link, the selected one is the current page. */

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { PaymentMethodView } from './payment-methods.js';
+
+/*
+ * The staff profile's Payment Management tab (spec 002 section 9): a customer's payment methods
+ * as staff see them and the custom crypto buying links. Apart from staff-users.ts so the client
+ * reads it without the wallet's rules.
+ */
+
+/** The three fixed buying services every customer sees, labelled 'Default' on the staff screen. */
+export { DEFAULT_BUYING_SERVICES } from '../buying-links/buying-links.js';
+
+/** Logo limit (spec 002 section 9): PNG only, under 512000 bytes. */
+export const LOGO_MAX_BYTES = 512_000;
+export const LINK_MESSAGES = {
+  logoRequired: 'Please upload a logo image',
+  logoNotPng: 'Please upload a PNG file only',
+  logoTooLarge: 'File size should be less than 500KB',
+} as const;
+
+/** A customer's payment method as staff see it (no holder name, no notes). */
+export const StaffPaymentMethod = PaymentMethodView.omit({ card_holder_name: true, notes: true });
+
+export const BuyingLink = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  url: z.string(),
+  name: z.string(),
+  logo_url: z.string(),
+  created_at: z.string(),
+});
+export const BuyingLinks = z.object({
+  defaults: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), description: z.string() })).readonly(),
+  links: z.array(BuyingLink),
+});
