@@ -1,7 +1,15 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Kept apart from web/vite.config.ts (whose root is web/), and clear of Playwright's specs.
 export default defineConfig({
+  // The client's aliases (web/vite.config.ts), for the tests of its modules (tests/web-*.unit.spec.ts).
+  resolve: {
+    alias: [
+      { find: /^@\//, replacement: fileURLToPath(new URL('./web/src/', import.meta.url)) },
+      { find: /^@ledger\//, replacement: fileURLToPath(new URL('./ledger/', import.meta.url)) },
+    ],
+  },
   test: {
     include: ['ledger/**/*.spec.ts', 'projections/**/*.spec.ts', 'server/**/*.spec.ts', 'scripts/**/*.spec.ts', 'tests/**/*.spec.ts'],
     exclude: ['tests/e2e/**', 'node_modules/**', 'tests/long/**'],

@@ -39,7 +39,15 @@ export default defineConfig({
   root: webRoot,
   plugins: [react(), precompress()],
   // zod without eval, for the content security policy (lib/zod-jitless.ts).
-  resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
+  resolve: {
+    alias: [
+      { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-jitless.ts', import.meta.url)) },
+      // `@/x` is web/src/x and `@ledger/x` ledger/x (the contracts); tsconfig.json's paths and
+      // scripts/lint/boundaries.js read them the same way.
+      { find: /^@\//, replacement: fileURLToPath(new URL('./src/', import.meta.url)) },
+      { find: /^@ledger\//, replacement: fileURLToPath(new URL('../ledger/', import.meta.url)) },
+    ],
+  },
   server: {
     host: '127.0.0.1',
     port: 5173,

@@ -3,7 +3,8 @@
 // - web/ imports nothing of server/, projections/ or scripts/ (it may import ledger/contract/);
 // - a feature of the client (web/src/features/<name>/) imports no other feature: what two
 //   features share lives in web/src/components/ or web/src/lib/.
-// Relative imports and the client's `@/` alias (web/src/) are resolved against the file's folder.
+// Relative imports are resolved against the file's folder, the client's aliases `@/` (web/src/)
+// and `@ledger/` (ledger/) against the root.
 // Test files (*.spec.ts) may cross the folder boundaries, not the features'.
 import path from 'node:path';
 
@@ -15,6 +16,7 @@ const fromRoot = (file) => path.relative(root, file).split(path.sep).join('/');
 /** Where an import points, from the repository root; null for a package. */
 function target(file, specifier) {
   if (specifier.startsWith('@/')) return fromRoot(path.join(root, 'web/src', specifier.slice(2)));
+  if (specifier.startsWith('@ledger/')) return fromRoot(path.join(root, 'ledger', specifier.slice('@ledger/'.length)));
   if (!specifier.startsWith('.')) return null;
   return fromRoot(path.resolve(path.dirname(file), specifier));
 }

@@ -1,8 +1,8 @@
 import { Decimal } from 'decimal.js';
-import { CRYPTO_DECIMALS, Dec, fixed, groupThousands, toDecimal } from '../../../ledger/display-amount.js';
+import { CRYPTO_DECIMALS, Dec, fixed, groupThousands, toDecimal } from '@ledger/display-amount.js';
 
 // The number formatting shared with the server's texts lives in the ledger; the screens import it from here.
-export { CRYPTO_DECIMALS, Dec, formatAmount, toDecimal, ZERO } from '../../../ledger/display-amount.js';
+export { CRYPTO_DECIMALS, Dec, formatAmount, toDecimal, ZERO } from '@ledger/display-amount.js';
 
 /*
  * Amounts and dates as the customer screens show them (spec 001 section 9, "Display").

@@ -1,4 +1,4 @@
-import { deleteJson, getJson, http, patchJson, postJson, toApiError } from '../../lib/api-client.js';
+import { deleteJson, getJson, http, patchJson, postJson, toApiError } from '@/lib/api-client.js';
 
 /*
  * Support tickets as both sides call them (docs/api-support.md): the customer's list and

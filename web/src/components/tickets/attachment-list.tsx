@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { getAccessToken } from '../../lib/session.js';
+import { getAccessToken } from '@/lib/session.js';
 import { fetchAttachment, type TicketAttachment } from './api.js';
 import { ATTACHMENT_RULES, formatFileSize } from './rules.js';
 

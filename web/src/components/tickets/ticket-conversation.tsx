@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button } from '../../components/button.js';
-import { formatListDateTime } from '../../lib/money.js';
-import { useRealtime } from '../../lib/realtime.js';
+import { Button } from '@/components/button.js';
+import { formatListDateTime } from '@/lib/money.js';
+import { useRealtime } from '@/lib/realtime.js';
 import { getConversation, linkAttachment, postResponse, type Conversation, type Ticket } from './api.js';
 import { AttachmentList } from './attachment-list.js';
 import { ATTACHMENT_RULES, TEXT, customerMayReply, delay, openingAttachments } from './rules.js';

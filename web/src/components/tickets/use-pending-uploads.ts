@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getAccessToken } from '../../lib/session.js';
+import { getAccessToken } from '@/lib/session.js';
 import { removeAttachment, uploadAttachment, type TicketAttachment } from './api.js';
 import { ATTACHMENT_RULES, TEXT, fileProblem } from './rules.js';
 

@@ -1,10 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { ApiError } from '../../lib/api-client.js';
-import { updateUser, useSession } from '../../lib/session.js';
-import { Banner } from '../../components/banner.js';
-import { Button } from '../../components/button.js';
-import { NewPasswordFields } from '../../components/new-password-fields.js';
+import { ApiError } from '@/lib/api-client.js';
+import { updateUser, useSession } from '@/lib/session.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { NewPasswordFields } from '@/components/new-password-fields.js';
 import { clearPasswordChangeFlag, updatePassword } from './api/password.js';
 import { AuthLayout, AuthStatus } from './components/auth-layout.js';
 import { MESSAGES } from './utils/messages.js';

@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router-dom';
-import { Banner } from '../../components/banner.js';
+import { Banner } from '@/components/banner.js';
 import { AuthLayout, AuthStatus } from './components/auth-layout.js';
 import { CredentialsStep } from './components/credentials-step.js';
 import { EmailCodeStep } from './components/email-code-step.js';

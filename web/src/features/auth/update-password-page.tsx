@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { ApiError } from '../../lib/api-client.js';
-import type { Session } from '../../lib/auth-types.js';
-import { useFocusFirstError } from '../../lib/use-focus-first-error.js';
-import { Banner } from '../../components/banner.js';
-import { Button } from '../../components/button.js';
-import { NewPasswordFields } from '../../components/new-password-fields.js';
+import { ApiError } from '@/lib/api-client.js';
+import type { Session } from '@/lib/auth-types.js';
+import { useFocusFirstError } from '@/lib/use-focus-first-error.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { NewPasswordFields } from '@/components/new-password-fields.js';
 import { endSession, updatePassword, verifyRecoveryToken } from './api/password.js';
 import { AuthLayout } from './components/auth-layout.js';
 import { MESSAGES } from './utils/messages.js';

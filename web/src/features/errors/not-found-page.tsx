@@ -1,8 +1,8 @@
 import { Link, useNavigate } from 'react-router-dom';
-import { Button, buttonClassName } from '../../components/button.js';
-import { Card } from '../../components/card.js';
-import { ParticleBackground } from '../../components/particle-background.js';
-import { useSession } from '../../lib/session.js';
+import { Button, buttonClassName } from '@/components/button.js';
+import { Card } from '@/components/card.js';
+import { ParticleBackground } from '@/components/particle-background.js';
+import { useSession } from '@/lib/session.js';
 
 /** React Router numbers the entries it pushes; 0 means this page opened the tab's history. */
 function hasPreviousEntry(): boolean {

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { QueryProvider } from '../../lib/query.js';
-import { useSession } from '../../lib/session.js';
+import { QueryProvider } from '@/lib/query.js';
+import { useSession } from '@/lib/session.js';
 import { NotificationBell } from './components/notification-bell.js';
 import { Sidebar } from './components/sidebar.js';
 import { UserMenu } from './components/user-menu.js';

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Banner } from '../../components/banner.js';
-import { Pager } from '../../components/pager.js';
-import { SkeletonRows } from '../../components/skeleton-rows.js';
+import { Banner } from '@/components/banner.js';
+import { Pager } from '@/components/pager.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
 
 /** Spec 002 section 9: My Users and My Workers show 10 per page. */
 export const STAFF_LIST_PAGE_SIZE = 10;

@@ -1,4 +1,4 @@
-import { anonymous, requestWithStatus } from '../../../lib/api-client.js';
+import { anonymous, requestWithStatus } from '@/lib/api-client.js';
 
 export type CaptchaCheck =
   | { outcome: 'passed' }

@@ -1,5 +1,5 @@
-import { postJson } from '../../../lib/api-client.js';
-import type { Session } from '../../../lib/auth-types.js';
+import { postJson } from '@/lib/api-client.js';
+import type { Session } from '@/lib/auth-types.js';
 
 export type MfaChallenge = { id: string; expires_at?: number | string };
 

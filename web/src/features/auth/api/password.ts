@@ -1,5 +1,5 @@
-import { anonymous, postJson, putJson, withBearer } from '../../../lib/api-client.js';
-import type { Session, User } from '../../../lib/auth-types.js';
+import { anonymous, postJson, putJson, withBearer } from '@/lib/api-client.js';
+import type { Session, User } from '@/lib/auth-types.js';
 
 /** Trades the token of a reset link for a short recovery session. Single use. */
 export function verifyRecoveryToken(token: string): Promise<Session> {

@@ -1,5 +1,5 @@
-import { anonymous, postJson } from '../../../lib/api-client.js';
-import type { Session } from '../../../lib/auth-types.js';
+import { anonymous, postJson } from '@/lib/api-client.js';
+import type { Session } from '@/lib/auth-types.js';
 
 /** POST /auth/v1/token?grant_type=password; the captcha token once the check is required. */
 export function signInWithPassword(email: string, password: string, captchaToken: string | null): Promise<Session> {

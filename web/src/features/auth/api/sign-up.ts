@@ -1,5 +1,5 @@
-import { anonymous, postJson } from '../../../lib/api-client.js';
-import type { User } from '../../../lib/auth-types.js';
+import { anonymous, postJson } from '@/lib/api-client.js';
+import type { User } from '@/lib/auth-types.js';
 
 export type SignUpInput = { fullName: string; email: string; password: string; captchaToken: string };
 

@@ -1,8 +1,8 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Card } from '../../../components/card.js';
+import { Card } from '@/components/card.js';
 
 // Decoration: its code loads after the form, so the sign-in screen's first download stays small.
-const ParticleBackground = lazy(async () => ({ default: (await import('../../../components/particle-background.js')).ParticleBackground }));
+const ParticleBackground = lazy(async () => ({ default: (await import('@/components/particle-background.js')).ParticleBackground }));
 
 function Background() {
   return (

@@ -1,8 +1,8 @@
 import { useRef, type FormEvent, type RefObject } from 'react';
-import { Button } from '../../../components/button.js';
-import { CaptchaWidget, type CaptchaWidgetHandle } from '../../../components/captcha-widget.js';
-import { Field } from '../../../components/field.js';
-import { useFocusFirstError } from '../../../lib/use-focus-first-error.js';
+import { Button } from '@/components/button.js';
+import { CaptchaWidget, type CaptchaWidgetHandle } from '@/components/captcha-widget.js';
+import { Field } from '@/components/field.js';
+import { useFocusFirstError } from '@/lib/use-focus-first-error.js';
 import type { FieldErrors } from '../utils/validation.js';
 
 type CredentialsStepProps = {

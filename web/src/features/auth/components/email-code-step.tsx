@@ -1,7 +1,7 @@
 import { useRef, type FormEvent } from 'react';
-import { Button } from '../../../components/button.js';
-import { CodeField } from '../../../components/code-field.js';
-import { useFocusFirstError } from '../../../lib/use-focus-first-error.js';
+import { Button } from '@/components/button.js';
+import { CodeField } from '@/components/code-field.js';
+import { useFocusFirstError } from '@/lib/use-focus-first-error.js';
 
 type EmailCodeStepProps = {
   sentTo: string;

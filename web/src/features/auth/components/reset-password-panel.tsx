@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { Field } from '../../../components/field.js';
-import { useFocusFirstError } from '../../../lib/use-focus-first-error.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { useFocusFirstError } from '@/lib/use-focus-first-error.js';
 import { requestPasswordReset } from '../api/sign-in.js';
 import { MESSAGES } from '../utils/messages.js';
 import { emailError } from '../utils/validation.js';

@@ -1,8 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '../../../components/button.js';
-import { CodeField } from '../../../components/code-field.js';
-import { Field } from '../../../components/field.js';
-import { useFocusFirstError } from '../../../lib/use-focus-first-error.js';
+import { Button } from '@/components/button.js';
+import { CodeField } from '@/components/code-field.js';
+import { Field } from '@/components/field.js';
+import { useFocusFirstError } from '@/lib/use-focus-first-error.js';
 
 type TotpStepProps = {
   mandatory: boolean;

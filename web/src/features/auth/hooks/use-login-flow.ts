@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { ApiError } from '../../../lib/api-client.js';
-import type { CaptchaWidgetHandle } from '../../../components/captcha-widget.js';
-import { isBanned, pendingSecondFactor, verifiedTotpFactor, type Session, type User } from '../../../lib/auth-types.js';
-import { fetchCurrentUser, setSession, signOut, useSession } from '../../../lib/session.js';
+import { ApiError } from '@/lib/api-client.js';
+import type { CaptchaWidgetHandle } from '@/components/captcha-widget.js';
+import { isBanned, pendingSecondFactor, verifiedTotpFactor, type Session, type User } from '@/lib/auth-types.js';
+import { fetchCurrentUser, setSession, signOut, useSession } from '@/lib/session.js';
 import { createMfaChallenge, verifyMfaChallenge } from '../api/mfa.js';
 import { logLoginDetails, sendEmailOtp, signInWithPassword, verifyEmailOtp } from '../api/sign-in.js';
 import { verifyCaptchaToken } from '../api/captcha.js';

@@ -1,4 +1,4 @@
-import { isEmailShape } from '../../../lib/email.js';
+import { isEmailShape } from '@/lib/email.js';
 import { MESSAGES } from './messages.js';
 
 export const PASSWORD_MIN_LENGTH = 8;

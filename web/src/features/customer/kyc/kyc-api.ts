@@ -1,4 +1,4 @@
-import { ApiError, http, toApiError } from '../../../lib/api-client.js';
+import { ApiError, http, toApiError } from '@/lib/api-client.js';
 
 /** Step 1 of the verification modal (spec 001 section 3, "KYC submission"). */
 export type BasicDetails = {

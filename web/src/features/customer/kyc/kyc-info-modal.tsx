@@ -1,5 +1,5 @@
-import { Button } from '../../../components/button.js';
-import { Modal } from '../../../components/modal.js';
+import { Button } from '@/components/button.js';
+import { Modal } from '@/components/modal.js';
 import './kyc.css';
 
 /** 'About KYC Verification': what KYC is and why it is asked for. */

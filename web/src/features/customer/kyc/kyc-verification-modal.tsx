@@ -1,10 +1,10 @@
 import { useState, type ChangeEvent } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { Field } from '../../../components/field.js';
-import { FileField } from '../../../components/file-field.js';
-import { Modal } from '../../../components/modal.js';
-import { useSubmit } from '../../../lib/use-submit.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { FileField } from '@/components/file-field.js';
+import { Modal } from '@/components/modal.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { KYC_ACCEPT, KYC_MESSAGES, submissionMessage, submitKyc, type BasicDetails } from './kyc-api.js';
 import './kyc.css';
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { ScreenTitle } from '../../../components/screen-title.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { ScreenTitle } from '@/components/screen-title.js';
 import { ASSET_IDS, ASSETS } from '../shared/assets.js';
 import { effectiveBalance, priceOf, totalUsd } from '../shared/balances.js';
 import { usePrices } from '../shared/api/prices.js';

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { Banner } from '../../../components/banner.js';
-import { Card } from '../../../components/card.js';
-import { ScreenTitle } from '../../../components/screen-title.js';
-import { Tabs } from '../../../components/tabs.js';
+import { Banner } from '@/components/banner.js';
+import { Card } from '@/components/card.js';
+import { ScreenTitle } from '@/components/screen-title.js';
+import { Tabs } from '@/components/tabs.js';
 import { usePaymentMethods } from '../shared/api/payment-methods.js';
 import { useProfileDetails } from '../shared/api/profile.js';
 import type { PaymentKind } from './api/requests.js';

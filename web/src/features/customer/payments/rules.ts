@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { feeFor } from '../../../../../ledger/contract/payments.js';
+import { feeFor } from '@ledger/contract/payments.js';
 import type { PaymentKind } from './api/requests.js';
 
 /** The withdrawal and deposit fee as the ledger charges it: 1% of the amount, rounded up (spec 001 section 9). */

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { Card } from '../../../components/card.js';
-import { ScreenTitle } from '../../../components/screen-title.js';
-import { Tabs } from '../../../components/tabs.js';
+import { Card } from '@/components/card.js';
+import { ScreenTitle } from '@/components/screen-title.js';
+import { Tabs } from '@/components/tabs.js';
 import { GeneralTab } from './components/general-tab.js';
 import { NotificationsTab } from './components/notifications-tab.js';
 import { PaymentMethodsTab } from './components/payment-methods-tab.js';

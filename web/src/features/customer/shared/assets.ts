@@ -1,4 +1,4 @@
-import { ASSETS as LEDGER_ASSETS, ASSET_IDS, isAssetId, type AssetId } from '../../../../../ledger/contract/assets.js';
+import { ASSETS as LEDGER_ASSETS, ASSET_IDS, isAssetId, type AssetId } from '@ledger/contract/assets.js';
 
 /** The ten supported assets (spec 001 section 1), in the spec's order, as the ledger lists them. */
 export { ASSET_IDS, isAssetId, type AssetId };

@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
-import { bucketBalances } from '../../../../../ledger/contract/payments.js';
-import { toDecimal, ZERO } from '../../../lib/money.js';
+import { bucketBalances } from '@ledger/contract/payments.js';
+import { toDecimal, ZERO } from '@/lib/money.js';
 import type { AssetId } from './assets.js';
 import type { ProfileDetails } from './api/profile.js';
 import type { PriceMap } from './api/prices.js';

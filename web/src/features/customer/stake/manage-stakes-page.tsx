@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Banner } from '../../../components/banner.js';
-import { Card } from '../../../components/card.js';
-import { ScreenTitle } from '../../../components/screen-title.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { useRealtime } from '../../../lib/realtime.js';
-import { formatCrypto, formatListDateTime } from '../../../lib/money.js';
+import { Banner } from '@/components/banner.js';
+import { Card } from '@/components/card.js';
+import { ScreenTitle } from '@/components/screen-title.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { useRealtime } from '@/lib/realtime.js';
+import { formatCrypto, formatListDateTime } from '@/lib/money.js';
 import { assetName } from '../shared/assets.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
 import { fetchActiveStakes, STAKE_TEXT, type ScheduledTransaction } from './api/stake.js';

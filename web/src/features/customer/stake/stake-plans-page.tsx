@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { Card } from '../../../components/card.js';
-import { ScreenTitle } from '../../../components/screen-title.js';
-import { formatCrypto } from '../../../lib/money.js';
-import { STAKE_MESSAGES, STAKE_PLANS, STAKEABLE_ASSETS, type StakeableAsset } from '../../../../../ledger/staking/plans.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Card } from '@/components/card.js';
+import { ScreenTitle } from '@/components/screen-title.js';
+import { formatCrypto } from '@/lib/money.js';
+import { STAKE_MESSAGES, STAKE_PLANS, STAKEABLE_ASSETS, type StakeableAsset } from '@ledger/staking/plans.js';
 import { assetName } from '../shared/assets.js';
 import { availableBalance } from '../shared/balances.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';

@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import { Button } from '../../../components/button.js';
-import { Field } from '../../../components/field.js';
-import { FileField } from '../../../components/file-field.js';
-import { Modal } from '../../../components/modal.js';
-import { ApiError, messageOf } from '../../../lib/api-client.js';
-import { useSession } from '../../../lib/session.js';
-import { Refusal, useSubmit } from '../../../lib/use-submit.js';
-import { createTicket, uploadAttachment, type Ticket, type Urgency } from '../../../components/tickets/api.js';
-import { ATTACHMENT_RULES, TEXT, fileProblem } from '../../../components/tickets/rules.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { FileField } from '@/components/file-field.js';
+import { Modal } from '@/components/modal.js';
+import { ApiError, messageOf } from '@/lib/api-client.js';
+import { useSession } from '@/lib/session.js';
+import { Refusal, useSubmit } from '@/lib/use-submit.js';
+import { createTicket, uploadAttachment, type Ticket, type Urgency } from '@/components/tickets/api.js';
+import { ATTACHMENT_RULES, TEXT, fileProblem } from '@/components/tickets/rules.js';
 
 type Errors = { subject?: string; message?: string; files?: string };
 

@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button } from '../../../components/button.js';
-import { Card } from '../../../components/card.js';
-import { Modal } from '../../../components/modal.js';
-import { Pager } from '../../../components/pager.js';
-import { ScreenTitle } from '../../../components/screen-title.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { formatListDateTime } from '../../../lib/money.js';
-import { useRealtime } from '../../../lib/realtime.js';
-import { listMyTickets, STATUS_LABEL, TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '../../../components/tickets/api.js';
-import { TicketConversation } from '../../../components/tickets/ticket-conversation.js';
-import '../../../components/tickets/tickets.css';
+import { Button } from '@/components/button.js';
+import { Card } from '@/components/card.js';
+import { Modal } from '@/components/modal.js';
+import { Pager } from '@/components/pager.js';
+import { ScreenTitle } from '@/components/screen-title.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { formatListDateTime } from '@/lib/money.js';
+import { useRealtime } from '@/lib/realtime.js';
+import { listMyTickets, STATUS_LABEL, TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '@/components/tickets/api.js';
+import { TicketConversation } from '@/components/tickets/ticket-conversation.js';
+import '@/components/tickets/tickets.css';
 import { CreateTicketModal } from './create-ticket-modal.js';
 
 /** /dashboard/support (spec 001 "Support Tickets"): 5 per page, newest first. */

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { Card } from '../../../components/card.js';
-import { Field } from '../../../components/field.js';
-import { http, toApiError } from '../../../lib/api-client.js';
-import { useSubmit } from '../../../lib/use-submit.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Card } from '@/components/card.js';
+import { Field } from '@/components/field.js';
+import { http, toApiError } from '@/lib/api-client.js';
+import { useSubmit } from '@/lib/use-submit.js';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Card } from '../../../components/card.js';
-import { Pager } from '../../../components/pager.js';
-import { ScreenTitle } from '../../../components/screen-title.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { formatListDateTime, formatSigned, toDecimal } from '../../../lib/money.js';
-import { REALTIME_ERROR, useRealtimeTrouble } from '../../../lib/realtime.js';
+import { Card } from '@/components/card.js';
+import { Pager } from '@/components/pager.js';
+import { ScreenTitle } from '@/components/screen-title.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { formatListDateTime, formatSigned, toDecimal } from '@/lib/money.js';
+import { REALTIME_ERROR, useRealtimeTrouble } from '@/lib/realtime.js';
 import { assetName } from '../shared/assets.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
 import { StatusBadge } from '../shared/components/status-badge.js';

@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Card } from '../../../components/card.js';
-import { ScreenTitle } from '../../../components/screen-title.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { formatCrypto, formatUsd } from '../../../lib/money.js';
+import { Banner } from '@/components/banner.js';
+import { Card } from '@/components/card.js';
+import { ScreenTitle } from '@/components/screen-title.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { formatCrypto, formatUsd } from '@/lib/money.js';
 import { ASSET_IDS, ASSETS, type AssetId } from '../shared/assets.js';
 import { availableBalance, effectiveBalance, priceOf, totalUsd } from '../shared/balances.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';

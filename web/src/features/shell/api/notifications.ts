@@ -1,4 +1,4 @@
-import { getJson, postJson } from '../../../lib/api-client.js';
+import { getJson, postJson } from '@/lib/api-client.js';
 
 /** One item of the bell (docs/api-money.md): stored notifications and received-transaction items, merged. */
 export type NotificationItem = {

@@ -1,4 +1,4 @@
-import { Icon } from '../../../components/icon.js';
+import { Icon } from '@/components/icon.js';
 
 export const icons = {
   overview: (

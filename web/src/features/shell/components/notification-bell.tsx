@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import { Dropdown } from '../../../components/dropdown.js';
+import { Dropdown } from '@/components/dropdown.js';
 import type { NotificationItem } from '../api/notifications.js';
 import { useNotifications } from '../hooks/use-notifications.js';
 import { timeAgo } from '../relative-time.js';

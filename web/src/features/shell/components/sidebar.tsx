@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router-dom';
-import type { Role } from '../../../lib/auth-types.js';
+import type { Role } from '@/lib/auth-types.js';
 import { icons } from './icons.js';
 
 type SidebarProps = {

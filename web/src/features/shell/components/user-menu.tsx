@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
-import { Dropdown } from '../../../components/dropdown.js';
-import { signOut, useSession } from '../../../lib/session.js';
+import { Dropdown } from '@/components/dropdown.js';
+import { signOut, useSession } from '@/lib/session.js';
 import { icons } from './icons.js';
 
 /** The round avatar and its menu (spec 2.6). */

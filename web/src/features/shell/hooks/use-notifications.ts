@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useRealtime } from '../../../lib/realtime.js';
+import { useRealtime } from '@/lib/realtime.js';
 import { fetchNotifications, markAllNotificationsRead, markNotificationRead, type NotificationItem } from '../api/notifications.js';
 
 /** The list is read again this often (spec 001 section 9). */

@@ -1,8 +1,8 @@
-import { getJson, http } from '../../../lib/api-client.js';
+import { getJson, http } from '@/lib/api-client.js';
 
 /** A row of the Staff activity list (GET /api/v1/admin/staff-actions). */
-export type { StaffAction, StaffActionPage } from '../../../../../ledger/contract/staff-activity.js';
-import type { StaffActionPage } from '../../../../../ledger/contract/staff-activity.js';
+export type { StaffAction, StaffActionPage } from '@ledger/contract/staff-activity.js';
+import type { StaffActionPage } from '@ledger/contract/staff-activity.js';
 
 export type StaffActionFilters = { staff: string; customer: string; action: string; from: string; to: string };
 

@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { Field } from '../../../components/field.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { toApiError } from '../../../lib/api-client.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { toApiError } from '@/lib/api-client.js';
 import { staffActions, staffActionsCsv, type StaffActionFilters, type StaffActionPage } from './api.js';
 import './staff-activity.css';
-import { ScrollArea } from '../../../components/scroll-area.js';
+import { ScrollArea } from '@/components/scroll-area.js';
 
 const PAGE_SIZE = 25;
 const NO_FILTERS: StaffActionFilters = { staff: '', customer: '', action: '', from: '', to: '' };

@@ -1,8 +1,8 @@
-import { getJson, postJson } from '../../../lib/api-client.js';
+import { getJson, postJson } from '@/lib/api-client.js';
 
 /** A request under the two-person rule, as the server answers it (docs/api-staff.md, "Approvals"). */
-export type { Approval } from '../../../../../ledger/contract/approvals.js';
-import type { Approval } from '../../../../../ledger/contract/approvals.js';
+export type { Approval } from '@ledger/contract/approvals.js';
+import type { Approval } from '@ledger/contract/approvals.js';
 
 /** What a staff call answers when its action now waits for a second person. */
 export type AwaitingAnswer = { awaitingApproval?: boolean; approval?: Approval };

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { useRealtime } from '../../../lib/realtime.js';
-import { useSession } from '../../../lib/session.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { useRealtime } from '@/lib/realtime.js';
+import { useSession } from '@/lib/session.js';
 import { ACTION_LABELS, age, approvalLine, approvalsApi, type Approval } from './api.js';
-import { ScrollArea } from '../../../components/scroll-area.js';
+import { ScrollArea } from '@/components/scroll-area.js';
 
 /** A failed call's own text (the server's `error`). */
 const errorOf = (e: unknown) => (e instanceof Error && e.message ? e.message : 'An unexpected error occurred.');

@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { useSession } from '../../../lib/session.js';
-import { useSubmit } from '../../../lib/use-submit.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { useSession } from '@/lib/session.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { createAnnouncement } from './api.js';
 
 /** The success flag lasts 3 seconds (spec 002 section 4). */

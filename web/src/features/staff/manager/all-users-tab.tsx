@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Banner } from '../../../components/banner.js';
-import { Pager } from '../../../components/pager.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
+import { Banner } from '@/components/banner.js';
+import { Pager } from '@/components/pager.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
 import { formatListDate } from '../shared/route-tabs.js';
 import { useManagedUsers } from './api.js';
 

@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ManagedUsers } from '../../../../../ledger/contract/staff-workers.js';
-import { ApiError, postJson, postJsonWithHeaders } from '../../../lib/api-client.js';
-import { parseAnswer } from '../../../lib/query.js';
+import { ManagedUsers } from '@ledger/contract/staff-workers.js';
+import { ApiError, postJson, postJsonWithHeaders } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
 
 export type Worker = { id: string; full_name: string; email: string };
 /** A page of All Users (spec 002: User list item), as the contract answers it. */

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { SubmitMessages } from '../../../components/submit-messages.js';
-import { Button } from '../../../components/button.js';
-import { Field } from '../../../components/field.js';
-import { ApiError } from '../../../lib/api-client.js';
-import { isEmailShape } from '../../../lib/email.js';
-import { useSubmit } from '../../../lib/use-submit.js';
+import { SubmitMessages } from '@/components/submit-messages.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { ApiError } from '@/lib/api-client.js';
+import { isEmailShape } from '@/lib/email.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { createWorker } from './api.js';
 
 const MIN_PASSWORD = 8;

@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router-dom';
-import { ScreenTitle } from '../../../components/screen-title.js';
+import { ScreenTitle } from '@/components/screen-title.js';
 import { RouteTabs } from '../shared/route-tabs.js';
 
 const TABS = [

@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react';
-import { Button } from '../../../components/button.js';
-import { Modal } from '../../../components/modal.js';
-import { ApiError } from '../../../lib/api-client.js';
-import { useSession } from '../../../lib/session.js';
-import { Refusal, useSubmit } from '../../../lib/use-submit.js';
+import { Button } from '@/components/button.js';
+import { Modal } from '@/components/modal.js';
+import { ApiError } from '@/lib/api-client.js';
+import { useSession } from '@/lib/session.js';
+import { Refusal, useSubmit } from '@/lib/use-submit.js';
 import { PagedTable } from '../paged-table.js';
 import { listWorkersPage, resetWorkerPassword, type Worker } from './api.js';
 

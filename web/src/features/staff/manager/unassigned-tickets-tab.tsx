@@ -1,16 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { Pager } from '../../../components/pager.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { ApiError, getJson, postJson } from '../../../lib/api-client.js';
-import { useSession } from '../../../lib/session.js';
-import { TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '../../../components/tickets/api.js';
-import '../../../components/tickets/tickets.css';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Pager } from '@/components/pager.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { ApiError, getJson, postJson } from '@/lib/api-client.js';
+import { useSession } from '@/lib/session.js';
+import { TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '@/components/tickets/api.js';
+import '@/components/tickets/tickets.css';
 import { formatListDate } from '../shared/route-tabs.js';
 import { listWorkers, type Worker } from './api.js';
 import './unassigned-tickets.css';
-import { ScrollArea } from '../../../components/scroll-area.js';
+import { ScrollArea } from '@/components/scroll-area.js';
 
 type Queue = { tickets: Ticket[]; userEmails: Record<string, string>; totalCount: number };
 

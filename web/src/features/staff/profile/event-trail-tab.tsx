@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Pager } from '../../../components/pager.js';
-import { useSession } from '../../../lib/session.js';
-import { Button } from '../../../components/button.js';
-import { formatCrypto } from '../../../lib/money.js';
-import { useSubmit } from '../../../lib/use-submit.js';
+import { Banner } from '@/components/banner.js';
+import { Pager } from '@/components/pager.js';
+import { useSession } from '@/lib/session.js';
+import { Button } from '@/components/button.js';
+import { formatCrypto } from '@/lib/money.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { errorText, profileApi, type BalanceAt, type TrailEvent, type TrailKind } from './api/calls.js';
 import { useEventTrail } from './api/queries.js';
 import { useProfile } from './profile-context.js';
 import { dateTime } from './use-flash.js';
-import { ScrollArea } from '../../../components/scroll-area.js';
+import { ScrollArea } from '@/components/scroll-area.js';
 
 const PAGE_SIZE = 25;
 const KINDS: { value: TrailKind | 'all'; label: string }[] = [

@@ -1,8 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Banner } from '../../../components/banner.js';
-import { Button } from '../../../components/button.js';
-import { Modal } from '../../../components/modal.js';
-import { useSubmit } from '../../../lib/use-submit.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Modal } from '@/components/modal.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { errorText } from './api/calls.js';
 
 /** Spec 002 section 9: dialogs close 1.5 s after success. */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button } from '../../../components/button.js';
-import { SubmitMessages } from '../../../components/submit-messages.js';
-import { useSubmit } from '../../../lib/use-submit.js';
+import { Button } from '@/components/button.js';
+import { SubmitMessages } from '@/components/submit-messages.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { profileApi } from './api/calls.js';
 import { useProfileCommand } from './api/queries.js';
 

@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { Link, NavLink, Navigate, Outlet, useParams } from 'react-router-dom';
-import { ScreenTitle } from '../../../components/screen-title.js';
-import { useSession } from '../../../lib/session.js';
-import { ApiError } from '../../../lib/api-client.js';
+import { ScreenTitle } from '@/components/screen-title.js';
+import { useSession } from '@/lib/session.js';
+import { ApiError } from '@/lib/api-client.js';
 import { profileApi } from './api/calls.js';
 import { DETAILS_FAILED, profileKeys, useProfileDetails } from './api/queries.js';
-import { serverWords } from '../../../lib/error-text.js';
+import { serverWords } from '@/lib/error-text.js';
 import type { ProfileContext } from './profile-context.js';
 import './profile.css';
 

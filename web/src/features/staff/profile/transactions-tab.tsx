@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatAmount, toDecimal } from '../../../lib/money.js';
+import { formatAmount, toDecimal } from '@/lib/money.js';
 import { errorText, profileApi, type StaffTransaction } from './api/calls.js';
 import { profileKeys, TRANSACTIONS_FAILED, useStaffTransactions } from './api/queries.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type MouseEvent } from 'react';
 import { useParams } from 'react-router-dom';
-import { ApiError } from '../../../lib/api-client.js';
+import { ApiError } from '@/lib/api-client.js';
 import { profileKeys, useKycDetails } from './api/queries.js';
 
 const STATUS: Record<string, { label: string; tone: string }> = {

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { successOrAwaiting } from '../approvals/api.js';
 import { CustomerApprovals } from '../approvals/approvals-tab.js';
-import { Button } from '../../../components/button.js';
-import { Field } from '../../../components/field.js';
-import { formatCrypto, formatUsd, toDecimal } from '../../../lib/money.js';
-import { parseAmount } from '../../../../../ledger/money.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { formatCrypto, formatUsd, toDecimal } from '@/lib/money.js';
+import { parseAmount } from '@ledger/money.js';
 import { ASSET_LIST, profileApi } from './api/calls.js';
 import { useStaffPrices } from './api/queries.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button } from '../../../components/button.js';
-import { Card } from '../../../components/card.js';
-import { Modal } from '../../../components/modal.js';
-import { Pager } from '../../../components/pager.js';
-import { SkeletonRows } from '../../../components/skeleton-rows.js';
-import { formatListDateTime } from '../../../lib/money.js';
-import { useRealtime } from '../../../lib/realtime.js';
-import { useSession } from '../../../lib/session.js';
+import { Button } from '@/components/button.js';
+import { Card } from '@/components/card.js';
+import { Modal } from '@/components/modal.js';
+import { Pager } from '@/components/pager.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { formatListDateTime } from '@/lib/money.js';
+import { useRealtime } from '@/lib/realtime.js';
+import { useSession } from '@/lib/session.js';
 import {
   getWorkerTickets,
   STATUS_LABEL,
@@ -15,10 +15,10 @@ import {
   URGENCY_LABEL,
   type Ticket,
   type TicketStatus,
-} from '../../../components/tickets/api.js';
-import { TICKET_TIMING } from '../../../components/tickets/rules.js';
-import { TicketConversation } from '../../../components/tickets/ticket-conversation.js';
-import '../../../components/tickets/tickets.css';
+} from '@/components/tickets/api.js';
+import { TICKET_TIMING } from '@/components/tickets/rules.js';
+import { TicketConversation } from '@/components/tickets/ticket-conversation.js';
+import '@/components/tickets/tickets.css';
 
 type Filter = TicketStatus | 'all';
 const FILTER_KEY = 'wallet-ledger.worker-ticket-filter';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useSession } from '../../../lib/session.js';
-import { useRealtime } from '../../../lib/realtime.js';
+import { useSession } from '@/lib/session.js';
+import { useRealtime } from '@/lib/realtime.js';
 import { getWorkerManager, latestAnnouncements, type Announcement } from './api.js';
 import { readDismissed, rememberDismissed } from './dismissed-announcements.js';
 

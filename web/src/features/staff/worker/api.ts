@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { Claimed, FoundUser as FoundUserAnswer } from '../../../../../ledger/contract/staff-workers.js';
-import { getJson, postJson } from '../../../lib/api-client.js';
-import { parseAnswer } from '../../../lib/query.js';
+import { Claimed, FoundUser as FoundUserAnswer } from '@ledger/contract/staff-workers.js';
+import { getJson, postJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
 
 /** A customer found by exact e-mail (spec 002: Found user). */
 export type FoundUser = NonNullable<z.infer<typeof FoundUserAnswer>['user']>;

@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router-dom';
-import { Button } from '../../../components/button.js';
+import { Button } from '@/components/button.js';
 import { PagedTable } from '../paged-table.js';
 import { listMyUsers, type OwnedUser } from './api.js';
 import { formatListDate } from '../shared/route-tabs.js';

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../components/button.js';
-import { Field } from '../../../components/field.js';
-import { SubmitMessages } from '../../../components/submit-messages.js';
-import { ApiError } from '../../../lib/api-client.js';
-import { Refusal, useSubmit } from '../../../lib/use-submit.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { SubmitMessages } from '@/components/submit-messages.js';
+import { ApiError } from '@/lib/api-client.js';
+import { Refusal, useSubmit } from '@/lib/use-submit.js';
 import { claimUser, searchUserByEmail, SEARCH_TEXT, type FoundUser } from './api.js';
 
 /** Search User: exact e-mail, then Claim (spec 002, Worker Dashboard). */

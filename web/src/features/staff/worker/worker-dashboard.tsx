@@ -1,5 +1,5 @@
 import { Outlet } from 'react-router-dom';
-import { ScreenTitle } from '../../../components/screen-title.js';
+import { ScreenTitle } from '@/components/screen-title.js';
 import { AnnouncementBanner } from './announcement-banner.js';
 import { RouteTabs } from '../shared/route-tabs.js';
 

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { getJson } from '../../../../lib/api-client.js';
-import { parseAnswer } from '../../../../lib/query.js';
-import { useRefetchOn } from '../../../../lib/query-realtime.js';
-import { customerKeys } from '../../shared/api/keys.js';
+import { getJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
+import { useRefetchOn } from '@/lib/query-realtime.js';
+import { customerKeys } from '@/features/customer/shared/api/keys.js';
 
 export const DayBalancesSchema = z.object({ date: z.string(), balances: z.record(z.string(), z.string()) });
 export type DayBalances = z.infer<typeof DayBalancesSchema>;

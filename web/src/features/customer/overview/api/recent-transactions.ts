@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { customerKeys } from '../../shared/api/keys.js';
-import { useTransactionsQuery, type Transaction } from '../../shared/api/transactions.js';
+import { customerKeys } from '@/features/customer/shared/api/keys.js';
+import { useTransactionsQuery, type Transaction } from '@/features/customer/shared/api/transactions.js';
 
 /** How many transactions the overview shows (spec 001 section 9). */
 export const RECENT_COUNT = 3;

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { Decimal } from 'decimal.js';
-import { Card } from '../../../../components/card.js';
-import { formatUsd, toDecimal, ZERO } from '../../../../lib/money.js';
-import type { PriceMap } from '../../shared/api/prices.js';
-import { ASSET_IDS } from '../../shared/assets.js';
-import { priceOf } from '../../shared/balances.js';
+import { Card } from '@/components/card.js';
+import { formatUsd, toDecimal, ZERO } from '@/lib/money.js';
+import type { PriceMap } from '@/features/customer/shared/api/prices.js';
+import { ASSET_IDS } from '@/features/customer/shared/assets.js';
+import { priceOf } from '@/features/customer/shared/balances.js';
 import type { DayBalances } from '../api/balance-history.js';
 import './balance-chart.css';
 

@@ -1,10 +1,10 @@
 import type { Decimal } from 'decimal.js';
 import { Link } from 'react-router-dom';
-import { buttonClassName } from '../../../../components/button.js';
-import { Card } from '../../../../components/card.js';
-import { formatCrypto, formatUsd } from '../../../../lib/money.js';
-import type { AssetId } from '../../shared/assets.js';
-import { AssetIcon } from '../../shared/components/asset-icon.js';
+import { buttonClassName } from '@/components/button.js';
+import { Card } from '@/components/card.js';
+import { formatCrypto, formatUsd } from '@/lib/money.js';
+import type { AssetId } from '@/features/customer/shared/assets.js';
+import { AssetIcon } from '@/features/customer/shared/components/asset-icon.js';
 import { useCountUp } from '../hooks/use-count-up.js';
 
 export type BalanceDetail = { asset: AssetId; name: string; amount: Decimal | null; usd: Decimal | null };

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { Button } from '../../../../components/button.js';
-import { Card } from '../../../../components/card.js';
-import { customerIcons } from '../../shared/components/icons.js';
+import { Button } from '@/components/button.js';
+import { Card } from '@/components/card.js';
+import { customerIcons } from '@/features/customer/shared/components/icons.js';
 
 type KycView = {
   tone: 'pending' | 'verified' | 'rejected' | 'none';

@@ -1,9 +1,9 @@
 import type { Decimal } from 'decimal.js';
-import { Card } from '../../../../components/card.js';
-import { formatCrypto, formatPercent, formatUsd } from '../../../../lib/money.js';
-import { ASSETS, type AssetId } from '../../shared/assets.js';
-import type { AssetPrice } from '../../shared/api/prices.js';
-import { AssetIcon } from '../../shared/components/asset-icon.js';
+import { Card } from '@/components/card.js';
+import { formatCrypto, formatPercent, formatUsd } from '@/lib/money.js';
+import { ASSETS, type AssetId } from '@/features/customer/shared/assets.js';
+import type { AssetPrice } from '@/features/customer/shared/api/prices.js';
+import { AssetIcon } from '@/features/customer/shared/components/asset-icon.js';
 
 type PriceCardProps = {
   asset: AssetId;

@@ -1,5 +1,5 @@
-import type { Transaction } from '../../shared/api/transactions.js';
-import { toDecimal } from '../../../../lib/money.js';
+import type { Transaction } from '@/features/customer/shared/api/transactions.js';
+import { toDecimal } from '@/lib/money.js';
 
 /** One row of the recent list: a single transaction, or the two halves of a swap merged. */
 export type RecentRow =

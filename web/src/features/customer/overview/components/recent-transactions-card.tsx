@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import { Card } from '../../../../components/card.js';
-import { SkeletonRows } from '../../../../components/skeleton-rows.js';
-import { formatShortDateTime, formatSigned, toDecimal } from '../../../../lib/money.js';
-import type { Transaction } from '../../shared/api/transactions.js';
-import { customerIcons } from '../../shared/components/icons.js';
+import { Card } from '@/components/card.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { formatShortDateTime, formatSigned, toDecimal } from '@/lib/money.js';
+import type { Transaction } from '@/features/customer/shared/api/transactions.js';
+import { customerIcons } from '@/features/customer/shared/components/icons.js';
 import { mergeSwaps, type RecentRow } from './recent-row.js';
 
 type RecentTransactionsCardProps = { transactions: Transaction[]; loading: boolean; error: string | null };

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Decimal } from 'decimal.js';
-import { ZERO } from '../../../../lib/money.js';
+import { ZERO } from '@/lib/money.js';
 
 /** The total counts up over this long (spec 001 section 9). */
 export const COUNT_UP_MS = 1_500;

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { BuyingLinks, DEFAULT_BUYING_SERVICES } from '../../../../../../ledger/contract/staff-buying-links.js';
-import { getJson } from '../../../../lib/api-client.js';
-import { parseAnswer } from '../../../../lib/query.js';
+import { BuyingLinks, DEFAULT_BUYING_SERVICES } from '@ledger/contract/staff-buying-links.js';
+import { getJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
 
 export const LINKS_FAILED = 'Failed to load custom buying links';
 

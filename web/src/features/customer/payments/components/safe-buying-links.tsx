@@ -1,6 +1,6 @@
-import { Card } from '../../../../components/card.js';
+import { Card } from '@/components/card.js';
 import { useBuyingLinks } from '../api/buying-links.js';
-import { customerIcons } from '../../shared/components/icons.js';
+import { customerIcons } from '@/features/customer/shared/components/icons.js';
 
 type Service = { id: string; name: string; url: string; description?: string; logo_url?: string };
 

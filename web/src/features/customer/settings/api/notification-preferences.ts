@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { getJson, putJson } from '../../../../lib/api-client.js';
-import { parseAnswer } from '../../../../lib/query.js';
+import { getJson, putJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
 
 /** The customer's choices of the notifications they get (server/notifications/preference-routes.ts). */
 export const NotificationPreferencesSchema = z.object({

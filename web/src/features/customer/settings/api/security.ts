@@ -1,5 +1,5 @@
-import { deleteJson, getJson, postJson, putJson, requestWithStatus } from '../../../../lib/api-client.js';
-import type { Session, User } from '../../../../lib/auth-types.js';
+import { deleteJson, getJson, postJson, putJson, requestWithStatus } from '@/lib/api-client.js';
+import type { Session, User } from '@/lib/auth-types.js';
 
 /** The Security tab's calls (docs/api-auth.md). */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { LiveSession } from '../../../../../../ledger/contract/access.js';
-import { deleteJson, getJson } from '../../../../lib/api-client.js';
-import { parseAnswer } from '../../../../lib/query.js';
+import { LiveSession } from '@ledger/contract/access.js';
+import { deleteJson, getJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
 
 /** A live session of the account (GET /auth/v1/sessions, docs/api-auth.md). */
 export type AccountSession = z.infer<typeof LiveSession>;

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../../components/banner.js';
-import { Button } from '../../../../components/button.js';
-import { Field } from '../../../../components/field.js';
-import { Modal } from '../../../../components/modal.js';
-import { Tabs } from '../../../../components/tabs.js';
-import { ApiError } from '../../../../lib/api-client.js';
-import { useSubmit } from '../../../../lib/use-submit.js';
-import { addPaymentMethod, type NewBankAccount, type NewCard } from '../../shared/api/payment-methods.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { Modal } from '@/components/modal.js';
+import { Tabs } from '@/components/tabs.js';
+import { ApiError } from '@/lib/api-client.js';
+import { useSubmit } from '@/lib/use-submit.js';
+import { addPaymentMethod, type NewBankAccount, type NewCard } from '@/features/customer/shared/api/payment-methods.js';
 import { formatCardNumberInput, formatCvvInput, formatExpiryInput } from './card-input.js';
 
 export const ADD_METHOD_MESSAGES = {

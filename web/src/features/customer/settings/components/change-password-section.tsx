@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../../../components/button.js';
-import { Field } from '../../../../components/field.js';
-import { NewPasswordFields } from '../../../../components/new-password-fields.js';
-import { SubmitMessages } from '../../../../components/submit-messages.js';
-import { Refusal, useSubmit } from '../../../../lib/use-submit.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { NewPasswordFields } from '@/components/new-password-fields.js';
+import { SubmitMessages } from '@/components/submit-messages.js';
+import { Refusal, useSubmit } from '@/lib/use-submit.js';
 import { verifyAndUpdatePassword } from '../api/security.js';
 
 export const PASSWORD_MESSAGES = {

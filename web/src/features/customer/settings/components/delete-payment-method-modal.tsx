@@ -1,6 +1,6 @@
-import { Button } from '../../../../components/button.js';
-import { Modal } from '../../../../components/modal.js';
-import { describePaymentMethod, type PaymentMethod } from '../../shared/api/payment-methods.js';
+import { Button } from '@/components/button.js';
+import { Modal } from '@/components/modal.js';
+import { describePaymentMethod, type PaymentMethod } from '@/features/customer/shared/api/payment-methods.js';
 
 type DeletePaymentMethodModalProps = {
   method: PaymentMethod | null;

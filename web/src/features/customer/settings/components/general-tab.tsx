@@ -1,7 +1,7 @@
-import { Banner } from '../../../../components/banner.js';
-import { Field } from '../../../../components/field.js';
-import { useSession } from '../../../../lib/session.js';
-import { useProfileDetails } from '../../shared/api/profile.js';
+import { Banner } from '@/components/banner.js';
+import { Field } from '@/components/field.js';
+import { useSession } from '@/lib/session.js';
+import { useProfileDetails } from '@/features/customer/shared/api/profile.js';
 
 const PROFILE_LOAD_ERROR = 'Failed to load profile data.';
 const SUBMITTED = ['pending', 'verified', 'rejected'];

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Banner } from '../../../../components/banner.js';
-import { SkeletonRows } from '../../../../components/skeleton-rows.js';
-import { describeDevice } from '../../../../lib/device.js';
-import { formatListDateTime } from '../../../../lib/money.js';
+import { Banner } from '@/components/banner.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { describeDevice } from '@/lib/device.js';
+import { formatListDateTime } from '@/lib/money.js';
 import { fetchLoginHistory, LOGIN_HISTORY_PAGE_SIZE, type LoginHistoryEntry } from '../api/security.js';
-import { ScrollArea } from '../../../../components/scroll-area.js';
+import { ScrollArea } from '@/components/scroll-area.js';
 
 const LOAD_FAILED = 'Failed to load login history.';
 

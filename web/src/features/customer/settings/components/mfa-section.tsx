@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../../components/banner.js';
-import { Button } from '../../../../components/button.js';
-import { Field } from '../../../../components/field.js';
-import { ApiError } from '../../../../lib/api-client.js';
-import { verifiedTotpFactor, type Session } from '../../../../lib/auth-types.js';
-import { fetchCurrentUser, setSession, updateUser, useSession } from '../../../../lib/session.js';
-import { Refusal, useSubmit } from '../../../../lib/use-submit.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
+import { ApiError } from '@/lib/api-client.js';
+import { verifiedTotpFactor, type Session } from '@/lib/auth-types.js';
+import { fetchCurrentUser, setSession, updateUser, useSession } from '@/lib/session.js';
+import { Refusal, useSubmit } from '@/lib/use-submit.js';
 import { PasswordConfirmForm } from './password-confirm-form.js';
 import { RecoveryCodesPanel } from './recovery-codes-panel.js';
 import {

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Banner } from '../../../../components/banner.js';
-import { SkeletonRows } from '../../../../components/skeleton-rows.js';
-import { SubmitMessages } from '../../../../components/submit-messages.js';
-import { ApiError } from '../../../../lib/api-client.js';
-import { useSubmit } from '../../../../lib/use-submit.js';
+import { Banner } from '@/components/banner.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { SubmitMessages } from '@/components/submit-messages.js';
+import { ApiError } from '@/lib/api-client.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import {
   LOAD_FAILED,
   preferencesKey,

@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
-import { Button } from '../../../../components/button.js';
-import { Field } from '../../../../components/field.js';
+import { Button } from '@/components/button.js';
+import { Field } from '@/components/field.js';
 
 /** A step that asks for the password before it acts: the text, the field, Cancel and the action. */
 export function PasswordConfirmForm(props: {

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Banner } from '../../../../components/banner.js';
-import { Button } from '../../../../components/button.js';
-import { SkeletonRows } from '../../../../components/skeleton-rows.js';
-import { deletePaymentMethod, describePaymentMethod, type PaymentMethod } from '../../shared/api/payment-methods.js';
-import { customerIcons } from '../../shared/components/icons.js';
-import { usePaymentMethods } from '../../shared/api/payment-methods.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { deletePaymentMethod, describePaymentMethod, type PaymentMethod } from '@/features/customer/shared/api/payment-methods.js';
+import { customerIcons } from '@/features/customer/shared/components/icons.js';
+import { usePaymentMethods } from '@/features/customer/shared/api/payment-methods.js';
 import { AddPaymentMethodModal } from './add-payment-method-modal.js';
 import { DeletePaymentMethodModal } from './delete-payment-method-modal.js';
 

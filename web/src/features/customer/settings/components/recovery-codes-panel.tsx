@@ -1,4 +1,4 @@
-import { Button } from '../../../../components/button.js';
+import { Button } from '@/components/button.js';
 
 /** The ten recovery codes of a new authenticator, shown once (the server keeps only their digests). */
 export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => void }) {

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Banner } from '../../../../components/banner.js';
-import { SkeletonRows } from '../../../../components/skeleton-rows.js';
-import { describeDevice } from '../../../../lib/device.js';
-import { formatListDateTime } from '../../../../lib/money.js';
-import { messageOf } from '../../../../lib/api-client.js';
+import { Banner } from '@/components/banner.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { describeDevice } from '@/lib/device.js';
+import { formatListDateTime } from '@/lib/money.js';
+import { messageOf } from '@/lib/api-client.js';
 import { endSession, fetchSessions, type AccountSession } from '../api/sessions.js';
 
 const LOAD_FAILED = 'Failed to load sessions.';

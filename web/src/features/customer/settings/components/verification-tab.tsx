@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { Banner } from '../../../../components/banner.js';
-import { Button } from '../../../../components/button.js';
-import { SkeletonRows } from '../../../../components/skeleton-rows.js';
-import { customerIcons } from '../../shared/components/icons.js';
-import { useProfileDetails } from '../../shared/api/profile.js';
-import { KycVerificationModal } from '../../kyc/kyc-verification-modal.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { customerIcons } from '@/features/customer/shared/components/icons.js';
+import { useProfileDetails } from '@/features/customer/shared/api/profile.js';
+import { KycVerificationModal } from '@/features/customer/kyc/kyc-verification-modal.js';
 import '../settings.css';
 
 type View = { tone: 'verified' | 'pending' | 'rejected' | 'none'; icon: ReactNode; title: string; text: string; action?: string };

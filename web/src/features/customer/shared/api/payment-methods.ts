@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { z } from 'zod';
-import { deleteJson, getJson, postJson } from '../../../../lib/api-client.js';
-import { parseAnswer } from '../../../../lib/query.js';
-import { PaymentMethodView } from '../../../../../../ledger/contract/payment-methods.js';
+import { deleteJson, getJson, postJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
+import { PaymentMethodView } from '@ledger/contract/payment-methods.js';
 import { customerKeys } from './keys.js';
 import { idempotent } from './idempotency.js';
 

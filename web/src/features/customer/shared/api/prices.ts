@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { anonymous, getJson } from '../../../../lib/api-client.js';
-import { useRealtime } from '../../../../lib/realtime.js';
+import { anonymous, getJson } from '@/lib/api-client.js';
+import { useRealtime } from '@/lib/realtime.js';
 import type { AssetId } from '../assets.js';
 import { customerKeys } from './keys.js';
 

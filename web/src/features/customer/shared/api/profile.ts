@@ -1,15 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { ProfileDetailsSchema, type ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
-import { postJson } from '../../../../lib/api-client.js';
-import { errorMessage } from '../../../../lib/error-text.js';
-import { parseAnswer } from '../../../../lib/query.js';
-import { useRefetchOn } from '../../../../lib/query-realtime.js';
-import { useSession } from '../../../../lib/session.js';
+import { ProfileDetailsSchema, type ProfileDetails } from '@ledger/contract/profile-details.js';
+import { postJson } from '@/lib/api-client.js';
+import { errorMessage } from '@/lib/error-text.js';
+import { parseAnswer } from '@/lib/query.js';
+import { useRefetchOn } from '@/lib/query-realtime.js';
+import { useSession } from '@/lib/session.js';
 import type { AssetId } from '../assets.js';
 import { customerKeys } from './keys.js';
 
-export type { KycStatus, ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
+export type { KycStatus, ProfileDetails } from '@ledger/contract/profile-details.js';
 
 /** Amounts per asset as decimal strings. */
 export type AmountMap = Partial<Record<AssetId, string>>;

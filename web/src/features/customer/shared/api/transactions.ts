@@ -1,9 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { TransactionEntry, TransactionRow, TransactionsPage } from '../../../../../../ledger/contract/transactions.js';
-import { getJson } from '../../../../lib/api-client.js';
-import { parseAnswer } from '../../../../lib/query.js';
-import { useRefetchOn } from '../../../../lib/query-realtime.js';
+import { TransactionEntry, TransactionRow, TransactionsPage } from '@ledger/contract/transactions.js';
+import { getJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
+import { useRefetchOn } from '@/lib/query-realtime.js';
 import { customerKeys } from './keys.js';
 
 /** A transaction as the API returns it (the transactions contract); amounts are signed decimal strings. */

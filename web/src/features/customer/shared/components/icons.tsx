@@ -1,4 +1,4 @@
-import { Icon } from '../../../../components/icon.js';
+import { Icon } from '@/components/icon.js';
 
 /** Line icons of the customer screens; decorative (aria-hidden): the text beside them carries the meaning. */
 export const customerIcons = {

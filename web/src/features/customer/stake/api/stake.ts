@@ -1,5 +1,5 @@
-import { getJson, postJson } from '../../../../lib/api-client.js';
-import { idempotent } from '../../shared/api/idempotency.js';
+import { getJson, postJson } from '@/lib/api-client.js';
+import { idempotent } from '@/features/customer/shared/api/idempotency.js';
 
 /** An active stake: a scheduled_transactions row with status pending and type stake_payout. */
 export type ScheduledTransaction = {

@@ -1,21 +1,15 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Banner } from '../../../../components/banner.js';
-import { Button } from '../../../../components/button.js';
-import { Modal } from '../../../../components/modal.js';
-import { ApiError } from '../../../../lib/api-client.js';
-import { cleanAmountInput, formatCrypto, formatFullDateTime, parseAmountInput } from '../../../../lib/money.js';
-import { useSession } from '../../../../lib/session.js';
-import { useSubmit } from '../../../../lib/use-submit.js';
-import {
-  checkStakeAmount,
-  estimatedEarnings,
-  STAKE_MESSAGES as M,
-  STAKE_PLANS,
-  type StakeableAsset,
-} from '../../../../../../ledger/staking/plans.js';
-import type { ProfileDetails } from '../../shared/api/profile.js';
-import { assetName } from '../../shared/assets.js';
-import { availableBalance } from '../../shared/balances.js';
+import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Modal } from '@/components/modal.js';
+import { ApiError } from '@/lib/api-client.js';
+import { cleanAmountInput, formatCrypto, formatFullDateTime, parseAmountInput } from '@/lib/money.js';
+import { useSession } from '@/lib/session.js';
+import { useSubmit } from '@/lib/use-submit.js';
+import { checkStakeAmount, estimatedEarnings, STAKE_MESSAGES as M, STAKE_PLANS, type StakeableAsset } from '@ledger/staking/plans.js';
+import type { ProfileDetails } from '@/features/customer/shared/api/profile.js';
+import { assetName } from '@/features/customer/shared/assets.js';
+import { availableBalance } from '@/features/customer/shared/balances.js';
 import { createStake, STAKE_TEXT } from '../api/stake.js';
 
 /** The stake modal closes this long after a success (spec 001 section 9). */

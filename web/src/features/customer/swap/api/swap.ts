@@ -1,5 +1,5 @@
-import { postJson } from '../../../../lib/api-client.js';
-import { idempotent } from '../../shared/api/idempotency.js';
+import { postJson } from '@/lib/api-client.js';
+import { idempotent } from '@/features/customer/shared/api/idempotency.js';
 
 export type SwapAnswer = { success: boolean; requestId: string; fromAmount: string; fee: string; netReceived: string; rate: string };
 

@@ -1,4 +1,4 @@
-import type { Transaction } from '../../shared/api/transactions.js';
+import type { Transaction } from '@/features/customer/shared/api/transactions.js';
 
 /** A list entry as the API answers it: a swap is its spent leg with the received leg linked. */
 export type TransactionEntry = Transaction & { linkedTransaction?: Transaction | null };

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { Button } from '../../../../components/button.js';
-import { Modal } from '../../../../components/modal.js';
-import { formatCrypto, formatFullDateTime, formatSigned, toDecimal } from '../../../../lib/money.js';
-import { assetName } from '../../shared/assets.js';
-import { AssetIcon } from '../../shared/components/asset-icon.js';
-import { StatusBadge } from '../../shared/components/status-badge.js';
+import { Button } from '@/components/button.js';
+import { Modal } from '@/components/modal.js';
+import { formatCrypto, formatFullDateTime, formatSigned, toDecimal } from '@/lib/money.js';
+import { assetName } from '@/features/customer/shared/assets.js';
+import { AssetIcon } from '@/features/customer/shared/components/asset-icon.js';
+import { StatusBadge } from '@/features/customer/shared/components/status-badge.js';
 import { typeLabel } from './transaction-labels.js';
 import { swapPair, type SwapPair, type TransactionEntry } from './swap-entry.js';
 

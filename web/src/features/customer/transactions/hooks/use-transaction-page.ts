@@ -1,4 +1,4 @@
-import { useTransactionsQuery, type Transaction } from '../../shared/api/transactions.js';
+import { useTransactionsQuery, type Transaction } from '@/features/customer/shared/api/transactions.js';
 
 /** Transactions per page (spec 001 section 9). */
 export const PAGE_SIZE = 10;

@@ -1,5 +1,5 @@
-import { postJson } from '../../../../lib/api-client.js';
-import { idempotent } from '../../shared/api/idempotency.js';
+import { postJson } from '@/lib/api-client.js';
+import { idempotent } from '@/features/customer/shared/api/idempotency.js';
 
 /** create-pending-withdrawal: a send that waits for approval (docs/api-money.md). */
 export function requestSend(body: {

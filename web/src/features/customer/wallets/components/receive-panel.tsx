@@ -1,6 +1,6 @@
-import { Button } from '../../../../components/button.js';
-import { useTimedMessage } from '../../shared/hooks/use-timed-message.js';
-import { customerIcons } from '../../shared/components/icons.js';
+import { Button } from '@/components/button.js';
+import { useTimedMessage } from '@/features/customer/shared/hooks/use-timed-message.js';
+import { customerIcons } from '@/features/customer/shared/components/icons.js';
 import { copyText } from '../hooks/use-clipboard.js';
 import { QR_SIZE, useQrCode } from '../hooks/use-qr-code.js';
 import type { Wallet } from '../wallet.js';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Modal } from '../../../../components/modal.js';
-import { Tabs } from '../../../../components/tabs.js';
-import { formatCrypto, formatUsd } from '../../../../lib/money.js';
-import { AssetIcon } from '../../shared/components/asset-icon.js';
+import { Modal } from '@/components/modal.js';
+import { Tabs } from '@/components/tabs.js';
+import { formatCrypto, formatUsd } from '@/lib/money.js';
+import { AssetIcon } from '@/features/customer/shared/components/asset-icon.js';
 import type { Wallet } from '../wallet.js';
 import { ReceivePanel } from './receive-panel.js';
 import { SendPanel } from './send-panel.js';

@@ -1,16 +1,16 @@
-import type { AwaitingAnswer } from '../../approvals/api.js';
+import type { AwaitingAnswer } from '@/features/staff/approvals/api.js';
 import type { z } from 'zod';
-import type { BalanceAt as BalanceAtSchema } from '../../../../../../ledger/contract/books.js';
-import type { BuyingLinks, StaffPaymentMethod } from '../../../../../../ledger/contract/staff-buying-links.js';
-import type { StaffTransactionPage, TrailPage as TrailPageSchema } from '../../../../../../ledger/contract/staff-users.js';
-import { anonymous, deleteJson, getJson, postJson } from '../../../../lib/api-client.js';
+import type { BalanceAt as BalanceAtSchema } from '@ledger/contract/books.js';
+import type { BuyingLinks, StaffPaymentMethod } from '@ledger/contract/staff-buying-links.js';
+import type { StaffTransactionPage, TrailPage as TrailPageSchema } from '@ledger/contract/staff-users.js';
+import { anonymous, deleteJson, getJson, postJson } from '@/lib/api-client.js';
 
 /** The staff's calls behind the User Profile tabs (spec 002 section 7; docs/api-staff.md). */
 
 /** The ten assets with their names, in the spec's order (the ledger's list). */
-export { ASSETS as ASSET_LIST } from '../../../../../../ledger/contract/assets.js';
+export { ASSETS as ASSET_LIST } from '@ledger/contract/assets.js';
 
-export type { ProfileDetails } from '../../../../../../ledger/contract/profile-details.js';
+export type { ProfileDetails } from '@ledger/contract/profile-details.js';
 
 export type StaffTransaction = z.infer<typeof StaffTransactionPage>['transactions'][number];
 

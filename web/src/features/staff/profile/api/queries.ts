@@ -1,11 +1,11 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { ProfileDetailsSchema } from '../../../../../../ledger/contract/profile-details.js';
-import { KycDetails } from '../../../../../../ledger/contract/kyc.js';
-import { BuyingLinks, StaffPaymentMethod } from '../../../../../../ledger/contract/staff-buying-links.js';
-import { StaffTransactionPage, TrailPage } from '../../../../../../ledger/contract/staff-users.js';
-import { getJson, postJson } from '../../../../lib/api-client.js';
-import { parseAnswer } from '../../../../lib/query.js';
+import { ProfileDetailsSchema } from '@ledger/contract/profile-details.js';
+import { KycDetails } from '@ledger/contract/kyc.js';
+import { BuyingLinks, StaffPaymentMethod } from '@ledger/contract/staff-buying-links.js';
+import { StaffTransactionPage, TrailPage } from '@ledger/contract/staff-users.js';
+import { getJson, postJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
 import { profileApi, type TrailKind } from './calls.js';
 
 /** The User Profile's cached reads (TanStack Query), under one key per customer. */
