@@ -1,9 +1,10 @@
 import type { WebSocket } from 'ws';
+import { REALTIME_CLOSE, type Topic, type TopicPayload } from '../../ledger/contract/realtime.js';
 
-export type Topic = 'transactions' | 'notifications' | 'prices' | 'announcements' | 'tickets' | 'approvals';
+export type { Topic };
 
 /** The close code of a socket whose authorisation is refused or has ended (the client reconnects with a fresh token). */
-export const CLOSE_UNAUTHORIZED = 4401;
+export const CLOSE_UNAUTHORIZED = REALTIME_CLOSE.unauthorized;
 
 /** What authorised a socket: its user, the session of its access token, and when that token expires. */
 export interface SocketAuth {
@@ -46,7 +47,7 @@ export class RealtimeHub {
   }
 
   /** To one user's sockets only. */
-  publish(userId: string, topic: Topic, payload: unknown): void {
+  publish<T extends Topic>(userId: string, topic: T, payload: TopicPayload<T>): void {
     const set = this.byUser.get(userId);
     if (!set) return;
     const message = JSON.stringify({ type: 'event', topic, payload });
@@ -54,7 +55,7 @@ export class RealtimeHub {
   }
 
   /** To everyone connected (public data such as prices). */
-  broadcast(topic: Topic, payload: unknown): void {
+  broadcast<T extends Topic>(topic: T, payload: TopicPayload<T>): void {
     const message = JSON.stringify({ type: 'event', topic, payload });
     for (const socket of this.all.keys()) send(socket, message);
   }

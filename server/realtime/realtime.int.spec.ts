@@ -5,6 +5,7 @@ import { walletDecider } from '../../ledger/wallet/decider.js';
 import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
 import type { AccessClaims } from '../auth/sessions.js';
 import { sweepEndedSessions } from './routes.js';
+import { isTopic, ServerMessage, TOPIC_PAYLOADS } from '../../ledger/contract/realtime.js';
 
 /** The close code, once the socket closes (rejects after `ms`). */
 function closed(socket: WebSocket, ms = 2000): Promise<number> {
@@ -18,12 +19,26 @@ function closed(socket: WebSocket, ms = 2000): Promise<number> {
   });
 }
 
+/** Every message a test's socket received that the realtime contract does not describe. */
+const offContract: unknown[] = [];
+let checked = 0;
+function checkContract(m: unknown): void {
+  checked++;
+  const message = ServerMessage.safeParse(m);
+  const described =
+    message.success &&
+    (message.data.type !== 'event' ||
+      (isTopic(message.data.topic) && TOPIC_PAYLOADS[message.data.topic].safeParse(message.data.payload).success));
+  if (!described) offContract.push(m);
+}
+
 /** Collects a socket's messages; `next(pred)` waits for the first that matches. */
 function listen(socket: WebSocket) {
   const seen: Record<string, unknown>[] = [];
   const waiters: { pred: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void }[] = [];
   socket.on('message', (raw) => {
     const m = JSON.parse(String(raw));
+    checkContract(m);
     seen.push(m);
     for (const w of [...waiters])
       if (w.pred(m)) {
@@ -232,5 +247,12 @@ describe('realtime socket', () => {
     const socket = new WebSocket(`${base}/realtime/v1?token=not-a-token`);
     const code = await new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)));
     expect(code).toBe(4401);
+  });
+
+  // Last in the file: every message the tests above received (ready, heartbeats, events on
+  // transactions, notifications, prices, tickets ...) is one that ledger/contract/realtime.ts describes.
+  it('sends only messages the realtime contract describes', () => {
+    expect(checked).toBeGreaterThan(10);
+    expect(offContract).toEqual([]);
   });
 });

@@ -3,9 +3,10 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { AuthServices } from '../auth/index.js';
 import type { SessionService } from '../auth/sessions.js';
 import { CLOSE_UNAUTHORIZED, type RealtimeHub } from './hub.js';
+import { REALTIME_CLOSE, REALTIME_TIMING } from '../../ledger/contract/realtime.js';
 
 /** How long a socket may stay silent before it is closed (the client's heartbeat is 30 s). */
-const IDLE_MS = 45_000;
+const IDLE_MS = REALTIME_TIMING.idleMs;
 /** How often the open sockets' sessions are checked for ends written by other processes. */
 const SESSION_SWEEP_MS = 30_000;
 
@@ -30,7 +31,7 @@ export async function registerRealtime(app: FastifyInstance, auth: AuthServices,
     options: { maxPayload: 4096 },
     errorHandler: (error, socket) => {
       app.log.error({ err: error }, 'realtime socket failed');
-      socket.close(1011, 'server error');
+      socket.close(REALTIME_CLOSE.serverError, 'server error');
     },
   });
   const stopListening = auth.sessions.onEnded((ended) =>
@@ -75,10 +76,10 @@ export async function registerRealtime(app: FastifyInstance, auth: AuthServices,
       (ended) => hub.endSessions(ended),
       (error: unknown) => app.log.warn({ err: error }, 'realtime session check failed'),
     );
-    let idle = setTimeout(() => socket.close(4408, 'idle'), IDLE_MS);
+    let idle = setTimeout(() => socket.close(REALTIME_CLOSE.idle, 'idle'), IDLE_MS);
     socket.on('message', (raw) => {
       clearTimeout(idle);
-      idle = setTimeout(() => socket.close(4408, 'idle'), IDLE_MS);
+      idle = setTimeout(() => socket.close(REALTIME_CLOSE.idle, 'idle'), IDLE_MS);
       let message: { type?: string };
       try {
         message = JSON.parse(String(raw));

@@ -2,6 +2,15 @@ import { useEffect, useRef } from 'react';
 import { create } from 'zustand';
 import { pendingSecondFactor } from './auth-types.js';
 import { getAccessToken, refreshSession, useSession } from './session.js';
+import {
+  isTopic,
+  REALTIME_CLOSE,
+  REALTIME_TIMING,
+  ServerMessage,
+  TOPIC_PAYLOADS,
+  type Topic,
+  type TopicPayload,
+} from '@ledger/contract/realtime.js';
 
 /*
  * The realtime connection (docs/api-money.md, "Realtime"): one WebSocket per tab to
@@ -9,27 +18,20 @@ import { getAccessToken, refreshSession, useSession } from './session.js';
  * `subscribe` (or `useRealtime`); the connection itself is this module's business.
  */
 
-/** The spec's timings (spec 000 section 9). */
-export const REALTIME_TIMING = {
-  /** A heartbeat goes out this often ... */
-  heartbeatMs: 30_000,
-  /** ... and a connection that has not answered within this long is taken for dead. */
-  answerTimeoutMs: 10_000,
-  /** Waits before the 1st, 2nd, 3rd and 4th reconnect; the last one repeats from then on. */
-  reconnectDelaysMs: [1_000, 2_000, 5_000, 10_000],
-} as const;
+/** The spec's timings (spec 000 section 9), from the realtime contract. */
+export { REALTIME_TIMING };
 
 /** After this many failed tries in a row, the screens say the live updates are broken. */
 export const REALTIME_TROUBLE_AFTER_FAILURES = 3;
 export const REALTIME_ERROR = 'Realtime connection error. Refresh may be needed.';
 
 /** The server closes a socket whose token it refuses with this code. */
-const CLOSE_UNAUTHORIZED = 4401;
+const CLOSE_UNAUTHORIZED = REALTIME_CLOSE.unauthorized;
 /** Our own close when a heartbeat went unanswered. */
 const CLOSE_NO_ANSWER = 4000;
 
-export type Topic = 'transactions' | 'notifications' | 'prices' | 'announcements' | 'tickets' | 'approvals';
-export type RealtimeHandler = (payload: unknown) => void;
+export type { Topic };
+export type RealtimeHandler<T extends Topic = Topic> = (payload: TopicPayload<T>) => void;
 
 export type RealtimeStatus = {
   /** off: nobody signed in; connecting: first try; open: ready; retrying: down, a reconnect is planned or under way. */
@@ -42,15 +44,15 @@ export const useRealtimeStatus = create<RealtimeStatus>(() => ({ state: 'off', f
 
 // --- topics --------------------------------------------------------------------------
 
-const handlers = new Map<Topic, Set<RealtimeHandler>>();
+const handlers = new Map<Topic, Set<(payload: unknown) => void>>();
 
 /** Calls `handler` with each event's payload on `topic`; returns the way to stop. */
-export function subscribe(topic: Topic, handler: RealtimeHandler): () => void {
+export function subscribe<T extends Topic>(topic: T, handler: RealtimeHandler<T>): () => void {
   let set = handlers.get(topic);
   if (!set) handlers.set(topic, (set = new Set()));
-  set.add(handler);
+  set.add(handler as (payload: unknown) => void);
   return () => {
-    handlers.get(topic)?.delete(handler);
+    handlers.get(topic)?.delete(handler as (payload: unknown) => void);
   };
 }
 
@@ -63,17 +65,6 @@ function dispatch(topic: Topic, payload: unknown): void {
       console.error(`A realtime '${topic}' listener failed`, error);
     }
   }
-}
-
-function isTopic(value: unknown): value is Topic {
-  return (
-    value === 'transactions' ||
-    value === 'notifications' ||
-    value === 'prices' ||
-    value === 'announcements' ||
-    value === 'tickets' ||
-    value === 'approvals'
-  );
 }
 
 // --- the connection ------------------------------------------------------------------
@@ -181,9 +172,9 @@ async function connect(): Promise<void> {
     // Any word from the server answers the heartbeat.
     window.clearTimeout(conn.answerTimer);
     conn.answerTimer = undefined;
-    let message: { type?: unknown; topic?: unknown; payload?: unknown };
+    let message: ServerMessage;
     try {
-      message = JSON.parse(String(event.data)) as typeof message;
+      message = ServerMessage.parse(JSON.parse(String(event.data)));
     } catch {
       return;
     }
@@ -191,7 +182,9 @@ async function connect(): Promise<void> {
       ready = true;
       onReady(generation);
     } else if (message.type === 'event' && isTopic(message.topic)) {
-      dispatch(message.topic, message.payload);
+      // An event whose payload is not the topic's (a newer server, say) reaches no screen.
+      const payload = TOPIC_PAYLOADS[message.topic].safeParse(message.payload);
+      if (payload.success) dispatch(message.topic, payload.data);
     }
   };
   socket.onclose = (event: CloseEvent) => {
@@ -302,12 +295,12 @@ export function startRealtime(): void {
 // --- React ---------------------------------------------------------------------------
 
 /** Calls the latest `handler` on each event of `topic` while the component is mounted. */
-export function useRealtime(topic: Topic, handler: RealtimeHandler): void {
+export function useRealtime<T extends Topic>(topic: T, handler: RealtimeHandler<T>): void {
   const latest = useRef(handler);
   useEffect(() => {
     latest.current = handler;
   });
-  useEffect(() => subscribe(topic, (payload) => latest.current(payload)), [topic]);
+  useEffect(() => subscribe(topic, (payload: TopicPayload<T>) => latest.current(payload)), [topic]);
 }
 
 /** True once the socket has been down for longer than the first reconnect steps. */
