@@ -1,79 +1,118 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import {
+  TicketAttachment as TicketAttachmentSchema,
+  TicketPage,
+  TicketResponse as TicketResponseSchema,
+  TicketThread,
+  TicketView,
+  TICKETS_PER_PAGE,
+} from '@ledger/contract/tickets.js';
 import { deleteJson, getJson, http, patchJson, postJson, toApiError } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
+import { useRefetchOn } from '@/lib/query-realtime.js';
 
 /*
  * Support tickets as both sides call them (docs/api-support.md): the customer's list and
- * create, the worker's list and status, and the conversation with its attachments.
+ * create, the worker's list and status, the manager's queue, and the conversation with its
+ * attachments. The answers are parsed with the tickets contract's schemas.
  */
 
-export type Urgency = 'low' | 'medium' | 'high';
-export type TicketStatus = 'open' | 'in_progress' | 'resolved';
-
-export type Ticket = {
-  id: string;
-  user_id: string;
-  subject: string;
-  message: string;
-  urgency: Urgency;
-  status: TicketStatus;
-  created_at: string;
-  assigned_worker_id: string | null;
-  user_email?: string | null;
-};
-
-export type TicketResponse = {
-  id: string;
-  ticket_id: string;
-  user_id: string;
-  message: string;
-  created_at: string;
-  is_from_worker: boolean;
-};
-
-export type TicketAttachment = {
-  id: string;
-  ticket_id: string;
-  response_id: string | null;
-  file_name: string;
-  file_type: string;
-  file_size: number;
-  uploaded_at: string;
-  is_from_worker: boolean;
-  uploaded_by: string;
-  /** Sent with the ticket itself. */
-  opening: boolean;
-};
-
-export type Conversation = { ticket: Ticket; responses: TicketResponse[]; attachments: TicketAttachment[] };
+export type Urgency = z.infer<typeof TicketView>['urgency'];
+export type TicketStatus = z.infer<typeof TicketView>['status'];
+/** A ticket; the conversation's carries its customer's address. */
+export type Ticket = z.infer<typeof TicketView> & { user_email?: string | null };
+export type TicketResponse = z.infer<typeof TicketResponseSchema>;
+export type TicketAttachment = z.infer<typeof TicketAttachmentSchema>;
+export type Conversation = z.infer<typeof TicketThread>;
+/** A page of tickets; the staff lists add the customers' addresses by user id. */
+export type TicketsPage = { tickets: Ticket[]; totalCount: number; userEmails: Record<string, string> };
 
 /** Spec 001 section 9 and spec 002 section 9. */
-export const TICKETS_PER_PAGE = 5;
+export { TICKETS_PER_PAGE };
 
 export const STATUS_LABEL: Record<TicketStatus, string> = { open: 'Open', in_progress: 'In Progress', resolved: 'Resolved' };
 export const URGENCY_LABEL: Record<Urgency, string> = { low: 'Low', medium: 'Medium', high: 'High' };
 
-export function listMyTickets(page: number) {
-  return getJson<{ tickets: Ticket[]; totalCount: number }>(`api/v1/support-tickets?page=${page}&perPage=${TICKETS_PER_PAGE}`);
+/** What a ticket answer that does not match the contract shows. */
+const UNREADABLE = 'The tickets could not be read.';
+
+/** The tickets' cached reads; a realtime 'tickets' hint marks them all stale. */
+export const ticketKeys = {
+  all: ['tickets'] as const,
+  mine: (page: number) => ['tickets', 'mine', page] as const,
+  workerLists: ['tickets', 'worker'] as const,
+  worker: (workerId: string | null, page: number, status: TicketStatus | null) => ['tickets', 'worker', workerId, page, status] as const,
+  unassigned: ['tickets', 'unassigned'] as const,
+  unassignedPage: (page: number) => ['tickets', 'unassigned', page] as const,
+  conversation: (ticketId: string) => ['tickets', 'conversation', ticketId] as const,
+  attachment: (id: string) => ['tickets', 'attachment', id] as const,
+};
+
+async function ticketsPage(answer: Promise<unknown>): Promise<TicketsPage> {
+  const page = parseAnswer(TicketPage, await answer, UNREADABLE);
+  return { tickets: page.tickets, totalCount: page.totalCount, userEmails: page.userEmails ?? {} };
+}
+
+export function listMyTickets(page: number, signal?: AbortSignal): Promise<TicketsPage> {
+  return ticketsPage(getJson(`api/v1/support-tickets?page=${page}&perPage=${TICKETS_PER_PAGE}`, { signal }));
+}
+
+export function getWorkerTickets(workerId: string, page: number, status: TicketStatus | null, signal?: AbortSignal) {
+  const body = { workerId, page, perPage: TICKETS_PER_PAGE, ...(status ? { status } : {}) };
+  return ticketsPage(postJson('functions/v1/get-worker-tickets', body, { signal }));
+}
+
+export function listUnassignedTickets(page: number, signal?: AbortSignal): Promise<TicketsPage> {
+  return ticketsPage(getJson(`api/v1/support-tickets/unassigned?page=${page}&perPage=${TICKETS_PER_PAGE}`, { signal }));
+}
+
+export async function getConversation(ticketId: string, signal?: AbortSignal): Promise<Conversation> {
+  return parseAnswer(TicketThread, await getJson(`api/v1/support-tickets/${ticketId}`, { signal }), UNREADABLE);
+}
+
+/** The customer's tickets, newest first, one page; read again on a realtime 'tickets' hint. */
+export function useMyTickets(page: number) {
+  useRefetchOn('tickets', [ticketKeys.mine(page)]);
+  return useQuery({
+    queryKey: ticketKeys.mine(page),
+    queryFn: ({ signal }) => listMyTickets(page, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The tickets assigned to a worker, one page, all or of one status; read again on a realtime 'tickets' hint. */
+export function useWorkerTickets(workerId: string | null, page: number, status: TicketStatus | null) {
+  const queryKey = ticketKeys.worker(workerId, page, status);
+  useRefetchOn('tickets', [queryKey]);
+  return useQuery({
+    queryKey,
+    enabled: workerId !== null,
+    queryFn: ({ signal }) => getWorkerTickets(workerId!, page, status, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The manager's queue of tickets no worker owns, oldest first, one page. */
+export function useUnassignedTickets(page: number) {
+  return useQuery({
+    queryKey: ticketKeys.unassignedPage(page),
+    queryFn: ({ signal }) => listUnassignedTickets(page, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A ticket with its messages and files (the realtime hint is the conversation's own business). */
+export function useConversation(ticketId: string) {
+  return useQuery({ queryKey: ticketKeys.conversation(ticketId), queryFn: ({ signal }) => getConversation(ticketId, signal) });
 }
 
 export function createTicket(input: { subject: string; message: string; urgency: Urgency; userId: string }) {
   return postJson<Ticket>('functions/v1/create-support-ticket', input);
 }
 
-export function getWorkerTickets(workerId: string, page: number, status: TicketStatus | null) {
-  return postJson<{ tickets: Ticket[]; userEmails: Record<string, string>; totalCount: number }>('functions/v1/get-worker-tickets', {
-    workerId,
-    page,
-    perPage: TICKETS_PER_PAGE,
-    ...(status ? { status } : {}),
-  });
-}
-
 export function updateTicketStatus(ticketId: string, status: TicketStatus, userId: string) {
   return postJson<{ success: boolean; ticket: Ticket }>('functions/v1/update-ticket-status', { ticketId, status, userId });
-}
-
-export function getConversation(ticketId: string) {
-  return getJson<Conversation>(`api/v1/support-tickets/${ticketId}`);
 }
 
 export function postResponse(ticketId: string, message: string) {

@@ -1,6 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { getAccessToken } from '@/lib/session.js';
-import { fetchAttachment, type TicketAttachment } from './api.js';
+import { fetchAttachment, ticketKeys, type TicketAttachment } from './api.js';
 import { ATTACHMENT_RULES, formatFileSize } from './rules.js';
 
 /*
@@ -37,31 +38,31 @@ export function AttachmentList({ attachments }: { attachments: TicketAttachment[
   );
 }
 
+const IMAGE_TEXT = { signedOut: 'You must be logged in to view images', failed: 'Failed to load image' } as const;
+
+/** An image's bytes, read once (a file never changes) with the user's token; null when nobody is signed in. */
+function useImageBytes(id: string) {
+  return useQuery({
+    queryKey: ticketKeys.attachment(id),
+    staleTime: Infinity,
+    queryFn: async () => ((await getAccessToken()) ? fetchAttachment(id) : null),
+  });
+}
+
 function InlineImage({ attachment }: { attachment: TicketAttachment }) {
+  const image = useImageBytes(attachment.id);
+  const error = image.error ? IMAGE_TEXT.failed : image.data === null ? IMAGE_TEXT.signedOut : null;
+  // The blob's address lives as long as the image shows.
   const [url, setUrl] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    let objectUrl: string | null = null;
-    let cancelled = false;
-    void (async () => {
-      if (!(await getAccessToken())) {
-        setError('You must be logged in to view images');
-        return;
-      }
-      try {
-        const blob = await fetchAttachment(attachment.id);
-        if (cancelled) return;
-        objectUrl = URL.createObjectURL(blob);
-        setUrl(objectUrl);
-      } catch {
-        if (!cancelled) setError('Failed to load image');
-      }
-    })();
+    if (!image.data) return;
+    const objectUrl = URL.createObjectURL(image.data);
+    setUrl(objectUrl);
     return () => {
-      cancelled = true;
-      if (objectUrl) URL.revokeObjectURL(objectUrl);
+      URL.revokeObjectURL(objectUrl);
+      setUrl(null);
     };
-  }, [attachment.id]);
+  }, [image.data]);
 
   if (error) return <span className="field__error">{error}</span>;
   if (!url) return <span className="ticket-attachment__thumb ticket-attachment__thumb--loading" aria-label="Loading image" />;

@@ -1,8 +1,10 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button } from '@/components/button.js';
 import { formatListDateTime } from '@/lib/money.js';
 import { useRealtime } from '@/lib/realtime.js';
-import { getConversation, linkAttachment, postResponse, type Conversation, type Ticket } from './api.js';
+import { useSubmit } from '@/lib/use-submit.js';
+import { linkAttachment, postResponse, ticketKeys, useConversation, type Ticket } from './api.js';
 import { AttachmentList } from './attachment-list.js';
 import { ATTACHMENT_RULES, TEXT, customerMayReply, delay, openingAttachments } from './rules.js';
 import { usePendingUploads } from './use-pending-uploads.js';
@@ -12,8 +14,6 @@ type Side = 'customer' | 'worker';
 type Props = {
   ticketId: string;
   side: Side;
-  /** Told whenever the ticket itself is read again (status, assignment). */
-  onTicket?: (ticket: Ticket) => void;
   /** Rendered above the messages with the freshest ticket (the worker's status controls). */
   header?: (ticket: Ticket, reload: () => void) => ReactNode;
 };
@@ -23,32 +23,19 @@ const SEND_FAILED: Record<Side, string> = {
   worker: 'Failed to send response. Please try again.',
 };
 
+const LOAD_FAILED = 'Failed to load messages';
+
 /** A ticket's messages and files, and the reply box, kept live over the realtime socket. */
-export function TicketConversation({ ticketId, side, onTicket, header }: Props) {
-  const [data, setData] = useState<Conversation | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const onTicketRef = useRef(onTicket);
-  onTicketRef.current = onTicket;
-
-  const load = useCallback(async () => {
-    try {
-      const next = await getConversation(ticketId);
-      setData(next);
-      setLoadError(null);
-      onTicketRef.current?.(next.ticket);
-    } catch {
-      setLoadError('Failed to load messages');
-    }
-  }, [ticketId]);
-
-  useEffect(() => {
-    setData(null);
-    void load();
-  }, [load]);
+export function TicketConversation({ ticketId, side, header }: Props) {
+  const client = useQueryClient();
+  const conversation = useConversation(ticketId);
+  const data = conversation.data ?? null;
+  const loadError = conversation.error ? LOAD_FAILED : null;
+  const reload = useCallback(() => void client.invalidateQueries({ queryKey: ticketKeys.conversation(ticketId) }), [client, ticketId]);
 
   useRealtime('tickets', (payload) => {
     const p = payload as { ticketId?: string; changed?: boolean } | null;
-    if (p?.changed || p?.ticketId === ticketId) void load();
+    if (p?.changed || p?.ticketId === ticketId) reload();
   });
 
   const threadEnd = useRef<HTMLLIElement>(null);
@@ -75,7 +62,7 @@ export function TicketConversation({ ticketId, side, onTicket, header }: Props) 
 
   return (
     <div className="ticket-conversation">
-      {header?.(ticket, () => void load())}
+      {header?.(ticket, reload)}
       {loadError && (
         <p className="banner banner--error" role="alert">
           {loadError}
@@ -107,7 +94,7 @@ export function TicketConversation({ ticketId, side, onTicket, header }: Props) 
         ))}
         <li ref={threadEnd} aria-hidden="true" />
       </ol>
-      <ReplyBox key={ticket.id} ticket={ticket} side={side} mayReply={mayReply} onSent={() => void load()} />
+      <ReplyBox key={ticket.id} ticket={ticket} side={side} mayReply={mayReply} onSent={reload} />
     </div>
   );
 }
@@ -139,31 +126,27 @@ function Message({
 
 function ReplyBox({ ticket, side, mayReply, onSent }: { ticket: Ticket; side: Side; mayReply: boolean; onSent: () => void }) {
   const [text, setText] = useState('');
-  const [sending, setSending] = useState(false);
-  const [sendError, setSendError] = useState<string | null>(null);
+  const sending = useSubmit();
   const uploads = usePendingUploads(ticket.id);
   const fileInput = useRef<HTMLInputElement>(null);
-  const canSend = mayReply && !sending && !uploads.uploading && (text.trim().length > 0 || uploads.pending.length > 0);
+  const canSend = mayReply && !sending.busy && !uploads.uploading && (text.trim().length > 0 || uploads.pending.length > 0);
 
   const send = async () => {
     if (!canSend) return;
-    setSending(true);
-    setSendError(null);
-    try {
-      const { response } = await postResponse(ticket.id, text.trim());
-      setText('');
-      const toLink = uploads.pending;
-      if (toLink.length > 0) {
-        await delay(ATTACHMENT_RULES.linkDelayMs);
-        await Promise.all(toLink.map((a) => linkAttachment(a.id, response.id)));
-        uploads.clear();
-      }
-      onSent();
-    } catch {
-      setSendError(SEND_FAILED[side]);
-    } finally {
-      setSending(false);
-    }
+    await sending.run(
+      async () => {
+        const { response } = await postResponse(ticket.id, text.trim());
+        setText('');
+        const toLink = uploads.pending;
+        if (toLink.length > 0) {
+          await delay(ATTACHMENT_RULES.linkDelayMs);
+          await Promise.all(toLink.map((a) => linkAttachment(a.id, response.id)));
+          uploads.clear();
+        }
+        onSent();
+      },
+      () => SEND_FAILED[side],
+    );
   };
 
   return (
@@ -188,7 +171,7 @@ function ReplyBox({ ticket, side, mayReply, onSent }: { ticket: Ticket; side: Si
         rows={3}
         maxLength={5000}
         value={text}
-        disabled={!mayReply || sending}
+        disabled={!mayReply || sending.busy}
         placeholder={mayReply ? TEXT.typeReply : TEXT.waiting}
         onChange={(e) => setText(e.target.value)}
         aria-describedby={mayReply ? undefined : `reply-hint-${ticket.id}`}
@@ -215,9 +198,9 @@ function ReplyBox({ ticket, side, mayReply, onSent }: { ticket: Ticket; side: Si
           {uploads.error}
         </p>
       )}
-      {sendError && (
+      {sending.error && (
         <p className="field__error" role="alert">
-          {sendError}
+          {sending.error}
         </p>
       )}
       <div className="ticket-reply__actions">
@@ -236,14 +219,14 @@ function ReplyBox({ ticket, side, mayReply, onSent }: { ticket: Ticket; side: Si
         />
         <Button
           variant="secondary"
-          disabled={!mayReply || sending}
+          disabled={!mayReply || sending.busy}
           loading={uploads.uploading}
           loadingText="Uploading..."
           onClick={() => fileInput.current?.click()}
         >
           Attach File
         </Button>
-        <Button type="submit" disabled={!canSend} loading={sending} loadingText="Sending...">
+        <Button type="submit" disabled={!canSend} loading={sending.busy} loadingText="Sending...">
           Send
         </Button>
       </div>

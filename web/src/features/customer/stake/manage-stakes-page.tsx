@@ -1,41 +1,20 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Banner } from '@/components/banner.js';
 import { Card } from '@/components/card.js';
 import { ScreenTitle } from '@/components/screen-title.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
-import { useRealtime } from '@/lib/realtime.js';
 import { formatCrypto, formatListDateTime } from '@/lib/money.js';
 import { assetName } from '../shared/assets.js';
 import { AssetIcon } from '../shared/components/asset-icon.js';
-import { fetchActiveStakes, STAKE_TEXT, type ScheduledTransaction } from './api/stake.js';
+import { STAKE_TEXT, useActiveStakes } from './api/stake.js';
 import './stake.css';
 
 /** /dashboard/marketplace/stake/manage (spec 001: Manage Stakes, each active stake 'Holding'). */
 export function ManageStakesPage() {
-  const [stakes, setStakes] = useState<ScheduledTransaction[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-  const [generation, setGeneration] = useState(0);
-  // A payout at maturity arrives as a new transaction: read the list again.
-  useRealtime('transactions', () => setGeneration((g) => g + 1));
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    fetchActiveStakes(controller.signal)
-      .then((rows) => {
-        setStakes(rows);
-        setError(null);
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setError(STAKE_TEXT.loadFailed);
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
-      });
-    return () => controller.abort();
-  }, [generation]);
+  const active = useActiveStakes();
+  const stakes = active.data ?? [];
+  const loading = active.isPending || active.isFetching;
+  const error = active.error ? STAKE_TEXT.loadFailed : null;
 
   return (
     <div className="customer-screen stake">

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Button } from '@/components/button.js';
 import { Card } from '@/components/card.js';
 import { Modal } from '@/components/modal.js';
@@ -6,40 +7,22 @@ import { Pager } from '@/components/pager.js';
 import { ScreenTitle } from '@/components/screen-title.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
 import { formatListDateTime } from '@/lib/money.js';
-import { useRealtime } from '@/lib/realtime.js';
-import { listMyTickets, STATUS_LABEL, TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '@/components/tickets/api.js';
+import { STATUS_LABEL, TICKETS_PER_PAGE, ticketKeys, URGENCY_LABEL, useMyTickets } from '@/components/tickets/api.js';
 import { TicketConversation } from '@/components/tickets/ticket-conversation.js';
 import '@/components/tickets/tickets.css';
 import { CreateTicketModal } from './create-ticket-modal.js';
 
 /** /dashboard/support (spec 001 "Support Tickets"): 5 per page, newest first. */
 export function SupportPage() {
+  const client = useQueryClient();
   const [page, setPage] = useState(1);
-  const [tickets, setTickets] = useState<Ticket[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [openId, setOpenId] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      const result = await listMyTickets(page);
-      setTickets(result.tickets);
-      setTotal(result.totalCount);
-      setError(null);
-    } catch {
-      setError('Failed to load tickets');
-    } finally {
-      setLoading(false);
-    }
-  }, [page]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-  useRealtime('tickets', () => void load());
+  const list = useMyTickets(page);
+  const tickets = list.data?.tickets ?? [];
+  const total = list.data?.totalCount ?? 0;
+  const loading = list.isPending || list.isFetching;
+  const error = list.error ? 'Failed to load tickets' : null;
 
   const opened = tickets.find((t) => t.id === openId);
 
@@ -85,8 +68,8 @@ export function SupportPage() {
         onClose={() => setCreating(false)}
         onCreated={() => {
           setCreating(false);
-          if (page === 1) void load();
-          else setPage(1);
+          void client.invalidateQueries({ queryKey: ticketKeys.mine(1) });
+          setPage(1);
         }}
       />
       <Modal open={Boolean(openId)} onClose={() => setOpenId(null)} title={opened?.subject ?? 'Ticket'} size="large">

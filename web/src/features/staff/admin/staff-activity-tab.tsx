@@ -3,8 +3,8 @@ import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { Field } from '@/components/field.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
-import { toApiError } from '@/lib/api-client.js';
-import { staffActions, staffActionsCsv, type StaffActionFilters, type StaffActionPage } from './api.js';
+import { useSubmit } from '@/lib/use-submit.js';
+import { staffActionsCsv, useStaffActions, type StaffActionFilters } from './api.js';
 import './staff-activity.css';
 import { ScrollArea } from '@/components/scroll-area.js';
 
@@ -31,54 +31,50 @@ export function StaffActivityTab() {
   // The cursors of the pages before this one (null: the first page), and this page's.
   const [trail, setTrail] = useState<(string | null)[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
-  const [page, setPage] = useState<StaffActionPage | null>(null);
+  const actions = useStaffActions(filters, PAGE_SIZE, cursor);
+  const page = actions.data ?? null;
+  // The filter's action names stay when a page fails to load.
   const [actionNames, setActionNames] = useState<string[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [downloading, setDownloading] = useState(false);
-
   useEffect(() => {
-    const abort = new AbortController();
-    setError(null);
-    staffActions(filters, PAGE_SIZE, cursor, abort.signal)
-      .then((answer) => {
-        setPage(answer);
-        setActionNames(answer.actionNames);
-      })
-      .catch(async (err: unknown) => {
-        if (abort.signal.aborted) return;
-        setPage(null);
-        setError((await toApiError(err)).message);
-      });
-    return () => abort.abort();
-  }, [filters, cursor]);
+    if (page) setActionNames(page.actionNames);
+  }, [page]);
+  // The form's own errors (a date range the wrong way round, a failed download).
+  const submit = useSubmit<'download'>();
+  const error = submit.error ?? actions.error?.message ?? null;
+
+  /** Another page or other filters: the form's last error goes. */
+  function go(nextTrail: (string | null)[], nextCursor: string | null) {
+    submit.reset();
+    setTrail(nextTrail);
+    setCursor(nextCursor);
+  }
 
   function apply(event: FormEvent) {
     event.preventDefault();
-    if (draft.from && draft.to && draft.from > draft.to) return setError('The start date must be on or before the end date.');
-    setTrail([]);
-    setCursor(null);
+    if (draft.from && draft.to && draft.from > draft.to) return submit.fail('The start date must be on or before the end date.');
+    // The same filters again read the first page again.
+    const again = cursor === null && JSON.stringify(draft) === JSON.stringify(filters);
+    go([], null);
     setFilters({ ...draft });
+    if (again) void actions.refetch();
   }
 
-  async function download() {
-    setDownloading(true);
-    setError(null);
-    try {
-      const { blob, fileName } = await staffActionsCsv(filters);
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (err) {
-      setError((await toApiError(err)).message);
-    } finally {
-      setDownloading(false);
-    }
-  }
+  const download = () =>
+    submit.run(
+      async () => {
+        const { blob, fileName } = await staffActionsCsv(filters);
+        const url = URL.createObjectURL(blob);
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = fileName;
+        document.body.append(link);
+        link.click();
+        link.remove();
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+      },
+      'The file could not be downloaded.',
+      'download',
+    );
 
   const set = (key: keyof StaffActionFilters) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
   return (
@@ -109,7 +105,13 @@ export function StaffActivityTab() {
         <Field label="To" type="date" value={draft.to} onChange={set('to')} />
         <div className="staff-activity__buttons">
           <Button type="submit">Apply filters</Button>
-          <Button type="button" variant="secondary" loading={downloading} loadingText="Preparing..." onClick={download}>
+          <Button
+            type="button"
+            variant="secondary"
+            loading={submit.busyWith === 'download'}
+            loadingText="Preparing..."
+            onClick={() => void download()}
+          >
             Download CSV
           </Button>
         </div>
@@ -155,24 +157,10 @@ export function StaffActivityTab() {
         </ScrollArea>
       )}
       <div className="staff-activity__pager">
-        <Button
-          variant="secondary"
-          disabled={trail.length === 0}
-          onClick={() => {
-            setCursor(trail[trail.length - 1] ?? null);
-            setTrail(trail.slice(0, -1));
-          }}
-        >
+        <Button variant="secondary" disabled={trail.length === 0} onClick={() => go(trail.slice(0, -1), trail[trail.length - 1] ?? null)}>
           Newer
         </Button>
-        <Button
-          variant="secondary"
-          disabled={!page?.nextCursor}
-          onClick={() => {
-            setTrail([...trail, cursor]);
-            setCursor(page?.nextCursor ?? null);
-          }}
-        >
+        <Button variant="secondary" disabled={!page?.nextCursor} onClick={() => go([...trail, cursor], page?.nextCursor ?? null)}>
           Older
         </Button>
       </div>

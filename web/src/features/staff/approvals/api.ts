@@ -1,4 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
+import { ApprovalDecided, ApprovalList } from '@ledger/contract/approvals.js';
 import { getJson, postJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
+import { useRefetchOn } from '@/lib/query-realtime.js';
 
 /** A request under the two-person rule, as the server answers it (docs/api-staff.md, "Approvals"). */
 export type { Approval } from '@ledger/contract/approvals.js';
@@ -7,13 +11,44 @@ import type { Approval } from '@ledger/contract/approvals.js';
 /** What a staff call answers when its action now waits for a second person. */
 export type AwaitingAnswer = { awaitingApproval?: boolean; approval?: Approval };
 
+/** A failed call's text when the server gave none (and an answer that does not match the contract). */
+export const APPROVALS_FAILED = 'An unexpected error occurred.';
+
+const list = async (answer: Promise<unknown>) => parseAnswer(ApprovalList, await answer, APPROVALS_FAILED);
+
 export const approvalsApi = {
-  waiting: () => postJson<{ approvals: Approval[]; limitUsd: string }>('functions/v1/list-approvals', { scope: 'waiting' }),
-  mine: () => postJson<{ approvals: Approval[] }>('functions/v1/list-approvals', { scope: 'mine' }),
-  decide: (requestId: string, decision: 'approve' | 'reject', reason: string) =>
-    postJson<{ success: boolean; approval: Approval }>('functions/v1/decide-approval', { requestId, decision, reason }),
-  forCustomer: (userId: string) => getJson<{ approvals: Approval[] }>(`api/v1/users/${userId}/approvals`),
+  waiting: (signal?: AbortSignal) => list(postJson('functions/v1/list-approvals', { scope: 'waiting' }, { signal })),
+  mine: (signal?: AbortSignal) => list(postJson('functions/v1/list-approvals', { scope: 'mine' }, { signal })),
+  decide: async (requestId: string, decision: 'approve' | 'reject', reason: string) =>
+    parseAnswer(ApprovalDecided, await postJson('functions/v1/decide-approval', { requestId, decision, reason }), APPROVALS_FAILED),
+  forCustomer: (userId: string, signal?: AbortSignal) => list(getJson(`api/v1/users/${userId}/approvals`, { signal })),
 };
+
+/** The approvals' cached reads; the realtime 'approvals' hint reads them all again. */
+export const approvalKeys = {
+  all: ['approvals'] as const,
+  waiting: ['approvals', 'waiting'] as const,
+  mine: ['approvals', 'mine'] as const,
+  customer: (userId: string) => ['approvals', 'customer', userId] as const,
+};
+
+/** Requests waiting for this checker (managers and admins only), with the rule's limit. */
+export function useWaitingApprovals(checker: boolean) {
+  useRefetchOn('approvals', [approvalKeys.waiting]);
+  return useQuery({ queryKey: approvalKeys.waiting, enabled: checker, queryFn: ({ signal }) => approvalsApi.waiting(signal) });
+}
+
+/** The staff member's own requests and how they ended. */
+export function useMyApprovals() {
+  useRefetchOn('approvals', [approvalKeys.mine]);
+  return useQuery({ queryKey: approvalKeys.mine, queryFn: ({ signal }) => approvalsApi.mine(signal) });
+}
+
+/** A customer's requests, for their profile. */
+export function useCustomerApprovals(userId: string) {
+  useRefetchOn('approvals', [approvalKeys.customer(userId)]);
+  return useQuery({ queryKey: approvalKeys.customer(userId), queryFn: ({ signal }) => approvalsApi.forCustomer(userId, signal) });
+}
 
 export const ACTION_LABELS: Record<Approval['action'], string> = {
   'manual-transaction': 'Manual transaction',

@@ -1,33 +1,37 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
-import { useRealtime } from '@/lib/realtime.js';
+import { serverWords } from '@/lib/error-text.js';
 import { useSession } from '@/lib/session.js';
-import { ACTION_LABELS, age, approvalLine, approvalsApi, type Approval } from './api.js';
+import { useSubmit } from '@/lib/use-submit.js';
+import {
+  ACTION_LABELS,
+  age,
+  approvalKeys,
+  approvalLine,
+  APPROVALS_FAILED,
+  approvalsApi,
+  useCustomerApprovals,
+  useMyApprovals,
+  useWaitingApprovals,
+  type Approval,
+} from './api.js';
 import { ScrollArea } from '@/components/scroll-area.js';
-
-/** A failed call's own text (the server's `error`). */
-const errorOf = (e: unknown) => (e instanceof Error && e.message ? e.message : 'An unexpected error occurred.');
 
 /** One waiting request: its facts, and Approve / Reject with a reason. */
 function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<void> }) {
   const [decision, setDecision] = useState<'approve' | 'reject' | null>(null);
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const deciding = useSubmit();
+  const busy = deciding.busy;
   const submit = async () => {
     if (!decision) return;
-    if (!reason.trim()) return setError('Please give a reason for your decision.');
-    setBusy(true);
-    setError(null);
-    try {
+    if (!reason.trim()) return deciding.fail('Please give a reason for your decision.');
+    await deciding.run(async () => {
       await approvalsApi.decide(a.requestId, decision, reason.trim());
       await onDecided();
-    } catch (e) {
-      setError(errorOf(e));
-    } finally {
-      setBusy(false);
-    }
+    }, APPROVALS_FAILED);
   };
   return (
     <>
@@ -76,7 +80,7 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
               value={reason}
               onChange={(e) => setReason(e.target.value)}
             />
-            {error && <Banner variant="error">{error}</Banner>}
+            {deciding.error && <Banner variant="error">{deciding.error}</Banner>}
             <div className="approvals__actions">
               <Button onClick={() => void submit()} loading={busy} loadingText="Saving...">
                 Confirm {decision === 'approve' ? 'approval' : 'rejection'}
@@ -100,26 +104,15 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
 export function ApprovalsTab() {
   const role = useSession((s) => s.role);
   const checker = role === 'MANAGER' || role === 'ADMIN';
-  const [waiting, setWaiting] = useState<Approval[] | null>(null);
-  const [mine, setMine] = useState<Approval[] | null>(null);
-  const [limit, setLimit] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      if (checker) {
-        const w = await approvalsApi.waiting();
-        setWaiting(w.approvals);
-        setLimit(w.limitUsd);
-      }
-      setMine((await approvalsApi.mine()).approvals);
-      setError(null);
-    } catch (e) {
-      setError(errorOf(e));
-    }
-  }, [checker]);
-  useEffect(() => void load(), [load]);
-  useRealtime('approvals', () => void load());
+  const client = useQueryClient();
+  const waitingQuery = useWaitingApprovals(checker);
+  const mineQuery = useMyApprovals();
+  const waiting = waitingQuery.data?.approvals ?? null;
+  const limit = waitingQuery.data?.limitUsd ?? null;
+  const mine = mineQuery.data?.approvals ?? null;
+  const failed = (checker ? waitingQuery.error : null) ?? mineQuery.error;
+  const error = failed ? serverWords(failed, APPROVALS_FAILED) : null;
+  const reload = () => client.invalidateQueries({ queryKey: approvalKeys.all });
 
   return (
     <div className="approvals">
@@ -156,7 +149,7 @@ export function ApprovalsTab() {
                 </thead>
                 <tbody>
                   {waiting.map((a) => (
-                    <WaitingRow key={a.requestId} a={a} onDecided={load} />
+                    <WaitingRow key={a.requestId} a={a} onDecided={reload} />
                   ))}
                 </tbody>
               </table>
@@ -187,17 +180,10 @@ export function ApprovalsTab() {
 }
 
 /** A customer's requests on their profile: what waits for a second person, and who decided the rest. */
-export function CustomerApprovals({ userId, refreshKey }: { userId: string; refreshKey?: unknown }) {
-  const [list, setList] = useState<Approval[]>([]);
-  const load = useCallback(async () => {
-    try {
-      setList((await approvalsApi.forCustomer(userId)).approvals);
-    } catch {
-      setList([]);
-    }
-  }, [userId]);
-  useEffect(() => void load(), [load, refreshKey]);
-  useRealtime('approvals', () => void load());
+export function CustomerApprovals({ userId }: { userId: string }) {
+  const approvals = useCustomerApprovals(userId);
+  // A failed read shows nothing, as an empty list does.
+  const list = approvals.error ? [] : (approvals.data?.approvals ?? []);
   if (list.length === 0) return null;
   return (
     <section className="approvals__customer" aria-label="Second approvals">

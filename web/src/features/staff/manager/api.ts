@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ManagedUsers } from '@ledger/contract/staff-workers.js';
+import { ManagedUsers, WorkerList } from '@ledger/contract/staff-workers.js';
 import { ApiError, postJson, postJsonWithHeaders } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 
@@ -15,9 +15,20 @@ export function createWorker(input: { fullName: string; email: string; password:
   return postJson<{ success: boolean; message: string }>('functions/v1/create-worker-for-manager', input);
 }
 
+export const WORKERS_FAILED = 'The workers could not be read.';
+
 /** All the manager's workers, by name (e.g. to choose one to assign a ticket to). */
-export function listWorkers(managerId: string): Promise<Worker[]> {
-  return postJson<Worker[]>('api/v1/rpc/get_worker_info', { p_manager_id: managerId });
+export async function listWorkers(managerId: string, signal?: AbortSignal): Promise<Worker[]> {
+  return parseAnswer(WorkerList, await postJson('api/v1/rpc/get_worker_info', { p_manager_id: managerId }, { signal }), WORKERS_FAILED);
+}
+
+/** The manager's workers to choose from, read when the screen opens. */
+export function useWorkerChoices(managerId: string | null) {
+  return useQuery({
+    queryKey: ['manager', 'workers', 'all', managerId],
+    enabled: managerId !== null,
+    queryFn: ({ signal }) => listWorkers(managerId!, signal),
+  });
 }
 
 /** One page of the manager's workers, by name, and how many there are in all. */

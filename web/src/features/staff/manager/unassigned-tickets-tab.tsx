@@ -1,29 +1,22 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { Pager } from '@/components/pager.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
-import { ApiError, getJson, postJson } from '@/lib/api-client.js';
+import { postJson } from '@/lib/api-client.js';
+import { errorMessage } from '@/lib/error-text.js';
 import { useSession } from '@/lib/session.js';
-import { TICKETS_PER_PAGE, URGENCY_LABEL, type Ticket } from '@/components/tickets/api.js';
+import { useSubmit } from '@/lib/use-submit.js';
+import { ticketKeys, TICKETS_PER_PAGE, URGENCY_LABEL, useUnassignedTickets, type Ticket } from '@/components/tickets/api.js';
 import '@/components/tickets/tickets.css';
 import { formatListDate } from '../shared/route-tabs.js';
-import { listWorkers, type Worker } from './api.js';
+import { useWorkerChoices } from './api.js';
 import './unassigned-tickets.css';
 import { ScrollArea } from '@/components/scroll-area.js';
 
-type Queue = { tickets: Ticket[]; userEmails: Record<string, string>; totalCount: number };
-
-function unassignedTickets(page: number, signal?: AbortSignal) {
-  return getJson<Queue>(`api/v1/support-tickets/unassigned?page=${page}&perPage=${TICKETS_PER_PAGE}`, { signal });
-}
-
 function assignTicket(ticketId: string, workerId: string) {
   return postJson<{ success: boolean; ticket: Ticket }>('functions/v1/assign-ticket', { ticketId, workerId });
-}
-
-function messageOf(err: unknown, fallback: string): string {
-  return err instanceof ApiError && err.status !== null ? err.message : fallback;
 }
 
 /**
@@ -31,70 +24,45 @@ function messageOf(err: unknown, fallback: string): string {
  * first, 5 per page (docs/api-support.md). The manager gives each to one of their own workers.
  */
 export function UnassignedTicketsTab() {
+  const client = useQueryClient();
   const managerId = useSession((s) => s.user?.id ?? null);
   const [page, setPage] = useState(1);
-  const [queue, setQueue] = useState<Queue | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [workers, setWorkers] = useState<Worker[]>([]);
   const [chosen, setChosen] = useState<Record<string, string>>({});
-  const [assigning, setAssigning] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
+  // The notice of the last assignment stays until the next one.
+  const assigning = useSubmit({ successMs: null });
+  const workerChoices = useWorkerChoices(managerId);
+  const workers = workerChoices.data ?? [];
+  const tickets = useUnassignedTickets(page);
+  const queue = tickets.data ?? null;
+  const loading = tickets.isPending || tickets.isFetching;
+  const error =
+    assigning.error ??
+    (tickets.error ? errorMessage(tickets.error, 'Failed to fetch unassigned tickets.') : null) ??
+    (workerChoices.error ? `Failed to load workers: ${errorMessage(workerChoices.error, 'unknown error')}` : null);
 
+  // The last ticket of a later page was assigned: step back to a page that has rows.
+  const totalCount = tickets.isPlaceholderData ? null : (queue?.totalCount ?? null);
   useEffect(() => {
-    if (!managerId) return;
-    let cancelled = false;
-    listWorkers(managerId)
-      .then((list) => !cancelled && setWorkers(list))
-      .catch((err: unknown) => !cancelled && setError(`Failed to load workers: ${messageOf(err, 'unknown error')}`));
-    return () => {
-      cancelled = true;
-    };
-  }, [managerId]);
+    if (totalCount === null) return;
+    const pages = Math.max(1, Math.ceil(totalCount / TICKETS_PER_PAGE));
+    if (page > pages) setPage(pages);
+  }, [page, totalCount]);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    unassignedTickets(page, controller.signal)
-      .then((answer) => {
-        // The last ticket of a later page was assigned: step back to a page that has rows.
-        const pages = Math.max(1, Math.ceil(answer.totalCount / TICKETS_PER_PAGE));
-        if (page > pages) setPage(pages);
-        setQueue(answer);
-        setLoading(false);
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(messageOf(err, 'Failed to fetch unassigned tickets.'));
-        setLoading(false);
-      });
-    return () => controller.abort();
-  }, [page, reload]);
-
-  const assign = useCallback(
-    async (ticket: Ticket) => {
-      const workerId = chosen[ticket.id] ?? '';
-      setError(null);
-      setSuccess(null);
-      if (!workerId) {
-        setError('Please choose a worker.');
-        return;
-      }
-      setAssigning(ticket.id);
-      try {
+  const assign = async (ticket: Ticket) => {
+    const workerId = chosen[ticket.id] ?? '';
+    assigning.reset();
+    if (!workerId) return assigning.fail('Please choose a worker.');
+    await assigning.run(
+      async () => {
         await assignTicket(ticket.id, workerId);
         const worker = workers.find((w) => w.id === workerId);
-        setSuccess(`Ticket "${ticket.subject}" assigned to ${worker?.full_name || worker?.email || 'the worker'}.`);
-      } catch (err) {
-        setError(messageOf(err, 'Failed to assign ticket.'));
-      } finally {
-        setAssigning(null);
-        setReload((n) => n + 1);
-      }
-    },
-    [chosen, workers],
-  );
+        return `Ticket "${ticket.subject}" assigned to ${worker?.full_name || worker?.email || 'the worker'}.`;
+      },
+      (err) => errorMessage(err, 'Failed to assign ticket.'),
+      ticket.id,
+    );
+    void client.invalidateQueries({ queryKey: ticketKeys.unassigned });
+  };
 
   const pageCount = Math.max(1, Math.ceil((queue?.totalCount ?? 0) / TICKETS_PER_PAGE));
   const rows = queue?.tickets ?? [];
@@ -103,7 +71,7 @@ export function UnassignedTicketsTab() {
       <h2 id="unassigned-tickets-title" className="card__title">
         Unassigned Tickets
       </h2>
-      {success && <Banner variant="success">{success}</Banner>}
+      {assigning.success && <Banner variant="success">{assigning.success}</Banner>}
       {error && <Banner variant="error">{error}</Banner>}
       <ScrollArea className="staff-table-wrap" label="Unassigned tickets">
         <table className="staff-table table--stack">
@@ -134,7 +102,7 @@ export function UnassignedTicketsTab() {
                           className="field__input"
                           aria-label={`Worker for ${t.subject}`}
                           value={chosen[t.id] ?? ''}
-                          disabled={workers.length === 0 || assigning !== null}
+                          disabled={workers.length === 0 || assigning.busy}
                           onChange={(e) => setChosen((c) => ({ ...c, [t.id]: e.target.value }))}
                         >
                           <option value="">{workers.length === 0 ? 'No workers' : 'Choose a worker...'}</option>
@@ -146,10 +114,10 @@ export function UnassignedTicketsTab() {
                         </select>
                         <Button
                           variant="secondary"
-                          loading={assigning === t.id}
+                          loading={assigning.busyWith === t.id}
                           loadingText="Assigning..."
-                          disabled={assigning !== null || !chosen[t.id]}
-                          onClick={() => assign(t)}
+                          disabled={assigning.busy || !chosen[t.id]}
+                          onClick={() => void assign(t)}
                         >
                           Assign
                         </Button>

@@ -1,18 +1,20 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/button.js';
 import { Card } from '@/components/card.js';
 import { Modal } from '@/components/modal.js';
 import { Pager } from '@/components/pager.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
 import { formatListDateTime } from '@/lib/money.js';
-import { useRealtime } from '@/lib/realtime.js';
 import { useSession } from '@/lib/session.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import {
-  getWorkerTickets,
   STATUS_LABEL,
+  ticketKeys,
   TICKETS_PER_PAGE,
   updateTicketStatus,
   URGENCY_LABEL,
+  useWorkerTickets,
   type Ticket,
   type TicketStatus,
 } from '@/components/tickets/api.js';
@@ -34,39 +36,20 @@ export function WorkerTicketsTab() {
   const workerId = useSession((s) => s.session?.user.id ?? null);
   const [filter, setFilterState] = useState<Filter>(storedFilter);
   const [page, setPage] = useState(1);
-  const [tickets, setTickets] = useState<Ticket[]>([]);
-  const [emails, setEmails] = useState<Record<string, string>>({});
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [openTicket, setOpenTicket] = useState<Ticket | null>(null);
+  const client = useQueryClient();
+  const list = useWorkerTickets(workerId, page, filter === 'all' ? null : filter);
+  const tickets = list.data?.tickets ?? [];
+  const emails = list.data?.userEmails ?? {};
+  const total = list.data?.totalCount ?? 0;
+  const loading = list.isPending || list.isFetching;
+  const error = list.error ? `Failed to load tickets: ${list.error.message || 'unknown error'}` : null;
 
   const setFilter = (next: Filter) => {
     window.localStorage.setItem(FILTER_KEY, next);
     setFilterState(next);
     setPage(1);
   };
-
-  const load = useCallback(async () => {
-    if (!workerId) return;
-    setLoading(true);
-    try {
-      const result = await getWorkerTickets(workerId, page, filter === 'all' ? null : filter);
-      setTickets(result.tickets);
-      setEmails(result.userEmails);
-      setTotal(result.totalCount);
-      setError(null);
-    } catch (e) {
-      setError(`Failed to load tickets: ${e instanceof Error ? e.message : 'unknown error'}`);
-    } finally {
-      setLoading(false);
-    }
-  }, [workerId, page, filter]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-  useRealtime('tickets', () => void load());
 
   // After a status change the list is read again after 1 s; a filter that would hide the ticket follows it.
   const refreshTimer = useRef<number | undefined>(undefined);
@@ -75,7 +58,7 @@ export function WorkerTicketsTab() {
     window.clearTimeout(refreshTimer.current);
     refreshTimer.current = window.setTimeout(() => {
       if (filter !== 'all' && filter !== status) setFilter(status);
-      else void load();
+      else void client.invalidateQueries({ queryKey: ticketKeys.workerLists });
     }, TICKET_TIMING.listRefreshMs);
   };
 
@@ -151,29 +134,19 @@ export function WorkerTicketsTab() {
 
 function StatusControl({ ticket, workerId, onSaved }: { ticket: Ticket; workerId: string; onSaved: (status: TicketStatus) => void }) {
   const [status, setStatus] = useState<TicketStatus>(ticket.status);
-  const [saving, setSaving] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const saving = useSubmit({ successMs: TICKET_TIMING.savedMs });
   // A change made elsewhere (a reply that re-opened the ticket) shows in the dropdown.
   useEffect(() => setStatus(ticket.status), [ticket.status]);
 
-  const save = async () => {
-    setSaving(true);
-    setError(null);
-    try {
-      await updateTicketStatus(ticket.id, status, workerId);
-      setSaved(true);
-      window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => setSaved(false), TICKET_TIMING.savedMs);
-      onSaved(status);
-    } catch {
-      setError('An error occurred while updating the status. Please try again.');
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = () =>
+    saving.run(
+      async () => {
+        await updateTicketStatus(ticket.id, status, workerId);
+        onSaved(status);
+        return 'Saved!';
+      },
+      () => 'An error occurred while updating the status. Please try again.',
+    );
 
   return (
     <div className="ticket-status-bar">
@@ -193,17 +166,17 @@ function StatusControl({ ticket, workerId, onSaved }: { ticket: Ticket; workerId
         <option value="in_progress">In Progress</option>
         <option value="resolved">Resolved</option>
       </select>
-      <Button variant="secondary" onClick={() => void save()} loading={saving} loadingText="Saving...">
+      <Button variant="secondary" onClick={() => void save()} loading={saving.busy} loadingText="Saving...">
         Save Status
       </Button>
-      {saved && (
+      {saving.success && (
         <span className="ticket-saved" role="status">
-          Saved!
+          {saving.success}
         </span>
       )}
-      {error && (
+      {saving.error && (
         <p className="field__error" role="alert">
-          {error}
+          {saving.error}
         </p>
       )}
     </div>

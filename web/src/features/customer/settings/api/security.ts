@@ -1,5 +1,9 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { LoginEntry } from '@ledger/contract/access.js';
 import { deleteJson, getJson, postJson, putJson, requestWithStatus } from '@/lib/api-client.js';
 import type { Session, User } from '@/lib/auth-types.js';
+import { parseAnswer } from '@/lib/query.js';
 
 /** The Security tab's calls (docs/api-auth.md). */
 
@@ -49,10 +53,24 @@ export async function verifyAndUpdatePassword(
   return { status: res.status, success: res.ok && (body as PasswordResult).success === true, error: (body as { error?: string }).error };
 }
 
-export type LoginHistoryEntry = { id: string; timestamp: string; ip_address: string | null; user_agent: string | null };
+/** One sign-in of the login history (the access contract's LoginEntry). */
+export type LoginHistoryEntry = z.infer<typeof LoginEntry>;
 
 export const LOGIN_HISTORY_PAGE_SIZE = 5;
+export const LOGIN_HISTORY_FAILED = 'Failed to load login history.';
 
-export function fetchLoginHistory(page: number, signal?: AbortSignal): Promise<LoginHistoryEntry[]> {
-  return getJson<LoginHistoryEntry[]>(`functions/v1/get-login-history?page=${page}&pageSize=${LOGIN_HISTORY_PAGE_SIZE}`, { signal });
+export const loginHistoryKey = (page: number) => ['customer', 'login-history', page] as const;
+
+export async function fetchLoginHistory(page: number, signal?: AbortSignal): Promise<LoginHistoryEntry[]> {
+  const body = await getJson(`functions/v1/get-login-history?page=${page}&pageSize=${LOGIN_HISTORY_PAGE_SIZE}`, { signal });
+  return parseAnswer(z.array(LoginEntry), body, LOGIN_HISTORY_FAILED);
+}
+
+/** One page of the login history; the page shown stays while the next one loads. */
+export function useLoginHistory(page: number) {
+  return useQuery({
+    queryKey: loginHistoryKey(page),
+    queryFn: ({ signal }) => fetchLoginHistory(page, signal),
+    placeholderData: keepPreviousData,
+  });
 }

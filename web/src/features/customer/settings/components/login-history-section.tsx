@@ -1,12 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Banner } from '@/components/banner.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
 import { describeDevice } from '@/lib/device.js';
 import { formatListDateTime } from '@/lib/money.js';
-import { fetchLoginHistory, LOGIN_HISTORY_PAGE_SIZE, type LoginHistoryEntry } from '../api/security.js';
+import { LOGIN_HISTORY_FAILED, LOGIN_HISTORY_PAGE_SIZE, useLoginHistory } from '../api/security.js';
 import { ScrollArea } from '@/components/scroll-area.js';
-
-const LOAD_FAILED = 'Failed to load login history.';
 
 /** The app's list format ('dd MMM yyyy | HH:mm'), the raw text when it is no date. */
 const when = (iso: string) => formatListDateTime(iso) || iso;
@@ -14,26 +12,10 @@ const when = (iso: string) => formatListDateTime(iso) || iso;
 /** Settings > Security > Login History, five entries a page; Next stops when a page comes back short. */
 export function LoginHistorySection() {
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<LoginHistoryEntry[]>([]);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setLoading(true);
-    fetchLoginHistory(page, controller.signal)
-      .then((entries) => {
-        setRows(Array.isArray(entries) ? entries : []);
-        setError(null);
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setError(LOAD_FAILED);
-      })
-      .finally(() => {
-        if (!controller.signal.aborted) setLoading(false);
-      });
-    return () => controller.abort();
-  }, [page]);
+  const history = useLoginHistory(page);
+  const rows = history.data ?? [];
+  const loading = history.isFetching;
+  const error = history.error ? LOGIN_HISTORY_FAILED : null;
 
   return (
     <section className="security-section" aria-labelledby="login-history-title">

@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Banner } from '@/components/banner.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
 import { describeDevice } from '@/lib/device.js';
 import { formatListDateTime } from '@/lib/money.js';
-import { messageOf } from '@/lib/api-client.js';
-import { endSession, fetchSessions, type AccountSession } from '../api/sessions.js';
+import { ApiError, messageOf } from '@/lib/api-client.js';
+import { useSubmit } from '@/lib/use-submit.js';
+import { endSession, SESSIONS_FAILED, sessionsKey, useSessions, type AccountSession } from '../api/sessions.js';
 
-const LOAD_FAILED = 'Failed to load sessions.';
 const END_FAILED = 'Failed to end the session.';
 
 /** The app's list format ('dd MMM yyyy | HH:mm'), the raw text when it is no date. */
@@ -14,40 +14,27 @@ const when = (iso: string) => formatListDateTime(iso) || iso;
 
 /** Settings > Security > Active Sessions: where the account is signed in; any other one can be ended. */
 export function SessionsSection() {
-  const [rows, setRows] = useState<AccountSession[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [ending, setEnding] = useState<string | null>(null);
+  const client = useQueryClient();
+  const sessions = useSessions();
+  const rows = sessions.data ?? null;
+  const submit = useSubmit();
+  const error = submit.error ?? (sessions.error ? SESSIONS_FAILED : null);
 
-  const load = useCallback((signal?: AbortSignal) => {
-    fetchSessions(signal)
-      .then((sessions) => {
-        setRows(Array.isArray(sessions) ? sessions : []);
-        setError(null);
-      })
-      .catch(() => {
-        if (!signal?.aborted) setError(LOAD_FAILED);
-      });
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
-
-  const end = async (id: string) => {
-    setEnding(id);
-    try {
-      await endSession(id);
-      setRows((current) => current?.filter((s) => s.id !== id) ?? null);
-      setError(null);
-    } catch (err) {
-      setError(messageOf((err as { body?: unknown }).body, END_FAILED));
-      load();
-    } finally {
-      setEnding(null);
-    }
-  };
+  const end = (id: string) =>
+    submit.run(
+      async () => {
+        try {
+          await endSession(id);
+        } catch (err) {
+          // The list may have changed meanwhile: read it again behind the error.
+          void client.invalidateQueries({ queryKey: sessionsKey });
+          throw err;
+        }
+        client.setQueryData<AccountSession[]>(sessionsKey, (current) => current?.filter((s) => s.id !== id));
+      },
+      (err) => messageOf(err instanceof ApiError ? err.body : null, END_FAILED),
+      id,
+    );
 
   return (
     <section className="security-section" aria-labelledby="sessions-title">
@@ -93,11 +80,11 @@ export function SessionsSection() {
                       <button
                         type="button"
                         className="button button--secondary"
-                        disabled={ending !== null}
+                        disabled={submit.busy}
                         aria-label={`End session signed in ${when(s.created_at)}`}
                         onClick={() => void end(s.id)}
                       >
-                        {ending === s.id ? 'Ending...' : 'End'}
+                        {submit.busyWith === s.id ? 'Ending...' : 'End'}
                       </button>
                     )}
                   </td>

@@ -8,6 +8,7 @@ export const customerKeys = {
   profile: ['customer', 'money', 'profile'] as const,
   transactions: (page: number, pageSize: number) => ['customer', 'money', 'transactions', page, pageSize] as const,
   balanceHistory: (days: number) => ['customer', 'money', 'balance-history', days] as const,
+  activeStakes: ['customer', 'money', 'active-stakes'] as const,
   paymentMethods: ['customer', 'payment-methods'] as const,
   prices: ['prices'] as const,
 };

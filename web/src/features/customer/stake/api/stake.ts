@@ -1,19 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { ScheduledTransaction as ScheduledTransactionSchema, ScheduledTransactions } from '@ledger/contract/staking.js';
 import { getJson, postJson } from '@/lib/api-client.js';
+import { parseAnswer } from '@/lib/query.js';
+import { useRefetchOn } from '@/lib/query-realtime.js';
 import { idempotent } from '@/features/customer/shared/api/idempotency.js';
+import { customerKeys } from '@/features/customer/shared/api/keys.js';
 
-/** An active stake: a scheduled_transactions row with status pending and type stake_payout. */
-export type ScheduledTransaction = {
-  id: string;
-  asset_id: string;
-  amount: string;
-  duration_days: number;
-  rate: string;
-  estimated_earnings: string;
-  scheduled_at: string;
-  status: string;
-  type: string;
-  created_at: string;
-};
+/** An active stake: a scheduled_transactions row with status pending and type stake_payout (the staking contract). */
+export type ScheduledTransaction = z.infer<typeof ScheduledTransactionSchema>;
 
 export function createStake(body: {
   assetId: string;
@@ -26,11 +21,14 @@ export function createStake(body: {
 
 /** GET scheduled-transactions: own, pending stake payouts, by scheduled_at ascending. */
 export async function fetchActiveStakes(signal?: AbortSignal): Promise<ScheduledTransaction[]> {
-  const answer = await getJson<{ scheduledTransactions?: ScheduledTransaction[] } | null>(
-    'api/v1/scheduled-transactions?status=pending&type=stake_payout',
-    { signal },
-  );
-  return Array.isArray(answer?.scheduledTransactions) ? answer.scheduledTransactions : [];
+  const answer = await getJson('api/v1/scheduled-transactions?status=pending&type=stake_payout', { signal });
+  return parseAnswer(ScheduledTransactions, answer, STAKE_TEXT.loadFailed).scheduledTransactions;
+}
+
+/** The customer's active stakes; a payout at maturity arrives as a new transaction, so that hint reads them again. */
+export function useActiveStakes() {
+  useRefetchOn('transactions', [customerKeys.activeStakes]);
+  return useQuery({ queryKey: customerKeys.activeStakes, queryFn: ({ signal }) => fetchActiveStakes(signal) });
 }
 
 export const STAKE_TEXT = {
