@@ -92,7 +92,9 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
         watch,
       ),
     });
-    const projectionDb = new Kysely<DB>({ dialect: watchWrites(pipelinedWritesDialect(pipelined, opts.preparedStatements ? new StatementNames() : undefined), watch) });
+    const projectionDb = new Kysely<DB>({
+      dialect: watchWrites(pipelinedWritesDialect(pipelined, opts.preparedStatements ? new StatementNames() : undefined), watch),
+    });
     const close = async () => {
       await Promise.all([db.destroy(), projectionDb.destroy()]);
       await pipelined.end();
