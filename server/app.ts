@@ -28,7 +28,6 @@ import { staffProfileRoutes } from './staff/profile-routes.js';
 import { approvalRoutes } from './staff/approval-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
 import { eventTrailRoutes } from './staff/event-trail.js';
-import { staffActionRoutes } from './staff/staff-actions.js';
 import { staffOwnershipRoutes } from './staff/ownership-routes.js';
 import { staffManagerRoutes, workerInfoRpc } from './staff/manager-routes.js';
 import { announcementRoutes } from './staff/announcements.js';
@@ -191,7 +190,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(profile.api, { prefix: '/api/v1' });
   await app.register(buyingLinkRoutes(auth, ledger, blobs), { prefix: '/api/v1' });
   await app.register(eventTrailRoutes(auth, ledger), { prefix: '/api/v1' });
-  await app.register(staffActionRoutes(auth, ledger), { prefix: '/api/v1' });
   const pm = paymentMethodRoutes(auth, ledger);
   await app.register(pm.functions, { prefix: '/functions/v1' });
   await app.register(pm.api, { prefix: '/api/v1' });
