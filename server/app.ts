@@ -34,7 +34,6 @@ import { announcementRoutes } from './staff/announcements.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
-import { notificationRoutes } from './notifications/routes.js';
 import { priceRoutes } from './routes/prices.js';
 import { supportRoutes } from './support/routes.js';
 import { kycRoutes } from './kyc/routes.js';
@@ -199,7 +198,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(staffManagerRoutes(auth), { prefix: '/functions/v1' });
   await app.register(workerInfoRpc(auth), { prefix: '/api/v1' });
   await app.register(announcementRoutes(auth, ledger), { prefix: '/api/v1' });
-  await app.register(notificationRoutes(auth, ledger), { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });
