@@ -36,7 +36,6 @@ import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
 import { priceRoutes } from './routes/prices.js';
 import { supportRoutes } from './support/routes.js';
-import { kycRoutes } from './kyc/routes.js';
 import type { Redis } from 'ioredis';
 import { openRedis } from './shared-state.js';
 import { Metrics } from './observability/metrics.js';
@@ -204,9 +203,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const marketplace = marketplaceRoutes(auth, ledger, prices);
   await app.register(marketplace.functions, { prefix: '/functions/v1' });
   await app.register(marketplace.api, { prefix: '/api/v1' });
-  const kyc = kycRoutes(auth, blobs);
-  await app.register(kyc.functions, { prefix: '/functions/v1' });
-  await app.register(kyc.api, { prefix: '/api/v1' });
   const support = supportRoutes(auth, ledger, hub, blobs, live);
   await app.register(support.functions, { prefix: '/functions/v1' });
   await app.register(support.api, { prefix: '/api/v1' });
