@@ -28,9 +28,6 @@ import { staffProfileRoutes } from './staff/profile-routes.js';
 import { approvalRoutes } from './staff/approval-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
 import { eventTrailRoutes } from './staff/event-trail.js';
-import { staffOwnershipRoutes } from './staff/ownership-routes.js';
-import { staffManagerRoutes, workerInfoRpc } from './staff/manager-routes.js';
-import { announcementRoutes } from './staff/announcements.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
@@ -193,10 +190,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(pm.api, { prefix: '/api/v1' });
   await app.register(priceRoutes(prices), { prefix: '/functions/v1' });
   // Staff dashboards: ownership, workers, announcements (docs/api-staff.md).
-  await app.register(staffOwnershipRoutes(auth), { prefix: '/functions/v1' });
-  await app.register(staffManagerRoutes(auth), { prefix: '/functions/v1' });
-  await app.register(workerInfoRpc(auth), { prefix: '/api/v1' });
-  await app.register(announcementRoutes(auth, ledger), { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });
