@@ -22,12 +22,10 @@ import type { PriceCache } from './prices/price-cache.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
-import { staffAccountRoutes } from './staff/routes.js';
 import { staffTransactionListRoutes, staffTransactionRoutes } from './staff/transaction-routes.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
 import { approvalRoutes } from './staff/approval-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
-import { eventTrailRoutes } from './staff/event-trail.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
@@ -174,7 +172,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
   const { authServices: auth, prices, fourEyes, blobs, realtime: hub, liveFeed: live } = app;
   // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables").
-  await app.register(staffAccountRoutes(auth), { prefix: '/functions/v1' });
   const approvals = approvalRoutes(auth, ledger, fourEyes);
   await app.register(approvals.functions, { prefix: '/functions/v1' });
   await app.register(approvals.api, { prefix: '/api/v1' });
@@ -184,7 +181,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
   await app.register(buyingLinkRoutes(auth, ledger, blobs), { prefix: '/api/v1' });
-  await app.register(eventTrailRoutes(auth, ledger), { prefix: '/api/v1' });
   const pm = paymentMethodRoutes(auth, ledger);
   await app.register(pm.functions, { prefix: '/functions/v1' });
   await app.register(pm.api, { prefix: '/api/v1' });
