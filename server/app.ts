@@ -22,7 +22,6 @@ import type { PriceCache } from './prices/price-cache.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
-import { staffTransactionListRoutes, staffTransactionRoutes } from './staff/transaction-routes.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
 import { approvalRoutes } from './staff/approval-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
@@ -175,8 +174,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const approvals = approvalRoutes(auth, ledger, fourEyes);
   await app.register(approvals.functions, { prefix: '/functions/v1' });
   await app.register(approvals.api, { prefix: '/api/v1' });
-  await app.register(staffTransactionRoutes(auth, ledger, fourEyes), { prefix: '/functions/v1' });
-  await app.register(staffTransactionListRoutes(auth, ledger), { prefix: '/api/v1' });
   const profile = staffProfileRoutes(auth, ledger, fourEyes);
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
