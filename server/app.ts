@@ -23,7 +23,6 @@ import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
-import { approvalRoutes } from './staff/approval-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
 import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
@@ -171,9 +170,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
   const { authServices: auth, prices, fourEyes, blobs, realtime: hub, liveFeed: live } = app;
   // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables").
-  const approvals = approvalRoutes(auth, ledger, fourEyes);
-  await app.register(approvals.functions, { prefix: '/functions/v1' });
-  await app.register(approvals.api, { prefix: '/api/v1' });
   const profile = staffProfileRoutes(auth, ledger, fourEyes);
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
