@@ -169,7 +169,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
   const { authServices: auth, prices, fourEyes, blobs, realtime: hub, liveFeed: live } = app;
-  // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables").
+  // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"); these
+  // features are still registered by hand, the rest are folders of server/routes/ (below).
   const profile = staffProfileRoutes(auth, ledger, fourEyes);
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
@@ -178,7 +179,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(pm.functions, { prefix: '/functions/v1' });
   await app.register(pm.api, { prefix: '/api/v1' });
   await app.register(priceRoutes(prices), { prefix: '/functions/v1' });
-  // Staff dashboards: ownership, workers, announcements (docs/api-staff.md).
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });
