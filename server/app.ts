@@ -24,7 +24,6 @@ import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
 import { buyingLinkRoutes } from './staff/buying-links.js';
-import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
 import { priceRoutes } from './routes/prices.js';
@@ -175,9 +174,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
   await app.register(buyingLinkRoutes(auth, ledger, blobs), { prefix: '/api/v1' });
-  const pm = paymentMethodRoutes(auth, ledger);
-  await app.register(pm.functions, { prefix: '/functions/v1' });
-  await app.register(pm.api, { prefix: '/api/v1' });
   await app.register(priceRoutes(prices), { prefix: '/functions/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
