@@ -4,7 +4,7 @@
 # current LTS; fastify's static files and inject need 22 or later).
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# --- build: every dependency, the client (web/dist) and the server's bundle (build/server)
+# --- build: every dependency, the client (web/dist) and the server's JavaScript (build/)
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -46,5 +46,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/livez').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-# Plain node on the bundle: nothing is compiled at start. It migrates, then serves.
-CMD ["node", "build/server/main.mjs"]
+# Plain node on the built JavaScript: nothing is compiled at start. It migrates, then serves.
+CMD ["node", "build/server/main.js"]

@@ -72,7 +72,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node --import tsx scripts/start.ts && exec node build/server/main.mjs',
+    command: 'node --import tsx scripts/start.ts && exec node build/server/main.js',
     url: `${baseURL}/healthz`,
     env: {
       PORT: String(PORT),

@@ -20,6 +20,9 @@ export default defineConfig({
     // WebAssembly again, which was most of the suite's time. Every file builds its own app and
     // database; one that changes process.env puts it back in afterAll.
     isolate: false,
+    // @fastify/autoload imports the route and service files itself: inlined, its imports go
+    // through Vitest (which reads TypeScript) and share the modules the tests load.
+    server: { deps: { inline: ['@fastify/autoload'] } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

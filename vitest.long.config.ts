@@ -8,5 +8,7 @@ export default defineConfig({
     maxWorkers: 1,
     testTimeout: 1_800_000,
     hookTimeout: 120_000,
+    // As in vitest.config.ts: @fastify/autoload's imports go through Vitest.
+    server: { deps: { inline: ['@fastify/autoload'] } },
   },
 });

@@ -60,8 +60,8 @@ export class BenchServer {
 
   static async start(databaseUrl: string, log: (line: string) => void): Promise<BenchServer> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
-    // The server runs as `npm start` runs it: one bundle under plain node, no TypeScript loader.
-    const entry = await buildServer('scripts/bench-server.ts', 'build/bench/bench-server.mjs');
+    // The server runs as `npm start` runs it: built JavaScript under plain node, no TypeScript loader.
+    const entry = await buildServer('scripts/bench-server.ts');
     const child = fork(entry, [], {
       // BENCH_CPU_PROF=<dir>: the server writes a .cpuprofile there when it stops.
       execArgv: [

@@ -45,10 +45,10 @@ async function waitForHealth(base: string): Promise<void> {
 /** Builds and starts the app; returns its address, the demo customer and the process. */
 async function startApp(): Promise<{ base: string; email: string; password: string; app: ChildProcess }> {
   buildClientIfNeeded();
-  await buildServer('server/main.ts', 'build/server/main.mjs');
+  await buildServer('server/main.ts');
   const port = await freePort();
   const dataDir = path.join(root, 'tmp', `lighthouse-${Date.now()}`);
-  const app = spawn(process.execPath, ['build/server/main.mjs'], {
+  const app = spawn(process.execPath, ['build/server/main.js'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', LOG_LEVEL: 'warn' },
     stdio: 'ignore',

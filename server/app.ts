@@ -1,4 +1,6 @@
+import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import autoload from '@fastify/autoload';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -12,37 +14,19 @@ import { guardDocs } from './plugins/production-surface.js';
 import { answerSerializer, declareRefusals, openApiTransform } from './plugins/responses.js';
 import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { registerAuth, type AuthServices } from './auth/index.js';
+import type { AuthServices } from './auth/index.js';
 import { AuthError } from './auth/errors.js';
-import { staffAccountRoutes } from './staff/routes.js';
-import { staffTransactionListRoutes, staffTransactionRoutes } from './staff/transaction-routes.js';
+import type { FourEyes } from './staff/four-eyes.js';
+import type { PayoutScheduler } from './marketplace/payout-scheduler.js';
+import type { PriceCache } from './prices/price-cache.js';
+import type { RealtimeHub } from './realtime/hub.js';
+import type { LiveFeed } from './realtime/live-feed.js';
+import type { BlobStore } from './blobs/blob-store.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
-import { approvalHints, FourEyes } from './staff/four-eyes.js';
-import { approvalRoutes } from './staff/approval-routes.js';
-import { buyingLinkRoutes } from './staff/buying-links.js';
-import { eventTrailRoutes } from './staff/event-trail.js';
-import { staffActionRoutes } from './staff/staff-actions.js';
-import { staffOwnershipRoutes } from './staff/ownership-routes.js';
-import { staffManagerRoutes, workerInfoRpc } from './staff/manager-routes.js';
-import { announcementHints, announcementRoutes } from './staff/announcements.js';
-import { paymentMethodRoutes } from './payments/payment-method-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
-import { PayoutScheduler } from './marketplace/payout-scheduler.js';
-import { notificationRoutes } from './notifications/routes.js';
-import { notificationPreferenceRoutes } from './notifications/preference-routes.js';
-import { financeRoutes } from './finance/routes.js';
-import { PriceCache } from './prices/price-cache.js';
-import { createPriceFeed } from './prices/price-feed.js';
 import { priceRoutes } from './routes/prices.js';
-import { RealtimeHub } from './realtime/hub.js';
-import { registerRealtime } from './realtime/routes.js';
-import { LiveFeed } from './realtime/live-feed.js';
-import { customerHints } from './realtime/customer-hints.js';
-import { BlobStore } from './blobs/blob-store.js';
 import { supportRoutes } from './support/routes.js';
-import { kycRoutes } from './kyc/routes.js';
-import { balanceHistoryRoutes } from './wallet/balance-history.js';
 import type { Redis } from 'ioredis';
 import { openRedis } from './shared-state.js';
 import { Metrics } from './observability/metrics.js';
@@ -55,6 +39,10 @@ declare module 'fastify' {
     authServices: AuthServices;
     prices: PriceCache;
     realtime: RealtimeHub;
+    /** The two-person rule on staff actions that move value (docs/finance.md, "Four eyes"). */
+    fourEyes: FourEyes;
+    /** The one follower of the log for every realtime hint and policy (server/realtime/live-feed.ts). */
+    liveFeed: LiveFeed;
     /** Pays matured stakes (server/marketplace/payout-scheduler.ts). */
     payouts: PayoutScheduler;
     /** Uploaded files (KYC documents, attachments, logos). */
@@ -67,6 +55,20 @@ declare module 'fastify' {
     routeTable: ReadonlyArray<{ method: string; url: string }>;
   }
 }
+
+/** What every plugin of server/services/ is given (autoload's `options`). */
+export interface ServiceOptions {
+  config: Config;
+}
+
+/**
+ * The services (server/services/, each a fastify-plugin with its `name` and `dependencies`,
+ * decorating the instance) and the routes by feature (server/routes/<feature>/, each file a
+ * plugin with its `autoPrefix`; a folder's `autohooks` file declares what its routes ask of the
+ * caller). Under tsx and vitest these are the .ts sources, under plain node build/server/.
+ */
+const SERVICES_DIR = path.join(import.meta.dirname, 'services');
+const ROUTES_DIR = path.join(import.meta.dirname, 'routes');
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -125,7 +127,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     metrics.projectionFailures.inc();
     app.log.error({ err, retryInMs }, 'projections: a page of the log failed to apply; the read tables wait until it passes');
   });
-  app.decorate('blobs', new BlobStore(ledger.database.db, { quotaMb: config.UPLOAD_QUOTA_MB }));
   app.addHook('onClose', async () => ledger.close());
   app.setValidatorCompiler(validatorCompiler);
   // Outside production an answer with a field its schema does not declare is an error (tests see it).
@@ -162,68 +163,35 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await app.register(healthRoutes(ledger));
-  // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables").
-  const auth = await registerAuth(app, ledger, config);
-  app.decorate('authServices', auth);
-  await app.register(staffAccountRoutes(auth), { prefix: '/functions/v1' });
-  const prices = new PriceCache(createPriceFeed({ url: config.PRICE_FEED_URL }), { log: app.log });
-  await prices.start();
-  app.addHook('onClose', () => prices.stop());
-  app.decorate('prices', prices);
-  // The two-person rule on staff actions that move value (docs/finance.md, "Four eyes").
-  const fourEyes = new FourEyes(ledger, prices);
-  const approvals = approvalRoutes(auth, ledger, fourEyes);
-  await app.register(approvals.functions, { prefix: '/functions/v1' });
-  await app.register(approvals.api, { prefix: '/api/v1' });
-  await app.register(staffTransactionRoutes(auth, ledger, fourEyes), { prefix: '/functions/v1' });
-  await app.register(staffTransactionListRoutes(auth, ledger), { prefix: '/api/v1' });
+  // The services, in the order of their dependencies: auth (whose guard checks every route
+  // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
+  await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
+  const { authServices: auth, prices, fourEyes, blobs, realtime: hub, liveFeed: live } = app;
+  // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"); these
+  // features are still registered by hand, the rest are folders of server/routes/ (below).
   const profile = staffProfileRoutes(auth, ledger, fourEyes);
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
-  await app.register(buyingLinkRoutes(auth, ledger, app.blobs), { prefix: '/api/v1' });
-  await app.register(eventTrailRoutes(auth, ledger), { prefix: '/api/v1' });
-  await app.register(staffActionRoutes(auth, ledger), { prefix: '/api/v1' });
-  const pm = paymentMethodRoutes(auth, ledger);
-  await app.register(pm.functions, { prefix: '/functions/v1' });
-  await app.register(pm.api, { prefix: '/api/v1' });
   await app.register(priceRoutes(prices), { prefix: '/functions/v1' });
-  const hub = new RealtimeHub();
-  app.decorate('realtime', hub);
-  await registerRealtime(app, auth, hub);
-  prices.onUpdate((snapshot) => hub.broadcast('prices', snapshot.prices));
-  // One follower of the log for every realtime hint and policy (server/realtime/live-feed.ts).
-  const live = new LiveFeed(ledger.store, ledger.projector, config.PROJECTION_WAIT_MS);
-  live.register(customerHints(hub));
-  live.register(approvalHints(ledger, hub));
-  await live.start();
-  app.addHook('onClose', () => live.stop());
-  // Staff dashboards: ownership, workers, announcements (docs/api-staff.md).
-  await app.register(staffOwnershipRoutes(auth), { prefix: '/functions/v1' });
-  await app.register(staffManagerRoutes(auth), { prefix: '/functions/v1' });
-  await app.register(workerInfoRpc(auth), { prefix: '/api/v1' });
-  await app.register(announcementRoutes(auth, ledger), { prefix: '/api/v1' });
-  live.register(announcementHints(ledger, hub));
-  await app.register(notificationRoutes(auth, ledger), { prefix: '/api/v1' });
-  await app.register(notificationPreferenceRoutes(auth, ledger), { prefix: '/api/v1' });
-  await app.register(financeRoutes(auth, ledger), { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });
   const marketplace = marketplaceRoutes(auth, ledger, prices);
   await app.register(marketplace.functions, { prefix: '/functions/v1' });
   await app.register(marketplace.api, { prefix: '/api/v1' });
-  const payouts = new PayoutScheduler(ledger, { log: app.log });
-  app.decorate('payouts', payouts);
-  app.addHook('onClose', () => payouts.stop());
-  await payouts.start();
-  const kyc = kycRoutes(auth, app.blobs);
-  await app.register(kyc.functions, { prefix: '/functions/v1' });
-  await app.register(kyc.api, { prefix: '/api/v1' });
-  await app.register(balanceHistoryRoutes(auth, ledger), { prefix: '/api/v1' });
-
-  const support = supportRoutes(auth, ledger, hub, app.blobs, live);
+  const support = supportRoutes(auth, ledger, hub, blobs, live);
   await app.register(support.functions, { prefix: '/functions/v1' });
   await app.register(support.api, { prefix: '/api/v1' });
+  // The features moved to server/routes/<feature>/ (the files at the top of routes/ are still
+  // registered by hand, and the tests beside the routes are not plugins).
+  await app.register(autoload, {
+    dir: ROUTES_DIR,
+    dirNameRoutePrefix: false,
+    autoHooks: true,
+    cascadeHooks: true,
+    ignorePattern: /\.spec\.[jt]s$/,
+    matchFilter: (file: string) => file.split('/').length > 2,
+  });
 
   await registerClient(app, opts.clientDir);
   return app;

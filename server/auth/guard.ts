@@ -58,6 +58,18 @@ export function accessOf(route: Pick<RouteOptions, 'url' | 'config'>): GuardOpti
   return GUARDED_PREFIXES.some((prefix) => route.url.startsWith(prefix)) ? {} : null;
 }
 
+/** Where a folder's `autohooks` file leaves what its routes ask (on the folder's encapsulated instance). */
+const FOLDER_ACCESS = Symbol.for('wallet-ledger.folder-access');
+
+/**
+ * For a route folder's `autohooks` file (server/routes/<feature>/autohooks.ts): what every route
+ * of the folder asks of its caller unless the route's own `config.auth` says otherwise. It only
+ * declares; the guard's onRequest check (`protectRoutes`) stays the one place it is checked.
+ */
+export function declareFolderAccess(folder: FastifyInstance, access: GuardOptions): void {
+  (folder as unknown as Record<symbol, GuardOptions>)[FOLDER_ACCESS] = access;
+}
+
 const BEARER = /^Bearer ([^\s]+)$/i;
 
 /** The token of an `Authorization: Bearer <token>` header; throws without one. */
@@ -104,11 +116,14 @@ export function createGuard(sessions: SessionService, verifyToken: (token: strin
   }
   /**
    * Checks every route registered after this on `app` and its children as its `config.auth`
-   * (or its prefix) asks, at `onRequest`: an anonymous call is refused before its body is
+   * (or its folder's `declareFolderAccess`, or its prefix) asks, at `onRequest`: an anonymous call is refused before its body is
    * parsed or validated, so a stranger learns nothing of the schema.
    */
   function protectRoutes(app: FastifyInstance): void {
-    app.addHook('onRoute', (route) => {
+    app.addHook('onRoute', function (this: FastifyInstance, route) {
+      // A route of a folder with autohooks takes the folder's declaration unless it has its own.
+      const folder = (this as unknown as Record<symbol, GuardOptions | undefined>)[FOLDER_ACCESS];
+      if (folder && (route.config as { auth?: unknown } | undefined)?.auth === undefined) route.config = { ...route.config, auth: folder };
       const access = accessOf(route);
       if (!access) return;
       const own = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];

@@ -4,7 +4,18 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
-export const CLIENT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+/**
+ * The repository's root: the nearest folder above this file with a package.json. This file runs
+ * from server/plugins/ (tests, the CLI) or from build/server/plugins/ (plain node).
+ */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export const CLIENT_DIST = path.join(projectRoot(path.dirname(fileURLToPath(import.meta.url))), 'web/dist');
 const API_PREFIXES = ['/api/', '/functions/', '/auth/', '/realtime/', '/docs/', '/healthz/', '/livez/', '/readyz/', '/metrics/', '/dev/'];
 
 /**

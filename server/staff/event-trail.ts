@@ -1,14 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { TrailPage } from '../../ledger/contract/staff-users.js';
-import type { AuthServices } from '../auth/index.js';
-import { authOf } from '../auth/guard.js';
-import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';
-import { comparePositions, formatPosition, type EventStore, type RecordedEvent } from '../../ledger/event-store/port.js';
-import { assertCanManageUser } from '../shared/access.js';
-import { isUuid } from '../ids.js';
+import { comparePositions, type EventStore, type RecordedEvent } from '../../ledger/event-store/port.js';
 import { holdsCardLikeNumber } from '../../ledger/payment-methods/card.js';
 
 /** The kinds the trail can be filtered by (the Event trail tab's filter). */
@@ -68,7 +60,7 @@ export function kindOf(type: string): TrailKind {
   return 'access';
 }
 
-type Data = Record<string, unknown>;
+export type Data = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined || v === '' ? '-' : String(v));
 const signed = (v: unknown) => (typeof v === 'string' && !v.startsWith('-') ? `+${v}` : s(v));
 
@@ -193,70 +185,4 @@ export async function userTrail(store: EventStore, db: Kysely<DB>, userId: strin
   const all: RecordedEvent[] = [];
   for (const stream of streams) all.push(...(await store.readStream(stream)));
   return all.sort((a, b) => comparePositions(b.position, a.position));
-}
-
-const METADATA_SHOWN = ['reason', 'ip', 'correlationId', 'causationId'] as const;
-
-/** The Event trail tab: GET /api/v1/users/:userId/event-trail. */
-export function eventTrailRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
-  const db = ledger.database.db;
-  return async (app) => {
-    app.get(
-      '/users/:userId/event-trail',
-      {
-        schema: {
-          tags: ['api'],
-          response: { 200: TrailPage },
-          params: z.object({ userId: z.uuid() }),
-          querystring: z.object({
-            kind: z.enum(['all', ...TRAIL_KINDS]).default('all'),
-            page: z.coerce.number().int().min(1).max(100_000).default(1),
-            pageSize: z.coerce.number().int().min(1).max(200).default(TRAIL_PAGE_SIZE),
-          }),
-        },
-      },
-      async (request) => {
-        const staff = authOf(request);
-        const { userId } = request.params;
-        const { kind, page, pageSize } = request.query;
-        await assertCanManageUser(db, staff, userId);
-        const trail = (await userTrail(ledger.store, db, userId)).filter((e) => kind === 'all' || kindOf(e.type) === kind);
-        const slice = trail.slice((page - 1) * pageSize, page * pageSize);
-        const actorIds = [...new Set(slice.map((e) => e.metadata.actorId).filter(isUuid))];
-        const actors = actorIds.length
-          ? await db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', actorIds).execute()
-          : [];
-        const nameOf = new Map(actors.map((a) => [a.id, a.full_name || a.email]));
-        return {
-          events: slice.map((e) => {
-            const shown = withoutSecrets(e.data);
-            const data = (e.type.startsWith('payment-method.') ? withoutCardNumbers(shown) : shown) as Data;
-            const meta = e.metadata as Record<string, unknown>;
-            return {
-              id: e.eventId,
-              stream: e.streamId,
-              revision: e.revision.toString(),
-              position: formatPosition(e.position),
-              type: e.type,
-              kind: kindOf(e.type),
-              occurred_at: e.metadata.occurredAt ?? e.recordedAt.toISOString(),
-              actor: {
-                id: e.metadata.actorId,
-                role: e.metadata.actorRole,
-                name: nameOf.get(e.metadata.actorId) ?? (e.metadata.actorRole === 'SYSTEM' ? 'System' : 'Unknown'),
-              },
-              summary: summaryOf(e.type, data),
-              data,
-              metadata: withoutSecrets(
-                Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]])),
-              ) as Record<string, unknown>,
-            };
-          }),
-          total: trail.length,
-          page,
-          pageSize,
-        };
-      },
-    );
-  };
 }

@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
-import { STAFF_HISTORY_PAGE } from './transaction-routes.js';
+import { STAFF_HISTORY_PAGE } from '../routes/staff-users/transactions.js';
 
 type Row = { id: string; request_id: string | null; amount: string; sent_at: string };
 

@@ -1,17 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AuthServices } from '../auth/index.js';
-import { onlyFor } from '../shared/access.js';
 import { usersByEmail } from '../auth/accounts.js';
-import type { LedgerContext } from '../context.js';
 import type { DB } from '../db/schema.js';
-import { badRequest } from '../errors.js';
 import { isUuid } from '../ids.js';
 import { csvCell } from '../../ledger/journal/statement.js';
-import { STAFF_ACTIONS } from '../../projections/staff-actions.js';
-import { StaffActionPageSchema, type StaffAction } from '../../ledger/contract/staff-activity.js';
-import { Bytes } from '../../ledger/contract/common.js';
+import type { StaffAction } from '../../ledger/contract/staff-activity.js';
 
 export const STAFF_ACTIVITY_DENIED = 'Access Denied: Only admins can view staff activity.';
 export const STAFF_ACTIONS_PAGE = 50;
@@ -112,64 +104,4 @@ export async function* allStaffActions(
 export async function accountIdOf(db: Kysely<DB>, given: string): Promise<string | undefined> {
   if (isUuid(given)) return given.toLowerCase();
   return (await usersByEmail(db, given).select('id').executeTakeFirst())?.id;
-}
-
-const MOMENT = z.iso.datetime({ offset: true }).or(z.iso.date());
-const momentOf = (text: string, endOfDay: boolean) =>
-  new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text);
-
-/** GET /api/v1/admin/staff-actions: the Staff activity list (admins only), as JSON pages or one CSV. */
-export function staffActionRoutes(auth: AuthServices, ledger: LedgerContext): FastifyPluginAsyncZod {
-  const db = ledger.database.db;
-  return async (app) => {
-    app.get(
-      '/admin/staff-actions',
-      {
-        config: onlyFor(['ADMIN'], STAFF_ACTIVITY_DENIED),
-        schema: {
-          tags: ['api'],
-          response: { 200: z.union([StaffActionPageSchema, Bytes('text/csv: the list with format=csv')]) },
-          querystring: z.object({
-            staff: z.string().trim().min(1).max(320).optional(),
-            customer: z.string().trim().min(1).max(320).optional(),
-            action: z.enum(STAFF_ACTIONS as [string, ...string[]]).optional(),
-            from: MOMENT.optional(),
-            to: MOMENT.optional(),
-            cursor: z.string().max(200).optional(),
-            limit: z.coerce.number().int().min(1).max(200).default(STAFF_ACTIONS_PAGE),
-            format: z.enum(['json', 'csv']).default('json'),
-          }),
-        },
-      },
-      async (request, reply) => {
-        const q = request.query;
-        const filter: StaffActionFilter = { action: q.action };
-        for (const [key, field, who] of [
-          ['staff', 'staffId', 'staff member'],
-          ['customer', 'customerId', 'customer'],
-        ] as const) {
-          const given = q[key];
-          if (given === undefined) continue;
-          const id = await accountIdOf(db, given);
-          if (!id) throw badRequest(`No ${who} with the e-mail address ${given}.`);
-          filter[field] = id;
-        }
-        if (q.from) filter.from = momentOf(q.from, false);
-        if (q.to) filter.to = momentOf(q.to, true);
-        if (filter.from && filter.to && filter.from > filter.to) throw badRequest('The start date must be on or before the end date.');
-        if (q.format === 'csv') {
-          let csv = staffActionsCsvHeader();
-          for await (const rows of allStaffActions(db, filter, STAFF_ACTIONS_EXPORT_MAX)) csv += staffActionsCsvRows(rows);
-          return reply
-            .header('content-type', 'text/csv; charset=utf-8')
-            .header('content-disposition', 'attachment; filename="staff-activity.csv"')
-            .header('cache-control', 'no-store')
-            .send(csv);
-        }
-        const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-        if (cursor === null) throw badRequest('cursor: not a cursor this list gave.');
-        return { ...(await listStaffActions(db, filter, { limit: q.limit, cursor })), actionNames: STAFF_ACTIONS };
-      },
-    );
-  };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { getJson, putJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 
-/** The customer's choices of the notifications they get (server/notifications/preference-routes.ts). */
+/** The customer's choices of the notifications they get (server/routes/settings/notification-preferences.ts). */
 export const NotificationPreferencesSchema = z.object({
   transactionsInApp: z.boolean(),
   accountChangesEmail: z.boolean(),

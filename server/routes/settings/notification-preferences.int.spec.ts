@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, mailTo, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { createStaff } from '../auth/staff-accounts.js';
-import { walletDecider } from '../../ledger/wallet/decider.js';
-import type { WalletCommand } from '../../ledger/wallet/wallet.js';
-import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
-import { replayProjections } from '../../projections/replay.js';
-import { notificationsProjection } from '../../projections/notifications.js';
+import { createTestApp, bearer, mailTo, registeredCustomer, signIn, type TestApp } from '../../../tests/support/test-app.js';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { createStaff } from '../../auth/staff-accounts.js';
+import { walletDecider } from '../../../ledger/wallet/decider.js';
+import type { WalletCommand } from '../../../ledger/wallet/wallet.js';
+import { recorded } from '../../../ledger/wallet/wallet.arbitraries.js';
+import { replayProjections } from '../../../projections/replay.js';
+import { notificationsProjection } from '../../../projections/notifications.js';
 
 describe('notification preferences (Settings > Notifications)', () => {
   let t: TestApp;

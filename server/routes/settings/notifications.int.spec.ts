@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, registeredCustomer, type TestApp } from '../../tests/support/test-app.js';
-import { walletDecider } from '../../ledger/wallet/decider.js';
-import type { WalletCommand } from '../../ledger/wallet/wallet.js';
-import { PayoutScheduler, payoutTransactionId } from '../marketplace/payout-scheduler.js';
-import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
+import { createTestApp, bearer, registeredCustomer, type TestApp } from '../../../tests/support/test-app.js';
+import { walletDecider } from '../../../ledger/wallet/decider.js';
+import type { WalletCommand } from '../../../ledger/wallet/wallet.js';
+import { PayoutScheduler, payoutTransactionId } from '../../marketplace/payout-scheduler.js';
+import { recorded } from '../../../ledger/wallet/wallet.arbitraries.js';
 
 describe('notifications', () => {
   let t: TestApp;

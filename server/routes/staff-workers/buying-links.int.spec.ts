@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
-import { createStaff } from '../auth/staff-accounts.js';
+import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../../tests/support/test-app.js';
+import { createStaff } from '../../auth/staff-accounts.js';
 
 /** A real PNG of `size` x 1 pixels (grey), padded with a text chunk to about `padTo` bytes. */
 function png(padTo = 0): Buffer {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
-import { createStaff } from '../auth/staff-accounts.js';
-import { replayProjections } from '../../projections/replay.js';
-import { staffActionsProjection } from '../../projections/staff-actions.js';
-import { STAFF_ACTIVITY_DENIED } from './staff-actions.js';
+import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../../tests/support/test-app.js';
+import { createStaff } from '../../auth/staff-accounts.js';
+import { replayProjections } from '../../../projections/replay.js';
+import { staffActionsProjection } from '../../../projections/staff-actions.js';
+import { STAFF_ACTIVITY_DENIED } from '../../staff/staff-actions.js';
 
 describe('staff activity: every staff action, for admins', () => {
   let t: TestApp;
@@ -203,6 +203,14 @@ describe('staff activity: every staff action, for admins', () => {
       expect(csv.statusCode).toBe(403);
     }
     expect((await inject({ method: 'GET', url: '/api/v1/admin/staff-actions' })).statusCode).toBe(401);
+  });
+
+  it('checks the caller (its folder autohooks) before the query: a bad one gets 401 or 403, not 400', async () => {
+    const bad = '/api/v1/admin/staff-actions?limit=nope&format=xml';
+    expect((await inject({ method: 'GET', url: bad })).statusCode).toBe(401);
+    const res = await inject({ method: 'GET', url: bad, headers: bearer(worker.access_token) });
+    expect([res.statusCode, res.json()]).toEqual([403, { error: STAFF_ACTIVITY_DENIED }]);
+    expect((await inject({ method: 'GET', url: bad, headers: bearer(admin.access_token) })).statusCode).toBe(400);
   });
 
   it('is a replayable read model: a rebuild from the log gives the same rows', async () => {

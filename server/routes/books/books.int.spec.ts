@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
-import { createStaff } from '../auth/staff-accounts.js';
+import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../../tests/support/test-app.js';
+import { createStaff } from '../../auth/staff-accounts.js';
 
 describe('finance: statements and balances at a moment', () => {
   let t: TestApp;

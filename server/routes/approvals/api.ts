@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApprovalList } from '../../../ledger/contract/approvals.js';
+import { authOf } from '../../auth/guard.js';
+import { assertCanManageUser } from '../../shared/access.js';
+
+export const autoPrefix = '/api/v1';
+
+/**
+ * A customer's approval requests for the profile screens (docs/api-staff.md, "Approvals"; the
+ * checker's and maker's calls are ./functions.ts). Lapses the requests past their expiry first.
+ */
+const approvalApi: FastifyPluginAsyncZod = async (app) => {
+  const { ledger, fourEyes } = app;
+  const db = ledger.database.db;
+
+  app.get(
+    '/users/:userId/approvals',
+    { schema: { tags: ['api'], response: { 200: ApprovalList }, params: z.object({ userId: z.uuid() }) } },
+    async (request) => {
+      const staff = authOf(request);
+      await assertCanManageUser(db, staff, request.params.userId);
+      await fourEyes.expireDue();
+      return { approvals: await fourEyes.read({ userId: request.params.userId }) };
+    },
+  );
+};
+
+export default approvalApi;

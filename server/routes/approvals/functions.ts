@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApprovalDecided, ApprovalList } from '../../../ledger/contract/approvals.js';
+import { authOf } from '../../auth/guard.js';
+import { badRequest, notFound } from '../../errors.js';
+import { APPROVAL_MESSAGES } from '../../../ledger/wallet/approvals.js';
+import { assertRole, onlyFor, STAFF_ROLES } from '../../shared/access.js';
+
+const REASON_MAX = 500;
+const STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+
+export const autoPrefix = '/functions/v1';
+
+/**
+ * The two-person rule's calls (docs/api-staff.md, "Approvals"): the checker's list and
+ * decision and the maker's own requests (a customer's requests for the profile screens are
+ * ./api.ts). Each first lapses the requests past their expiry, so that no screen offers one.
+ */
+const approvalFunctions: FastifyPluginAsyncZod = async (app) => {
+  const { ledger, fourEyes } = app;
+  const db = ledger.database.db;
+
+  app.post(
+    '/list-approvals',
+    {
+      config: onlyFor(STAFF_ROLES, 'Access Denied: Only staff can see approval requests.'),
+      schema: {
+        tags: ['functions'],
+        response: { 200: ApprovalList },
+        body: z
+          .object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() })
+          .default({ scope: 'waiting' }),
+      },
+    },
+    async (request) => {
+      const staff = authOf(request);
+      await fourEyes.expireDue();
+      const { scope, status } = request.body;
+      if (scope === 'mine') return { approvals: await fourEyes.read({ makerId: staff.userId, status }) };
+      assertRole(staff, ['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker);
+      // An admin sees every request; a manager those of the workers who report to them.
+      const approvals = await fourEyes.read({ status: status ?? 'pending', team: staff.role === 'MANAGER' ? staff.userId : undefined });
+      return { approvals, limitUsd: fourEyes.limitUsd.toFixed(), expiryHours: ledger.config.FOUR_EYES_EXPIRY_HOURS };
+    },
+  );
+
+  app.post(
+    '/decide-approval',
+    {
+      config: onlyFor(['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker),
+      schema: {
+        tags: ['functions'],
+        response: { 200: ApprovalDecided },
+        body: z.object({ requestId: z.uuid(), decision: z.enum(['approve', 'reject']), reason: z.string().max(REASON_MAX).nullish() }),
+      },
+    },
+    async (request) => {
+      const staff = authOf(request);
+      const { requestId, decision } = request.body;
+      const reason = request.body.reason?.trim() ?? '';
+      if (!reason) throw badRequest(APPROVAL_MESSAGES.reasonRequired);
+      const row = await db
+        .selectFrom('approval_requests')
+        .select(['request_id', 'user_id', 'maker_id'])
+        .where('request_id', '=', requestId)
+        .executeTakeFirst();
+      if (!row) throw notFound(APPROVAL_MESSAGES.notFound);
+      // The decider refuses the maker, a worker, another team's manager, a second decision and an expired request.
+      await fourEyes.decide(
+        staff,
+        { userId: row.user_id, requestId, makerId: row.maker_id },
+        decision === 'approve',
+        reason,
+        request.ip ?? null,
+      );
+      const [view] = await fourEyes.read({ requestId });
+      return { success: true, approval: view };
+    },
+  );
+};
+
+export default approvalFunctions;

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { authOf } from '../../auth/guard.js';
+import { notFound } from '../../errors.js';
+import { PAYMENT_METHOD_NOT_FOUND } from '../../../ledger/payment-methods/payment-methods.js';
+import { Done } from '../../../ledger/contract/common.js';
+import { PaymentMethodView } from '../../../ledger/contract/payments.js';
+import { paymentMethodStore, UUID, view, VIEW_COLUMNS } from '../../payments/payment-method-store.js';
+
+export const autoPrefix = '/api/v1';
+
+/**
+ * A customer's saved payment methods (spec 001: add-raw-payment-method, and
+ * user_payment_methods_raw select and delete by user and id). The owner is always the
+ * caller; a card's number and CVV are checked and dropped, a bank account's number is
+ * kept only encrypted, outside the event log.
+ */
+const paymentMethodApi: FastifyPluginAsyncZod = async (app) => {
+  const { ledger } = app;
+  const { record, findOwn } = paymentMethodStore(ledger);
+  const db = ledger.database.db;
+
+  const byId = z.object({ id: z.string().max(100) });
+
+  app.get(
+    '/payment-methods',
+    { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(PaymentMethodView) }) } } },
+    async (request) => {
+      const caller = authOf(request);
+      const rows = await db
+        .selectFrom('user_payment_methods_raw')
+        .select(VIEW_COLUMNS)
+        .where('user_id', '=', caller.userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return { paymentMethods: rows.map(view) };
+    },
+  );
+
+  app.get(
+    '/payment-methods/:id',
+    { schema: { tags: ['api'], params: byId, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } } },
+    async (request) => {
+      const row = await findOwn(authOf(request).userId, request.params.id);
+      if (!row) throw notFound(PAYMENT_METHOD_NOT_FOUND);
+      return { paymentMethod: view(row) };
+    },
+  );
+
+  app.delete('/payment-methods/:id', { schema: { tags: ['api'], params: byId, response: { 200: Done } } }, async (request) => {
+    const caller = authOf(request);
+    const id = request.params.id;
+    // Only the caller's own stream is asked: another customer's id is simply not found there.
+    if (!UUID.test(id)) throw notFound(PAYMENT_METHOD_NOT_FOUND);
+    await record(request, caller, { type: 'Remove', paymentMethodId: id });
+    // A removed bank account's number has no further use.
+    await db.deleteFrom('payment_method_secrets').where('payment_method_id', '=', id).execute();
+    return { success: true as const };
+  });
+};
+
+export default paymentMethodApi;

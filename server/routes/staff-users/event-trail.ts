@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { TrailPage } from '../../../ledger/contract/staff-users.js';
+import { authOf } from '../../auth/guard.js';
+import { formatPosition } from '../../../ledger/event-store/port.js';
+import { assertCanManageUser } from '../../shared/access.js';
+import { isUuid } from '../../ids.js';
+import {
+  kindOf,
+  summaryOf,
+  TRAIL_KINDS,
+  TRAIL_PAGE_SIZE,
+  userTrail,
+  withoutCardNumbers,
+  withoutSecrets,
+  type Data,
+} from '../../staff/event-trail.js';
+
+export const autoPrefix = '/api/v1';
+
+const METADATA_SHOWN = ['reason', 'ip', 'correlationId', 'causationId'] as const;
+
+/** The Event trail tab: GET /api/v1/users/:userId/event-trail. */
+const eventTrailRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ledger } = app;
+  const db = ledger.database.db;
+  app.get(
+    '/users/:userId/event-trail',
+    {
+      schema: {
+        tags: ['api'],
+        response: { 200: TrailPage },
+        params: z.object({ userId: z.uuid() }),
+        querystring: z.object({
+          kind: z.enum(['all', ...TRAIL_KINDS]).default('all'),
+          page: z.coerce.number().int().min(1).max(100_000).default(1),
+          pageSize: z.coerce.number().int().min(1).max(200).default(TRAIL_PAGE_SIZE),
+        }),
+      },
+    },
+    async (request) => {
+      const staff = authOf(request);
+      const { userId } = request.params;
+      const { kind, page, pageSize } = request.query;
+      await assertCanManageUser(db, staff, userId);
+      const trail = (await userTrail(ledger.store, db, userId)).filter((e) => kind === 'all' || kindOf(e.type) === kind);
+      const slice = trail.slice((page - 1) * pageSize, page * pageSize);
+      const actorIds = [...new Set(slice.map((e) => e.metadata.actorId).filter(isUuid))];
+      const actors = actorIds.length
+        ? await db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', actorIds).execute()
+        : [];
+      const nameOf = new Map(actors.map((a) => [a.id, a.full_name || a.email]));
+      return {
+        events: slice.map((e) => {
+          const shown = withoutSecrets(e.data);
+          const data = (e.type.startsWith('payment-method.') ? withoutCardNumbers(shown) : shown) as Data;
+          const meta = e.metadata as Record<string, unknown>;
+          return {
+            id: e.eventId,
+            stream: e.streamId,
+            revision: e.revision.toString(),
+            position: formatPosition(e.position),
+            type: e.type,
+            kind: kindOf(e.type),
+            occurred_at: e.metadata.occurredAt ?? e.recordedAt.toISOString(),
+            actor: {
+              id: e.metadata.actorId,
+              role: e.metadata.actorRole,
+              name: nameOf.get(e.metadata.actorId) ?? (e.metadata.actorRole === 'SYSTEM' ? 'System' : 'Unknown'),
+            },
+            summary: summaryOf(e.type, data),
+            data,
+            metadata: withoutSecrets(
+              Object.fromEntries(METADATA_SHOWN.filter((k) => meta[k] !== undefined && meta[k] !== null).map((k) => [k, meta[k]])),
+            ) as Record<string, unknown>,
+          };
+        }),
+        total: trail.length,
+        page,
+        pageSize,
+      };
+    },
+  );
+};
+
+export default eventTrailRoutes;

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { TransactionUpdated } from '../../../ledger/contract/staff-users.js';
+import { authOf } from '../../auth/guard.js';
+import { conflict, notFound } from '../../errors.js';
+import { walletDecider } from '../../../ledger/wallet/decider.js';
+import { TransactionStatus, TransactionType } from '../../../ledger/wallet/events.js';
+import { customerInReach } from '../../shared/access.js';
+import { AWAITING_SECOND_APPROVAL } from '../../staff/four-eyes.js';
+import type { Valuation } from '../../../ledger/wallet/approvals.js';
+import { isAssetId } from '../../../ledger/assets.js';
+import { money } from '../../../ledger/money.js';
+
+export const autoPrefix = '/functions/v1';
+
+/** Spec 002: "Editable type values: deposit, withdrawal, adjustment, swap, or unselected" (left out). */
+const EditableTransactionType = TransactionType.exclude(['send']);
+
+/**
+ * The staff's Edit Transaction (spec 002: status, type and note). A status change settles
+ * or fails the money exactly as the ledger defines; only Pending transactions move.
+ */
+const staffTransactionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { authServices: auth, ledger, fourEyes } = app;
+  const db = ledger.database.db;
+  app.post(
+    '/update-transaction',
+    {
+      schema: {
+        tags: ['functions'],
+        response: { 200: TransactionUpdated, 202: TransactionUpdated },
+        body: z.object({
+          targetUserId: z.uuid(),
+          transactionId: z.uuid(),
+          status: TransactionStatus.optional(),
+          type: EditableTransactionType.optional(),
+          note: z.string().max(1000).nullable().optional(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const staff = authOf(request);
+      const { targetUserId, transactionId, status, type, note } = request.body;
+      // A customer's transaction only: an admin reaches staff accounts too, their own included.
+      await customerInReach(auth.accounts, staff, targetUserId);
+      const row = await db
+        .selectFrom('transactions')
+        .select(['id', 'status', 'is_hidden', 'type', 'asset_id', 'amount'])
+        .where('id', '=', transactionId)
+        .where('user_id', '=', targetUserId)
+        .executeTakeFirst();
+      if (!row) throw notFound('Transaction not found.');
+      if (row.is_hidden) throw conflict("This transaction is hidden from the user's view and cannot be edited.");
+      const ctx = { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'staff edit' } };
+      const statusChange = Boolean(status && status !== row.status);
+      // Refuse a status move before recording anything, so a refused save changes nothing.
+      if (statusChange && (status === 'Pending' || row.status !== 'Pending')) {
+        throw conflict(`A ${row.status} transaction cannot change status; record a correcting transaction instead.`);
+      }
+      if (type !== undefined || note !== undefined) {
+        await ledger.execute(
+          walletDecider,
+          targetUserId,
+          { type: 'EditTransaction', transactionId, txType: type, note: note === undefined ? undefined : note?.trim() || null },
+          ctx,
+        );
+      }
+      // Four eyes: completing a deposit, a manual credit, a withdrawal or a send above the limit
+      // waits for a second person (a swap's legs convert and are not under the rule).
+      let valuation: Valuation | undefined;
+      if (statusChange && status === 'Complete' && row.type !== 'swap' && isAssetId(row.asset_id)) {
+        const { waiting, valuation: valued } = await fourEyes.requestIfNeeded(
+          staff,
+          {
+            customerId: targetUserId,
+            action: 'settle-transaction',
+            transactionId,
+            assetId: row.asset_id,
+            amount: money(row.amount),
+            transaction: null,
+          },
+          { ip: request.ip ?? null },
+        );
+        if (waiting) {
+          const unchanged = await db
+            .selectFrom('transactions')
+            .select(['id', 'status', 'type', 'note'])
+            .where('id', '=', transactionId)
+            .executeTakeFirstOrThrow();
+          reply.status(202);
+          return { success: true, message: AWAITING_SECOND_APPROVAL, awaitingApproval: true, approval: waiting, transaction: unchanged };
+        }
+        valuation = valued;
+      }
+      if (statusChange) {
+        await ledger.execute(
+          walletDecider,
+          targetUserId,
+          status === 'Complete'
+            ? { type: 'SettleTransaction', transactionId, valuation }
+            : { type: 'FailTransaction', transactionId, reason: null },
+          ctx,
+        );
+      }
+      const updated = await db
+        .selectFrom('transactions')
+        .select(['id', 'status', 'type', 'note'])
+        .where('id', '=', transactionId)
+        .executeTakeFirstOrThrow();
+      return { success: true, transaction: updated };
+    },
+  );
+};
+
+export default staffTransactionRoutes;

@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { StaffTransactionPage } from '../../../ledger/contract/staff-users.js';
+import { authOf } from '../../auth/guard.js';
+import { badRequest } from '../../errors.js';
+import { assertCanManageUser } from '../../shared/access.js';
+import { T_COLUMNS, type TransactionRow } from '../../transactions/list.js';
+
+export const autoPrefix = '/api/v1';
+
+/** Rows per page of the staff history (a page never ends between the two legs of a swap). */
+export const STAFF_HISTORY_PAGE = 500;
+
+/**
+ * The staff's Transactions tab (spec 002: every row of the user, hidden ones included,
+ * newest first), a page at a time: `before` is the id of the last row already shown, and
+ * `next` the id to ask with for the rows after this page (null at the end). Swap legs carry
+ * their request id; the screen pairs them.
+ */
+const staffTransactionListRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { ledger } = app;
+  const db = ledger.database.db;
+  app.get(
+    '/users/:userId/transactions',
+    {
+      schema: {
+        tags: ['api'],
+        response: { 200: StaffTransactionPage },
+        params: z.object({ userId: z.uuid() }),
+        querystring: z.object({ before: z.uuid().optional() }),
+      },
+    },
+    async (request) => {
+      const staff = authOf(request);
+      const { userId } = request.params;
+      await assertCanManageUser(db, staff, userId);
+      const before = request.query.before;
+      // The list's order is (sent_at desc, created_at desc, id): the rows after the cursor's row.
+      const after = before
+        ? sql`and (t.sent_at, t.created_at) <= (c.sent_at, c.created_at)
+            and ((t.sent_at, t.created_at) < (c.sent_at, c.created_at) or t.id > c.id)`
+        : sql``;
+      const cursor = before
+        ? sql`, (select sent_at, created_at, id from transactions where id = ${before}::uuid and user_id = ${userId}::uuid) c`
+        : sql``;
+      if (before) {
+        const known = await db
+          .selectFrom('transactions')
+          .select('id')
+          .where('id', '=', before)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (!known) throw badRequest('Unknown transaction to continue the history from.');
+      }
+      const { rows } = await sql<TransactionRow>`
+        select ${T_COLUMNS} from transactions t ${cursor} where t.user_id = ${userId}::uuid ${after}
+        order by t.sent_at desc, t.created_at desc, t.id limit ${sql.lit(STAFF_HISTORY_PAGE + 2)}`.execute(db);
+      // A swap's legs sit side by side in this order: keep them on one page.
+      let size = Math.min(rows.length, STAFF_HISTORY_PAGE);
+      if (rows.length > size && rows[size - 1]!.request_id && rows[size]!.request_id === rows[size - 1]!.request_id) size++;
+      const page = rows.slice(0, size);
+      return { transactions: page, next: rows.length > size ? page[page.length - 1]!.id : null };
+    },
+  );
+};
+
+export default staffTransactionListRoutes;
