@@ -227,7 +227,7 @@ export function passwordSession(request: APIRequestContext, email: string, passw
  * from the health check, a small page of the same origin: loading the app itself for this
  * cost a second or more of the browser's time in every test that signs in.
  */
-async function keepSession(page: Page, session: ApiSession): Promise<void> {
+export async function keepSession(page: Page, session: ApiSession): Promise<void> {
   await page.goto('/healthz');
   await page.evaluate(([key, value]) => window.localStorage.setItem(key, value), [
     'wallet-ledger.session',
