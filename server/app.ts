@@ -25,7 +25,6 @@ import type { BlobStore } from './blobs/blob-store.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
-import { priceRoutes } from './routes/prices.js';
 import { supportRoutes } from './support/routes.js';
 import type { Redis } from 'ioredis';
 import { openRedis } from './shared-state.js';
@@ -172,7 +171,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const profile = staffProfileRoutes(auth, ledger, fourEyes);
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
-  await app.register(priceRoutes(prices), { prefix: '/functions/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ASSETS, ASSET_IDS } from '../../ledger/assets.js';
-import type { PriceCache } from '../prices/price-cache.js';
-import type { PriceMap } from '../prices/price-feed.js';
+import { ASSETS, ASSET_IDS } from '../../../ledger/assets.js';
+import type { PriceCache } from '../../prices/price-cache.js';
+import type { PriceMap } from '../../prices/price-feed.js';
 
 const AssetPriceSchema = z.object({
   price: z.number().describe('USD'),
@@ -15,6 +15,8 @@ const PricesSchema = z.partialRecord(z.enum(ASSET_IDS), AssetPriceSchema);
 const ErrorSchema = z.object({ error: z.string() });
 
 export const MARKET_DATA_ERROR = 'Failed to load market data.';
+
+export const autoPrefix = '/functions/v1';
 
 /** `GET crypto-prices` (mounted under /functions/v1): no auth, answered from the price cache. */
 export function priceRoutes(cache: PriceCache): FastifyPluginAsyncZod {
@@ -47,3 +49,9 @@ export function priceRoutes(cache: PriceCache): FastifyPluginAsyncZod {
     );
   };
 }
+
+/** Loaded by autoload from server/routes/: the prices of the app's price cache (server/services/prices.ts). */
+const pricesFunctions: FastifyPluginAsyncZod = async (app) => {
+  await app.register(priceRoutes(app.prices));
+};
+export default pricesFunctions;

@@ -1,11 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ASSET_IDS } from '../../ledger/assets.js';
-import { registerErrorHandling } from '../plugins/errors.js';
-import { PriceCache } from '../prices/price-cache.js';
-import { SimulatedPriceFeed, type PriceFeed, type PriceMap } from '../prices/price-feed.js';
-import { priceRoutes } from './prices.js';
+import { ASSET_IDS } from '../../../ledger/assets.js';
+import { registerErrorHandling } from '../../plugins/errors.js';
+import { PriceCache } from '../../prices/price-cache.js';
+import { SimulatedPriceFeed, type PriceFeed, type PriceMap } from '../../prices/price-feed.js';
+import { priceRoutes } from './functions.js';
 
 const quiet = { warn: () => {} };
 
