@@ -58,7 +58,7 @@ export interface DatabaseOptions {
   /** PGlite only: start from this image of a data folder (`dumpDataDir`) instead of an empty cluster (tests). */
   image?: Blob;
   poolSize?: number;
-  /** PostgreSQL only: name the statements, so that each server connection prepares them once (server/db/named-statements.ts). */
+  /** PostgreSQL only: name the statements, so that each server connection prepares them once (server/db/pool.ts). */
   preparedStatements?: boolean;
   /** PostgreSQL only: how long a query waits for a free connection before it fails (DatabaseBusyError, a 503). */
   checkoutTimeoutMs?: number;
@@ -69,31 +69,29 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
     // node-postgres' own pool and client, as they come: no startup parameter beyond the URL's,
     // and every statement unnamed (parsed where it runs, so any server connection behind a
     // transaction pooler can run it) unless `preparedStatements` names them.
-    const connectionTimeoutMillis = opts.checkoutTimeoutMs ?? 10_000;
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20, connectionTimeoutMillis });
-    // An idle client that loses its server must not crash the process.
-    pool.on('error', () => {});
-    // Nor one that loses it while checked out (the server restarted, an operator ended the
-    // backend): its queries are rejected and the pool drops it when it is released, but the
-    // client also emits 'error', which the pool listens to only while the client is idle.
-    pool.on('connect', (client) => client.on('error', () => {}));
-    const pipelined = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: PROJECTION_CONNECTIONS,
-      pipeline: true,
-      connectionTimeoutMillis,
-    });
-    pipelined.on('error', () => {});
-    pipelined.on('connect', (client) => client.on('error', () => {}));
+    const openPool = (config: pg.PoolConfig) => {
+      const opened = new pg.Pool({
+        connectionString: opts.databaseUrl,
+        connectionTimeoutMillis: opts.checkoutTimeoutMs ?? 10_000,
+        ...config,
+      });
+      // An idle client that loses its server must not crash the process.
+      opened.on('error', () => {});
+      // Nor one that loses it while checked out (the server restarted, an operator ended the
+      // backend): its queries are rejected and the pool drops it when it is released, but the
+      // client also emits 'error', which the pool listens to only while the client is idle.
+      opened.on('connect', (client) => client.on('error', () => {}));
+      return opened;
+    };
+    const pool = openPool({ max: opts.poolSize ?? 20 });
+    const pipelined = openPool({ max: PROJECTION_CONNECTIONS, pipeline: true });
+    const names = () => (opts.preparedStatements ? new StatementNames() : undefined);
     const watch = new WriteWatch();
     const db = new Kysely<DB>({
-      dialect: watchWrites(
-        new PostgresDialect({ pool: kyselyPool(pool, opts.preparedStatements ? new StatementNames() : undefined) }),
-        watch,
-      ),
+      dialect: watchWrites(new PostgresDialect({ pool: kyselyPool(pool, names()) }), watch),
     });
     const projectionDb = new Kysely<DB>({
-      dialect: watchWrites(pipelinedWritesDialect(pipelined, opts.preparedStatements ? new StatementNames() : undefined), watch),
+      dialect: watchWrites(pipelinedWritesDialect(pipelined, names()), watch),
     });
     const close = async () => {
       await Promise.all([db.destroy(), projectionDb.destroy()]);

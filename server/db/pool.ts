@@ -10,7 +10,7 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
  * `name` is parsed and planned once per server connection and then only bound and run; an
  * unnamed one is parsed and planned every time. On the profile and transactions reads that
  * was the difference between 0.60x and 0.35x of the benchmark's baseline
- * (docs/performance.md, "Prepared statements").
+ * (docs/performance.md, "Pooler-safe database access").
  *
  * A prepared statement lives on one server connection, so they are for a direct connection
  * to PostgreSQL, or a pooler that tracks them (PgBouncer >= 1.21 with

@@ -3,9 +3,6 @@ import { REALTIME_CLOSE, type Topic, type TopicPayload } from '../../ledger/cont
 
 export type { Topic };
 
-/** The close code of a socket whose authorisation is refused or has ended (the client reconnects with a fresh token). */
-export const CLOSE_UNAUTHORIZED = REALTIME_CLOSE.unauthorized;
-
 /** What authorised a socket: its user, the session of its access token, and when that token expires. */
 export interface SocketAuth {
   userId: string;
@@ -92,7 +89,7 @@ export class RealtimeHub {
   /** Out of the hub at once (nothing more reaches it), then closed. */
   private end(socket: WebSocket, reason: string): void {
     this.remove(socket);
-    socket.close(CLOSE_UNAUTHORIZED, reason);
+    socket.close(REALTIME_CLOSE.unauthorized, reason);
   }
 }
 

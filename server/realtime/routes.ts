@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import type { AuthServices } from '../auth/index.js';
 import type { SessionService } from '../auth/sessions.js';
-import { CLOSE_UNAUTHORIZED, type RealtimeHub } from './hub.js';
+import type { RealtimeHub } from './hub.js';
 import { REALTIME_CLOSE, REALTIME_TIMING } from '../../ledger/contract/realtime.js';
 
 /** How long a socket may stay silent before it is closed (the client's heartbeat is 30 s). */
@@ -64,7 +64,7 @@ export async function registerRealtime(app: FastifyInstance, auth: AuthServices,
       if (typeof exp !== 'number') throw new Error('no expiry');
       expiresAt = exp * 1000;
     } catch {
-      socket.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+      socket.close(REALTIME_CLOSE.unauthorized, 'unauthorized');
       return;
     }
     if (socket.readyState !== socket.OPEN) return;

@@ -25,8 +25,6 @@ export { REALTIME_TIMING };
 export const REALTIME_TROUBLE_AFTER_FAILURES = 3;
 export const REALTIME_ERROR = 'Realtime connection error. Refresh may be needed.';
 
-/** The server closes a socket whose token it refuses with this code. */
-const CLOSE_UNAUTHORIZED = REALTIME_CLOSE.unauthorized;
 /** Our own close when a heartbeat went unanswered. */
 const CLOSE_NO_ANSWER = 4000;
 
@@ -190,7 +188,7 @@ async function connect(): Promise<void> {
   socket.onclose = (event: CloseEvent) => {
     if (generation !== conn.generation) return;
     conn.socket = null;
-    if (event.code === CLOSE_UNAUTHORIZED) conn.refusedToken = token;
+    if (event.code === REALTIME_CLOSE.unauthorized) conn.refusedToken = token;
     onFailedTry(generation, ready);
   };
   // An error is always followed by a close, which decides what happens next.
