@@ -23,7 +23,6 @@ import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
-import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
 import { supportRoutes } from './support/routes.js';
 import type { Redis } from 'ioredis';
@@ -171,9 +170,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const profile = staffProfileRoutes(auth, ledger, fourEyes);
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
-  const wallet = walletRoutes(auth, ledger);
-  await app.register(wallet.functions, { prefix: '/functions/v1' });
-  await app.register(wallet.api, { prefix: '/api/v1' });
   const marketplace = marketplaceRoutes(auth, ledger, prices);
   await app.register(marketplace.functions, { prefix: '/functions/v1' });
   await app.register(marketplace.api, { prefix: '/api/v1' });
