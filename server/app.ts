@@ -23,8 +23,6 @@ import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
 import { staffProfileRoutes } from './staff/profile-routes.js';
-import { walletRoutes } from './wallet/routes.js';
-import { marketplaceRoutes } from './marketplace/routes.js';
 import { supportRoutes } from './support/routes.js';
 import type { Redis } from 'ioredis';
 import { openRedis } from './shared-state.js';
@@ -165,18 +163,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // The services, in the order of their dependencies: auth (whose guard checks every route
   // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
-  const { authServices: auth, prices, fourEyes, blobs, realtime: hub, liveFeed: live } = app;
+  const { authServices: auth, fourEyes, blobs, realtime: hub, liveFeed: live } = app;
   // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"); these
   // features are still registered by hand, the rest are folders of server/routes/ (below).
   const profile = staffProfileRoutes(auth, ledger, fourEyes);
   await app.register(profile.functions, { prefix: '/functions/v1' });
   await app.register(profile.api, { prefix: '/api/v1' });
-  const wallet = walletRoutes(auth, ledger);
-  await app.register(wallet.functions, { prefix: '/functions/v1' });
-  await app.register(wallet.api, { prefix: '/api/v1' });
-  const marketplace = marketplaceRoutes(auth, ledger, prices);
-  await app.register(marketplace.functions, { prefix: '/functions/v1' });
-  await app.register(marketplace.api, { prefix: '/api/v1' });
   const support = supportRoutes(auth, ledger, hub, blobs, live);
   await app.register(support.functions, { prefix: '/functions/v1' });
   await app.register(support.api, { prefix: '/api/v1' });
