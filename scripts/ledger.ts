@@ -119,11 +119,11 @@ async function catchUpLive(database: Database, store: EventStore, quiet: boolean
   }
 }
 
-function printReplay(results: ReplayResult[]): void {
+function printReplay(results: ReplayResult[], peakRssMB: number): void {
   const r = results[0];
   if (!r) return;
   console.log(
-    `${results.map((x) => x.name).join(', ')}: ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s, ${r.eventsPerSecond.toLocaleString('en-US')} events/s (one pass over the log)`,
+    `${results.map((x) => x.name).join(', ')}: ${r.events.toLocaleString('en-US')} events in ${r.seconds.toFixed(2)} s, ${r.eventsPerSecond.toLocaleString('en-US')} events/s (one pass over the log), peak memory ${peakRssMB} MB`,
   );
 }
 
@@ -259,8 +259,10 @@ export async function runCli(argv: string[]): Promise<number> {
           onProgress: (n) => bar.update(n),
         });
         bar.finish(results[0]?.events ?? 0);
-        if (values.json) console.log(json({ position: head ? formatPosition(head) : null, results }));
-        else printReplay(results);
+        // The most memory the process held (a rebuild's cost an operator sizes a machine by).
+        const peakRssMB = Math.round(process.resourceUsage().maxRSS / 1024);
+        if (values.json) console.log(json({ position: head ? formatPosition(head) : null, results, peakRssMB }));
+        else printReplay(results, peakRssMB);
         return 0;
       });
     }

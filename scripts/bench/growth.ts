@@ -2,7 +2,9 @@
  * How the cost grows with the log (issue 33): the same figures at each log size, each as a
  * ratio to the first size (10^5 events) in the same run. See docs/performance.md.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { CommandHandler } from '../../ledger/command-handler.js';
 import type { SnapshotOptions } from '../../ledger/snapshots/snapshot.js';
@@ -12,7 +14,7 @@ import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
 import { fold } from '../../ledger/wallet/wallet.js';
 import type { WalletEvent } from '../../ledger/wallet/events.js';
 import { PROJECTIONS, Projector } from '../../projections/registry.js';
-import { replayProjections, resetReadModels } from '../../projections/replay.js';
+import { resetReadModels, type ReplayResult } from '../../projections/replay.js';
 import { transactionsPageJson } from '../../server/transactions/list.js';
 import { seedLedger } from '../seed.js';
 import { TARGETS, type Figure } from './model.js';
@@ -30,6 +32,8 @@ interface Measured {
   replayEventsPerSecond: number;
   replayRssMB: number;
   bytesPerEvent: number;
+  /** The commands' p99 while `ledger replay transactions --shadow` ran, and that run. */
+  catchUp: { p99Ms: number; commands: number; seconds: number; swapMs: number };
 }
 
 const p99 = (values: number[]) => {
@@ -51,6 +55,70 @@ async function loadFor(clients: number, seconds: number, fn: (client: number) =>
     }),
   );
   return done;
+}
+
+/**
+ * A read model added to a grown log, caught up while the app serves: `ledger replay transactions
+ * --shadow` in its own process (as an operator runs it), beside the same command load as above.
+ * The commands timed are those from the rebuild's first progress line until the process ends
+ * (its start-up is not the catch-up's cost).
+ */
+/** `npm run ledger -- <args>` against the run's scratch database, in a process of its own. */
+function ledgerProcess(ctx: Ctx, args: string[]) {
+  return spawn(path.join('node_modules', '.bin', 'tsx'), ['scripts/ledger.ts', ...args], {
+    env: { ...process.env, DATABASE_URL: ctx.databaseUrl, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs a ledger command to its end: its output, or an error with the end of its stderr. */
+async function ledgerCli(ctx: Ctx, args: string[]): Promise<{ stdout: string }> {
+  const child = ledgerProcess(ctx, args);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  if (code !== 0) throw new Error(`growth: ledger ${args.join(' ')} failed (${code}): ${stderr.slice(-500)}`);
+  return { stdout };
+}
+
+async function commandsDuringShadowReplay(
+  ctx: Ctx,
+  command: (times: number[]) => Promise<void>,
+): Promise<{ p99Ms: number; commands: number; seconds: number; swapMs: number }> {
+  const child = ledgerProcess(ctx, ['replay', 'transactions', '--shadow']);
+  let stdout = '';
+  let stderr = '';
+  let started: number | null = null;
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    started ??= /rebuilding in shadow tables/.test(stderr) ? now() : null;
+  });
+  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  let running = true;
+  void exited.then(() => (running = false));
+  const times: number[] = [];
+  /** Every command while the process ran: what is reported when none fell after the first progress line (tiny logs). */
+  const whole: number[] = [];
+  await Promise.all(
+    Array.from({ length: ctx.sizes.growthClients }, async () => {
+      while (running) {
+        const began = started;
+        const mine: number[] = [];
+        await command(mine);
+        whole.push(...mine);
+        if (began !== null) times.push(...mine);
+      }
+    }),
+  );
+  const code = await exited;
+  if (code !== 0) throw new Error(`growth: ledger replay --shadow failed (${code}): ${stderr.slice(-500)}`);
+  const seconds = started === null ? 0 : (now() - started) / 1000;
+  const swapMs = Number(/swap (\d+) ms/.exec(stdout)?.[1] ?? NaN);
+  const timed = times.length > 0 ? times : whole;
+  return { p99Ms: p99(timed), commands: timed.length, seconds, swapMs };
 }
 
 /** A command on a wallet no handler has in memory (a restart, another instance, an eviction): median ms over `samples`. */
@@ -79,19 +147,17 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     `growth ${sizeLabel(size)}: cold command ${coldSmallMs.toFixed(1)} ms (100 events), ${coldBigMs.toFixed(1)} ms (big wallet), ${coldBigNoSnapshotMs.toFixed(0)} ms without snapshots`,
   );
 
-  // Replay all, with the process's RSS sampled above what it was before.
+  // Replay all as an operator runs it (`ledger replay all`), in a process of its own: its
+  // events/s, and the most memory that process held (an RSS sampled inside this long-lived
+  // process swung 10x on one code: docs/performance.md).
   await resetReadModels(database.db, PROJECTIONS);
   await settle(ctx.pool);
-  const head = await store.headPosition();
-  const rssBefore = process.memoryUsage.rss();
-  let rssMax = rssBefore;
-  const sampler = setInterval(() => (rssMax = Math.max(rssMax, process.memoryUsage.rss())), 50);
-  const [all] = await replayProjections(database.projectionDb, store, PROJECTIONS, { until: head });
-  clearInterval(sampler);
-  const replayEventsPerSecond = perSecond(all!.events, all!.seconds * 1000);
-  const replayRssMB = (rssMax - rssBefore) / 2 ** 20 + 1; // + 1 MB: never zero
+  const replayed = await ledgerCli(ctx, ['replay', 'all', '--json']);
+  const all = (JSON.parse(replayed.stdout) as { results: ReplayResult[]; peakRssMB: number }).results[0]!;
+  const replayEventsPerSecond = perSecond(all.events, all.seconds * 1000);
+  const replayRssMB = (JSON.parse(replayed.stdout) as { peakRssMB: number }).peakRssMB;
   log(
-    `growth ${sizeLabel(size)}: replay all ${all!.events.toLocaleString('en-US')} events in ${all!.seconds.toFixed(1)} s, RSS +${replayRssMB.toFixed(0)} MB`,
+    `growth ${sizeLabel(size)}: replay all ${all.events.toLocaleString('en-US')} events in ${all.seconds.toFixed(1)} s, peak RSS of the process ${replayRssMB} MB`,
   );
 
   // The transactions page (what GET /api/v1/transactions serves), 16 readers over random customers.
@@ -109,25 +175,31 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
   const handler = new CommandHandler(store, { snapshots });
   const commandTimes: number[] = [];
   const lagTimes: number[] = [];
+  const command = async (times: number[], lags?: number[]) => {
+    const started = now();
+    const { position } = await handler.handle(walletDecider, pick(), recorded('0.001', 'Complete', 'BTC'), {
+      actor: BENCH_ACTOR,
+      correlationId: randomUUID(),
+    });
+    const appended = now();
+    if (!(await projector.waitFor(position!, 30_000))) throw new Error('growth: the read models did not show a command within 30 s');
+    lags?.push(now() - appended);
+    times.push(now() - started);
+  };
   const t0 = now();
   let commands: number;
+  let catchUp: { p99Ms: number; commands: number; seconds: number; swapMs: number };
   try {
-    commands = await loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
-      const started = now();
-      const { position } = await handler.handle(walletDecider, pick(), recorded('0.001', 'Complete', 'BTC'), {
-        actor: BENCH_ACTOR,
-        correlationId: randomUUID(),
-      });
-      const appended = now();
-      if (!(await projector.waitFor(position!, 10_000))) throw new Error('growth: the read models did not show a command within 10 s');
-      lagTimes.push(now() - appended);
-      commandTimes.push(now() - started);
-    });
+    commands = await loadFor(sizes.growthClients, sizes.growthSeconds, () => command(commandTimes, lagTimes));
+    catchUp = await commandsDuringShadowReplay(ctx, (times) => command(times));
   } finally {
     await projector.stop();
   }
   const commandsPerSecond = perSecond(commands, now() - t0);
   await handler.flushSnapshots();
+  log(
+    `growth ${sizeLabel(size)}: commands p99 ${p99(commandTimes).toFixed(1)} ms; while the transactions read model caught up (replay --shadow, ${catchUp.seconds.toFixed(1)} s, swap ${catchUp.swapMs} ms): ${catchUp.p99Ms.toFixed(1)} ms over ${catchUp.commands} commands`,
+  );
 
   const { rows } = await sql<{
     bytes: string;
@@ -144,6 +216,7 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     replayEventsPerSecond,
     replayRssMB,
     bytesPerEvent: Number(rows[0]!.bytes) / Number(rows[0]!.n),
+    catchUp,
   };
 }
 
@@ -190,6 +263,17 @@ function figures(size: number, first: number, m: Measured, base: Measured): Figu
       0,
     ),
     fig('commands.p99', 'Commands: p99', 'ms', m.commandP99Ms, base.commandP99Ms, null),
+    {
+      id: `growth.catchUp@${size}`,
+      group: 'growth',
+      name: `Commands: p99 while a read model catches up (replay --shadow) (log ${label})`,
+      unit: 'ms',
+      value: round(m.catchUp.p99Ms, 1),
+      baseline: { name: 'commands: p99 without it, same log', value: round(m.commandP99Ms, 1) },
+      ratio: round(m.catchUp.p99Ms / m.commandP99Ms, 3),
+      target: { text: `<= ${growth.catchUpP99}x`, pass: m.catchUp.p99Ms / m.commandP99Ms <= growth.catchUpP99 },
+      details: { commands: m.catchUp.commands, replaySeconds: round(m.catchUp.seconds, 2), swapMs: m.catchUp.swapMs },
+    },
     fig('lag.p99', 'Projection lag under the command load: p99', 'ms', m.lagP99Ms, base.lagP99Ms, null),
     fig(
       'reads.p99',
@@ -211,7 +295,7 @@ function figures(size: number, first: number, m: Measured, base: Measured): Figu
     ),
     fig(
       'replay.rss',
-      'Replay all: RSS growth',
+      'Replay all: peak RSS of the process',
       'MB',
       m.replayRssMB,
       base.replayRssMB,
