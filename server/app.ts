@@ -22,7 +22,6 @@ import type { PriceCache } from './prices/price-cache.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
-import { staffProfileRoutes } from './staff/profile-routes.js';
 import { walletRoutes } from './wallet/routes.js';
 import { marketplaceRoutes } from './marketplace/routes.js';
 import type { Redis } from 'ioredis';
@@ -164,12 +163,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // The services, in the order of their dependencies: auth (whose guard checks every route
   // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
-  const { authServices: auth, prices, fourEyes } = app;
+  const { authServices: auth, prices } = app;
   // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"); these
   // features are still registered by hand, the rest are folders of server/routes/ (below).
-  const profile = staffProfileRoutes(auth, ledger, fourEyes);
-  await app.register(profile.functions, { prefix: '/functions/v1' });
-  await app.register(profile.api, { prefix: '/api/v1' });
   const wallet = walletRoutes(auth, ledger);
   await app.register(wallet.functions, { prefix: '/functions/v1' });
   await app.register(wallet.api, { prefix: '/api/v1' });
