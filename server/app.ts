@@ -12,7 +12,6 @@ import { registerClient } from './plugins/client.js';
 import { registerSecurity, requestForLog } from './plugins/security.js';
 import { guardDocs } from './plugins/production-surface.js';
 import { answerSerializer, declareRefusals, openApiTransform } from './plugins/responses.js';
-import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { AuthServices } from './auth/index.js';
 import { AuthError } from './auth/errors.js';
@@ -28,7 +27,7 @@ import type { Redis } from 'ioredis';
 import { openRedis } from './shared-state.js';
 import { Metrics } from './observability/metrics.js';
 import { registerRequestId, requestIdOf } from './observability/request-id.js';
-import { projectionLags } from './routes/health.js';
+import { projectionLags } from './observability/projection-lag.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,6 +65,7 @@ export interface ServiceOptions {
  */
 const SERVICES_DIR = path.join(import.meta.dirname, 'services');
 const ROUTES_DIR = path.join(import.meta.dirname, 'routes');
+const HEALTH_DIR = path.join(ROUTES_DIR, 'health');
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -159,7 +159,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     errorResponseBuilder: () => new AuthError(429, 'rate_limited', 'Too many requests. Please wait a moment and try again.'),
   });
 
-  await app.register(healthRoutes(ledger));
+  // The probes (server/routes/health/) before the services, as the app's first routes: they are
+  // public and unlimited, and no service's onRoute hook (the guard's, the websocket plugin's
+  // handler wrapper) sees them. The routes' autoload below leaves their folder out.
+  await app.register(autoload, { dir: HEALTH_DIR, ignorePattern: /\.spec\.[jt]s$/ });
   // The services, in the order of their dependencies: auth (whose guard checks every route
   // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
@@ -181,7 +184,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     dirNameRoutePrefix: false,
     autoHooks: true,
     cascadeHooks: true,
-    ignorePattern: /\.spec\.[jt]s$/,
+    ignorePattern: /\.spec\.[jt]s$|^health$/,
     matchFilter: (file: string) => file.split('/').length > 2,
   });
 
