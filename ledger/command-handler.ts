@@ -110,6 +110,7 @@ export class CommandHandler {
             const done = cached.keys.get(ctx.idempotencyKey);
             if (done) return replay<Event>(this.store, streamId, done, ctx.idempotencyKey, fingerprint);
           }
+          await this.snapshots?.lookUp(decider, streamId, cached, command);
           try {
             events = decider.decide(command, cached.state);
           } catch (err) {

@@ -17,7 +17,7 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   /** Schema and current version of every event type this aggregate writes. */
   schemas: Record<string, { version: number; schema: ZodType }>;
   /** For a stream that grows without bound: how its state is snapshotted (ledger/snapshots/). */
-  snapshot?: SnapshotCodec<State>;
+  snapshot?: SnapshotCodec<State, Command>;
 }
 
 /**

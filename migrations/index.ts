@@ -25,6 +25,7 @@ import * as m0024 from './0024_four_eyes.js';
 import * as m0025 from './0025_planner_page_cost.js';
 import * as m0026 from './0026_notification_preferences.js';
 import * as m0027 from './0027_snapshots.js';
+import * as m0028 from './0028_snapshot_archive.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0025_planner_page_cost': m0025,
   '0026_notification_preferences': m0026,
   '0027_snapshots': m0027,
+  '0028_snapshot_archive': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -21,8 +21,6 @@ import type { PriceCache } from './prices/price-cache.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
-import { walletRoutes } from './wallet/routes.js';
-import { marketplaceRoutes } from './marketplace/routes.js';
 import type { Redis } from 'ioredis';
 import { openRedis } from './shared-state.js';
 import { Metrics } from './observability/metrics.js';
@@ -166,19 +164,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // The services, in the order of their dependencies: auth (whose guard checks every route
   // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
-  const { authServices: auth, prices } = app;
-  // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"); these
-  // features are still registered by hand, the rest are folders of server/routes/ (below).
-  const wallet = walletRoutes(auth, ledger);
-  await app.register(wallet.functions, { prefix: '/functions/v1' });
-  await app.register(wallet.api, { prefix: '/api/v1' });
-  const marketplace = marketplaceRoutes(auth, ledger, prices);
-  await app.register(marketplace.functions, { prefix: '/functions/v1' });
-  await app.register(marketplace.api, { prefix: '/api/v1' });
-  // The features moved to server/routes/<feature>/ (the files at the top of routes/ are still
-  // registered by hand, and the tests beside the routes are not plugins). A folder's module that
-  // exports no plugin as its default (its queries.ts, a helper its route files share) is imported
-  // and left unregistered by autoload.
+  // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"), one folder
+  // of server/routes/ per feature (the files at the top of routes/ are registered by the auth
+  // service, and the tests beside the routes are not plugins). A folder's module that exports no
+  // plugin as its default (its queries.ts, a helper its route files share) is imported and left
+  // unregistered by autoload.
   await app.register(autoload, {
     dir: ROUTES_DIR,
     dirNameRoutePrefix: false,

@@ -2,7 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { ASSET_IDS, type AssetId } from '../assets.js';
 import { formatAmount, money, ZERO } from '../money.js';
 import type { RecordedEvent } from '../event-store/port.js';
-import { isWalletEventType, type WalletEvent } from '../wallet/events.js';
+import { isWalletEventType, openedType, type RowType, type WalletEvent } from '../wallet/events.js';
 import { assetBalance, evolve, initialState } from '../wallet/wallet.js';
 
 export interface StatementLine {
@@ -70,6 +70,7 @@ export function buildStatement(
   let state = initialState();
   const hidden = new Set<string>();
   const fees = new Map<string, string>();
+  const types = new Map<string, RowType>();
   const opening = new Map<AssetId, Decimal>();
   const credits = new Map<AssetId, Decimal>();
   const debits = new Map<AssetId, Decimal>();
@@ -89,6 +90,9 @@ export function buildStatement(
     const before = new Map(ASSET_IDS.map((a) => [a, assetBalance(state, a).balance]));
     state = evolve(state, event);
     const data = e.data as { transactionId?: string; fee?: string; isHidden?: boolean };
+    const openedAs = openedType(event);
+    if (openedAs && data.transactionId) types.set(data.transactionId, openedAs);
+    if (event.type === 'wallet.transaction-edited' && event.data.type) types.set(event.data.transactionId, event.data.type);
     if (data.transactionId && data.fee !== undefined) fees.set(data.transactionId, data.fee);
     if (data.transactionId && data.isHidden) hidden.add(data.transactionId);
     if (!opened) continue;
@@ -96,8 +100,7 @@ export function buildStatement(
       const after = assetBalance(state, a).balance;
       const change = after.minus(before.get(a)!);
       if (change.isZero()) continue;
-      const tx = data.transactionId ? state.transactions.get(data.transactionId) : undefined;
-      const type = tx?.type ?? 'adjustment';
+      const type = (data.transactionId ? types.get(data.transactionId) : undefined) ?? 'adjustment';
       (change.isPositive() ? credits : debits).set(a, ((change.isPositive() ? credits : debits).get(a) ?? ZERO).plus(change));
       const masked = opts.hideHidden && data.transactionId !== undefined && hidden.has(data.transactionId);
       lines.push({

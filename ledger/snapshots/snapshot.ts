@@ -13,8 +13,29 @@ import { UPCASTERS } from '../event-store/upcast.js';
  * enter the log: DESIGN.md decision 8), so neither does its snapshot.
  */
 
+/**
+ * Entries a state lets go of once a snapshot keeps them (a wallet's closed transactions): a
+ * state that would otherwise grow with the whole history stays the size of what is open. They
+ * are stored beside the snapshot, one row per key, in the snapshot's own write, and read back
+ * by key for the keys a command names, before it is decided.
+ *
+ * The rule that keeps this exact: every snapshot is written with the entries of every key let
+ * go at or before its revision (the state folded from the previous snapshot, or from the first
+ * event, holds the ones since, in `pending`). A state folded from the first event holds them all.
+ */
+export interface SnapshotArchive<State, Command = unknown> {
+  /** Entries to store with the next snapshot, as [key, value text]; those known stored may be left out. */
+  pending(state: State): [key: string, value: string][];
+  /** These keys were stored: they need not be written again. */
+  stored(state: State, keys: readonly string[]): void;
+  /** The keys a command names that the state does not hold: to read back before deciding. */
+  missing(command: Command, state: State): string[];
+  /** Puts stored entries back into the state (a decision may read them). */
+  restore(state: State, entries: readonly [key: string, value: string][]): void;
+}
+
 /** How a decider's state is written to a snapshot and read back. */
-export interface SnapshotCodec<State> {
+export interface SnapshotCodec<State, Command = unknown> {
   /**
    * Bump when `evolve` (or anything it calls) changes what a history folds into: snapshots of
    * another version are ignored and rebuilt. The event schemas' versions and the upcasters are
@@ -24,6 +45,8 @@ export interface SnapshotCodec<State> {
   /** Plain JSON (no Map, Decimal or bigint); it must not share objects with `state`. */
   encode(state: State): unknown;
   decode(data: unknown): State;
+  /** For a state that keeps part of itself beside its snapshots, not in them. */
+  archive?: SnapshotArchive<State, Command>;
 }
 
 /** The state's version as snapshots record it: the codec's version and a hash of the event versions and upcasters it reads. */
@@ -43,6 +66,8 @@ export interface StoredSnapshot {
   lastEventId: string;
   /** JSON text of `SnapshotBody`. */
   data: string;
+  /** Entries to keep beside it, by key (`SnapshotArchive`); written before the snapshot, in the same transaction. */
+  archive?: [key: string, value: string][];
 }
 
 /** An idempotency key kept in a snapshot: its fingerprint, the revisions of its events and the position of the last. */
@@ -58,6 +83,8 @@ export interface SnapshotStore {
   load(streamId: string): Promise<StoredSnapshot | null>;
   /** Keeps it unless a snapshot of a later revision in the same state version is stored already. */
   save(snapshot: StoredSnapshot): Promise<void>;
+  /** The stored entries of these keys (those the stream has; any order). */
+  loadArchived(streamId: string, keys: readonly string[]): Promise<[key: string, value: string][]>;
 }
 
 export interface SnapshotOptions {

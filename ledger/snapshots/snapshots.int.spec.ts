@@ -105,6 +105,59 @@ describe('snapshots of a wallet', () => {
     expect(availableBalance(await fromZero(user), 'BTC').toFixed()).toBe('0.95');
   });
 
+  it('keeps closed transactions beside the snapshot, not in it, and a cold command reads back those it names', async () => {
+    const user = randomUUID();
+    const ids = Array.from({ length: 12 }, () => randomUUID());
+    const h = handler();
+    for (const id of ids) await h.handle(walletDecider, user, recorded('1', 'Complete', 'BTC', id), { actor: SYSTEM_ACTOR });
+    await h.flushSnapshots();
+    const row = await database.db
+      .selectFrom('snapshots')
+      .select(['data', 'revision'])
+      .where('stream_id', '=', `wallet-${user}`)
+      .executeTakeFirstOrThrow();
+    expect(row.revision).toBe('9');
+    for (const id of ids) expect(row.data).not.toContain(id);
+    const archived = await database.db
+      .selectFrom('snapshot_archive')
+      .select(['key', 'value'])
+      .where('stream_id', '=', `wallet-${user}`)
+      .orderBy('key')
+      .execute();
+    // Every transaction closed at or before the snapshot's revision, with its final status.
+    expect(archived).toEqual(
+      ids
+        .slice(0, 10)
+        .sort()
+        .map((key) => ({ key, value: 'Complete' })),
+    );
+    // Cold commands on transactions closed before the snapshot decide as a fold from zero would.
+    const cold = () => handler();
+    const settled = await cold().handle(
+      walletDecider,
+      user,
+      { type: 'SettleTransaction', transactionId: ids[0]! },
+      { actor: SYSTEM_ACTOR },
+    );
+    expect(settled.events).toEqual([]);
+    await expect(
+      cold().handle(walletDecider, user, { type: 'FailTransaction', transactionId: ids[1]!, reason: null }, { actor: SYSTEM_ACTOR }),
+    ).rejects.toThrow('A Complete transaction cannot change status; record a correcting transaction instead.');
+    await expect(cold().handle(walletDecider, user, recorded('1', 'Complete', 'BTC', ids[2]!), { actor: SYSTEM_ACTOR })).rejects.toThrow(
+      'This transaction already exists.',
+    );
+    const edited = await cold().handle(
+      walletDecider,
+      user,
+      { type: 'EditTransaction', transactionId: ids[3]!, note: 'checked' },
+      { actor: SYSTEM_ACTOR },
+    );
+    expect(edited.events.map((e) => e.type)).toEqual(['wallet.transaction-edited']);
+    await expect(
+      cold().handle(walletDecider, user, { type: 'EditTransaction', transactionId: randomUUID(), note: 'x' }, { actor: SYSTEM_ACTOR }),
+    ).rejects.toThrow('Transaction not found.');
+  });
+
   it('holds the state and the keys, not the events, their metadata or their actors', async () => {
     const user = randomUUID();
     const h = handler();

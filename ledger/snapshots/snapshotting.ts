@@ -1,7 +1,7 @@
 import type { Decider, DomainEvent } from '../decider.js';
 
 /** What snapshotting needs of a decider, whatever its commands and events: its codec and its event schemas. */
-type Snapshotted<State> = Pick<Decider<never, DomainEvent, State>, 'snapshot' | 'schemas'>;
+type Snapshotted<State, Command = never> = Pick<Decider<Command, DomainEvent, State>, 'snapshot' | 'schemas'>;
 import type { EventStore, Position } from '../event-store/port.js';
 import {
   DEFAULT_SNAPSHOT_EVERY,
@@ -35,6 +35,8 @@ export interface CachedStream<State> {
   lastEventId?: string;
   /** Revision of the latest snapshot read or taken of this stream. */
   snapshotAt?: bigint;
+  /** Loaded from a snapshot that keeps part of the state beside it: read back what a command names. */
+  partial?: boolean;
 }
 
 export const emptyStream = <State>(decider: Decider<unknown, DomainEvent, State>): CachedStream<State> => ({
@@ -84,7 +86,16 @@ export class Snapshotter {
       keys,
       lastEventId: stored.lastEventId,
       snapshotAt: stored.revision,
+      ...(decider.snapshot!.archive ? { partial: true } : {}),
     };
+  }
+
+  /** Reads back, into a state loaded from a snapshot, the entries kept beside it that the command names. */
+  async lookUp<State, Command>(decider: Snapshotted<State, Command>, streamId: string, cached: CachedStream<State>, command: Command) {
+    const archive = decider.snapshot?.archive;
+    if (!archive || !cached.partial) return;
+    const missing = archive.missing(command, cached.state);
+    if (missing.length > 0) archive.restore(cached.state, await this.options.store.loadArchived(streamId, missing));
   }
 
   /** Takes a snapshot when `every` events were folded since the last one. The state is encoded now; it is written in the background. */
@@ -98,8 +109,24 @@ export class Snapshotter {
       keys.push([key, e.fingerprint ?? null, e.revision.toString(), e.count, e.position.commit.toString(), e.position.prepare.toString()]);
     }
     const body: SnapshotBody = { state: decider.snapshot!.encode(cached.state), keys };
+    const archive = decider.snapshot!.archive;
+    const entries = archive?.pending(cached.state) ?? [];
+    const state = cached.state;
     const write = this.options.store
-      .save({ streamId, revision: cached.revision, stateVersion: version, lastEventId: cached.lastEventId, data: JSON.stringify(body) })
+      .save({
+        streamId,
+        revision: cached.revision,
+        stateVersion: version,
+        lastEventId: cached.lastEventId,
+        data: JSON.stringify(body),
+        ...(entries.length > 0 ? { archive: entries } : {}),
+      })
+      .then(() =>
+        archive?.stored(
+          state,
+          entries.map(([key]) => key),
+        ),
+      )
       .catch((err) => this.options.onError?.(streamId, err))
       .finally(() => this.pending.delete(write));
     this.pending.add(write);

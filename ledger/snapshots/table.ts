@@ -11,6 +11,14 @@ export interface SnapshotsTable {
   taken_at: ColumnType<Date, Date | undefined, Date>;
 }
 
+/** What a snapshot keeps beside it, by key (`SnapshotArchive`). */
+export interface SnapshotArchiveTable {
+  stream_id: string;
+  key: string;
+  value: string;
+}
+
 export interface SnapshotTables {
   snapshots: SnapshotsTable;
+  snapshot_archive: SnapshotArchiveTable;
 }

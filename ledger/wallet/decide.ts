@@ -3,7 +3,7 @@ import type { AssetId } from '../assets.js';
 import { formatAmount, money } from '../money.js';
 import { type RowType, type WalletEvent } from './events.js';
 import { APPROVAL_MESSAGES, checkerRefusal, effectiveStatus, pendingRequestFor, type ProposedTransaction } from './approvals.js';
-import { type WalletState } from './state.js';
+import { knowsTransaction, transactionStatus, type WalletState } from './state.js';
 import { type WalletCommand, WalletError } from './commands.js';
 import { requirePositive, requireNew, requireAvailable, feeFor, none, requireWithinCapacity, statusKind } from './rules.js';
 import { decideSwap, decideStake } from './marketplace-decisions.js';
@@ -171,12 +171,13 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
     }
     case 'SettleTransaction':
     case 'FailTransaction': {
-      const tx = state.transactions.get(command.transactionId);
-      if (!tx) throw new WalletError('not_found', 'Transaction not found.');
+      const status = transactionStatus(state, command.transactionId);
+      if (!status) throw new WalletError('not_found', 'Transaction not found.');
       const target = command.type === 'SettleTransaction' ? 'Complete' : 'Failed';
-      if (tx.status === target) return []; // already there: nothing to record
-      if (tx.status !== 'Pending') {
-        throw new WalletError('invalid_state', `A ${tx.status} transaction cannot change status; record a correcting transaction instead.`);
+      if (status === target) return []; // already there: nothing to record
+      const tx = state.transactions.get(command.transactionId);
+      if (!tx) {
+        throw new WalletError('invalid_state', `A ${status} transaction cannot change status; record a correcting transaction instead.`);
       }
       // A swap's legs move together: settling or failing one records both, in one append.
       const ids = [command.transactionId];
@@ -198,7 +199,7 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
       });
     }
     case 'EditTransaction': {
-      if (!state.transactions.has(command.transactionId)) throw new WalletError('not_found', 'Transaction not found.');
+      if (!knowsTransaction(state, command.transactionId)) throw new WalletError('not_found', 'Transaction not found.');
       if (command.txType === undefined && command.note === undefined) return [];
       return [
         { type: 'wallet.transaction-edited', data: { transactionId: command.transactionId, type: command.txType, note: command.note } },
@@ -248,10 +249,11 @@ function decideRequestApproval(command: Extract<WalletCommand, { type: 'RequestA
     if (!command.transaction) throw new WalletError('invalid_state', 'A manual transaction needs its fields.');
     decideEvents(manualCommand({ ...command, makerId: command.maker.id, requestId: null, transaction: command.transaction }), state);
   } else {
+    const status = transactionStatus(state, command.transactionId);
+    if (!status) throw new WalletError('not_found', 'Transaction not found.');
     const tx = state.transactions.get(command.transactionId);
-    if (!tx) throw new WalletError('not_found', 'Transaction not found.');
-    if (tx.status !== 'Pending')
-      throw new WalletError('invalid_state', `A ${tx.status} transaction cannot change status; record a correcting transaction instead.`);
+    if (!tx)
+      throw new WalletError('invalid_state', `A ${status} transaction cannot change status; record a correcting transaction instead.`);
     if (!SETTLEMENTS_UNDER_RULE.has(tx.type) || tx.assetId !== command.assetId)
       throw new WalletError('invalid_state', 'This transaction does not need a second approval.');
     amount = money(tx.amount);

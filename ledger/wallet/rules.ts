@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
 import { MAX_INTEGER_DIGITS, money, roundFeeUp } from '../money.js';
 import { openedStatus, type RowType, type TransactionType, type WalletEvent } from './events.js';
-import { type AssetBalance, type WalletState, assetBalance, availableBalance, applyAmount } from './state.js';
+import { type AssetBalance, type WalletState, assetBalance, availableBalance, applyAmount, knowsTransaction } from './state.js';
 import { WalletError } from './commands.js';
 
 /** The checks every money decision shares: amounts, uniqueness, available balance, the fee, and what the read tables can hold. */
@@ -15,7 +15,7 @@ export function requirePositive(amount: Decimal): void {
 }
 
 export function requireNew(state: WalletState, transactionId: string): void {
-  if (state.transactions.has(transactionId)) throw new WalletError('duplicate', 'This transaction already exists.');
+  if (knowsTransaction(state, transactionId)) throw new WalletError('duplicate', 'This transaction already exists.');
 }
 
 export function requireAvailable(state: WalletState, assetId: AssetId, debit: Decimal, message: string): void {

@@ -1,9 +1,10 @@
 import type { AssetId } from '../assets.js';
 import { money } from '../money.js';
-import type { SnapshotCodec } from '../snapshots/snapshot.js';
+import type { SnapshotArchive, SnapshotCodec } from '../snapshots/snapshot.js';
 import type { ApprovalState } from './approvals.js';
 import type { RowType, TransactionStatus } from './events.js';
-import type { StakeState, WalletState } from './wallet.js';
+import { initialState, knowsTransaction, type StakeState, type WalletState } from './state.js';
+import type { WalletCommand } from './commands.js';
 
 /** A transaction as a snapshot holds it: id, asset, amount, status, row type and the linked leg of a swap. */
 type TransactionRow = [id: string, assetId: AssetId, amount: string, status: TransactionStatus, type: RowType, linked?: string];
@@ -18,12 +19,55 @@ interface WalletSnapshot {
 }
 
 /**
- * The wallet's state in a snapshot. Every transaction of the wallet stays in its state, so
- * they are written as short rows. Amounts are the canonical decimal strings, read back
- * with decimal.js: no float on the way.
+ * The wallet's closed transactions are kept beside its snapshots, not in them: id -> final
+ * status, the only thing a decision reads of a closed transaction (a reused id is refused;
+ * settling or failing it is a no-op or a refusal naming its status; an edit needs it to exist).
  */
-export const walletSnapshot: SnapshotCodec<WalletState> = {
-  version: 1,
+const closedTransactions: SnapshotArchive<WalletState, WalletCommand> = {
+  pending: (state) => [...state.unarchived].map((id) => [id, state.closed.get(id)!]),
+  stored(state, ids) {
+    for (const id of ids) state.unarchived.delete(id);
+  },
+  missing: (command, state) => namedTransactions(command, state).filter((id) => !knowsTransaction(state, id)),
+  restore(state, entries) {
+    for (const [id, status] of entries) if (status === 'Complete' || status === 'Failed') state.closed.set(id, status);
+  },
+};
+
+/** The transaction ids a command reads: the new ids it must not reuse, and those it settles, fails, edits or puts to a second person. */
+export function namedTransactions(command: WalletCommand, state: WalletState): string[] {
+  switch (command.type) {
+    case 'RequestDeposit':
+    case 'RequestWithdrawal':
+    case 'RequestSend':
+    case 'RecordTransaction':
+    case 'PayOutStake':
+    case 'SettleTransaction':
+    case 'FailTransaction':
+    case 'EditTransaction':
+    case 'RequestApproval':
+      return [command.transactionId];
+    case 'RequestSwap':
+      return [command.fromTransactionId, command.toTransactionId];
+    case 'OpenStake':
+      return [command.stakeId];
+    case 'DecideApproval': {
+      const request = state.approvals.get(command.requestId)?.request;
+      return request ? [request.transactionId] : [];
+    }
+    case 'ExpireApproval':
+      return [];
+  }
+}
+
+/**
+ * The wallet's state in a snapshot: its open transactions as short rows, balances, stakes and
+ * requests under the two-person rule; the closed transactions beside it (`closedTransactions`).
+ * Amounts are the canonical decimal strings, read back with decimal.js: no float on the way.
+ */
+export const walletSnapshot: SnapshotCodec<WalletState, WalletCommand> = {
+  version: 2,
+  archive: closedTransactions,
   encode(state): WalletSnapshot {
     const transactions: TransactionRow[] = [];
     for (const [id, t] of state.transactions) {
@@ -40,7 +84,7 @@ export const walletSnapshot: SnapshotCodec<WalletState> = {
   },
   decode(data) {
     const s = data as WalletSnapshot;
-    const state: WalletState = { transactions: new Map(), assets: new Map(), stakes: new Map(), approvals: new Map(s.approvals) };
+    const state: WalletState = { ...initialState(), approvals: new Map(s.approvals) };
     for (const [id, assetId, amount, status, type, linked] of s.transactions) {
       state.transactions.set(
         id,

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { commandFor, recorded, stepArb } from './wallet.arbitraries.js';
+import { commandFor, deposit, recorded, stepArb } from './wallet.arbitraries.js';
 import type { WalletEvent } from './events.js';
-import { decide, fold, availableBalance, type WalletState } from './wallet.js';
+import { decide, fold, availableBalance, type WalletCommand, type WalletState } from './wallet.js';
 import { walletSnapshot } from './snapshot.js';
 import { walletEventSchemas } from './events.js';
 import { stateVersion } from '../snapshots/snapshot.js';
@@ -30,19 +31,87 @@ function history(steps: fc.Arbitrary<Parameters<typeof commandFor>[0][]>): fc.Ar
 const throughSnapshot = (state: WalletState): WalletState =>
   walletSnapshot.decode(JSON.parse(JSON.stringify(walletSnapshot.encode(state))));
 
+/** What the snapshot store keeps beside a snapshot: every entry the state let go of, by key. */
+const archiveOf = (state: WalletState): Map<string, string> => new Map(walletSnapshot.archive!.pending(state));
+
+/** What the command handler does before deciding on a state loaded from a snapshot: read back what the command names. */
+function lookUp(state: WalletState, command: WalletCommand, archive: Map<string, string>): WalletState {
+  const missing = walletSnapshot.archive!.missing(command, state);
+  walletSnapshot.archive!.restore(
+    state,
+    missing.filter((id) => archive.has(id)).map((id) => [id, archive.get(id)!]),
+  );
+  return state;
+}
+
+/** A decision as a test compares it: the events, or the refusal's text. */
+function decision(command: WalletCommand, state: WalletState): unknown {
+  try {
+    return decide(command, state);
+  } catch (err) {
+    return { refused: (err as Error).message };
+  }
+}
+
+/** Commands naming every transaction of the history (settle, fail, edit, reuse its id), and new ones. */
+function probes(events: WalletEvent[]): WalletCommand[] {
+  const ids = [...new Set(events.flatMap((e) => ('transactionId' in e.data ? [e.data.transactionId] : [])))];
+  return [
+    ...ids.flatMap((transactionId): WalletCommand[] => [
+      { type: 'SettleTransaction', transactionId },
+      { type: 'FailTransaction', transactionId, reason: null },
+      { type: 'EditTransaction', transactionId, note: 'checked' },
+      { ...recorded('1', 'Complete', 'BTC'), transactionId } as WalletCommand,
+    ]),
+    recorded('1', 'Complete', 'BTC'),
+    { type: 'SettleTransaction', transactionId: 'not-in-this-wallet' },
+  ];
+}
+
 describe('wallet snapshots', () => {
-  it('loading from a snapshot taken after any event, then folding the rest, equals folding from zero', () => {
+  it('loading from a snapshot taken after any event, then folding the rest, decides as folding from zero', () => {
     fc.assert(
       fc.property(history(fc.array(stepArb, { maxLength: 40 })), fc.nat(), (events, pick) => {
         const cut = events.length === 0 ? 0 : pick % (events.length + 1);
-        const fromSnapshot = fold(events.slice(cut), throughSnapshot(fold(events.slice(0, cut))));
+        const atCut = fold(events.slice(0, cut));
+        const archive = archiveOf(atCut);
         const fromZero = fold(events);
-        expect(fromSnapshot).toEqual(fromZero);
-        // The same balances and the same decisions after it.
+        const fromSnapshot = () => fold(events.slice(cut), throughSnapshot(atCut));
+        const loaded = fromSnapshot();
+        // The snapshot holds what is open; what closed before it is beside it, not in it.
+        expect(throughSnapshot(atCut).closed.size).toBe(0);
+        expect(loaded.transactions).toEqual(fromZero.transactions);
+        expect(loaded.assets).toEqual(fromZero.assets);
+        expect(loaded.stakes).toEqual(fromZero.stakes);
+        expect(loaded.approvals).toEqual(fromZero.approvals);
         for (const asset of fromZero.assets.keys())
-          expect(availableBalance(fromSnapshot, asset).toFixed()).toBe(availableBalance(fromZero, asset).toFixed());
+          expect(availableBalance(loaded, asset).toFixed()).toBe(availableBalance(fromZero, asset).toFixed());
+        // Every command decides the same once what it names is read back.
+        for (const command of probes(events)) {
+          expect(decision(command, lookUp(fromSnapshot(), command, archive))).toEqual(decision(command, fold(events)));
+        }
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('keeps only the open transactions in the snapshot, and hands the closed ones over once', () => {
+    const [open, done] = [randomUUID(), randomUUID()];
+    const opened = decide(deposit('1', 'BTC', open), fold([]));
+    const closed = decide(recorded('2', 'Complete', 'BTC', done), fold(opened));
+    const state = fold([...opened, ...closed]);
+    expect([...state.transactions.keys()]).toEqual([open]);
+    expect(walletSnapshot.archive!.pending(state)).toEqual([[done, 'Complete']]);
+    walletSnapshot.archive!.stored(state, [done]);
+    expect(walletSnapshot.archive!.pending(state)).toEqual([]);
+    // Still known to this state: a reused id is refused without reading the archive.
+    expect(walletSnapshot.archive!.missing(recorded('1', 'Complete', 'BTC', done), state)).toEqual([]);
+    const restored = throughSnapshot(state);
+    expect(walletSnapshot.archive!.missing(recorded('1', 'Complete', 'BTC', done), restored)).toEqual([done]);
+    expect(() => decide({ type: 'FailTransaction', transactionId: done, reason: null }, restored)).toThrow('Transaction not found.');
+    walletSnapshot.archive!.restore(restored, [[done, 'Complete']]);
+    expect(() => decide({ type: 'FailTransaction', transactionId: done, reason: null }, restored)).toThrow(
+      'A Complete transaction cannot change status; record a correcting transaction instead.',
     );
   });
 

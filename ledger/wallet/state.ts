@@ -14,12 +14,12 @@ export interface AssetBalance {
   pendingWithdrawals: Decimal;
 }
 
+/** An open (Pending) transaction: what settling or failing it needs. */
 export interface TransactionState {
   assetId: AssetId;
   /**
-   * Canonical text, as in the event. Every transaction of a wallet stays in its state (and
-   * in the command handler's cache of states), so it is kept small: a decimal.js instance
-   * took about 190 bytes more than the event's own string.
+   * Canonical text, as in the event: a decimal.js instance took about 190 bytes more than the
+   * event's own string, and the command handler caches many states.
    */
   amount: string;
   status: TransactionStatus;
@@ -38,8 +38,21 @@ export interface StakeState {
   paid: boolean;
 }
 
+/** A closed transaction keeps only its final status: no decision reads more of it. */
+export type ClosedStatus = Exclude<TransactionStatus, 'Pending'>;
+
 export interface WalletState {
+  /** The open transactions (Pending), by id. */
   transactions: Map<string, TransactionState>;
+  /**
+   * The closed transactions this state knows of, by id: every one when folded from the first
+   * event; after a snapshot, those closed since and those a command named (the snapshot keeps
+   * the others beside it, ledger/wallet/archive.ts). A cold load so reads what is open, not the
+   * wallet's whole history.
+   */
+  closed: Map<string, ClosedStatus>;
+  /** Ids in `closed` not yet known to be kept beside a snapshot; the next snapshot writes them. */
+  unarchived: Set<string>;
   assets: Map<AssetId, AssetBalance>;
   stakes: Map<string, StakeState>;
   /** Requests under the two-person rule (ledger/wallet/approvals.ts), by request id. */
@@ -47,7 +60,23 @@ export interface WalletState {
 }
 
 export function initialState(): WalletState {
-  return { transactions: new Map(), assets: new Map(), stakes: new Map(), approvals: new Map() };
+  return { transactions: new Map(), closed: new Map(), unarchived: new Set(), assets: new Map(), stakes: new Map(), approvals: new Map() };
+}
+
+/** The status of a transaction of this wallet, open or closed; undefined when the state does not know it. */
+export function transactionStatus(state: WalletState, transactionId: string): TransactionStatus | undefined {
+  return state.transactions.get(transactionId)?.status ?? state.closed.get(transactionId);
+}
+
+/** Whether the id names a transaction this state knows of, open or closed. */
+export function knowsTransaction(state: WalletState, transactionId: string): boolean {
+  return state.transactions.has(transactionId) || state.closed.has(transactionId);
+}
+
+function close(state: WalletState, transactionId: string, status: ClosedStatus): void {
+  state.transactions.delete(transactionId);
+  state.closed.set(transactionId, status);
+  state.unarchived.add(transactionId);
 }
 
 export function assetBalance(state: WalletState, assetId: AssetId): AssetBalance {
@@ -96,9 +125,11 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
       const status = openedStatus(event)!;
       const type = openedType(event)!;
       const amount = money(d.amount);
-      const tx: TransactionState = { assetId: d.assetId, amount: canonicalAmount(d.amount), status, type };
-      if (event.type === 'wallet.swap-requested') tx.linkedTransactionId = event.data.linkedTransactionId;
-      state.transactions.set(d.transactionId, tx);
+      if (status === 'Pending') {
+        const tx: TransactionState = { assetId: d.assetId, amount: canonicalAmount(d.amount), status, type };
+        if (event.type === 'wallet.swap-requested') tx.linkedTransactionId = event.data.linkedTransactionId;
+        state.transactions.set(d.transactionId, tx);
+      } else close(state, d.transactionId, status);
       state.assets.set(d.assetId, applyAmount(assetBalance(state, d.assetId), amount, status, 1));
       if (event.type === 'wallet.stake-opened') {
         const e = event.data;
@@ -119,17 +150,19 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
     }
     case 'wallet.transaction-settled':
     case 'wallet.transaction-failed': {
+      // Only an open transaction changes status: `decide` records nothing for a closed one.
       const tx = state.transactions.get(event.data.transactionId);
       if (!tx) return state;
-      const next: TransactionStatus = event.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed';
+      const next: ClosedStatus = event.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed';
       const amount = money(tx.amount);
       let b = applyAmount(assetBalance(state, tx.assetId), amount, tx.status, -1);
       b = applyAmount(b, amount, next, 1);
       state.assets.set(tx.assetId, b);
-      state.transactions.set(event.data.transactionId, { ...tx, status: next });
+      close(state, event.data.transactionId, next);
       return state;
     }
     case 'wallet.transaction-edited': {
+      // A closed transaction's type is read by nothing the wallet decides (the statement keeps its own).
       const tx = state.transactions.get(event.data.transactionId);
       if (tx && event.data.type) state.transactions.set(event.data.transactionId, { ...tx, type: event.data.type });
       return state;

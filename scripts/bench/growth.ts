@@ -9,6 +9,8 @@ import type { SnapshotOptions } from '../../ledger/snapshots/snapshot.js';
 import { PostgresSnapshotStore } from '../../ledger/snapshots/postgres-snapshots.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
+import { fold } from '../../ledger/wallet/wallet.js';
+import type { WalletEvent } from '../../ledger/wallet/events.js';
 import { PROJECTIONS, Projector } from '../../projections/registry.js';
 import { replayProjections, resetReadModels } from '../../projections/replay.js';
 import { transactionsPageJson } from '../../server/transactions/list.js';
@@ -221,11 +223,16 @@ function figures(size: number, first: number, m: Measured, base: Measured): Figu
 
 export async function growthPhase(ctx: Ctx): Promise<void> {
   const { pool, store, sizes, log } = ctx;
-  await pool.query('truncate events, streams, snapshots');
+  await pool.query('truncate events, streams, snapshots, snapshot_archive');
   const bigEvents = sizes.growthBigWallet;
   log(`growth: seeding a wallet of ${bigEvents.toLocaleString('en-US')} events and one of 100`);
   const big = (await seedLedger(store, { events: bigEvents, perWallet: bigEvents, concurrency: 1, seed: 7 })).userIds[0]!;
   const small = (await seedLedger(store, { events: 100, perWallet: 100, concurrency: 1, seed: 8 })).userIds[0]!;
+  const bigState = fold((await store.readStream(`wallet-${big}`)).map((e) => ({ type: e.type, data: e.data }) as WalletEvent));
+  const open = { open: bigState.transactions.size, closed: bigState.closed.size };
+  log(
+    `growth: the big wallet holds ${open.open.toLocaleString('en-US')} open and ${open.closed.toLocaleString('en-US')} closed transactions`,
+  );
   const others: string[] = [small];
   let logged = bigEvents + 100;
   const measured: { size: number; m: Measured }[] = [];
@@ -242,5 +249,10 @@ export async function growthPhase(ctx: Ctx): Promise<void> {
     measured.push({ size, m });
     ctx.figures.push(...figures(size, measured[0]!.size, m, measured[0]!.m));
   }
-  ctx.setup.growth = { bigWalletEvents: bigEvents, logs: measured.map((x) => x.size), wallets: others.length + 1 };
+  ctx.setup.growth = {
+    bigWalletEvents: bigEvents,
+    bigWalletTransactions: open,
+    logs: measured.map((x) => x.size),
+    wallets: others.length + 1,
+  };
 }

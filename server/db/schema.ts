@@ -13,8 +13,8 @@ type Timestamp = ColumnType<Date, Date | string, Date | string>;
 export type { EventsTable, StreamsTable } from '../../ledger/event-store/tables.js';
 import type { EventsTable, StreamsTable } from '../../ledger/event-store/tables.js';
 
-export type { SnapshotsTable } from '../../ledger/snapshots/table.js';
-import type { SnapshotsTable } from '../../ledger/snapshots/table.js';
+export type { SnapshotArchiveTable, SnapshotsTable } from '../../ledger/snapshots/table.js';
+import type { SnapshotArchiveTable, SnapshotsTable } from '../../ledger/snapshots/table.js';
 
 export interface ProjectionCheckpointsTable {
   name: string;
@@ -58,6 +58,7 @@ export interface DB
   events: EventsTable;
   streams: StreamsTable;
   snapshots: SnapshotsTable;
+  snapshot_archive: SnapshotArchiveTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   balances: BalancesTable;
   transactions: TransactionsTable;

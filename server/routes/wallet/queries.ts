@@ -1,9 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { DB } from '../db/schema.js';
-import { compiledOnce } from '../db/compiled-once.js';
-import { ASSET_IDS } from '../../ledger/assets.js';
-import { amountText, isoTimeText } from '../db/text-formats.js';
+import type { DB } from '../../db/schema.js';
+import { compiledOnce } from '../../db/compiled-once.js';
+import { ASSET_IDS } from '../../../ledger/assets.js';
+import { amountText, isoTimeText } from '../../db/text-formats.js';
+
+/*
+ * The wallet's reads (./functions.ts): the profile details and what a deposit or withdrawal
+ * request checks first. The permissions a send checks are server/shared/customer-profile.ts.
+ */
 
 /** The statement of the profile details (built and compiled once: it has 27 columns). */
 const detailsStatement = compiledOnce((db: Kysely<DB>, userId: string) =>
@@ -105,4 +110,22 @@ export async function profileDetails(db: Kysely<DB>, userId: string) {
     dashboard_note: profile?.dashboard_note ?? null,
     assigned_worker_id: profile?.assigned_worker_id ?? null,
   };
+}
+
+/** What a deposit or withdrawal request checks: the buy/sell permissions and the chosen payment method's type. */
+export type FiatChecks = {
+  can_buy: boolean | null;
+  can_sell: boolean | null;
+  buy_disabled_note: string | null;
+  sell_disabled_note: string | null;
+  method_type: string | null;
+};
+
+/** The caller's buy/sell permissions and the type of the payment method they chose (theirs, or null), in one round trip. */
+export async function fiatChecks(db: Kysely<DB>, userId: string, paymentMethodId: string | null): Promise<FiatChecks> {
+  const { rows } = await sql<FiatChecks>`
+    select p.can_buy, p.can_sell, p.buy_disabled_note, p.sell_disabled_note,
+      (select m.type from user_payment_methods_raw m where m.id = ${paymentMethodId}::uuid and m.user_id = ${userId}) as method_type
+    from (select 1) as one left join user_profiles p on p.user_id = ${userId}`.execute(db);
+  return rows[0]!;
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
-import { walletDecider } from '../../ledger/wallet/decider.js';
-import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
-import { createStaff } from '../auth/staff-accounts.js';
+import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../../tests/support/test-app.js';
+import { walletDecider } from '../../../ledger/wallet/decider.js';
+import { recorded } from '../../../ledger/wallet/wallet.arbitraries.js';
+import { createStaff } from '../../auth/staff-accounts.js';
 
 describe('customer money calls', () => {
   let t: TestApp;

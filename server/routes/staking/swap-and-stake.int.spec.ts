@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
-import { createStaff } from '../auth/staff-accounts.js';
-import { walletDecider } from '../../ledger/wallet/decider.js';
-import { userDecider, DEFAULT_PERMISSIONS } from '../../ledger/user/user.js';
-import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
-import { walletStream } from '../../ledger/wallet/events.js';
-import { verifyReadModels } from '../../projections/verify.js';
-import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
-import { PayoutScheduler } from './payout-scheduler.js';
+import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../../tests/support/test-app.js';
+import { createStaff } from '../../auth/staff-accounts.js';
+import { walletDecider } from '../../../ledger/wallet/decider.js';
+import { userDecider, DEFAULT_PERMISSIONS } from '../../../ledger/user/user.js';
+import { recorded } from '../../../ledger/wallet/wallet.arbitraries.js';
+import { walletStream } from '../../../ledger/wallet/events.js';
+import { verifyReadModels } from '../../../projections/verify.js';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { PayoutScheduler } from '../../marketplace/payout-scheduler.js';
 import path from 'node:path';
 
 const staff = { actor: { id: 'staff', role: 'ADMIN' } };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/test-database.js';
-import { profileDetails } from './profile.js';
+import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.js';
+import { profileDetails } from './queries.js';
 
 describe('profile details', () => {
   let database: TestDatabase | undefined;
