@@ -12,7 +12,6 @@ import { registerClient } from './plugins/client.js';
 import { registerSecurity, requestForLog } from './plugins/security.js';
 import { guardDocs } from './plugins/production-surface.js';
 import { answerSerializer, declareRefusals, openApiTransform } from './plugins/responses.js';
-import { healthRoutes } from './routes/health.js';
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { AuthServices } from './auth/index.js';
 import { AuthError } from './auth/errors.js';
@@ -22,13 +21,11 @@ import type { PriceCache } from './prices/price-cache.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
 import type { BlobStore } from './blobs/blob-store.js';
-import { staffProfileRoutes } from './staff/profile-routes.js';
-import { supportRoutes } from './support/routes.js';
 import type { Redis } from 'ioredis';
 import { openRedis } from './shared-state.js';
 import { Metrics } from './observability/metrics.js';
 import { registerRequestId, requestIdOf } from './observability/request-id.js';
-import { projectionLags } from './routes/health.js';
+import { projectionLags } from './observability/projection-lag.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,6 +63,7 @@ export interface ServiceOptions {
  */
 const SERVICES_DIR = path.join(import.meta.dirname, 'services');
 const ROUTES_DIR = path.join(import.meta.dirname, 'routes');
+const HEALTH_DIR = path.join(ROUTES_DIR, 'health');
 
 export interface BuildOptions {
   /** Use this database instead of opening one from the config (tests). */
@@ -159,27 +157,24 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     errorResponseBuilder: () => new AuthError(429, 'rate_limited', 'Too many requests. Please wait a moment and try again.'),
   });
 
-  await app.register(healthRoutes(ledger));
+  // The probes (server/routes/health/) before the services, as the app's first routes: they are
+  // public and unlimited, and no service's onRoute hook (the guard's, the websocket plugin's
+  // handler wrapper) sees them. The routes' autoload below leaves their folder out.
+  await app.register(autoload, { dir: HEALTH_DIR, ignorePattern: /\.spec\.[jt]s$/ });
   // The services, in the order of their dependencies: auth (whose guard checks every route
   // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
-  const { authServices: auth, fourEyes, blobs, realtime: hub, liveFeed: live } = app;
-  // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"); these
-  // features are still registered by hand, the rest are folders of server/routes/ (below).
-  const profile = staffProfileRoutes(auth, ledger, fourEyes);
-  await app.register(profile.functions, { prefix: '/functions/v1' });
-  await app.register(profile.api, { prefix: '/api/v1' });
-  const support = supportRoutes(auth, ledger, hub, blobs, live);
-  await app.register(support.functions, { prefix: '/functions/v1' });
-  await app.register(support.api, { prefix: '/api/v1' });
-  // The features moved to server/routes/<feature>/ (the files at the top of routes/ are still
-  // registered by hand, and the tests beside the routes are not plugins).
+  // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"), one folder
+  // of server/routes/ per feature (the files at the top of routes/ are registered by the auth
+  // service, and the tests beside the routes are not plugins). A folder's module that exports no
+  // plugin as its default (its queries.ts, a helper its route files share) is imported and left
+  // unregistered by autoload.
   await app.register(autoload, {
     dir: ROUTES_DIR,
     dirNameRoutePrefix: false,
     autoHooks: true,
     cascadeHooks: true,
-    ignorePattern: /\.spec\.[jt]s$/,
+    ignorePattern: /\.spec\.[jt]s$|^health$/,
     matchFilter: (file: string) => file.split('/').length > 2,
   });
 

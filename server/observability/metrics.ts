@@ -59,7 +59,7 @@ export class Metrics implements LedgerObserver {
     registers: [this.registry],
   });
 
-  /** `ledger_projection_lag_events{projection}`, worked out when scraped (bounded, see health.ts). */
+  /** `ledger_projection_lag_events{projection}`, worked out when scraped (bounded, see projection-lag.ts). */
   projectionLag(collect: () => Promise<{ name: string; lag: number }[]>): void {
     new client.Gauge({
       name: 'ledger_projection_lag_events',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, ipFor, solveCaptcha, type TestApp } from '../../tests/support/test-app.js';
+import { createTestApp, ipFor, solveCaptcha, type TestApp } from '../../../tests/support/test-app.js';
 
 /** Nothing listens on port 1: the EventStoreDB client's calls reject at once with UNAVAILABLE. */
 const UNREACHABLE_EVENTSTORE = 'esdb://127.0.0.1:1?tls=false';

@@ -10,9 +10,9 @@ import {
   signIn,
   solveCaptcha,
   type TestApp,
-} from '../../tests/support/test-app.js';
-import { createStaff } from '../auth/staff-accounts.js';
-import { walletDecider } from '../../ledger/wallet/decider.js';
+} from '../../../tests/support/test-app.js';
+import { createStaff } from '../../auth/staff-accounts.js';
+import { walletDecider } from '../../../ledger/wallet/decider.js';
 
 describe('staff user profile: General, Wallets, Transactions and payment methods', () => {
   let t: TestApp;

@@ -1,17 +1,35 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { AuthInfo } from '../auth/guard.js';
-import type { LedgerContext } from '../context.js';
-import type { DB } from '../db/schema.js';
-import type { TicketTables } from '../db/schema-tickets.js';
-import { HttpError } from '../errors.js';
-import type { RealtimeHub } from '../realtime/hub.js';
-import { ticketDecider, TicketError, TICKET_TEXT, type TicketCommand } from '../../ledger/tickets/ticket.js';
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import { TICKETS_PER_PAGE } from '../../../ledger/contract/tickets.js';
+import type { AuthInfo } from '../../auth/guard.js';
+import type { LedgerContext } from '../../context.js';
+import type { DB } from '../../db/schema.js';
+import { HttpError } from '../../errors.js';
+import type { RealtimeHub } from '../../realtime/hub.js';
+import { ticketDecider, TicketError, TICKET_TEXT, type TicketCommand } from '../../../ledger/tickets/ticket.js';
+import {
+  attachmentsOf,
+  emailsOf,
+  findTicket,
+  responsesOf,
+  ticketPage,
+  type AttachmentRow,
+  type ResponseRow,
+  type TicketFilter,
+  type TicketRow,
+} from './queries.js';
 
-export type TicketRow = Selectable<TicketTables['support_tickets']>;
+export type { TicketRow };
 export type Caller = { userId: string; role: AuthInfo['role'] | 'SYSTEM' };
 
 /** How a caller takes part in a ticket: its customer, or the worker it is assigned to. */
 export type Side = 'customer' | 'worker';
+
+/** The paging of the ticket lists (spec 001 section 9 and spec 002 section 9: 5 tickets per page). */
+export const paging = {
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(50).default(TICKETS_PER_PAGE),
+};
 
 const status: Record<TicketError['code'], number> = { not_found: 404, invalid: 400, forbidden: 403, conflict: 409 };
 
@@ -25,8 +43,8 @@ export class SupportTickets {
     this.db = ledger.database.db;
   }
 
-  async find(ticketId: string): Promise<TicketRow | undefined> {
-    return this.db.selectFrom('support_tickets').selectAll().where('id', '=', ticketId).executeTakeFirst();
+  find(ticketId: string): Promise<TicketRow | undefined> {
+    return findTicket(this.db, ticketId);
   }
 
   /**
@@ -62,19 +80,8 @@ export class SupportTickets {
   }
 
   async conversation(ticketId: string) {
-    const responses = await this.db
-      .selectFrom('ticket_responses')
-      .selectAll()
-      .where('ticket_id', '=', ticketId)
-      .orderBy('created_at', 'asc')
-      .orderBy('id')
-      .execute();
-    const attachments = await this.db
-      .selectFrom('ticket_attachments')
-      .selectAll()
-      .where('ticket_id', '=', ticketId)
-      .orderBy('uploaded_at', 'asc')
-      .execute();
+    const responses = await responsesOf(this.db, ticketId);
+    const attachments = await attachmentsOf(this.db, ticketId);
     return { responses: responses.map(responseJson), attachments: attachments.map(attachmentJson) };
   }
 
@@ -82,36 +89,12 @@ export class SupportTickets {
    * One page of tickets, oldest or newest first, and how many match: a customer's own
    * (`userId`), a worker's (`workerId`) or the unassigned queue (`workerId: null`).
    */
-  async page(
-    filter: { userId?: string; workerId?: string | null; status?: TicketRow['status'] },
-    order: 'asc' | 'desc',
-    page: number,
-    perPage: number,
-  ): Promise<{ rows: TicketRow[]; totalCount: number }> {
-    let query = this.db.selectFrom('support_tickets');
-    if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
-    if (filter.workerId === null) query = query.where('assigned_worker_id', 'is', null);
-    else if (filter.workerId !== undefined) query = query.where('assigned_worker_id', '=', filter.workerId);
-    if (filter.status) query = query.where('status', '=', filter.status);
-    const { count } = await query.select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
-    const rows = await query
-      .selectAll()
-      .orderBy('created_at', order)
-      .orderBy('id')
-      .limit(perPage)
-      .offset((page - 1) * perPage)
-      .execute();
-    return { rows, totalCount: Number(count) };
+  page(filter: TicketFilter, order: 'asc' | 'desc', page: number, perPage: number): Promise<{ rows: TicketRow[]; totalCount: number }> {
+    return ticketPage(this.db, filter, order, page, perPage);
   }
 
-  async emails(userIds: string[]): Promise<Record<string, string>> {
-    if (userIds.length === 0) return {};
-    const rows = await this.db
-      .selectFrom('users')
-      .select(['id', 'email'])
-      .where('id', 'in', [...new Set(userIds)])
-      .execute();
-    return Object.fromEntries(rows.map((r) => [r.id, r.email]));
+  emails(userIds: string[]): Promise<Record<string, string>> {
+    return emailsOf(this.db, userIds);
   }
 }
 
@@ -131,7 +114,7 @@ export function ticketJson(t: TicketRow) {
   };
 }
 
-export function responseJson(r: Selectable<TicketTables['ticket_responses']>) {
+export function responseJson(r: ResponseRow) {
   return {
     id: r.id,
     ticket_id: r.ticket_id,
@@ -142,7 +125,7 @@ export function responseJson(r: Selectable<TicketTables['ticket_responses']>) {
   };
 }
 
-export function attachmentJson(a: Selectable<TicketTables['ticket_attachments']>) {
+export function attachmentJson(a: AttachmentRow) {
   return {
     id: a.id,
     ticket_id: a.ticket_id,

@@ -1,7 +1,8 @@
-import { SYSTEM_ACTOR } from '../../ledger/command-handler.js';
-import { USER_STREAM_PREFIX } from '../../ledger/user/events.js';
-import type { LedgerContext } from '../context.js';
-import { streamIds, type LiveFeed } from '../realtime/live-feed.js';
+import { SYSTEM_ACTOR } from '../../../ledger/command-handler.js';
+import { USER_STREAM_PREFIX } from '../../../ledger/user/events.js';
+import type { LedgerContext } from '../../context.js';
+import { streamIds, type LiveFeed } from '../../realtime/live-feed.js';
+import { queuedTicketsOfClaimedCustomers } from './queries.js';
 import type { SupportTickets } from './tickets.js';
 
 /**
@@ -30,14 +31,7 @@ export class TicketClaimPolicy {
   /** Assigns queued tickets of claimed customers (all of them, or of these customers). */
   async sweep(customerIds?: string[]): Promise<void> {
     if (customerIds?.length === 0) return;
-    let query = this.ledger.database.db
-      .selectFrom('support_tickets as t')
-      .innerJoin('user_profiles as p', 'p.user_id', 't.user_id')
-      .select(['t.id', 'p.assigned_worker_id as workerId'])
-      .where('t.assigned_worker_id', 'is', null)
-      .where('p.assigned_worker_id', 'is not', null);
-    if (customerIds) query = query.where('t.user_id', 'in', customerIds);
-    for (const row of await query.execute()) {
+    for (const row of await queuedTicketsOfClaimedCustomers(this.ledger.database.db, customerIds)) {
       await this.tickets.run(
         row.id,
         { type: 'Assign', workerId: row.workerId!, queuedOnly: true },

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { ticketDecider } from '../../ledger/tickets/ticket.js';
-import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
-import { createStaff } from '../auth/staff-accounts.js';
-import { verifyReadModels } from '../../projections/verify.js';
-import { ticketsProjection } from '../../projections/tickets.js';
+import { ticketDecider } from '../../../ledger/tickets/ticket.js';
+import { createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../../tests/support/test-app.js';
+import { createStaff } from '../../auth/staff-accounts.js';
+import { verifyReadModels } from '../../../projections/verify.js';
+import { ticketsProjection } from '../../../projections/tickets.js';
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
