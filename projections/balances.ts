@@ -1,22 +1,20 @@
 import { sql } from 'kysely';
 import type { RecordedEvent } from '../ledger/event-store/port.js';
 import { AmountSums, isNegativeAmount } from '../ledger/money.js';
-import { isWalletEventType, openedStatus, WALLET_STREAM_PREFIX, type WalletEvent } from '../ledger/wallet/events.js';
+import {
+  isWalletEventType,
+  openedStatus,
+  WALLET_STREAM_PREFIX,
+  type TransactionStatus,
+  type WalletEvent,
+} from '../ledger/wallet/events.js';
+import { bucketFor } from '../ledger/wallet/state.js';
 import { table, timestampText, type Projection } from './projection.js';
 
 interface Delta {
   userId: string;
   assetId: string;
   at: Date;
-}
-
-type Bucket = 'balance' | 'pendingDeposits' | 'pendingWithdrawals';
-
-/** Where an amount counts for a status: balance (Complete), a pending bucket, or nowhere (Failed). */
-function bucket(status: string, amount: string): Bucket | null {
-  if (status === 'Complete') return 'balance';
-  if (status === 'Pending') return isNegativeAmount(amount) ? 'pendingWithdrawals' : 'pendingDeposits';
-  return null;
 }
 
 /**
@@ -47,8 +45,8 @@ export const balancesProjection: Projection = {
       pendingDeposits: new AmountSums<Delta>(),
       pendingWithdrawals: new AmountSums<Delta>(),
     };
-    const move = (e: RecordedEvent, assetId: string, amount: string, status: string, sign: 1 | -1) => {
-      const b = bucket(status, amount);
+    const move = (e: RecordedEvent, assetId: string, amount: string, status: TransactionStatus, sign: 1 | -1) => {
+      const b = bucketFor(status, isNegativeAmount(amount));
       if (!b) return;
       const userId = e.streamId.slice(WALLET_STREAM_PREFIX.length);
       const key = `${userId}/${assetId}`;

@@ -13,6 +13,8 @@ import type { AssetId } from './assets.js';
 export { ASSETS, ASSET_IDS, isAssetId, type AssetId } from './assets.js';
 /** The deposit and withdrawal fee (1%) and its rounding (up, to the asset's precision). */
 export { FEE_RATE, feeFor } from '../wallet/wallet.js';
+/** Which of an asset's three buckets an amount counts in for its transaction's status. */
+export { bucketFor, type BalanceBucket } from '../wallet/wallet.js';
 
 /**
  * The balance buckets' rule (spec 001 section 9) as the ledger applies it, for one asset's three

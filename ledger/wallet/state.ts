@@ -95,16 +95,25 @@ export function effectiveBalance(state: WalletState, assetId: AssetId): Decimal 
   return a.balance.plus(a.pendingDeposits).plus(a.pendingWithdrawals);
 }
 
+/** One of an asset's three sums (AssetBalance). */
+export type BalanceBucket = keyof AssetBalance;
+
+/**
+ * Where an amount counts for its transaction's status (spec 001 section 9): Complete in the
+ * balance, Pending in pending deposits when positive and pending withdrawals when negative,
+ * Failed nowhere. The wallet's state and the balances read model both sum by this rule.
+ */
+export function bucketFor(status: TransactionStatus, isNegative: boolean): BalanceBucket | null {
+  if (status === 'Complete') return 'balance';
+  if (status === 'Pending') return isNegative ? 'pendingWithdrawals' : 'pendingDeposits';
+  return null;
+}
+
 /** Moves `amount` into or out of the bucket its status counts in. */
 export function applyAmount(b: AssetBalance, amount: Decimal, status: TransactionStatus, sign: 1 | -1): AssetBalance {
-  const delta = sign === 1 ? amount : amount.negated();
-  if (status === 'Complete') return { ...b, balance: b.balance.plus(delta) };
-  if (status === 'Pending') {
-    return amount.isNegative()
-      ? { ...b, pendingWithdrawals: b.pendingWithdrawals.plus(delta) }
-      : { ...b, pendingDeposits: b.pendingDeposits.plus(delta) };
-  }
-  return b; // Failed counts nowhere
+  const bucket = bucketFor(status, amount.isNegative());
+  if (!bucket) return b;
+  return { ...b, [bucket]: b[bucket].plus(sign === 1 ? amount : amount.negated()) };
 }
 
 /**

@@ -6,11 +6,13 @@
 export {
   assetBalance,
   availableBalance,
+  bucketFor,
   effectiveBalance,
   evolve,
   fold,
   initialState,
   type AssetBalance,
+  type BalanceBucket,
   type StakeState,
   type WalletState,
 } from './state.js';

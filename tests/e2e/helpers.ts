@@ -288,3 +288,11 @@ export async function expectReachableOnPhone(
   await page.screenshot({ path: `${screens}/${screenshot}`, fullPage: true });
   await page.setViewportSize(restore);
 }
+
+/** The app's realtime socket, as page.routeWebSocket matches it. */
+export const REALTIME_URL = /\/realtime\/v1\?token=/;
+
+/** A link of the dashboard's sidebar. */
+export function sidebarLink(page: Page, name: string) {
+  return page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name });
+}
