@@ -55,6 +55,17 @@ describe('shadow replay', () => {
     // A live table that drifted from the log (as a bug or a hand edit would leave it): the rebuild repairs it.
     await sql`update balances set balance = 999 where user_id = ${alice.user.id}::uuid`.execute(db);
 
+    const schemaNow = async () =>
+      (
+        await sql<{ object: string }>`
+          select 'index ' || tablename || '.' || indexname as object from pg_indexes where schemaname = 'public'
+          union all select 'view ' || viewname from pg_views where schemaname = 'public'
+          union all select 'schema ' || nspname from pg_namespace where nspname like 'ledger_%'
+          order by 1`.execute(db)
+      ).rows.map((r) => r.object);
+    const schemaBefore = await schemaNow();
+    const postingsBefore = Number((await sql<{ n: string }>`select count(*) as n from journal_entries`.execute(db)).rows[0]!.n);
+    expect(postingsBefore).toBeGreaterThan(0);
     const answers: Promise<LightMyRequestResponse>[] = [];
     let depositsSent = 5;
     let stop = false;
@@ -94,5 +105,13 @@ describe('shadow replay', () => {
     expect(Number(balance.balance)).toBe(2.5);
     const report = await verifyReadModels(db, t.app.ledger.store);
     expect(report.ok).toBe(true);
+    // The copies took the live tables' places: the migrations' index names, the views on them
+    // (the journal's entries read the new postings), and no scratch schema left behind.
+    expect(await schemaNow()).toEqual(schemaBefore);
+    const postings = await sql<{ legs: string; entries: string }>`
+      select (select coalesce(sum(cardinality(accounts)), 0) from journal_postings)::text as legs,
+        (select count(*) from journal_entries)::text as entries`.execute(db);
+    expect(Number(postings.rows[0]!.entries)).toBeGreaterThan(postingsBefore);
+    expect(postings.rows[0]!.entries).toBe(postings.rows[0]!.legs);
   }, 300_000);
 });

@@ -7,6 +7,8 @@ import { PROJECTIONS } from './registry.js';
 import { catchUpTogether } from './replay.js';
 
 export const SHADOW_SCHEMA = 'ledger_shadow';
+/** Where the swap moves the live tables it replaces; dropped once the swap has committed. */
+const REPLACED_SCHEMA = 'ledger_replaced';
 
 export interface ShadowReplayResult {
   /** Events read from the log while rebuilding (all catch-up passes). */
@@ -38,8 +40,9 @@ const MAX_PASSES = 10;
  *
  * 1. locks the live checkpoint rows (the live runners wait at their next batch; readers do not),
  * 2. applies to the copies the few events that the live tables show and the copies do not yet,
- * 3. replaces the live tables' rows by the copies' rows and sets the live checkpoints to the
- *    copies' positions (readers see the old rows until the commit, then the new ones).
+ * 3. puts the copies in the live tables' places (`exchangeTable`: by name, not by copying rows)
+ *    and sets the live checkpoints to the copies' positions (readers wait for the commit, a
+ *    matter of milliseconds, then read the new rows).
  *
  * The live runners then carry on from the same positions.
  */
@@ -48,6 +51,7 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
   const batchSize = opts.batchSize ?? 5000;
   const t0 = performance.now();
   await sql`drop schema if exists ${sql.id(SHADOW_SCHEMA)} cascade`.execute(db);
+  await sql`drop schema if exists ${sql.id(REPLACED_SCHEMA)} cascade`.execute(db);
   await sql`create schema ${sql.id(SHADOW_SCHEMA)}`.execute(db);
   try {
     await sql`create table ${sql.table(`${SHADOW_SCHEMA}.projection_checkpoints`)} (like public.projection_checkpoints including all)`.execute(
@@ -72,9 +76,17 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
       if (pass > 0 && n < SMALL_LAG) break;
     }
 
-    // Live checkpoint rows exist for every read model, so that they can be locked.
+    // Live checkpoint rows exist for every read model, so that they can be locked. The copies'
+    // statistics are gathered now, so that the first reads after the swap are planned on them,
+    // and their rows counted (the swap's own catch-up adds at most a few).
+    const rowsBefore = new Map<string, number>();
     for (const p of projections) {
       await sql`insert into projection_checkpoints (name) values (${p.name}) on conflict (name) do nothing`.execute(db);
+      for (const t of p.tables) {
+        await sql`analyze ${sql.table(`${SHADOW_SCHEMA}.${t}`)}`.execute(db);
+        const { rows } = await sql<{ n: string }>`select count(*) as n from ${sql.table(`${SHADOW_SCHEMA}.${t}`)}`.execute(db);
+        rowsBefore.set(t, Number(rows[0]!.n));
+      }
     }
     const swapStart = performance.now();
     let eventsAtSwap = 0;
@@ -90,6 +102,7 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
         .orderBy('name')
         .forUpdate()
         .execute();
+      await sql`create schema ${sql.id(REPLACED_SCHEMA)}`.execute(trx);
       await opts.duringSwap?.();
       const out: { name: string; position: Position; rows: Record<string, number> }[] = [];
       for (const p of projections) {
@@ -99,11 +112,8 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
         eventsAtSwap += applied;
         const rows: Record<string, number> = {};
         for (const t of p.tables) {
-          // delete + insert rather than truncate: readers keep seeing the old rows until the commit.
-          await sql`delete from ${sql.table(`public.${t}`)}`.execute(trx);
-          const inserted = await sql`insert into ${sql.table(`public.${t}`)} overriding system value
-            select * from ${sql.table(`${SHADOW_SCHEMA}.${t}`)}`.execute(trx);
-          rows[t] = Number(inserted.numAffectedRows ?? 0);
+          await exchangeTable(trx, t);
+          rows[t] = rowsBefore.get(t)!;
         }
         await trx
           .updateTable('projection_checkpoints')
@@ -125,7 +135,46 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
     };
   } finally {
     await sql`drop schema if exists ${sql.id(SHADOW_SCHEMA)} cascade`.execute(db);
+    await sql`drop schema if exists ${sql.id(REPLACED_SCHEMA)} cascade`.execute(db);
   }
+}
+
+/**
+ * Inside the swap transaction: the rebuilt copy takes the live table's place, by name. The live
+ * table moves aside (to REPLACED_SCHEMA, dropped after the commit) and the copy moves into
+ * `public`; its indexes take the live ones' names (the migrations name them), and the views
+ * over the table are defined again on it. Moving a table is a change of its catalog entries,
+ * not of its rows: the swap takes milliseconds whatever the table's size (copying the rows took
+ * 8.9 s at 10^6 events, during which every answer that waits for the read models waited).
+ * Readers wait for the commit (the move locks the table), then read the new rows.
+ */
+async function exchangeTable(trx: Transaction<DB>, table: string): Promise<void> {
+  const live = sql.table(`public.${table}`);
+  const views = await sql<{ name: string; definition: string }>`
+    select distinct v.relname as name, pg_get_viewdef(v.oid) as definition
+    from pg_depend d
+    join pg_rewrite r on r.oid = d.objid
+    join pg_class v on v.oid = r.ev_class
+    where d.classid = 'pg_rewrite'::regclass and d.refobjid = ${`public.${table}`}::regclass and v.oid <> d.refobjid and v.relkind = 'v'`.execute(
+    trx,
+  );
+  const liveIndexes = await indexesOf(trx, 'public', table);
+  await sql`alter table ${live} set schema ${sql.id(REPLACED_SCHEMA)}`.execute(trx);
+  await sql`alter table ${sql.table(`${SHADOW_SCHEMA}.${table}`)} set schema public`.execute(trx);
+  const copyIndexes = await indexesOf(trx, 'public', table);
+  for (const [shape, name] of liveIndexes) {
+    const copy = copyIndexes.get(shape);
+    if (copy === undefined) throw new Error(`shadow replay: the copy of ${table} has no index like ${name}`);
+    if (copy !== name) await sql`alter index ${sql.table(`public.${copy}`)} rename to ${sql.id(name)}`.execute(trx);
+  }
+  for (const v of views.rows) await sql`create or replace view ${sql.table(`public.${v.name}`)} as ${sql.raw(v.definition)}`.execute(trx);
+}
+
+/** A table's indexes by their definition without their name (what LIKE copies): shape -> name. */
+async function indexesOf(trx: Transaction<DB>, schema: string, table: string): Promise<Map<string, string>> {
+  const { rows } = await sql<{ indexname: string; indexdef: string }>`
+    select indexname, indexdef from pg_indexes where schemaname = ${schema} and tablename = ${table}`.execute(trx);
+  return new Map(rows.map((r) => [r.indexdef.replace(/^CREATE (UNIQUE )?INDEX \S+ ON \S+ /, '$1'), r.indexname]));
 }
 
 /**
