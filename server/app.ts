@@ -165,17 +165,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
   // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"), one folder
-  // of server/routes/ per feature (the files at the top of routes/ are registered by the auth
-  // service, and the tests beside the routes are not plugins). A folder's module that exports no
-  // plugin as its default (its queries.ts, a helper its route files share) is imported and left
-  // unregistered by autoload.
+  // of server/routes/ per feature (the tests beside the routes are not plugins). A folder's module
+  // that exports no plugin as its default (its queries.ts, a helper its route files share) is
+  // imported and left unregistered by autoload.
   await app.register(autoload, {
     dir: ROUTES_DIR,
     dirNameRoutePrefix: false,
     autoHooks: true,
     cascadeHooks: true,
     ignorePattern: /\.spec\.[jt]s$|^health$/,
-    matchFilter: (file: string) => file.split('/').length > 2,
   });
 
   await registerClient(app, opts.clientDir);

@@ -4,21 +4,15 @@ import fastifyJwt from '@fastify/jwt';
 import type { Config } from '../config.js';
 import type { LedgerContext } from '../context.js';
 import { resolveSecrets } from '../secrets.js';
-import { createMailer, drainMail, OutboxMailer, type Mailer } from '../mail/mailer.js';
+import { createMailer, drainMail, type Mailer } from '../mail/mailer.js';
 import { createCaptcha, type CaptchaVerifier } from '../captcha/captcha.js';
-import { captchaRoutes } from '../routes/captcha.js';
 import { RedisTokenMemory } from '../captcha/token-memory.js';
-import { devMailboxRoutes } from '../routes/dev-mailbox.js';
 import { Accounts } from './accounts.js';
 import { SecondFactors } from './mfa.js';
 import { SignInThrottle } from './failures.js';
 import { DatabaseThrottleStore } from './throttle.js';
 import { SessionService, type AccessClaims } from './sessions.js';
 import { createGuard, type Guard } from './guard.js';
-import { authRoutes } from './routes.js';
-import { sessionRoutes } from './session-routes.js';
-import { accountFunctionRoutes } from './functions.js';
-import { loginHistoryRoutes } from './login-history.js';
 
 export interface AuthServices {
   accounts: Accounts;
@@ -27,6 +21,8 @@ export interface AuthServices {
   guard: Guard;
   mailer: Mailer;
   captcha: CaptchaVerifier;
+  /** Failed sign-ins by address and client: what a captcha challenge costs the calling client. */
+  throttle: SignInThrottle;
   /** 32 bytes for AES-256-GCM (server/secrets.ts `encrypt`/`decrypt`): card-free sensitive fields such as bank account numbers. */
   dataKey: Buffer;
 }
@@ -37,7 +33,10 @@ const MAIL_DRAIN_MS = 10_000;
 /** Access tokens whose verification is remembered (about 300 bytes each). */
 const VERIFIED_TOKENS_CACHED = 10_000;
 
-/** Registers sign-in, sessions and second factors; returns the guard for every other area. */
+/**
+ * Sets up sign-in, sessions, second factors, mail and captcha, and the guard that checks every route
+ * registered after it; returns them for the routes (server/routes/access/ and every other folder).
+ */
 export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, config: Config): Promise<AuthServices> {
   const secrets = resolveSecrets(config);
   // Verified tokens are cached (by a hash of the token, until the earlier of its expiry and
@@ -81,17 +80,5 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
   const guard = createGuard(sessions, (token) => app.jwt.verify<AccessClaims>(token));
   // Every route registered from here on is checked as its `config.auth` says, before its body is read.
   guard.protectRoutes(app);
-
-  await app.register(authRoutes({ accounts, sessions, mfa, guard, mailer }), { prefix: '/auth/v1' });
-  await app.register(sessionRoutes({ sessions }), { prefix: '/auth/v1' });
-  await app.register(
-    async (functions) => {
-      await functions.register(captchaRoutes(captcha, (client) => throttle.challengeCost(client)));
-      await functions.register(accountFunctionRoutes({ accounts, sessions }));
-      await functions.register(loginHistoryRoutes({ db }));
-    },
-    { prefix: '/functions/v1' },
-  );
-  if (config.NODE_ENV !== 'production' && mailer instanceof OutboxMailer) await app.register(devMailboxRoutes(mailer));
-  return { accounts, sessions, mfa, guard, mailer, captcha, dataKey: secrets.dataKey };
+  return { accounts, sessions, mfa, guard, mailer, captcha, throttle, dataKey: secrets.dataKey };
 }

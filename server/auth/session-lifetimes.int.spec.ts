@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { bearer, createTestApp, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from './staff-accounts.js';
-import { SESSION_NOT_FOUND } from './session-routes.js';
+import { SESSION_NOT_FOUND } from '../routes/access/sessions.js';
 
 describe('session lifetimes and the list of sessions', () => {
   let t: TestApp;

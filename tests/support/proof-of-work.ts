@@ -14,7 +14,7 @@ export interface AltchaChallenge {
  * the base64 payload the widget posts. The same search as altcha-lib's `solveChallenge`, with
  * Node's synchronous hash instead of one awaited WebCrypto digest per try: about 30 times
  * faster, which matters to set-up code that signs up dozens of accounts. The server checks the
- * answer with its own code either way; server/routes/captcha.int.spec.ts and the browser tests
+ * answer with its own code either way; server/routes/access/captcha.int.spec.ts and the browser tests
  * keep altcha-lib's own solvers.
  */
 export function solveAltcha(challenge: AltchaChallenge): string {

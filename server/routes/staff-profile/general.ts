@@ -14,7 +14,7 @@ export const autoPrefix = '/functions/v1';
  * The staff's actions on the General tab of a user profile (spec 002 section 7): dashboard note,
  * password reset, second factor removal, permissions (the Wallets tab's are ./wallets.ts, the
  * masked payment methods ./payment-methods.ts; login history is one call for customers and staff,
- * server/auth/login-history.ts). Every call passes the one access rule first and is recorded
+ * server/routes/access/login-history.ts). Every call passes the one access rule first and is recorded
  * with the staff member as actor.
  */
 const profileGeneralRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -3,9 +3,9 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge } from 'altcha-lib/v1';
 import type { Challenge } from 'altcha-lib/v1/types';
-import { createTestDatabase, type TestDatabase } from '../../tests/support/test-database.js';
-import { AltchaCaptcha } from '../captcha/captcha.js';
-import { registerErrorHandling } from '../plugins/errors.js';
+import { createTestDatabase, type TestDatabase } from '../../../tests/support/test-database.js';
+import { AltchaCaptcha } from '../../captcha/captcha.js';
+import { registerErrorHandling } from '../../plugins/errors.js';
 import { captchaRoutes } from './captcha.js';
 
 async function solve(challenge: Challenge): Promise<string> {

@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { CaptchaVerifier } from '../captcha/captcha.js';
+import type { CaptchaVerifier } from '../../captcha/captcha.js';
 import {
   CaptchaChallenge as ChallengeSchema,
   CaptchaVerdict as VerifyAnswerSchema,
   CaptchaVerifyBody as VerifyBodySchema,
-} from '../../ledger/contract/access.js';
+} from '../../../ledger/contract/access.js';
+
+export const autoPrefix = '/functions/v1';
 
 /**
- * `GET captcha-challenge` and `POST verify-recaptcha` (mounted under /functions/v1). `costFor`
+ * `GET captcha-challenge` and `POST verify-recaptcha` (under /functions/v1). `costFor`
  * answers the challenge's cost for the calling client (its failures and request rate).
  */
 export function captchaRoutes(captcha: CaptchaVerifier, costFor?: (client: string) => Promise<number>): FastifyPluginAsyncZod {
@@ -48,3 +50,10 @@ export function captchaRoutes(captcha: CaptchaVerifier, costFor?: (client: strin
     );
   };
 }
+
+/** Loaded by autoload from server/routes/: the app's captcha, its challenge's cost set by the sign-in throttle (server/auth/failures.ts). */
+const captchaFunctions: FastifyPluginAsyncZod = async (app) => {
+  const { captcha, throttle } = app.authServices;
+  await app.register(captchaRoutes(captcha, (client) => throttle.challengeCost(client)));
+};
+export default captchaFunctions;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Bytes } from '../../ledger/contract/common.js';
-import type { OutboxMailer, StoredMail } from '../mail/mailer.js';
-import { escapeHtml } from '../mail/templates.js';
+import { Bytes } from '../../../ledger/contract/common.js';
+import { OutboxMailer, type StoredMail } from '../../mail/mailer.js';
+import { escapeHtml } from '../../mail/templates.js';
 
 const StoredMailSchema = z.object({
   id: z.string(),
@@ -21,7 +21,7 @@ const MailboxQuerySchema = z.object({
 
 /**
  * The local outbox, for development and tests: `GET /dev/mailbox` (a page) and
- * `GET /dev/mailbox.json`. Registered only outside production.
+ * `GET /dev/mailbox.json`. Registered only outside production (the default export).
  */
 export function devMailboxRoutes(outbox: OutboxMailer): FastifyPluginAsyncZod {
   return async (app) => {
@@ -63,6 +63,17 @@ export function devMailboxRoutes(outbox: OutboxMailer): FastifyPluginAsyncZod {
     );
   };
 }
+
+/**
+ * Loaded by autoload from server/routes/: the mailbox exists only outside production and only
+ * when mail goes to the local outbox; otherwise the plugin registers nothing and the paths are 404.
+ */
+const devMailbox: FastifyPluginAsyncZod = async (app) => {
+  const { mailer } = app.authServices;
+  if (app.ledger.config.NODE_ENV === 'production' || !(mailer instanceof OutboxMailer)) return;
+  await app.register(devMailboxRoutes(mailer));
+};
+export default devMailbox;
 
 const URL_PATTERN = /https?:\/\/[^\s<>"']+/g;
 
