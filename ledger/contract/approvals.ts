@@ -9,6 +9,21 @@ import { APPROVAL_ACTIONS } from '../wallet/approvals.js';
 export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
+/** A checker's reason for a decision: at most this long. */
+export const APPROVAL_REASON_MAX = 500;
+
+/** list-approvals: the requests waiting for the caller (the default), or the caller's own; of one status. */
+export const ListApprovalsBody = z
+  .object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(APPROVAL_STATUSES).optional() })
+  .default({ scope: 'waiting' });
+
+/** decide-approval: approve or reject a request, with a reason (required: an empty one is refused with the spec's text). */
+export const DecideApprovalBody = z.object({
+  requestId: z.uuid(),
+  decision: z.enum(['approve', 'reject']),
+  reason: z.string().max(APPROVAL_REASON_MAX).nullish(),
+});
+
 /** A request under the two-person rule; amounts and values are decimal strings. */
 export const ApprovalSchema = z.object({
   requestId: z.string(),

@@ -1,7 +1,32 @@
 import { z } from 'zod';
 import { Bytes, Decimal } from './common.js';
+import { ASSET_IDS } from '../assets.js';
 
 /* The books (docs/finance.md): the customer's statement and an admin's balances at a moment. */
+
+/** A date alone (2026-03-01): the start of that day for `from`, its end for `to` and `at`, in UTC. */
+export const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A moment of a books query: a date (2026-03-01) or an ISO time. */
+export const Moment = z
+  .string()
+  .refine(
+    (s) => (DATE_ONLY.test(s) || /^\d{4}-\d{2}-\d{2}T/.test(s)) && !Number.isNaN(Date.parse(DATE_ONLY.test(s) ? `${s}T00:00:00Z` : s)),
+    {
+      message: 'must be a date (2026-03-01) or an ISO time',
+    },
+  );
+
+/** The statement download: the customer's own settled movements from one moment to another. */
+export const StatementQuery = z.object({ from: Moment, to: Moment });
+
+/** An admin's balances of a customer just after one of their events, or at a moment (one of the two), of all assets or one. */
+export const BalanceAtQuery = z.object({
+  userId: z.uuid(),
+  eventId: z.uuid().optional(),
+  at: Moment.optional(),
+  asset: z.enum(ASSET_IDS).optional(),
+});
 
 /** The statement download: CSV, one line per settled movement, reconciling with the balance. */
 export const StatementCsv = Bytes('text/csv: the statement');

@@ -31,3 +31,20 @@ export const Bytes = (kind: string) =>
   z
     .custom<Uint8Array | string>((v) => typeof v === 'string' || v instanceof Uint8Array)
     .meta({ type: 'string', format: 'binary', description: kind });
+
+/*
+ * What requests share: the request-shape rules the feature contracts' bodies and queries build on.
+ * The server checks the meaning (an amount's value, an asset's id) with the spec's own texts.
+ */
+
+/** An amount as a request may carry it: decimal text (preferred) or a JSON number; the server's `requestAmount` checks it. */
+export const AmountInput = z.union([z.string().max(64), z.number()]);
+
+/** A page number of a staff list, from 1. */
+export const PageNumber = z.coerce.number().int().min(1).max(100_000);
+
+/** Rows per page of a staff list. */
+export const PageSize = z.coerce.number().int().min(1).max(100);
+
+/** A call about one user: whose profile, ban, KYC or access is meant. */
+export const TargetUserBody = z.object({ targetUserId: z.uuid() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Decimal } from './common.js';
+import { AmountInput, Decimal } from './common.js';
 import type { Decimal as DecimalValue } from 'decimal.js';
 import { ProfileDetailsSchema } from './profile-details.js';
 import { availableBalance, effectiveBalance, initialState, type AssetBalance } from '../wallet/wallet.js';
@@ -32,8 +32,19 @@ export function bucketBalances(assetId: AssetId, buckets: AssetBalance): { avail
 export const ProfileDetails = ProfileDetailsSchema;
 export type ProfileDetails = z.infer<typeof ProfileDetails>;
 
+/** create-deposit-request and create-withdrawal-request: what to buy or sell, with which saved method, for whom (the caller). */
+export const FiatRequestBody = z.object({
+  tokenId: z.string().max(10),
+  amount: AmountInput,
+  paymentMethodId: z.string().max(64),
+  userId: z.string().max(64),
+});
+
 /** A deposit or withdrawal request: the amount asked and the fee it carries. */
 export const FiatRequestAnswer = z.object({ success: z.boolean(), transactionId: z.string(), amount: Decimal, fee: Decimal });
+
+/** create-pending-withdrawal: a send of an amount of an asset to an address. */
+export const SendRequestBody = z.object({ assetId: z.string().max(10), amount: AmountInput, recipientAddress: z.string().max(200) });
 
 /** A send to an address: pending until staff settle it. */
 export const SendAnswer = z.object({ success: z.boolean(), transactionId: z.string() });

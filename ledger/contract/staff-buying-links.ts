@@ -21,6 +21,23 @@ export const LINK_MESSAGES = {
 /** A customer's payment method as staff see it (no holder name, no notes). */
 export const StaffPaymentMethod = PaymentMethodView.omit({ card_holder_name: true, notes: true });
 
+/** The buying links read: a customer's links (staff name the customer; a customer reads their own). */
+export const BuyingLinksQuery = z.object({ userId: z.uuid().optional() });
+
+/**
+ * A new buying link for a customer: its address, name and PNG logo (base64). Empty fields and a
+ * logo that is no PNG or too large are refused with the spec's texts.
+ */
+export const AddBuyingLinkBody = z.object({
+  userId: z.uuid(),
+  url: z.string().max(4000).nullish(),
+  name: z.string().max(1000).nullish(),
+  logo: z.object({ fileName: z.string().max(255), contentType: z.string().max(100).nullish(), data: z.string().max(1_500_000) }).nullish(),
+});
+
+/** Removing a buying link: whose (the link's id is in the path). */
+export const RemoveBuyingLinkQuery = z.object({ userId: z.uuid() });
+
 export const BuyingLink = z.object({
   id: z.string(),
   user_id: z.string(),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { Bytes, Done } from './common.js';
+import { AmountInput, Bytes, Done } from './common.js';
 import { TransactionRow } from './transactions.js';
 import { ApprovalSchema } from './approvals.js';
+import { TransactionStatus, TransactionType } from '../wallet/events.js';
 
 /*
  * The staff's customer profile (spec 002 sections 3-9): bans, notes, passwords, second
@@ -18,6 +19,84 @@ export {
 } from './staff-buying-links.js';
 
 export { Done };
+
+/** The longest dashboard note and manual transaction note staff may write. */
+export const NOTE_MAX = 2000;
+/** The longest reason staff may give (a second factor removed, a permission turned off). */
+export const REASON_MAX = 500;
+
+/** The kinds the event trail can be filtered by (the Event trail tab's filter). */
+export const TRAIL_KINDS = ['money', 'kyc', 'access', 'permissions', 'support'] as const;
+export type TrailKind = (typeof TRAIL_KINDS)[number];
+export const TRAIL_PAGE_SIZE = 25;
+
+/** set-dashboard-note: the customer's dashboard note (empty text or null clears it). */
+export const SetDashboardNoteBody = z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() });
+
+/** reset-user-password: the customer's new password (the password rules apply). */
+export const ResetUserPasswordBody = z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) });
+
+/** remove-user-mfa: a customer's second factor removed, with the reason (required). */
+export const RemoveMfaBody = z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) });
+
+/** update-all-user-permissions: the five permissions, and the reasons shown while sending or swapping is off. */
+export const UpdatePermissionsBody = z.object({
+  targetUserId: z.uuid(),
+  permissions: z.object({
+    can_send: z.boolean(),
+    can_swap: z.boolean(),
+    can_buy: z.boolean(),
+    can_sell: z.boolean(),
+    can_stake: z.boolean(),
+  }),
+  sendDisabledNote: z.string().max(REASON_MAX).nullable().optional(),
+  swapDisabledNote: z.string().max(REASON_MAX).nullable().optional(),
+});
+
+/** set-user-wallet-address: a customer's deposit address of one asset (checked for the asset's network). */
+export const SetWalletAddressBody = z.object({
+  targetUserId: z.uuid(),
+  assetId: z.string().max(10).nullish(),
+  newAddress: z.string().max(200).nullish(),
+});
+
+/**
+ * add-transaction: a manual transaction. The fields are loose so that any missing or wrong one
+ * is refused with the spec's one text ('Please fill in all required fields (*).').
+ */
+export const AddTransactionBody = z.object({
+  targetUserId: z.uuid(),
+  assetId: z.string().max(10).nullish(),
+  sentAt: z.string().max(64).nullish(),
+  amount: AmountInput.nullish(),
+  status: z.string().max(20).nullish(),
+  txid: z.string().max(200).nullish(),
+  senderAddress: z.string().max(200).nullish(),
+  note: z.string().max(NOTE_MAX).nullish(),
+  isHidden: z.boolean().optional(),
+});
+
+/** Spec 002: "Editable type values: deposit, withdrawal, adjustment, swap, or unselected" (left out). */
+export const EditableTransactionType = TransactionType.exclude(['send']);
+
+/** update-transaction: the staff's Edit Transaction (status, type and note; what is left out stays). */
+export const UpdateTransactionBody = z.object({
+  targetUserId: z.uuid(),
+  transactionId: z.uuid(),
+  status: TransactionStatus.optional(),
+  type: EditableTransactionType.optional(),
+  note: z.string().max(1000).nullable().optional(),
+});
+
+/** The Transactions tab's pages: `before` is the id of the last row already shown. */
+export const StaffTransactionsQuery = z.object({ before: z.uuid().optional() });
+
+/** The Event trail tab: one page, of one kind or all. */
+export const TrailQuery = z.object({
+  kind: z.enum(['all', ...TRAIL_KINDS]).default('all'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(TRAIL_PAGE_SIZE),
+});
 
 export const Banned = z.object({ success: z.boolean(), banned_until: z.string() });
 export const NoteSet = z.object({ success: z.boolean(), dashboard_note: z.string().nullable() });

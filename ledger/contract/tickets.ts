@@ -6,10 +6,50 @@ import { Bytes } from './common.js';
  * attachments, with the page size, the attachment limits and their texts.
  */
 
+import { MESSAGE_MAX, SUBJECT_MAX, TicketStatus, Urgency } from '../tickets/ticket.js';
+
 export { TICKET_TEXT } from '../tickets/ticket.js';
 
 /** Tickets per page of the customer's list, the worker's list and the manager's queue. */
 export const TICKETS_PER_PAGE = 5;
+
+/** The paging of the ticket lists (spec 001 section 9 and spec 002 section 9: 5 tickets per page). */
+export const TicketPaging = {
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(50).default(TICKETS_PER_PAGE),
+};
+
+/** The customer's list and the manager's queue: one page. */
+export const TicketPageQuery = z.object(TicketPaging);
+
+/** create-support-ticket: a customer's new ticket (empty fields are refused with the spec's texts). */
+export const CreateTicketBody = z.object({
+  subject: z.string().max(SUBJECT_MAX).default(''),
+  message: z.string().max(MESSAGE_MAX).default(''),
+  urgency: Urgency.default('medium'),
+  userId: z.uuid().optional(),
+});
+
+/** get-worker-tickets: one page of a worker's tickets, all or of one status. */
+export const WorkerTicketsBody = z.object({ workerId: z.uuid(), status: TicketStatus.optional(), ...TicketPaging });
+
+/** update-ticket-status: the assigned worker's change of a ticket's status. */
+export const UpdateTicketStatusBody = z.object({ ticketId: z.uuid(), status: TicketStatus, userId: z.uuid().optional() });
+
+/** assign-ticket: a ticket of the queue given to one of the manager's workers. */
+export const AssignTicketBody = z.object({ ticketId: z.uuid(), workerId: z.uuid() });
+
+/** The conversation's reads (responses, attachments): of one ticket. */
+export const TicketIdQuery = z.object({ ticket_id: z.uuid() });
+
+/** A reply to a ticket. */
+export const PostResponseBody = z.object({ ticket_id: z.uuid(), message: z.string().max(MESSAGE_MAX).default('') });
+
+/** Links an uploaded attachment to the reply it belongs to. */
+export const LinkAttachmentBody = z.object({ response_id: z.uuid() });
+
+/** get-ticket-attachment: an attachment's bytes, shown or (with download) saved. */
+export const TicketAttachmentQuery = z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() });
 
 /** Spec 001 section 5, "Attachments". */
 export const ATTACHMENT_EXTENSIONS = [

@@ -30,12 +30,21 @@ export const TransactionRow = z.object({
 /** An entry of the list: a swap is its spent leg with the received one linked. */
 export const TransactionEntry = TransactionRow.extend({ linkedTransaction: TransactionRow.nullable() });
 
+/** The customer's transactions list: one page. */
+export const TransactionsQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+});
+
 export const TransactionsPage = z.object({
   transactions: z.array(TransactionEntry),
   count: z.number(),
   page: z.number(),
   pageSize: z.number(),
 });
+
+/** The balance chart's read: the last `days` days. */
+export const BalanceHistoryQuery = z.object({ days: z.coerce.number().int().min(2).max(365).default(30) });
 
 /** The balance chart: the settled balance per asset at the end of each UTC day (YYYY-MM-DD). */
 export const BalanceHistory = z.object({

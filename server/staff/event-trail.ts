@@ -2,11 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { comparePositions, type EventStore, type RecordedEvent } from '../../ledger/event-store/port.js';
 import { holdsCardLikeNumber } from '../../ledger/payment-methods/card.js';
-
-/** The kinds the trail can be filtered by (the Event trail tab's filter). */
-export const TRAIL_KINDS = ['money', 'kyc', 'access', 'permissions', 'support'] as const;
-export type TrailKind = (typeof TRAIL_KINDS)[number];
-export const TRAIL_PAGE_SIZE = 25;
+import type { TrailKind } from '../../ledger/contract/staff-users.js';
 
 /**
  * Field names that never leave the server in the trail, whatever a future event carries:

@@ -1,10 +1,5 @@
-import { z } from 'zod';
-
 /** Spec 002 section 9: My Users and My Workers show 10 per page. */
 export const STAFF_LIST_PAGE_SIZE = 10;
-
-export const pageNumber = z.coerce.number().int().min(1).max(100_000);
-export const pageSize = z.coerce.number().int().min(1).max(100);
 
 /**
  * The rows of one page, or null for the whole list: the spec's calls carry no paging, so a

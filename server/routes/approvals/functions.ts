@@ -1,13 +1,9 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApprovalDecided, ApprovalList } from '../../../ledger/contract/approvals.js';
+import { ApprovalDecided, ApprovalList, DecideApprovalBody, ListApprovalsBody } from '../../../ledger/contract/approvals.js';
 import { authOf } from '../../auth/guard.js';
 import { badRequest, notFound } from '../../errors.js';
 import { APPROVAL_MESSAGES } from '../../../ledger/wallet/approvals.js';
 import { assertRole, onlyFor, STAFF_ROLES } from '../../shared/access.js';
-
-const REASON_MAX = 500;
-const STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
 
 export const autoPrefix = '/functions/v1';
 
@@ -27,9 +23,7 @@ const approvalFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: ApprovalList },
-        body: z
-          .object({ scope: z.enum(['waiting', 'mine']).default('waiting'), status: z.enum(STATUSES).optional() })
-          .default({ scope: 'waiting' }),
+        body: ListApprovalsBody,
       },
     },
     async (request) => {
@@ -51,7 +45,7 @@ const approvalFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: ApprovalDecided },
-        body: z.object({ requestId: z.uuid(), decision: z.enum(['approve', 'reject']), reason: z.string().max(REASON_MAX).nullish() }),
+        body: DecideApprovalBody,
       },
     },
     async (request) => {

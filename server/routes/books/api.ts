@@ -1,26 +1,17 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BalanceAt, StatementCsv } from '../../../ledger/contract/books.js';
+import { BalanceAt, BalanceAtQuery, DATE_ONLY, StatementCsv, StatementQuery } from '../../../ledger/contract/books.js';
 import { authOf } from '../../auth/guard.js';
 import { onlyFor } from '../../shared/access.js';
 import { badRequest, notFound } from '../../errors.js';
-import { ASSET_IDS } from '../../../ledger/assets.js';
 import { walletStream } from '../../../ledger/wallet/events.js';
 import { balanceAt, EventNotInWalletError } from '../../../ledger/journal/time-travel.js';
 import { buildStatement, statementCsv } from '../../../ledger/journal/statement.js';
 
 export const autoPrefix = '/api/v1';
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const MOMENT = z
-  .string()
-  .refine((s) => (DAY.test(s) || /^\d{4}-\d{2}-\d{2}T/.test(s)) && !Number.isNaN(Date.parse(DAY.test(s) ? `${s}T00:00:00Z` : s)), {
-    message: 'must be a date (2026-03-01) or an ISO time',
-  });
-
 /** A date alone means the start of that day (from) or its end (to, at), in UTC. */
 function moment(text: string, endOfDay: boolean): Date {
-  return new Date(DAY.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text);
+  return new Date(DATE_ONLY.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text);
 }
 
 /**
@@ -32,7 +23,7 @@ const booksRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ledger } = app;
   app.get(
     '/statement',
-    { schema: { tags: ['api'], response: { 200: StatementCsv }, querystring: z.object({ from: MOMENT, to: MOMENT }) } },
+    { schema: { tags: ['api'], response: { 200: StatementCsv }, querystring: StatementQuery } },
     async (request, reply) => {
       const caller = authOf(request);
       const from = moment(request.query.from, false);
@@ -56,12 +47,7 @@ const booksRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: BalanceAt },
-        querystring: z.object({
-          userId: z.uuid(),
-          eventId: z.uuid().optional(),
-          at: MOMENT.optional(),
-          asset: z.enum(ASSET_IDS).optional(),
-        }),
+        querystring: BalanceAtQuery,
       },
     },
     async (request) => {

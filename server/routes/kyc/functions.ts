@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { TargetUserBody } from '../../../ledger/contract/common.js';
 import { KycDetails, KycStatusAnswer } from '../../../ledger/contract/kyc.js';
 import fastifyMultipart from '@fastify/multipart';
 import { authOf } from '../../auth/guard.js';
@@ -26,7 +26,6 @@ const kycFunctions: FastifyPluginAsyncZod = async (app) => {
   const { blobs } = app;
   const db = accounts.db;
   const links = new DocumentLinks(app.authServices.dataKey);
-  const target = z.object({ targetUserId: z.uuid() });
 
   async function store(file: UploadedFile, owner: string): Promise<{ ref: DocumentRef; blob: StoredBlob }> {
     const blob = await blobs.put(file.data, file.contentType, owner);
@@ -95,43 +94,51 @@ const kycFunctions: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post('/approve-kyc', { schema: { tags: ['functions'], response: { 200: KycStatusAnswer }, body: target } }, async (request) => {
-    const staff = authOf(request);
-    const { targetUserId } = request.body;
-    await assertCanManageUser(db, staff, targetUserId);
-    const user = await accounts.findById(targetUserId);
-    if (!user || user.role !== 'USER') throw notFound('User not found.');
-    await accounts.record(targetUserId, { type: 'ApproveKyc' }, { id: staff.userId, role: staff.role });
-    return { success: true, kyc_status: 'verified' };
-  });
+  app.post(
+    '/approve-kyc',
+    { schema: { tags: ['functions'], response: { 200: KycStatusAnswer }, body: TargetUserBody } },
+    async (request) => {
+      const staff = authOf(request);
+      const { targetUserId } = request.body;
+      await assertCanManageUser(db, staff, targetUserId);
+      const user = await accounts.findById(targetUserId);
+      if (!user || user.role !== 'USER') throw notFound('User not found.');
+      await accounts.record(targetUserId, { type: 'ApproveKyc' }, { id: staff.userId, role: staff.role });
+      return { success: true, kyc_status: 'verified' };
+    },
+  );
 
-  app.post('/get-kyc-details', { schema: { tags: ['functions'], response: { 200: KycDetails }, body: target } }, async (request) => {
-    const staff = authOf(request);
-    const { targetUserId } = request.body;
-    await assertCanManageUser(db, staff, targetUserId);
-    const user = await accounts.findById(targetUserId);
-    if (!user || user.role !== 'USER') throw notFound('User not found.');
-    const p = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', targetUserId).executeTakeFirst();
-    const linkTo = (document: KycDocument, ref: DocumentRefRow | null | undefined) =>
-      ref
-        ? `/api/v1${KYC_DOCUMENT_PATH}?token=${links.token({ userId: targetUserId, document, blobId: ref.blobId, actorId: staff.userId, actorRole: staff.role })}`
-        : null;
-    return {
-      kyc_status: p?.kyc_status ?? 'not_started',
-      first_name: p?.first_name ?? null,
-      last_name: p?.last_name ?? null,
-      dob: p?.dob ?? null,
-      country: p?.country ?? null,
-      city: p?.city ?? null,
-      postal_code: p?.postal_code ?? null,
-      full_address: p?.full_address ?? null,
-      kyc_submitted_at: p?.kyc_submitted_at ? new Date(p.kyc_submitted_at).toISOString() : null,
-      identity_doc_path: p?.identity_doc?.fileName ?? null,
-      residence_doc_path: p?.residence_doc?.fileName ?? null,
-      identityDocSignedUrl: linkTo('identity', p?.identity_doc),
-      residenceDocSignedUrl: linkTo('residence', p?.residence_doc),
-    };
-  });
+  app.post(
+    '/get-kyc-details',
+    { schema: { tags: ['functions'], response: { 200: KycDetails }, body: TargetUserBody } },
+    async (request) => {
+      const staff = authOf(request);
+      const { targetUserId } = request.body;
+      await assertCanManageUser(db, staff, targetUserId);
+      const user = await accounts.findById(targetUserId);
+      if (!user || user.role !== 'USER') throw notFound('User not found.');
+      const p = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', targetUserId).executeTakeFirst();
+      const linkTo = (document: KycDocument, ref: DocumentRefRow | null | undefined) =>
+        ref
+          ? `/api/v1${KYC_DOCUMENT_PATH}?token=${links.token({ userId: targetUserId, document, blobId: ref.blobId, actorId: staff.userId, actorRole: staff.role })}`
+          : null;
+      return {
+        kyc_status: p?.kyc_status ?? 'not_started',
+        first_name: p?.first_name ?? null,
+        last_name: p?.last_name ?? null,
+        dob: p?.dob ?? null,
+        country: p?.country ?? null,
+        city: p?.city ?? null,
+        postal_code: p?.postal_code ?? null,
+        full_address: p?.full_address ?? null,
+        kyc_submitted_at: p?.kyc_submitted_at ? new Date(p.kyc_submitted_at).toISOString() : null,
+        identity_doc_path: p?.identity_doc?.fileName ?? null,
+        residence_doc_path: p?.residence_doc?.fileName ?? null,
+        identityDocSignedUrl: linkTo('identity', p?.identity_doc),
+        residenceDocSignedUrl: linkTo('residence', p?.residence_doc),
+      };
+    },
+  );
 };
 
 export default kycFunctions;

@@ -1,12 +1,18 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Done, NoteSet } from '../../../ledger/contract/staff-users.js';
+import {
+  Done,
+  NoteSet,
+  RemoveMfaBody,
+  ResetUserPasswordBody,
+  SetDashboardNoteBody,
+  UpdatePermissionsBody,
+} from '../../../ledger/contract/staff-users.js';
 import { authOf, type AuthInfo } from '../../auth/guard.js';
 import { badRequest } from '../../errors.js';
 import { customerInReach, onlyFor } from '../../shared/access.js';
 import { passwordProblem } from '../../auth/password-policy.js';
 import { permissionNotesOf } from './queries.js';
-import { actorOf, MIN_STAFF_RESET_PASSWORD, NOTE_MAX, PROFILE_MESSAGES, REASON_MAX } from './shared.js';
+import { actorOf, MIN_STAFF_RESET_PASSWORD, PROFILE_MESSAGES } from './shared.js';
 
 export const autoPrefix = '/functions/v1';
 
@@ -29,7 +35,7 @@ const profileGeneralRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: NoteSet },
-        body: z.object({ userId: z.uuid(), noteContent: z.string().max(NOTE_MAX).nullable() }),
+        body: SetDashboardNoteBody,
       },
     },
     async (request) => {
@@ -47,7 +53,7 @@ const profileGeneralRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: Done },
-        body: z.object({ targetUserId: z.uuid(), newPassword: z.string().max(200) }),
+        body: ResetUserPasswordBody,
       },
     },
     async (request) => {
@@ -81,7 +87,7 @@ const profileGeneralRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: Done },
-        body: z.object({ targetUserId: z.uuid(), reason: z.string().max(REASON_MAX) }),
+        body: RemoveMfaBody,
       },
     },
     async (request) => {
@@ -101,18 +107,7 @@ const profileGeneralRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: Done },
-        body: z.object({
-          targetUserId: z.uuid(),
-          permissions: z.object({
-            can_send: z.boolean(),
-            can_swap: z.boolean(),
-            can_buy: z.boolean(),
-            can_sell: z.boolean(),
-            can_stake: z.boolean(),
-          }),
-          sendDisabledNote: z.string().max(REASON_MAX).nullable().optional(),
-          swapDisabledNote: z.string().max(REASON_MAX).nullable().optional(),
-        }),
+        body: UpdatePermissionsBody,
       },
     },
     async (request) => {

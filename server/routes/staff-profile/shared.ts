@@ -4,8 +4,6 @@ import type { AuthInfo } from '../../auth/guard.js';
 
 /** An admin's reset of a customer's password: at least this long (spec 002 section 9). */
 export const MIN_STAFF_RESET_PASSWORD = 6;
-export const NOTE_MAX = 2000;
-export const REASON_MAX = 500;
 
 export const PROFILE_MESSAGES = {
   emptyPassword: 'New password cannot be empty.',

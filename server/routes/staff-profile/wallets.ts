@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AddressSet, TransactionAdded } from '../../../ledger/contract/staff-users.js';
+import { AddressSet, AddTransactionBody, SetWalletAddressBody, TransactionAdded } from '../../../ledger/contract/staff-users.js';
 import { authOf, type AuthInfo } from '../../auth/guard.js';
 import { badRequest } from '../../errors.js';
 import { walletDecider } from '../../../ledger/wallet/decider.js';
@@ -12,7 +11,7 @@ import { requestAmount } from '../../shared/amounts.js';
 import { customerInReach } from '../../shared/access.js';
 import { AWAITING_SECOND_APPROVAL } from '../../staff/four-eyes.js';
 import type { Valuation } from '../../../ledger/wallet/approvals.js';
-import { actorOf, NOTE_MAX, PROFILE_MESSAGES } from './shared.js';
+import { actorOf, PROFILE_MESSAGES } from './shared.js';
 
 export const autoPrefix = '/functions/v1';
 
@@ -35,7 +34,7 @@ const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: AddressSet },
-        body: z.object({ targetUserId: z.uuid(), assetId: z.string().max(10).nullish(), newAddress: z.string().max(200).nullish() }),
+        body: SetWalletAddressBody,
       },
     },
     async (request) => {
@@ -57,17 +56,7 @@ const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: TransactionAdded, 202: TransactionAdded },
-        body: z.object({
-          targetUserId: z.uuid(),
-          assetId: z.string().max(10).nullish(),
-          sentAt: z.string().max(64).nullish(),
-          amount: z.union([z.string().max(64), z.number()]).nullish(),
-          status: z.string().max(20).nullish(),
-          txid: z.string().max(200).nullish(),
-          senderAddress: z.string().max(200).nullish(),
-          note: z.string().max(NOTE_MAX).nullish(),
-          isHidden: z.boolean().optional(),
-        }),
+        body: AddTransactionBody,
       },
     },
     async (request, reply) => {

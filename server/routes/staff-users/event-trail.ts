@@ -1,20 +1,11 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { TrailPage } from '../../../ledger/contract/staff-users.js';
+import { TrailPage, TrailQuery } from '../../../ledger/contract/staff-users.js';
 import { authOf } from '../../auth/guard.js';
 import { formatPosition } from '../../../ledger/event-store/port.js';
 import { assertCanManageUser } from '../../shared/access.js';
 import { isUuid } from '../../ids.js';
-import {
-  kindOf,
-  summaryOf,
-  TRAIL_KINDS,
-  TRAIL_PAGE_SIZE,
-  userTrail,
-  withoutCardNumbers,
-  withoutSecrets,
-  type Data,
-} from '../../staff/event-trail.js';
+import { kindOf, summaryOf, userTrail, withoutCardNumbers, withoutSecrets, type Data } from '../../staff/event-trail.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -31,11 +22,7 @@ const eventTrailRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['api'],
         response: { 200: TrailPage },
         params: z.object({ userId: z.uuid() }),
-        querystring: z.object({
-          kind: z.enum(['all', ...TRAIL_KINDS]).default('all'),
-          page: z.coerce.number().int().min(1).max(100_000).default(1),
-          pageSize: z.coerce.number().int().min(1).max(200).default(TRAIL_PAGE_SIZE),
-        }),
+        querystring: TrailQuery,
       },
     },
     async (request) => {

@@ -1,10 +1,8 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { TransactionUpdated } from '../../../ledger/contract/staff-users.js';
+import { TransactionUpdated, UpdateTransactionBody } from '../../../ledger/contract/staff-users.js';
 import { authOf } from '../../auth/guard.js';
 import { conflict, notFound } from '../../errors.js';
 import { walletDecider } from '../../../ledger/wallet/decider.js';
-import { TransactionStatus, TransactionType } from '../../../ledger/wallet/events.js';
 import { customerInReach } from '../../shared/access.js';
 import { AWAITING_SECOND_APPROVAL } from '../../staff/four-eyes.js';
 import type { Valuation } from '../../../ledger/wallet/approvals.js';
@@ -12,9 +10,6 @@ import { isAssetId } from '../../../ledger/assets.js';
 import { money } from '../../../ledger/money.js';
 
 export const autoPrefix = '/functions/v1';
-
-/** Spec 002: "Editable type values: deposit, withdrawal, adjustment, swap, or unselected" (left out). */
-const EditableTransactionType = TransactionType.exclude(['send']);
 
 /**
  * The staff's Edit Transaction (spec 002: status, type and note). A status change settles
@@ -29,13 +24,7 @@ const staffTransactionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: TransactionUpdated, 202: TransactionUpdated },
-        body: z.object({
-          targetUserId: z.uuid(),
-          transactionId: z.uuid(),
-          status: TransactionStatus.optional(),
-          type: EditableTransactionType.optional(),
-          note: z.string().max(1000).nullable().optional(),
-        }),
+        body: UpdateTransactionBody,
       },
     },
     async (request, reply) => {

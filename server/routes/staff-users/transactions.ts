@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { StaffTransactionPage } from '../../../ledger/contract/staff-users.js';
+import { StaffTransactionPage, StaffTransactionsQuery } from '../../../ledger/contract/staff-users.js';
 import { authOf } from '../../auth/guard.js';
 import { badRequest } from '../../errors.js';
 import { assertCanManageUser } from '../../shared/access.js';
@@ -28,7 +28,7 @@ const staffTransactionListRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['api'],
         response: { 200: StaffTransactionPage },
         params: z.object({ userId: z.uuid() }),
-        querystring: z.object({ before: z.uuid().optional() }),
+        querystring: StaffTransactionsQuery,
       },
     },
     async (request) => {

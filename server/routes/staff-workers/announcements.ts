@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AnnouncementPosted, Announcements, WorkerManager } from '../../../ledger/contract/staff-workers.js';
+import {
+  AnnouncementPosted,
+  Announcements,
+  AnnouncementsQuery,
+  CreateAnnouncementBody,
+  WorkerManager,
+  WorkerManagerBody,
+} from '../../../ledger/contract/staff-workers.js';
 import { authOf } from '../../auth/guard.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import { AnnouncementError, announcementsDecider } from '../../../ledger/announcements/announcements.js';
 import { onlyFor, STAFF_ROLES } from '../../shared/access.js';
 
 export const autoPrefix = '/api/v1';
-
-/** The worker's banner shows this many (spec 002 section 9). */
-export const LATEST_ANNOUNCEMENTS = 5;
 
 /**
  * Announcements (spec 002): a manager posts to all their workers (`create_announcement`),
@@ -26,7 +29,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 201: AnnouncementPosted },
-        body: z.object({ p_manager_id: z.uuid(), p_message: z.string().max(10_000) }),
+        body: CreateAnnouncementBody,
       },
     },
     async (request, reply) => {
@@ -59,7 +62,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
     '/rpc/get_worker_manager',
     {
       config: onlyFor(STAFF_ROLES, 'Access Denied: Your role cannot view workers.'),
-      schema: { tags: ['api'], response: { 200: WorkerManager }, body: z.object({ p_worker_id: z.uuid() }) },
+      schema: { tags: ['api'], response: { 200: WorkerManager }, body: WorkerManagerBody },
     },
     async (request) => {
       const staff = authOf(request);
@@ -80,10 +83,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: Announcements },
-        querystring: z.object({
-          manager_id: z.uuid(),
-          limit: z.coerce.number().int().min(1).max(LATEST_ANNOUNCEMENTS).default(LATEST_ANNOUNCEMENTS),
-        }),
+        querystring: AnnouncementsQuery,
       },
     },
     async (request) => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { BuyingLink, BuyingLinks, Done, LINK_MESSAGES, LOGO_MAX_BYTES, LogoFile } from '../../../ledger/contract/staff-users.js';
+import { AddBuyingLinkBody, BuyingLinksQuery, RemoveBuyingLinkQuery } from '../../../ledger/contract/staff-buying-links.js';
 import type { Selectable } from 'kysely';
 import { authOf, type AuthInfo } from '../../auth/guard.js';
 import type { BuyingLinksTable } from '../../db/schema.js';
@@ -67,7 +68,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/buying-links',
-    { schema: { tags: ['api'], response: { 200: BuyingLinks }, querystring: z.object({ userId: z.uuid().optional() }) } },
+    { schema: { tags: ['api'], response: { 200: BuyingLinks }, querystring: BuyingLinksQuery } },
     async (request) => {
       const userId = await subjectOf(authOf(request), request.query.userId);
       const rows = await db
@@ -89,14 +90,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: z.object({ link: BuyingLink }) },
-        body: z.object({
-          userId: z.uuid(),
-          url: z.string().max(4000).nullish(),
-          name: z.string().max(1000).nullish(),
-          logo: z
-            .object({ fileName: z.string().max(255), contentType: z.string().max(100).nullish(), data: z.string().max(1_500_000) })
-            .nullish(),
-        }),
+        body: AddBuyingLinkBody,
       },
     },
     async (request) => {
@@ -145,7 +139,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['api'],
         response: { 200: Done },
         params: z.object({ id: z.string().max(100) }),
-        querystring: z.object({ userId: z.uuid() }),
+        querystring: RemoveBuyingLinkQuery,
       },
     },
     async (request) => {

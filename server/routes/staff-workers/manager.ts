@@ -1,7 +1,13 @@
-import { z } from 'zod';
 import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ManagedUsers, WorkerCreated, WorkerPasswordReset } from '../../../ledger/contract/staff-workers.js';
+import {
+  CreateWorkerBody,
+  ManagedUsers,
+  ManagedUsersBody,
+  ResetWorkerPasswordBody,
+  WorkerCreated,
+  WorkerPasswordReset,
+} from '../../../ledger/contract/staff-workers.js';
 import { authOf } from '../../auth/guard.js';
 import { AuthError } from '../../auth/errors.js';
 import { passwordProblem } from '../../auth/password-policy.js';
@@ -31,11 +37,7 @@ const staffManagerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 201: WorkerCreated },
-        body: z.object({
-          fullName: z.string().max(200).optional(),
-          email: z.string().max(320).optional(),
-          password: z.string().max(200).optional(),
-        }),
+        body: CreateWorkerBody,
       },
     },
     async (request, reply) => {
@@ -78,7 +80,7 @@ const staffManagerRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/reset-worker-password',
-    { schema: { tags: ['functions'], response: { 200: WorkerPasswordReset }, body: z.object({ workerId: z.uuid() }) } },
+    { schema: { tags: ['functions'], response: { 200: WorkerPasswordReset }, body: ResetWorkerPasswordBody } },
     async (request) => {
       const manager = authOf(request);
       await assertManagesWorker(db, manager, request.body.workerId);
@@ -99,11 +101,7 @@ const staffManagerRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: ManagedUsers },
-        body: z.object({
-          page: z.coerce.number().int().min(1).max(100_000).default(1),
-          perPage: z.coerce.number().int().min(1).max(100).default(10),
-          searchQuery: z.string().max(200).optional().nullable(),
-        }),
+        body: ManagedUsersBody,
       },
     },
     async (request) => {

@@ -1,12 +1,22 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Claimed, FoundUser, ManagerAccess, OwnedUsers, Ownership } from '../../../ledger/contract/staff-workers.js';
+import { TargetUserBody } from '../../../ledger/contract/common.js';
+import {
+  Claimed,
+  ClaimUserBody,
+  FoundUser,
+  ListMyUsersBody,
+  ManagerAccess,
+  OwnedUsers,
+  Ownership,
+  OwnershipBody,
+  SearchUserBody,
+} from '../../../ledger/contract/staff-workers.js';
 import { authOf } from '../../auth/guard.js';
 import { usersByEmail } from '../../auth/accounts.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { UserError } from '../../../ledger/user/user.js';
 import { canManageUser, isStaffRole, onlyFor } from '../../shared/access.js';
-import { pageNumber, pageSize, pageWindow } from '../../staff/paging.js';
+import { pageWindow } from '../../staff/paging.js';
 import { HttpError } from '../../errors.js';
 
 export const autoPrefix = '/functions/v1';
@@ -26,7 +36,7 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
     '/search-user-by-email',
     {
       config: onlyFor(['WORKER'], ONLY_WORKERS),
-      schema: { tags: ['functions'], response: { 200: FoundUser }, body: z.object({ emailToSearch: z.string().max(320).optional() }) },
+      schema: { tags: ['functions'], response: { 200: FoundUser }, body: SearchUserBody },
     },
     async (request) => {
       const email = request.body.emailToSearch?.trim() ?? '';
@@ -41,7 +51,7 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
     '/claim-user',
     {
       config: onlyFor(['WORKER'], ONLY_WORKERS),
-      schema: { tags: ['functions'], response: { 200: Claimed }, body: z.object({ userIdToClaim: z.uuid() }) },
+      schema: { tags: ['functions'], response: { 200: Claimed }, body: ClaimUserBody },
     },
     async (request) => {
       const staff = authOf(request);
@@ -66,7 +76,7 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: OwnedUsers },
-        body: z.object({ page: pageNumber.optional(), pageSize: pageSize.optional() }).nullish(),
+        body: ListMyUsersBody,
       },
     },
     async (request) => {
@@ -96,7 +106,7 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
   // nothing); every profile call itself refuses with 403 (access.ts).
   app.post(
     '/check-user-ownership',
-    { schema: { tags: ['functions'], response: { 200: Ownership }, body: z.object({ profileUserId: z.uuid() }) } },
+    { schema: { tags: ['functions'], response: { 200: Ownership }, body: OwnershipBody } },
     async (request) => {
       const staff = authOf(request);
       if (!isStaffRole(staff.role)) throw new HttpError(403, ROLE_DENIED);
@@ -106,7 +116,7 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/check-manager-user-access',
-    { schema: { tags: ['functions'], response: { 200: ManagerAccess }, body: z.object({ targetUserId: z.uuid() }) } },
+    { schema: { tags: ['functions'], response: { 200: ManagerAccess }, body: TargetUserBody } },
     async (request) => {
       const staff = authOf(request);
       if (!isStaffRole(staff.role)) throw new HttpError(403, ROLE_DENIED);

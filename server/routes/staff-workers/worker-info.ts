@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { WorkerList } from '../../../ledger/contract/staff-workers.js';
+import { WorkerInfoBody, WorkerList } from '../../../ledger/contract/staff-workers.js';
 import { authOf } from '../../auth/guard.js';
 import { forbidden } from '../../errors.js';
 import { onlyFor } from '../../shared/access.js';
-import { pageNumber, pageSize, pageWindow } from '../../staff/paging.js';
+import { pageWindow } from '../../staff/paging.js';
 import { ONLY_MANAGERS } from './manager.js';
 
 export const autoPrefix = '/api/v1';
@@ -22,7 +21,7 @@ const workerInfoRpc: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: WorkerList },
-        body: z.object({ p_manager_id: z.uuid(), p_page: pageNumber.optional(), p_page_size: pageSize.optional() }),
+        body: WorkerInfoBody,
       },
     },
     async (request, reply) => {

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ScheduledTransactions } from '../../../ledger/contract/staking.js';
+import { ScheduledTransactions, ScheduledTransactionsQuery } from '../../../ledger/contract/staking.js';
 import { authOf } from '../../auth/guard.js';
 import { formatAmount, money } from '../../../ledger/money.js';
 import { scheduledTransactions } from './queries.js';
@@ -18,10 +17,7 @@ const stakingApi: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: ScheduledTransactions },
-        querystring: z.object({
-          status: z.enum(['pending', 'completed']).default('pending'),
-          type: z.enum(['stake_payout']).default('stake_payout'),
-        }),
+        querystring: ScheduledTransactionsQuery,
       },
     },
     async (request) => {

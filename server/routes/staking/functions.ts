@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { StakeAnswer } from '../../../ledger/contract/staking.js';
+import { StakeAnswer, StakeRequestBody } from '../../../ledger/contract/staking.js';
 import { authOf } from '../../auth/guard.js';
 import { forbidden } from '../../errors.js';
 import { requestAmount, requestAsset } from '../../shared/amounts.js';
 import { customerProfile } from '../../shared/customer-profile.js';
-import { amountInput, idempotencyKey } from '../../shared/requests.js';
+import { idempotencyKey } from '../../shared/requests.js';
 import { walletDecider } from '../../../ledger/wallet/decider.js';
 import type { WalletEventData } from '../../../ledger/wallet/events.js';
 import { STAKE_MESSAGES } from '../../../ledger/staking/plans.js';
@@ -27,12 +26,7 @@ const stakingFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: StakeAnswer },
-        body: z.object({
-          assetId: z.string().max(10),
-          amount: amountInput,
-          durationDays: z.coerce.number().int().min(1).max(10_000),
-          rate: z.union([z.string().max(32), z.number()]),
-        }),
+        body: StakeRequestBody,
       },
     },
     async (request) => {

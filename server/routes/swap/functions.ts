@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SwapAnswer } from '../../../ledger/contract/swap.js';
+import { SwapAnswer, SwapRequestBody } from '../../../ledger/contract/swap.js';
 import { authOf } from '../../auth/guard.js';
 import { usdPrice } from '../../prices/usd-price.js';
 import { badRequest, forbidden } from '../../errors.js';
 import { requestAmount, requestAsset } from '../../shared/amounts.js';
 import { customerProfile } from '../../shared/customer-profile.js';
-import { amountInput, idempotencyKey } from '../../shared/requests.js';
+import { idempotencyKey } from '../../shared/requests.js';
 import { walletDecider } from '../../../ledger/wallet/decider.js';
 import type { WalletEventData } from '../../../ledger/wallet/events.js';
 import { SWAP_MESSAGES } from '../../../ledger/wallet/wallet.js';
@@ -30,7 +29,7 @@ const swapFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: SwapAnswer },
-        body: z.object({ fromTokenId: z.string().max(10), toTokenId: z.string().max(10), fromAmount: amountInput }),
+        body: SwapRequestBody,
       },
     },
     async (request) => {

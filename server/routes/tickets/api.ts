@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ResponseAdded, TicketPage, TicketResponse, TicketThread } from '../../../ledger/contract/tickets.js';
+import {
+  PostResponseBody,
+  ResponseAdded,
+  TicketIdQuery,
+  TicketPage,
+  TicketPageQuery,
+  TicketResponse,
+  TicketThread,
+} from '../../../ledger/contract/tickets.js';
 import { authOf } from '../../auth/guard.js';
 import { onlyFor } from '../../shared/access.js';
-import { MESSAGE_MAX } from '../../../ledger/tickets/ticket.js';
 import { writtenResponse } from './queries.js';
-import { paging, responseJson, SupportTickets, ticketJson } from './tickets.js';
+import { responseJson, SupportTickets, ticketJson } from './tickets.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -17,7 +24,7 @@ const ticketApi: FastifyPluginAsyncZod = async (app) => {
   /** The customer's own tickets, newest first. */
   app.get(
     '/support-tickets',
-    { schema: { tags: ['api'], response: { 200: TicketPage }, querystring: z.object(paging) } },
+    { schema: { tags: ['api'], response: { 200: TicketPage }, querystring: TicketPageQuery } },
     async (request) => {
       const caller = authOf(request);
       const { page, perPage } = request.query;
@@ -31,7 +38,7 @@ const ticketApi: FastifyPluginAsyncZod = async (app) => {
     '/support-tickets/unassigned',
     {
       config: onlyFor(['MANAGER', 'ADMIN'], 'Access Denied: Only managers can see the ticket queue.'),
-      schema: { tags: ['api'], response: { 200: TicketPage }, querystring: z.object(paging) },
+      schema: { tags: ['api'], response: { 200: TicketPage }, querystring: TicketPageQuery },
     },
     async (request) => {
       const { page, perPage } = request.query;
@@ -56,7 +63,7 @@ const ticketApi: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/ticket-responses',
-    { schema: { tags: ['api'], response: { 200: z.array(TicketResponse) }, querystring: z.object({ ticket_id: z.uuid() }) } },
+    { schema: { tags: ['api'], response: { 200: z.array(TicketResponse) }, querystring: TicketIdQuery } },
     async (request) => {
       await tickets.forParticipant(request.query.ticket_id, authOf(request));
       return (await tickets.conversation(request.query.ticket_id)).responses;
@@ -71,7 +78,7 @@ const ticketApi: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: ResponseAdded },
-        body: z.object({ ticket_id: z.uuid(), message: z.string().max(MESSAGE_MAX).default('') }),
+        body: PostResponseBody,
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done } from '../../../ledger/contract/common.js';
-import { TicketAttachment } from '../../../ledger/contract/tickets.js';
+import { LinkAttachmentBody, TicketAttachment, TicketIdQuery } from '../../../ledger/contract/tickets.js';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
 import { TICKET_TEXT } from '../../../ledger/tickets/ticket.js';
@@ -21,7 +21,7 @@ const attachmentApi: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/ticket-attachments',
-    { schema: { tags: ['api'], response: { 200: z.array(TicketAttachment) }, querystring: z.object({ ticket_id: z.uuid() }) } },
+    { schema: { tags: ['api'], response: { 200: z.array(TicketAttachment) }, querystring: TicketIdQuery } },
     async (request) => {
       await tickets.forParticipant(request.query.ticket_id, authOf(request));
       return (await tickets.conversation(request.query.ticket_id)).attachments;
@@ -35,7 +35,7 @@ const attachmentApi: FastifyPluginAsyncZod = async (app) => {
         tags: ['api'],
         response: { 200: TicketAttachment },
         params: z.object({ id: z.uuid() }),
-        body: z.object({ response_id: z.uuid() }),
+        body: LinkAttachmentBody,
       },
     },
     async (request) => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -8,6 +7,7 @@ import {
   ATTACHMENT_TEXT,
   AttachmentFile,
   TicketAttachment,
+  TicketAttachmentQuery,
 } from '../../../ledger/contract/tickets.js';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import { authOf } from '../../auth/guard.js';
@@ -128,7 +128,7 @@ const attachmentFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: AttachmentFile },
-        querystring: z.object({ id: z.uuid(), download: z.enum(['1', 'true']).optional() }),
+        querystring: TicketAttachmentQuery,
       },
     },
     async (request, reply) => {

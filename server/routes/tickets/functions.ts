@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { TicketChange, TicketPage, TicketView } from '../../../ledger/contract/tickets.js';
+import {
+  AssignTicketBody,
+  CreateTicketBody,
+  TicketChange,
+  TicketPage,
+  TicketView,
+  UpdateTicketStatusBody,
+  WorkerTicketsBody,
+} from '../../../ledger/contract/tickets.js';
 import { authOf } from '../../auth/guard.js';
 import { forbidden, HttpError } from '../../errors.js';
 import { assertManagesWorker, onlyFor, ownershipOf } from '../../shared/access.js';
-import { MESSAGE_MAX, SUBJECT_MAX, TicketStatus, Urgency } from '../../../ledger/tickets/ticket.js';
 import { TicketClaimPolicy } from './claim-policy.js';
 import { workerOfCustomer } from './queries.js';
-import { paging, SupportTickets, ticketJson } from './tickets.js';
+import { SupportTickets, ticketJson } from './tickets.js';
 
 export const autoPrefix = '/functions/v1';
 
@@ -32,12 +38,7 @@ const ticketFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: TicketView },
-        body: z.object({
-          subject: z.string().max(SUBJECT_MAX).default(''),
-          message: z.string().max(MESSAGE_MAX).default(''),
-          urgency: Urgency.default('medium'),
-          userId: z.uuid().optional(),
-        }),
+        body: CreateTicketBody,
       },
     },
     async (request) => {
@@ -65,7 +66,7 @@ const ticketFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: TicketPage },
-        body: z.object({ workerId: z.uuid(), status: TicketStatus.optional(), ...paging }),
+        body: WorkerTicketsBody,
       },
     },
     async (request) => {
@@ -87,7 +88,7 @@ const ticketFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: TicketChange },
-        body: z.object({ ticketId: z.uuid(), status: TicketStatus, userId: z.uuid().optional() }),
+        body: UpdateTicketStatusBody,
       },
     },
     async (request) => {
@@ -104,7 +105,7 @@ const ticketFunctions: FastifyPluginAsyncZod = async (app) => {
     '/assign-ticket',
     {
       config: onlyFor(['MANAGER', 'ADMIN'], 'Access Denied: Only managers can assign tickets.'),
-      schema: { tags: ['functions'], response: { 200: TicketChange }, body: z.object({ ticketId: z.uuid(), workerId: z.uuid() }) },
+      schema: { tags: ['functions'], response: { 200: TicketChange }, body: AssignTicketBody },
     },
     async (request) => {
       const caller = authOf(request);

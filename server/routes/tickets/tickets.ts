@@ -1,6 +1,4 @@
-import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { TICKETS_PER_PAGE } from '../../../ledger/contract/tickets.js';
 import type { AuthInfo } from '../../auth/guard.js';
 import type { LedgerContext } from '../../context.js';
 import type { DB } from '../../db/schema.js';
@@ -24,12 +22,6 @@ export type Caller = { userId: string; role: AuthInfo['role'] | 'SYSTEM' };
 
 /** How a caller takes part in a ticket: its customer, or the worker it is assigned to. */
 export type Side = 'customer' | 'worker';
-
-/** The paging of the ticket lists (spec 001 section 9 and spec 002 section 9: 5 tickets per page). */
-export const paging = {
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  perPage: z.coerce.number().int().min(1).max(50).default(TICKETS_PER_PAGE),
-};
 
 const status: Record<TicketError['code'], number> = { not_found: 404, invalid: 400, forbidden: 403, conflict: 409 };
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
 import { entryView, transactionEntry, transactionsPageJson } from '../../transactions/list.js';
-import { TransactionEntry, TransactionsPage } from '../../../ledger/contract/transactions.js';
+import { TransactionEntry, TransactionsPage, TransactionsQuery } from '../../../ledger/contract/transactions.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -21,10 +21,7 @@ const transactionsApi: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: TransactionsPage },
-        querystring: z.object({
-          page: z.coerce.number().int().min(1).max(100_000).default(1),
-          pageSize: z.coerce.number().int().min(1).max(100).default(10),
-        }),
+        querystring: TransactionsQuery,
       },
     },
     async (request, reply) => {

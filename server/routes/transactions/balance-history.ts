@@ -1,9 +1,8 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { ASSET_IDS } from '../../../ledger/assets.js';
 import { dailyBalances } from '../../../ledger/wallet/balance-history.js';
-import { BalanceHistory } from '../../../ledger/contract/transactions.js';
+import { BalanceHistory, BalanceHistoryQuery } from '../../../ledger/contract/transactions.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -16,7 +15,7 @@ const balanceHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: BalanceHistory },
-        querystring: z.object({ days: z.coerce.number().int().min(2).max(365).default(30) }),
+        querystring: BalanceHistoryQuery,
       },
     },
     async (request) => {

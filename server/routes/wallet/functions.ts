@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely } from 'kysely';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { authOf, type AuthInfo } from '../../auth/guard.js';
@@ -13,9 +12,10 @@ import { isValidAddress, ADDRESS_SHAPES } from '../../../ledger/addresses.js';
 import { assertCanManageUser } from '../../shared/access.js';
 import { customerProfile } from '../../shared/customer-profile.js';
 import { requestAmount, requestAsset } from '../../shared/amounts.js';
-import { amountInput, idempotencyKey } from '../../shared/requests.js';
+import { idempotencyKey } from '../../shared/requests.js';
 import { isUuid } from '../../ids.js';
-import { FiatRequestAnswer, ProfileDetails, SendAnswer } from '../../../ledger/contract/payments.js';
+import { TargetUserBody } from '../../../ledger/contract/common.js';
+import { FiatRequestAnswer, FiatRequestBody, ProfileDetails, SendAnswer, SendRequestBody } from '../../../ledger/contract/payments.js';
 import { fiatChecks, profileDetails, type FiatChecks } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
@@ -29,13 +29,6 @@ async function assertCanRead(db: Kysely<DB>, caller: AuthInfo, targetUserId: str
   if (caller.role === 'USER') throw forbidden('You can only view your own account.');
   await assertCanManageUser(db, caller, targetUserId);
 }
-
-const fiatBody = z.object({
-  tokenId: z.string().max(10),
-  amount: amountInput,
-  paymentMethodId: z.string().max(64),
-  userId: z.string().max(64),
-});
 
 /**
  * The customer's money calls (spec 001: Overview, Wallets, Payments): profile details, deposit
@@ -66,7 +59,7 @@ const walletFunctions: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/get-user-profile-details',
-    { schema: { tags: ['functions'], response: { 200: ProfileDetails }, body: z.object({ targetUserId: z.uuid() }) } },
+    { schema: { tags: ['functions'], response: { 200: ProfileDetails }, body: TargetUserBody } },
     async (request) => {
       const caller = authOf(request);
       await assertCanRead(db, caller, request.body.targetUserId);
@@ -79,7 +72,7 @@ const walletFunctions: FastifyPluginAsyncZod = async (app) => {
   for (const kind of ['deposit', 'withdrawal'] as const) {
     app.post(
       kind === 'deposit' ? '/create-deposit-request' : '/create-withdrawal-request',
-      { schema: { tags: ['functions'], response: { 200: FiatRequestAnswer }, body: fiatBody } },
+      { schema: { tags: ['functions'], response: { 200: FiatRequestAnswer }, body: FiatRequestBody } },
       async (request) => {
         const caller = authOf(request);
         const body = request.body;
@@ -129,7 +122,7 @@ const walletFunctions: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: SendAnswer },
-        body: z.object({ assetId: z.string().max(10), amount: amountInput, recipientAddress: z.string().max(200) }),
+        body: SendRequestBody,
       },
     },
     async (request) => {

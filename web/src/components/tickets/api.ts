@@ -7,6 +7,12 @@ import {
   TicketThread,
   TicketView,
   TICKETS_PER_PAGE,
+  type CreateTicketBody,
+  type LinkAttachmentBody,
+  type PostResponseBody,
+  type TicketPageQuery,
+  type UpdateTicketStatusBody,
+  type WorkerTicketsBody,
 } from '@ledger/contract/tickets.js';
 import { deleteJson, getJson, http, patchJson, postJson, toApiError } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
@@ -54,17 +60,20 @@ async function ticketsPage(answer: Promise<unknown>): Promise<TicketsPage> {
   return { tickets: page.tickets, totalCount: page.totalCount, userEmails: page.userEmails ?? {} };
 }
 
+/** The query of one page of a ticket list. */
+const onePage = (page: number) => ({ page, perPage: TICKETS_PER_PAGE }) satisfies z.input<typeof TicketPageQuery>;
+
 export function listMyTickets(page: number, signal?: AbortSignal): Promise<TicketsPage> {
-  return ticketsPage(getJson(`api/v1/support-tickets?page=${page}&perPage=${TICKETS_PER_PAGE}`, { signal }));
+  return ticketsPage(getJson('api/v1/support-tickets', { signal, searchParams: onePage(page) }));
 }
 
 export function getWorkerTickets(workerId: string, page: number, status: TicketStatus | null, signal?: AbortSignal) {
-  const body = { workerId, page, perPage: TICKETS_PER_PAGE, ...(status ? { status } : {}) };
+  const body: z.input<typeof WorkerTicketsBody> = { workerId, page, perPage: TICKETS_PER_PAGE, ...(status ? { status } : {}) };
   return ticketsPage(postJson('functions/v1/get-worker-tickets', body, { signal }));
 }
 
 export function listUnassignedTickets(page: number, signal?: AbortSignal): Promise<TicketsPage> {
-  return ticketsPage(getJson(`api/v1/support-tickets/unassigned?page=${page}&perPage=${TICKETS_PER_PAGE}`, { signal }));
+  return ticketsPage(getJson('api/v1/support-tickets/unassigned', { signal, searchParams: onePage(page) }));
 }
 
 export async function getConversation(ticketId: string, signal?: AbortSignal): Promise<Conversation> {
@@ -107,16 +116,18 @@ export function useConversation(ticketId: string) {
   return useQuery({ queryKey: ticketKeys.conversation(ticketId), queryFn: ({ signal }) => getConversation(ticketId, signal) });
 }
 
-export function createTicket(input: { subject: string; message: string; urgency: Urgency; userId: string }) {
+export function createTicket(input: z.input<typeof CreateTicketBody>) {
   return postJson<Ticket>('functions/v1/create-support-ticket', input);
 }
 
 export function updateTicketStatus(ticketId: string, status: TicketStatus, userId: string) {
-  return postJson<{ success: boolean; ticket: Ticket }>('functions/v1/update-ticket-status', { ticketId, status, userId });
+  const body: z.input<typeof UpdateTicketStatusBody> = { ticketId, status, userId };
+  return postJson<{ success: boolean; ticket: Ticket }>('functions/v1/update-ticket-status', body);
 }
 
 export function postResponse(ticketId: string, message: string) {
-  return postJson<{ response: TicketResponse; ticket: Ticket }>('api/v1/ticket-responses', { ticket_id: ticketId, message });
+  const body: z.input<typeof PostResponseBody> = { ticket_id: ticketId, message };
+  return postJson<{ response: TicketResponse; ticket: Ticket }>('api/v1/ticket-responses', body);
 }
 
 export async function uploadAttachment(ticketId: string, file: File, responseId?: string): Promise<TicketAttachment> {
@@ -137,7 +148,8 @@ export function removeAttachment(id: string) {
 }
 
 export function linkAttachment(id: string, responseId: string) {
-  return patchJson<TicketAttachment>(`api/v1/ticket-attachments/${id}`, { response_id: responseId });
+  const body: z.input<typeof LinkAttachmentBody> = { response_id: responseId };
+  return patchJson<TicketAttachment>(`api/v1/ticket-attachments/${id}`, body);
 }
 
 /** The file's bytes, fetched with the user's token (never a public address). */

@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import type { StatementQuery } from '@ledger/contract/books.js';
 import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { Card } from '@/components/card.js';
@@ -15,7 +17,7 @@ function fileNameOf(disposition: string | null, from: string, to: string): strin
 
 /** Reads the statement and hands it to the browser as a download. */
 async function save(from: string, to: string): Promise<void> {
-  const response = await http.get('api/v1/statement', { searchParams: { from, to } });
+  const response = await http.get('api/v1/statement', { searchParams: { from, to } satisfies z.input<typeof StatementQuery> });
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');
   link.href = url;

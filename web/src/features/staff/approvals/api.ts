@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { ApprovalDecided, ApprovalList } from '@ledger/contract/approvals.js';
+import type { z } from 'zod';
+import { ApprovalDecided, ApprovalList, type DecideApprovalBody, type ListApprovalsBody } from '@ledger/contract/approvals.js';
 import { getJson, postJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 import { useRefetchOn } from '@/lib/query-realtime.js';
@@ -17,10 +18,14 @@ export const APPROVALS_FAILED = 'An unexpected error occurred.';
 const list = async (answer: Promise<unknown>) => parseAnswer(ApprovalList, await answer, APPROVALS_FAILED);
 
 export const approvalsApi = {
-  waiting: (signal?: AbortSignal) => list(postJson('functions/v1/list-approvals', { scope: 'waiting' }, { signal })),
-  mine: (signal?: AbortSignal) => list(postJson('functions/v1/list-approvals', { scope: 'mine' }, { signal })),
-  decide: async (requestId: string, decision: 'approve' | 'reject', reason: string) =>
-    parseAnswer(ApprovalDecided, await postJson('functions/v1/decide-approval', { requestId, decision, reason }), APPROVALS_FAILED),
+  waiting: (signal?: AbortSignal) =>
+    list(postJson('functions/v1/list-approvals', { scope: 'waiting' } satisfies z.input<typeof ListApprovalsBody>, { signal })),
+  mine: (signal?: AbortSignal) =>
+    list(postJson('functions/v1/list-approvals', { scope: 'mine' } satisfies z.input<typeof ListApprovalsBody>, { signal })),
+  decide: async (requestId: string, decision: z.input<typeof DecideApprovalBody>['decision'], reason: string) => {
+    const body: z.input<typeof DecideApprovalBody> = { requestId, decision, reason };
+    return parseAnswer(ApprovalDecided, await postJson('functions/v1/decide-approval', body), APPROVALS_FAILED);
+  },
   forCustomer: (userId: string, signal?: AbortSignal) => list(getJson(`api/v1/users/${userId}/approvals`, { signal })),
 };
 

@@ -1,6 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ManagedUsers, WorkerList } from '@ledger/contract/staff-workers.js';
+import {
+  ManagedUsers,
+  WorkerList,
+  type CreateAnnouncementBody,
+  type CreateWorkerBody,
+  type ManagedUsersBody,
+  type ResetWorkerPasswordBody,
+  type WorkerInfoBody,
+} from '@ledger/contract/staff-workers.js';
 import { ApiError, postJson, postJsonWithHeaders } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 
@@ -11,7 +19,7 @@ export type ManagedUser = ManagedUsersPage['users'][number];
 
 export const USERS_FAILED = 'Failed to fetch users.';
 
-export function createWorker(input: { fullName: string; email: string; password: string }) {
+export function createWorker(input: z.input<typeof CreateWorkerBody>) {
   return postJson<{ success: boolean; message: string }>('functions/v1/create-worker-for-manager', input);
 }
 
@@ -19,7 +27,8 @@ export const WORKERS_FAILED = 'The workers could not be read.';
 
 /** All the manager's workers, by name (e.g. to choose one to assign a ticket to). */
 export async function listWorkers(managerId: string, signal?: AbortSignal): Promise<Worker[]> {
-  return parseAnswer(WorkerList, await postJson('api/v1/rpc/get_worker_info', { p_manager_id: managerId }, { signal }), WORKERS_FAILED);
+  const body: z.input<typeof WorkerInfoBody> = { p_manager_id: managerId };
+  return parseAnswer(WorkerList, await postJson('api/v1/rpc/get_worker_info', body, { signal }), WORKERS_FAILED);
 }
 
 /** The manager's workers to choose from, read when the screen opens. */
@@ -41,20 +50,23 @@ export async function listWorkersPage(
     p_manager_id: managerId,
     p_page: page,
     p_page_size: pageSize,
-  });
+  } satisfies z.input<typeof WorkerInfoBody>);
   return { workers: body, totalCount: Number(headers.get('X-Total-Count') ?? body.length) };
 }
 
 export function resetWorkerPassword(workerId: string) {
-  return postJson<{ temporaryPassword?: string }>('functions/v1/reset-worker-password', { workerId });
+  const body: z.input<typeof ResetWorkerPasswordBody> = { workerId };
+  return postJson<{ temporaryPassword?: string }>('functions/v1/reset-worker-password', body);
 }
 
 export function createAnnouncement(managerId: string, message: string) {
-  return postJson<{ success: boolean }>('api/v1/rpc/create_announcement', { p_manager_id: managerId, p_message: message });
+  const body: z.input<typeof CreateAnnouncementBody> = { p_manager_id: managerId, p_message: message };
+  return postJson<{ success: boolean }>('api/v1/rpc/create_announcement', body);
 }
 
 export async function usersForManager(page: number, perPage: number, searchQuery: string, signal?: AbortSignal) {
-  const answer = await postJson('functions/v1/get-users-for-manager', { page, perPage, searchQuery }, { signal });
+  const body: z.input<typeof ManagedUsersBody> = { page, perPage, searchQuery };
+  const answer = await postJson('functions/v1/get-users-for-manager', body, { signal });
   return parseAnswer(ManagedUsers, answer, USERS_FAILED);
 }
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { AssetId } from '@ledger/contract/assets.js';
 import { Banner } from '@/components/banner.js';
 import { Pager } from '@/components/pager.js';
 import { useSession } from '@/lib/session.js';
@@ -140,7 +141,7 @@ function BalanceAtCell({ userId, event }: { userId: string; event: TrailEvent })
   const [value, setValue] = useState<BalanceAt | null>(null);
   const loading = useSubmit();
   if (!event.stream.startsWith('wallet-')) return <span className="muted">-</span>;
-  const asset = typeof event.data['assetId'] === 'string' ? (event.data['assetId'] as string) : undefined;
+  const asset = typeof event.data['assetId'] === 'string' ? (event.data['assetId'] as AssetId) : undefined;
   if (value) {
     const rows = value.assets.filter((a) => !asset || a.assetId === asset);
     return (

@@ -1,11 +1,10 @@
 import { useState } from 'react';
+import { REASON_MAX } from '@ledger/contract/staff-users.js';
 import { Button } from '@/components/button.js';
 import { SubmitMessages } from '@/components/submit-messages.js';
 import { useSubmit } from '@/lib/use-submit.js';
 import { profileApi } from './api/calls.js';
 import { useProfileCommand } from './api/queries.js';
-
-const REASON_MAX = 500;
 
 /**
  * Issue 29: a manager (their team's customers) or an admin removes a customer's second factor

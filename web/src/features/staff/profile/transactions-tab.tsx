@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatAmount, toDecimal } from '@/lib/money.js';
-import { errorText, profileApi, type StaffTransaction } from './api/calls.js';
+import { errorText, profileApi, type EditableType, type StaffTransaction } from './api/calls.js';
 import { profileKeys, TRANSACTIONS_FAILED, useStaffTransactions } from './api/queries.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
@@ -177,6 +177,9 @@ const TYPES = [
   ['swap', 'Swap'],
 ] as const;
 
+/** One of the types the select offers (Unselected sends none). */
+const isEditableType = (value: string): value is EditableType => TYPES.some(([option]) => option !== '' && option === value);
+
 function EditDialog({
   userId,
   tx,
@@ -200,7 +203,7 @@ function EditDialog({
       targetUserId: userId,
       transactionId: tx.id,
       ...(status !== tx.status ? { status } : {}),
-      ...(type && type !== editableType ? { type } : {}),
+      ...(type && type !== editableType && isEditableType(type) ? { type } : {}),
       ...(note !== (tx.note ?? '') ? { note: note.trim() || null } : {}),
     });
 

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
+import type { BalanceHistoryQuery } from '@ledger/contract/transactions.js';
 import { getJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 import { useRefetchOn } from '@/lib/query-realtime.js';
@@ -24,7 +25,14 @@ export function useBalanceHistory(): BalanceHistoryState {
   const query = useQuery({
     queryKey: key,
     queryFn: async ({ signal }) =>
-      parseAnswer(HistorySchema, await getJson(`api/v1/balance-history?days=${HISTORY_DAYS}`, { signal }), HISTORY_ERROR).days,
+      parseAnswer(
+        HistorySchema,
+        await getJson('api/v1/balance-history', {
+          signal,
+          searchParams: { days: HISTORY_DAYS } satisfies z.input<typeof BalanceHistoryQuery>,
+        }),
+        HISTORY_ERROR,
+      ).days,
   });
   return { days: query.data ?? null, loading: query.isPending, error: query.error ? HISTORY_ERROR : null };
 }

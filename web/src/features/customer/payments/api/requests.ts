@@ -1,9 +1,11 @@
+import type { z } from 'zod';
+import type { FiatRequestBody } from '@ledger/contract/payments.js';
 import { postJson } from '@/lib/api-client.js';
 import { idempotent } from '@/features/customer/shared/api/idempotency.js';
 
 export type PaymentKind = 'withdrawal' | 'deposit';
 
-export type PaymentRequest = { tokenId: string; amount: string; paymentMethodId: string; userId: string };
+export type PaymentRequest = z.input<typeof FiatRequestBody>;
 export type PaymentAnswer = { success: boolean; transactionId: string; amount: string; fee: string };
 
 /** create-deposit-request / create-withdrawal-request (docs/api-money.md). */

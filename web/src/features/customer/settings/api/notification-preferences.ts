@@ -1,14 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { NotificationPreferences as NotificationPreferencesSchema } from '@ledger/contract/settings.js';
 import { getJson, putJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 
-/** The customer's choices of the notifications they get (server/routes/settings/notification-preferences.ts). */
-export const NotificationPreferencesSchema = z.object({
-  transactionsInApp: z.boolean(),
-  accountChangesEmail: z.boolean(),
-  accountChangesInApp: z.boolean(),
-});
+/** The customer's choices of the notifications they get, as the settings contract defines them. */
 export type NotificationPreferences = z.infer<typeof NotificationPreferencesSchema>;
 
 export const LOAD_FAILED = 'Failed to load notification preferences.';
@@ -21,7 +17,9 @@ export async function fetchNotificationPreferences(signal?: AbortSignal): Promis
   return parseAnswer(NotificationPreferencesSchema, await getJson(PATH, { signal }), LOAD_FAILED);
 }
 
-export async function saveNotificationPreferences(preferences: NotificationPreferences): Promise<NotificationPreferences> {
+export async function saveNotificationPreferences(
+  preferences: z.input<typeof NotificationPreferencesSchema>,
+): Promise<NotificationPreferences> {
   return parseAnswer(NotificationPreferencesSchema, await putJson(PATH, preferences), SAVE_FAILED);
 }
 

@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { z } from 'zod';
 import { deleteJson, getJson, postJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
-import { PaymentMethodView } from '@ledger/contract/payment-methods.js';
+import { PaymentMethodView, type AddPaymentMethodBody } from '@ledger/contract/payment-methods.js';
 import { customerKeys } from './keys.js';
 import { idempotent } from './idempotency.js';
 
@@ -12,21 +12,10 @@ export type PaymentMethod = PaymentMethodView;
 
 export const LOAD_METHODS_ERROR = 'Failed to load payment methods.';
 
-export type NewCard = {
-  type: 'credit_card';
-  cardNumber: string;
-  cardHolderName: string;
-  expiryDate: string;
-  cvv: string;
-  notes?: string;
-};
-
-export type NewBankAccount = {
-  type: 'bank_account';
-  bank_name: string;
-  account_number: string;
-  notes?: string;
-};
+/** What the add form sends (the payment-methods contract): a card or a bank account, its fields as typed. */
+export type NewPaymentMethod = z.input<typeof AddPaymentMethodBody>;
+export type NewCard = Extract<NewPaymentMethod, { type: 'credit_card' }>;
+export type NewBankAccount = Extract<NewPaymentMethod, { type: 'bank_account' }>;
 
 const PaymentMethodListSchema = z.object({ paymentMethods: z.array(PaymentMethodView) });
 
@@ -51,7 +40,7 @@ export function usePaymentMethods(): PaymentMethodsState {
   };
 }
 
-export function addPaymentMethod(payload: NewCard | NewBankAccount): Promise<{ paymentMethod: PaymentMethod }> {
+export function addPaymentMethod(payload: NewPaymentMethod): Promise<{ paymentMethod: PaymentMethod }> {
   return postJson('functions/v1/add-raw-payment-method', payload, idempotent());
 }
 

@@ -1,5 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import type { z } from 'zod';
+import type { TargetUserBody } from '@ledger/contract/common.js';
 import { ProfileDetailsSchema, type ProfileDetails } from '@ledger/contract/profile-details.js';
 import { postJson } from '@/lib/api-client.js';
 import { errorMessage } from '@/lib/error-text.js';
@@ -21,7 +23,8 @@ export const PROFILE_MESSAGES = {
 
 /** POST get-user-profile-details for the signed-in user. */
 export async function fetchProfileDetails(userId: string, signal?: AbortSignal): Promise<ProfileDetails> {
-  const details = await postJson('functions/v1/get-user-profile-details', { targetUserId: userId }, { signal });
+  const body: z.input<typeof TargetUserBody> = { targetUserId: userId };
+  const details = await postJson('functions/v1/get-user-profile-details', body, { signal });
   return parseAnswer(ProfileDetailsSchema, details, PROFILE_MESSAGES.empty);
 }
 

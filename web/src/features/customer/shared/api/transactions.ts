@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { TransactionEntry, TransactionRow, TransactionsPage } from '@ledger/contract/transactions.js';
+import { TransactionEntry, TransactionRow, TransactionsPage, type TransactionsQuery } from '@ledger/contract/transactions.js';
 import { getJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 import { useRefetchOn } from '@/lib/query-realtime.js';
@@ -17,7 +17,8 @@ const PAGE_FAILED = 'The transactions could not be read.';
 
 /** GET /api/v1/transactions: own, not hidden, newest sent_at first. */
 export async function fetchTransactions(page: number, pageSize: number, signal?: AbortSignal): Promise<TransactionPage> {
-  return parseAnswer(TransactionsPage, await getJson(`api/v1/transactions?page=${page}&pageSize=${pageSize}`, { signal }), PAGE_FAILED);
+  const query = { page, pageSize } satisfies z.input<typeof TransactionsQuery>;
+  return parseAnswer(TransactionsPage, await getJson('api/v1/transactions', { signal, searchParams: query }), PAGE_FAILED);
 }
 
 export async function fetchTransaction(id: string, signal?: AbortSignal): Promise<Transaction> {

@@ -1,6 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { ScheduledTransaction as ScheduledTransactionSchema, ScheduledTransactions } from '@ledger/contract/staking.js';
+import {
+  ScheduledTransaction as ScheduledTransactionSchema,
+  ScheduledTransactions,
+  type ScheduledTransactionsQuery,
+  type StakeRequestBody,
+} from '@ledger/contract/staking.js';
 import { getJson, postJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 import { useRefetchOn } from '@/lib/query-realtime.js';
@@ -10,18 +15,14 @@ import { customerKeys } from '@/features/customer/shared/api/keys.js';
 /** An active stake: a scheduled_transactions row with status pending and type stake_payout (the staking contract). */
 export type ScheduledTransaction = z.infer<typeof ScheduledTransactionSchema>;
 
-export function createStake(body: {
-  assetId: string;
-  amount: string;
-  durationDays: number;
-  rate: string;
-}): Promise<{ success: boolean; message?: string }> {
+export function createStake(body: z.input<typeof StakeRequestBody>): Promise<{ success: boolean; message?: string }> {
   return postJson('functions/v1/create-stake-transaction', body, idempotent());
 }
 
 /** GET scheduled-transactions: own, pending stake payouts, by scheduled_at ascending. */
 export async function fetchActiveStakes(signal?: AbortSignal): Promise<ScheduledTransaction[]> {
-  const answer = await getJson('api/v1/scheduled-transactions?status=pending&type=stake_payout', { signal });
+  const query: z.input<typeof ScheduledTransactionsQuery> = { status: 'pending', type: 'stake_payout' };
+  const answer = await getJson('api/v1/scheduled-transactions', { searchParams: query, signal });
   return parseAnswer(ScheduledTransactions, answer, STAKE_TEXT.loadFailed).scheduledTransactions;
 }
 

@@ -2,8 +2,9 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import { z } from 'zod';
 import { ProfileDetailsSchema } from '@ledger/contract/profile-details.js';
 import { KycDetails } from '@ledger/contract/kyc.js';
-import { BuyingLinks, StaffPaymentMethod } from '@ledger/contract/staff-buying-links.js';
-import { StaffTransactionPage, TrailPage } from '@ledger/contract/staff-users.js';
+import type { TargetUserBody } from '@ledger/contract/common.js';
+import { BuyingLinks, StaffPaymentMethod, type BuyingLinksQuery } from '@ledger/contract/staff-buying-links.js';
+import { StaffTransactionPage, TrailPage, type StaffTransactionsQuery, type TrailQuery } from '@ledger/contract/staff-users.js';
 import { getJson, postJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 import { profileApi, type TrailKind } from './calls.js';
@@ -41,7 +42,9 @@ export function useProfileDetails(userId: string, enabled: boolean) {
     queryFn: async ({ signal }) =>
       parseAnswer(
         ProfileDetailsSchema,
-        await postJson('functions/v1/get-user-profile-details', { targetUserId: userId }, { signal }),
+        await postJson('functions/v1/get-user-profile-details', { targetUserId: userId } satisfies z.input<typeof TargetUserBody>, {
+          signal,
+        }),
         DETAILS_FAILED,
       ),
   });
@@ -98,7 +101,11 @@ export function useBuyingLinks(userId: string) {
   return useQuery({
     queryKey: profileKeys.buyingLinks(userId),
     queryFn: async ({ signal }) =>
-      parseAnswer(BuyingLinks, await getJson('api/v1/buying-links', { signal, searchParams: { userId } }), LINKS_FAILED),
+      parseAnswer(
+        BuyingLinks,
+        await getJson('api/v1/buying-links', { signal, searchParams: { userId } satisfies z.input<typeof BuyingLinksQuery> }),
+        LINKS_FAILED,
+      ),
   });
 }
 
@@ -109,7 +116,10 @@ export function useEventTrail(userId: string, kind: TrailKind | 'all', page: num
     queryFn: async ({ signal }) =>
       parseAnswer(
         TrailPage,
-        await getJson(`api/v1/users/${userId}/event-trail`, { signal, searchParams: { kind, page, pageSize } }),
+        await getJson(`api/v1/users/${userId}/event-trail`, {
+          signal,
+          searchParams: { kind, page, pageSize } satisfies z.input<typeof TrailQuery>,
+        }),
         TRAIL_FAILED,
       ),
     // The page shown stays until the next one is read.
@@ -129,7 +139,12 @@ export function useKycDetails(userId: string | undefined) {
     queryKey: profileKeys.kyc(userId ?? ''),
     enabled: Boolean(userId),
     queryFn: async ({ signal }) =>
-      parseAnswer(KycDetails, await postJson('functions/v1/get-kyc-details', { targetUserId: userId }, { signal }), NO_KYC_DETAILS),
+      parseAnswer(
+        KycDetails,
+        // `enabled` holds the read until there is a user id.
+        await postJson('functions/v1/get-kyc-details', { targetUserId: userId! } satisfies z.input<typeof TargetUserBody>, { signal }),
+        NO_KYC_DETAILS,
+      ),
   });
 }
 
@@ -144,7 +159,10 @@ export function useStaffTransactions(userId: string) {
     queryFn: async ({ pageParam, signal }) =>
       parseAnswer(
         StaffTransactionPage,
-        await getJson(`api/v1/users/${userId}/transactions`, { signal, ...(pageParam ? { searchParams: { before: pageParam } } : {}) }),
+        await getJson(`api/v1/users/${userId}/transactions`, {
+          signal,
+          ...(pageParam ? { searchParams: { before: pageParam } satisfies z.input<typeof StaffTransactionsQuery> } : {}),
+        }),
         TRANSACTIONS_FAILED,
       ),
     getNextPageParam: (last) => last.next,
