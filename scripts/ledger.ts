@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { ConfigError, loadConfig, type Config } from '../server/config.js';
@@ -19,6 +20,11 @@ import { progressBar } from './progress.js';
 import { BACKUP_HELP, RESTORE_HELP, backupDataDir, restoreDataDir } from './ledger-backup.js';
 import { FINANCE_HELP, FINANCE_OPTIONS, printJournalCheck, runFinanceCommand } from './ledger-finance.js';
 import { STAFF_HELP, STAFF_OPTIONS, staffActionsCommand } from './ledger-staff.js';
+
+/** True when this file is the process's command (`npm run ledger`), not imported by a test. */
+const RUN_AS_COMMAND = import.meta.url === `file://${process.argv[1]}`;
+/** The priority of a shadow replay's process: below the app's (0), which it must not slow down. */
+const SHADOW_NICE = 10;
 
 const HELP: Record<string, string> = {
   backup: BACKUP_HELP,
@@ -60,7 +66,8 @@ Empties the named read model (${PROJECTIONS.map((p) => p.name).join(', ')}) or a
 rebuilds from the event log in one pass, printing events/s.
 
 --shadow  rebuild while the app keeps serving: into copies of the tables, caught up to the
-          live position, then swapped in by one transaction (PostgreSQL).`,
+          live position, then swapped in by one transaction (PostgreSQL). The process runs
+          at a lower priority (nice 10) so that the app's requests come first.`,
   verify: `Usage: npm run ledger -- verify [--json]
 
 Rebuilds every read model into scratch tables up to the position the live tables show,
@@ -234,6 +241,9 @@ export async function runCli(argv: string[]): Promise<number> {
       if (targets.some((t) => !t))
         throw new UsageError(`Unknown read model "${name}". Known: ${PROJECTIONS.map((p) => p.name).join(', ')}, all.`);
       if (values.shadow) {
+        // A rebuild beside a serving app yields the CPU to it: this process runs at a lower
+        // priority (nice 10) when it is the command itself (docs/decisions.md).
+        if (RUN_AS_COMMAND) os.setPriority(SHADOW_NICE);
         return withLedger(config, async (database, store) => {
           const bar = progressBar('rebuilding in shadow tables', await countAfter(database, store, START), { quiet });
           const r = await shadowReplay(database.db, store, {
@@ -364,7 +374,7 @@ export async function runCli(argv: string[]): Promise<number> {
   return 2;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (RUN_AS_COMMAND) {
   runCli(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (err) => {
