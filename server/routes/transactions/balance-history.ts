@@ -3,6 +3,7 @@ import { authOf } from '../../auth/guard.js';
 import { ASSET_IDS } from '../../../ledger/assets.js';
 import { dailyBalances } from '../../../ledger/wallet/balance-history.js';
 import { BalanceHistory, BalanceHistoryQuery } from '../../../ledger/contract/transactions.js';
+import { settledTransactions } from './queries.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -20,13 +21,7 @@ const balanceHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { userId } = authOf(request);
-      const rows = await db
-        .selectFrom('transactions')
-        .select(['asset_id', 'amount', 'updated_at'])
-        .where('user_id', '=', userId)
-        .where('status', '=', 'Complete')
-        .orderBy('updated_at')
-        .execute();
+      const rows = await settledTransactions(db, userId);
       const days = dailyBalances(
         rows.map((r) => ({ assetId: r.asset_id, amount: String(r.amount), settledAt: new Date(r.updated_at) })),
         new Date(),
