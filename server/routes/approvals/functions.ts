@@ -4,6 +4,7 @@ import { authOf } from '../../auth/guard.js';
 import { badRequest, notFound } from '../../errors.js';
 import { APPROVAL_MESSAGES } from '../../../ledger/wallet/approvals.js';
 import { assertRole, onlyFor, STAFF_ROLES } from '../../shared/access.js';
+import { approvalRequestParties } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
 
@@ -53,11 +54,7 @@ const approvalFunctions: FastifyPluginAsyncZod = async (app) => {
       const { requestId, decision } = request.body;
       const reason = request.body.reason?.trim() ?? '';
       if (!reason) throw badRequest(APPROVAL_MESSAGES.reasonRequired);
-      const row = await db
-        .selectFrom('approval_requests')
-        .select(['request_id', 'user_id', 'maker_id'])
-        .where('request_id', '=', requestId)
-        .executeTakeFirst();
+      const row = await approvalRequestParties(db, requestId);
       if (!row) throw notFound(APPROVAL_MESSAGES.notFound);
       // The decider refuses the maker, a worker, another team's manager, a second decision and an expired request.
       await fourEyes.decide(
