@@ -13,6 +13,7 @@ import { DocumentLinks, type KycDocument } from '../../kyc/document-links.js';
 import { KYC_MAX_FILE_BYTES, readSubmission, type UploadedFile } from '../../kyc/submission.js';
 import { clipText } from '../../plugins/security.js';
 import { KYC_DOCUMENT_PATH } from './api.js';
+import { kycProfileOf, kycStatusOf } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
 
@@ -64,7 +65,7 @@ const kycFunctions: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const caller = authOf(request);
       if (caller.role !== 'USER') throw forbidden('Only customers submit identity verification.');
-      const profile = await db.selectFrom('user_profiles').select('kyc_status').where('user_id', '=', caller.userId).executeTakeFirst();
+      const profile = await kycStatusOf(db, caller.userId);
       if (profile?.kyc_status === 'pending') throw new HttpError(409, 'Your verification is already under review.');
       if (profile?.kyc_status === 'verified') throw new HttpError(409, 'Your identity is already verified.');
       const submission = await readSubmission(request);
@@ -117,7 +118,7 @@ const kycFunctions: FastifyPluginAsyncZod = async (app) => {
       await assertCanManageUser(db, staff, targetUserId);
       const user = await accounts.findById(targetUserId);
       if (!user || user.role !== 'USER') throw notFound('User not found.');
-      const p = await db.selectFrom('user_profiles').selectAll().where('user_id', '=', targetUserId).executeTakeFirst();
+      const p = await kycProfileOf(db, targetUserId);
       const linkTo = (document: KycDocument, ref: DocumentRefRow | null | undefined) =>
         ref
           ? `/api/v1${KYC_DOCUMENT_PATH}?token=${links.token({ userId: targetUserId, document, blobId: ref.blobId, actorId: staff.userId, actorRole: staff.role })}`
