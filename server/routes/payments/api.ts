@@ -5,7 +5,8 @@ import { notFound } from '../../errors.js';
 import { PAYMENT_METHOD_NOT_FOUND } from '../../../ledger/payment-methods/payment-methods.js';
 import { Done } from '../../../ledger/contract/common.js';
 import { PaymentMethodView } from '../../../ledger/contract/payments.js';
-import { paymentMethodStore, UUID, view, VIEW_COLUMNS } from '../../payments/payment-method-store.js';
+import { paymentMethodStore, UUID, view } from '../../payments/payment-method-store.js';
+import { dropAccountNumber, ownPaymentMethods } from './queries.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -27,13 +28,7 @@ const paymentMethodApi: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(PaymentMethodView) }) } } },
     async (request) => {
       const caller = authOf(request);
-      const rows = await db
-        .selectFrom('user_payment_methods_raw')
-        .select(VIEW_COLUMNS)
-        .where('user_id', '=', caller.userId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
+      const rows = await ownPaymentMethods(db, caller.userId);
       return { paymentMethods: rows.map(view) };
     },
   );
@@ -55,7 +50,7 @@ const paymentMethodApi: FastifyPluginAsyncZod = async (app) => {
     if (!UUID.test(id)) throw notFound(PAYMENT_METHOD_NOT_FOUND);
     await record(request, caller, { type: 'Remove', paymentMethodId: id });
     // A removed bank account's number has no further use.
-    await db.deleteFrom('payment_method_secrets').where('payment_method_id', '=', id).execute();
+    await dropAccountNumber(db, id);
     return { success: true as const };
   });
 };

@@ -9,6 +9,7 @@ import { deterministicUuid } from '../../../ledger/command-handler.js';
 import { type PaymentMethodsCommand } from '../../../ledger/payment-methods/payment-methods.js';
 import { AddPaymentMethodBody, PaymentMethodView } from '../../../ledger/contract/payments.js';
 import { commandOfEvent, idempotencyKey, paymentMethodStore, view, viewOfCommand } from '../../payments/payment-method-store.js';
+import { dropAccountNumber, sealAccountNumber } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
 
@@ -57,15 +58,10 @@ const paymentMethodFunctions: FastifyPluginAsyncZod = async (app) => {
       // finds the first attempt's row and leaves it as it is.
       let sealed = false;
       if (accountNumber !== null) {
-        const written = await db
-          .insertInto('payment_method_secrets')
-          .values({ payment_method_id: paymentMethodId, account_number_encrypted: encrypt(auth.dataKey, accountNumber) })
-          .onConflict((oc) => oc.column('payment_method_id').doNothing())
-          .returning('payment_method_id')
-          .execute();
+        const written = await sealAccountNumber(db, paymentMethodId, encrypt(auth.dataKey, accountNumber));
         sealed = written.length > 0;
       }
-      const unseal = () => db.deleteFrom('payment_method_secrets').where('payment_method_id', '=', paymentMethodId).execute();
+      const unseal = () => dropAccountNumber(db, paymentMethodId);
       let result: Awaited<ReturnType<typeof record>>;
       try {
         result = await record(request, caller, command, key);
