@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Done } from '../../../ledger/contract/common.js';
@@ -8,6 +7,7 @@ import { notFound } from '../../errors.js';
 import { notificationsDecider } from '../../../ledger/notifications/notifications.js';
 import { FEED_RULES, mergeNotificationFeed } from '../../../ledger/notifications/feed.js';
 import { notificationPreferences } from '../../mail/staff-notices.js';
+import { anyUnreadNotification, notificationPageAndNamed, ownNotification, receivedTransactions } from './queries.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -22,31 +22,11 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     const { transactionsInApp } = await notificationPreferences(db, userId);
     const received = !transactionsInApp
       ? []
-      : await db
-          .selectFrom('transactions')
-          .select(['id', 'created_at', 'amount', 'asset_id', 'type', 'status'])
-          .where('user_id', '=', userId)
-          .where('is_hidden', '=', false)
-          .where(sql<boolean>`amount > 0`)
-          .where('created_at', '>', new Date(now.getTime() - FEED_RULES.receivedDays * 86_400_000))
-          .orderBy('created_at', 'desc')
-          .limit(FEED_RULES.receivedMax)
-          .execute();
+      : await receivedTransactions(db, userId, new Date(now.getTime() - FEED_RULES.receivedDays * 86_400_000), FEED_RULES.receivedMax);
     // One read of the user's notifications: the stored page, and any notification (on the page
     // or older) naming one of the received candidates, which is all the merge asks about them.
-    const { rows } = await sql<{
-      id: string;
-      message: string;
-      read: boolean;
-      created_at: Date | string;
-      transaction_id: string | null;
-      on_page: boolean;
-    }>`
-      (select id, message, read, created_at, transaction_id, true as on_page from notifications
-        where user_id = ${userId}::uuid order by created_at desc limit ${FEED_RULES.stored})
-      union all
-      (select id, message, read, created_at, transaction_id, false as on_page from notifications
-        where user_id = ${userId}::uuid and transaction_id = any(${received.map((t) => t.id)}::uuid[]))`.execute(db);
+    const receivedIds = received.map((t) => t.id);
+    const rows = await notificationPageAndNamed(db, userId, FEED_RULES.stored, receivedIds);
     const stored = rows.filter((n) => n.on_page);
     const iso = (d: Date | string) => new Date(d).toISOString();
     return mergeNotificationFeed({
@@ -75,12 +55,7 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['api'], response: { 200: Done }, params: z.object({ id: z.uuid() }) } },
     async (request) => {
       const caller = authOf(request);
-      const own = await db
-        .selectFrom('notifications')
-        .select(['id', 'read'])
-        .where('id', '=', request.params.id)
-        .where('user_id', '=', caller.userId)
-        .executeTakeFirst();
+      const own = await ownNotification(db, caller.userId, request.params.id);
       if (!own) throw notFound('Notification not found.');
       if (!own.read)
         await ledger.execute(
@@ -95,13 +70,7 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/notifications/read-all', { schema: { tags: ['api'], response: { 200: Done } } }, async (request) => {
     const caller = authOf(request);
-    const unread = await db
-      .selectFrom('notifications')
-      .select('id')
-      .where('user_id', '=', caller.userId)
-      .where('read', '=', false)
-      .limit(1)
-      .executeTakeFirst();
+    const unread = await anyUnreadNotification(db, caller.userId);
     if (unread)
       await ledger.execute(
         notificationsDecider,
