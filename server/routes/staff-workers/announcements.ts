@@ -12,6 +12,8 @@ export const autoPrefix = '/api/v1';
 /** The worker's banner shows this many (spec 002 section 9). */
 export const LATEST_ANNOUNCEMENTS = 5;
 
+const NOT_FOR_YOU = 'Access Denied: These announcements are not for you.';
+
 /**
  * Announcements (spec 002): a manager posts to all their workers (`create_announcement`),
  * a worker finds their manager (`get_worker_manager`) and reads the latest posts.
@@ -77,6 +79,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/announcements',
     {
+      config: onlyFor(STAFF_ROLES, NOT_FOR_YOU),
       schema: {
         tags: ['api'],
         response: { 200: Announcements },
@@ -93,7 +96,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
         staff.role === 'ADMIN' ||
         (staff.role === 'MANAGER' && staff.userId === managerId) ||
         (staff.role === 'WORKER' && staff.user.manager_id === managerId);
-      if (!allowed) throw forbidden('Access Denied: These announcements are not for you.');
+      if (!allowed) throw forbidden(NOT_FOR_YOU);
       const rows = await db
         .selectFrom('announcements')
         .selectAll()
