@@ -11,7 +11,6 @@ import { assertManagesWorker, ONLY_MANAGERS, onlyFor } from '../../shared/access
 
 export const autoPrefix = '/functions/v1';
 
-export { ONLY_MANAGERS };
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Escapes LIKE's wildcards so that a search for '50%' finds '50%', not everything. */
