@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { AuthInfo } from '../auth/guard.js';
+import type { AuthInfo, GuardOptions } from '../auth/guard.js';
 import type { DB } from '../db/schema.js';
 import { HttpError, forbidden, notFound } from '../errors.js';
 
 export const STAFF_ROLES = ['WORKER', 'MANAGER', 'ADMIN'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** What a caller who is not staff gets from every call about a customer's profile (spec 002 section "Roles"). */
+export const PROFILE_ROLE_DENIED = 'Access Denied: Your role cannot view user profiles.';
+/** What a caller who is neither a manager nor an admin gets from a call about a worker (`assertManagesWorker`). */
+export const ONLY_MANAGERS = 'Access Denied: Only managers can manage workers.';
 
 export function isStaffRole(role: string): role is StaffRole {
   return (STAFF_ROLES as readonly string[]).includes(role);
@@ -42,7 +47,7 @@ export async function canManageUser(db: Kysely<DB>, staff: Pick<AuthInfo, 'userI
 /** Throws the spec's 403 unless this staff member may act on this user's profile. Denied by default. */
 export async function assertCanManageUser(db: Kysely<DB>, staff: Pick<AuthInfo, 'userId' | 'role'>, targetUserId: string): Promise<void> {
   if (!isStaffRole(staff.role)) {
-    throw new HttpError(403, 'Access Denied: Your role cannot view user profiles.');
+    throw new HttpError(403, PROFILE_ROLE_DENIED);
   }
   if (await canManageUser(db, staff, targetUserId)) return;
   throw new HttpError(403, 'Access Denied: You do not have permission to view this profile.');
@@ -50,7 +55,7 @@ export async function assertCanManageUser(db: Kysely<DB>, staff: Pick<AuthInfo, 
 
 /** A manager acts on their own workers only (reset-worker-password); ADMIN on every worker. */
 export async function assertManagesWorker(db: Kysely<DB>, staff: Pick<AuthInfo, 'userId' | 'role'>, workerId: string): Promise<void> {
-  if (staff.role !== 'MANAGER' && staff.role !== 'ADMIN') throw new HttpError(403, 'Access Denied: Only managers can manage workers.');
+  if (staff.role !== 'MANAGER' && staff.role !== 'ADMIN') throw new HttpError(403, ONLY_MANAGERS);
   const worker = await db.selectFrom('users').select(['role', 'manager_id']).where('id', '=', workerId).executeTakeFirst();
   if (!worker || worker.role !== 'WORKER') throw new HttpError(404, 'Worker not found.');
   if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId)
@@ -82,8 +87,15 @@ export async function customerInReach<U extends { role: string }>(
 
 /**
  * A route's `config` for callers of `roles` only: checked with the session, before the body
- * is read (server/auth/guard.ts); any other caller gets 403 with `message`.
+ * is read (server/auth/guard.ts); any other caller gets 403 with `message`. A folder whose
+ * routes all admit the same roles says it once in its `autohooks.ts` (`declareFolderAccess`).
  */
-export function onlyFor(roles: readonly StaffRole[], message: string): { auth: { roles: readonly StaffRole[]; roleDenied: string } } {
+export function onlyFor(
+  roles: readonly AuthInfo['role'][],
+  message: string,
+): { auth: { roles: readonly AuthInfo['role'][]; roleDenied: string } } {
   return { auth: { roles, roleDenied: message } };
 }
+
+/** Staff of any role, as the access rule admits them (`assertCanManageUser`): a customer gets 403 `PROFILE_ROLE_DENIED`. */
+export const STAFF_ONLY: GuardOptions = { roles: STAFF_ROLES, roleDenied: PROFILE_ROLE_DENIED };

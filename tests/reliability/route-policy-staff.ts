@@ -132,7 +132,16 @@ export const STAFF_ROUTES: Record<string, RoutePolicy> = {
   'POST /functions/v1/create-support-ticket': {
     policy: 'customer-self',
     request: (ids) => ({ body: { subject: 'Matrix', message: 'A question', urgency: 'low', userId: ids.userId } }),
-    expect: { 'USER/own': 'ok' },
+    // Staff are refused by role at onRequest (its config.auth), whatever the body names.
+    expect: {
+      'USER/own': 'ok',
+      'WORKER/own': '403',
+      'WORKER/foreign': '403',
+      'MANAGER/own': '403',
+      'MANAGER/foreign': '403',
+      'ADMIN/own': '403',
+      'ADMIN/foreign': '403',
+    },
   },
   'POST /functions/v1/get-worker-tickets': {
     policy: 'manager-of-worker',

@@ -6,7 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { authOf } from '../../auth/guard.js';
 import type { StoredBlob } from '../../blobs/blob-store.js';
 import { forbidden, notFound, HttpError } from '../../errors.js';
-import { assertCanManageUser } from '../../shared/access.js';
+import { assertCanManageUser, onlyFor } from '../../shared/access.js';
 import type { DocumentRef } from '../../../ledger/user/events.js';
 import type { DocumentRefRow } from '../../db/schema.js';
 import { DocumentLinks, type KycDocument } from '../../kyc/document-links.js';
@@ -16,6 +16,8 @@ import { KYC_DOCUMENT_PATH } from './api.js';
 import { kycProfileOf, kycStatusOf } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
+
+const ONLY_CUSTOMERS_SUBMIT = 'Only customers submit identity verification.';
 
 /**
  * KYC (spec 001 "KYC", spec 002 "Verification & Docs"): the customer submits details and two
@@ -59,12 +61,14 @@ const kycFunctions: FastifyPluginAsyncZod = async (app) => {
           timeWindow: '1 minute',
           keyGenerator: (req: FastifyRequest) => req.headers.authorization ?? req.ip ?? 'unknown',
         },
+        // The customer's own call, where the folder's rule (./autohooks.ts) is staff's.
+        ...onlyFor(['USER'], ONLY_CUSTOMERS_SUBMIT),
       },
       schema: { tags: ['functions'], response: { 200: KycStatusAnswer }, consumes: ['multipart/form-data'] },
     },
     async (request) => {
       const caller = authOf(request);
-      if (caller.role !== 'USER') throw forbidden('Only customers submit identity verification.');
+      if (caller.role !== 'USER') throw forbidden(ONLY_CUSTOMERS_SUBMIT);
       const profile = await kycStatusOf(db, caller.userId);
       if (profile?.kyc_status === 'pending') throw new HttpError(409, 'Your verification is already under review.');
       if (profile?.kyc_status === 'verified') throw new HttpError(409, 'Your identity is already verified.');

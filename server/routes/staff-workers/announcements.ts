@@ -15,6 +15,8 @@ import { onlyFor, STAFF_ROLES } from '../../shared/access.js';
 
 export const autoPrefix = '/api/v1';
 
+const NOT_FOR_YOU = 'Access Denied: These announcements are not for you.';
+
 /**
  * Announcements (spec 002): a manager posts to all their workers (`create_announcement`),
  * a worker finds their manager (`get_worker_manager`) and reads the latest posts.
@@ -80,6 +82,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/announcements',
     {
+      config: onlyFor(STAFF_ROLES, NOT_FOR_YOU),
       schema: {
         tags: ['api'],
         response: { 200: Announcements },
@@ -93,7 +96,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
         staff.role === 'ADMIN' ||
         (staff.role === 'MANAGER' && staff.userId === managerId) ||
         (staff.role === 'WORKER' && staff.user.manager_id === managerId);
-      if (!allowed) throw forbidden('Access Denied: These announcements are not for you.');
+      if (!allowed) throw forbidden(NOT_FOR_YOU);
       const rows = await db
         .selectFrom('announcements')
         .selectAll()

@@ -16,7 +16,7 @@ import {
   DEFAULT_BUYING_SERVICES,
   type BuyingLinksCommand,
 } from '../../../ledger/buying-links/buying-links.js';
-import { assertCanManageUser, customerInReach } from '../../shared/access.js';
+import { assertCanManageUser, customerInReach, STAFF_ONLY } from '../../shared/access.js';
 import { UUID } from '../../ids.js';
 import { clipText } from '../../plugins/security.js';
 
@@ -85,6 +85,8 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/buying-links',
     {
+      // Staff only, before the body is read; which customers they reach is customerInReach's.
+      config: { auth: STAFF_ONLY },
       // A PNG of up to 500 KB, base64-encoded, with room to answer a larger one with the spec's text.
       bodyLimit: 1_600_000,
       schema: {
@@ -135,6 +137,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/buying-links/:id',
     {
+      config: { auth: STAFF_ONLY },
       schema: {
         tags: ['api'],
         response: { 200: Done },

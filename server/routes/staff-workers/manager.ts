@@ -13,11 +13,10 @@ import { AuthError } from '../../auth/errors.js';
 import { passwordProblem } from '../../auth/password-policy.js';
 import { temporaryPassword } from '../../auth/staff-accounts.js';
 import { badRequest, conflict } from '../../errors.js';
-import { assertManagesWorker, onlyFor } from '../../shared/access.js';
+import { assertManagesWorker, ONLY_MANAGERS, onlyFor } from '../../shared/access.js';
 
 export const autoPrefix = '/functions/v1';
 
-export const ONLY_MANAGERS = 'Access Denied: Only managers can manage workers.';
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Escapes LIKE's wildcards so that a search for '50%' finds '50%', not everything. */

@@ -15,7 +15,7 @@ import { authOf } from '../../auth/guard.js';
 import { usersByEmail } from '../../auth/accounts.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { UserError } from '../../../ledger/user/user.js';
-import { canManageUser, isStaffRole, onlyFor } from '../../shared/access.js';
+import { canManageUser, isStaffRole, onlyFor, PROFILE_ROLE_DENIED } from '../../shared/access.js';
 import { pageWindow } from '../../staff/paging.js';
 import { HttpError } from '../../errors.js';
 
@@ -23,7 +23,6 @@ export const autoPrefix = '/functions/v1';
 
 export const CLAIM_CONFLICT = 'Cannot claim user: User may already be assigned or is not claimable.';
 const ONLY_WORKERS = 'Access Denied: Only workers can search for and claim users.';
-const ROLE_DENIED = 'Access Denied: Your role cannot view user profiles.';
 
 /**
  * A worker finds a customer by exact e-mail and claims them (spec 002, Worker Dashboard),
@@ -109,7 +108,7 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['functions'], response: { 200: Ownership }, body: OwnershipBody } },
     async (request) => {
       const staff = authOf(request);
-      if (!isStaffRole(staff.role)) throw new HttpError(403, ROLE_DENIED);
+      if (!isStaffRole(staff.role)) throw new HttpError(403, PROFILE_ROLE_DENIED);
       return { isOwner: staff.role === 'WORKER' && (await canManageUser(db, staff, request.body.profileUserId)) };
     },
   );
@@ -119,7 +118,7 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['functions'], response: { 200: ManagerAccess }, body: TargetUserBody } },
     async (request) => {
       const staff = authOf(request);
-      if (!isStaffRole(staff.role)) throw new HttpError(403, ROLE_DENIED);
+      if (!isStaffRole(staff.role)) throw new HttpError(403, PROFILE_ROLE_DENIED);
       const { targetUserId } = request.body;
       if (staff.role === 'WORKER') return { isAuthorized: false };
       // An admin reaches every user, but only users that exist.

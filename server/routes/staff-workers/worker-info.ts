@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { WorkerInfoBody, WorkerList } from '../../../ledger/contract/staff-workers.js';
 import { authOf } from '../../auth/guard.js';
 import { forbidden } from '../../errors.js';
-import { onlyFor } from '../../shared/access.js';
+import { ONLY_MANAGERS, onlyFor } from '../../shared/access.js';
 import { pageWindow } from '../../staff/paging.js';
-import { ONLY_MANAGERS } from './manager.js';
 
 export const autoPrefix = '/api/v1';
 

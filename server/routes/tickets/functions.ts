@@ -11,12 +11,14 @@ import {
 } from '../../../ledger/contract/tickets.js';
 import { authOf } from '../../auth/guard.js';
 import { forbidden, HttpError } from '../../errors.js';
-import { assertManagesWorker, onlyFor, ownershipOf } from '../../shared/access.js';
+import { assertManagesWorker, ONLY_MANAGERS, onlyFor, ownershipOf, STAFF_ROLES } from '../../shared/access.js';
 import { TicketClaimPolicy } from './claim-policy.js';
 import { workerOfCustomer } from './queries.js';
 import { SupportTickets, ticketJson } from './tickets.js';
 
 export const autoPrefix = '/functions/v1';
+
+const ONLY_CUSTOMERS_OPEN = 'Only customers open support tickets.';
 
 /**
  * Support tickets (spec 001 "Support Tickets", spec 002 "Support Tickets (worker view)"):
@@ -34,7 +36,7 @@ const ticketFunctions: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/create-support-ticket',
     {
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: 20, timeWindow: '1 minute' }, ...onlyFor(['USER'], ONLY_CUSTOMERS_OPEN) },
       schema: {
         tags: ['functions'],
         response: { 200: TicketView },
@@ -43,7 +45,7 @@ const ticketFunctions: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const caller = authOf(request);
-      if (caller.role !== 'USER') throw forbidden('Only customers open support tickets.');
+      if (caller.role !== 'USER') throw forbidden(ONLY_CUSTOMERS_OPEN);
       if (request.body.userId && request.body.userId !== caller.userId) throw forbidden('You can only open tickets for yourself.');
       const owner = await ownershipOf(db, caller.userId);
       const ticketId = randomUUID();
@@ -63,6 +65,8 @@ const ticketFunctions: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/get-worker-tickets',
     {
+      // A customer gets assertManagesWorker's refusal, before the body is read.
+      config: onlyFor(STAFF_ROLES, ONLY_MANAGERS),
       schema: {
         tags: ['functions'],
         response: { 200: TicketPage },
