@@ -6,6 +6,7 @@ import { buildWorld, type Role, type World } from './world.js';
 import { ONLY_MANAGERS, PROFILE_ROLE_DENIED } from '../../server/shared/access.js';
 import { PROFILE_MESSAGES } from '../../server/routes/staff-profile/shared.js';
 import { APPROVAL_MESSAGES } from '../../ledger/wallet/approvals.js';
+import { CUSTOMERS_ONLY } from '../../server/routes/settings/notification-preferences.js';
 
 /**
  * The role gates of the staff folders (their autohooks.ts, or a route's own `config.auth` where a
@@ -172,6 +173,39 @@ const GATES: Gate[] = [
     refused: [...CUSTOMER],
     text: 'Access Denied: These announcements are not for you.',
     admitted: 'WORKER',
+  },
+  {
+    folder: 'staff-workers',
+    method: 'POST',
+    url: '/functions/v1/reset-worker-password',
+    invalid: { payload: { workerId: NOT_A_UUID } },
+    refused: ['USER', 'WORKER'],
+    text: ONLY_MANAGERS,
+    admitted: 'MANAGER',
+  },
+  ...(
+    [
+      ['check-user-ownership', { profileUserId: NOT_A_UUID }],
+      ['check-manager-user-access', { targetUserId: NOT_A_UUID }],
+    ] as const
+  ).map(([name, payload]): Gate => ({
+    folder: 'staff-workers',
+    method: 'POST',
+    url: `/functions/v1/${name}`,
+    invalid: { payload },
+    refused: [...CUSTOMER],
+    text: PROFILE_ROLE_DENIED,
+    admitted: 'WORKER',
+  })),
+  // settings: the notification preferences are a customer's own
+  {
+    folder: 'settings',
+    method: 'PUT',
+    url: '/api/v1/notification-preferences',
+    invalid: { payload: { newSignIn: 'sometimes' } },
+    refused: [...STAFF],
+    text: CUSTOMERS_ONLY,
+    admitted: 'USER',
   },
   // tickets: per-route config (the folder serves customers and staff)
   {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { forbidden } from '../../errors.js';
+import { onlyFor } from '../../shared/access.js';
 import { notificationPreferences } from '../../mail/staff-notices.js';
 import { userDecider } from '../../../ledger/user/user.js';
 import { NotificationPreferences } from '../../../ledger/contract/settings.js';
@@ -21,15 +22,22 @@ const customer = (role: string) => {
 const notificationPreferenceRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ledger } = app;
   const db = ledger.database.db;
-  app.get('/notification-preferences', { schema: { tags: ['api'], response: { 200: NotificationPreferences } } }, async (request) => {
-    const caller = authOf(request);
-    customer(caller.role);
-    return notificationPreferences(db, caller.userId);
-  });
+  app.get(
+    '/notification-preferences',
+    { config: onlyFor(['USER'], CUSTOMERS_ONLY), schema: { tags: ['api'], response: { 200: NotificationPreferences } } },
+    async (request) => {
+      const caller = authOf(request);
+      customer(caller.role);
+      return notificationPreferences(db, caller.userId);
+    },
+  );
 
   app.put(
     '/notification-preferences',
-    { schema: { tags: ['api'], response: { 200: NotificationPreferences }, body: NotificationPreferences } },
+    {
+      config: onlyFor(['USER'], CUSTOMERS_ONLY),
+      schema: { tags: ['api'], response: { 200: NotificationPreferences }, body: NotificationPreferences },
+    },
     async (request) => {
       const caller = authOf(request);
       customer(caller.role);

@@ -79,7 +79,10 @@ const staffManagerRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/reset-worker-password',
-    { schema: { tags: ['functions'], response: { 200: WorkerPasswordReset }, body: ResetWorkerPasswordBody } },
+    {
+      config: onlyFor(['MANAGER', 'ADMIN'], ONLY_MANAGERS),
+      schema: { tags: ['functions'], response: { 200: WorkerPasswordReset }, body: ResetWorkerPasswordBody },
+    },
     async (request) => {
       const manager = authOf(request);
       await assertManagesWorker(db, manager, request.body.workerId);

@@ -15,7 +15,7 @@ import { authOf } from '../../auth/guard.js';
 import { usersByEmail } from '../../auth/accounts.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { UserError } from '../../../ledger/user/user.js';
-import { canManageUser, isStaffRole, onlyFor, PROFILE_ROLE_DENIED } from '../../shared/access.js';
+import { canManageUser, isStaffRole, onlyFor, PROFILE_ROLE_DENIED, STAFF_ROLES } from '../../shared/access.js';
 import { pageWindow } from '../../staff/paging.js';
 import { HttpError } from '../../errors.js';
 
@@ -105,7 +105,10 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
   // nothing); every profile call itself refuses with 403 (access.ts).
   app.post(
     '/check-user-ownership',
-    { schema: { tags: ['functions'], response: { 200: Ownership }, body: OwnershipBody } },
+    {
+      config: onlyFor(STAFF_ROLES, PROFILE_ROLE_DENIED),
+      schema: { tags: ['functions'], response: { 200: Ownership }, body: OwnershipBody },
+    },
     async (request) => {
       const staff = authOf(request);
       if (!isStaffRole(staff.role)) throw new HttpError(403, PROFILE_ROLE_DENIED);
@@ -115,7 +118,10 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/check-manager-user-access',
-    { schema: { tags: ['functions'], response: { 200: ManagerAccess }, body: TargetUserBody } },
+    {
+      config: onlyFor(STAFF_ROLES, PROFILE_ROLE_DENIED),
+      schema: { tags: ['functions'], response: { 200: ManagerAccess }, body: TargetUserBody },
+    },
     async (request) => {
       const staff = authOf(request);
       if (!isStaffRole(staff.role)) throw new HttpError(403, PROFILE_ROLE_DENIED);
