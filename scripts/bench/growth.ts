@@ -186,16 +186,16 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     lags?.push(now() - appended);
     times.push(now() - started);
   };
-  const t0 = now();
-  let commands: number;
+  let commandsPerSecond: number;
   let catchUp: { p99Ms: number; commands: number; seconds: number; swapMs: number };
   try {
-    commands = await loadFor(sizes.growthClients, sizes.growthSeconds, () => command(commandTimes, lagTimes));
+    const t0 = now();
+    const commands = await loadFor(sizes.growthClients, sizes.growthSeconds, () => command(commandTimes, lagTimes));
+    commandsPerSecond = perSecond(commands, now() - t0);
     catchUp = await commandsDuringShadowReplay(ctx, (times) => command(times));
   } finally {
     await projector.stop();
   }
-  const commandsPerSecond = perSecond(commands, now() - t0);
   await handler.flushSnapshots();
   log(
     `growth ${sizeLabel(size)}: commands p99 ${p99(commandTimes).toFixed(1)} ms; while the transactions read model caught up (replay --shadow, ${catchUp.seconds.toFixed(1)} s, swap ${catchUp.swapMs} ms): ${catchUp.p99Ms.toFixed(1)} ms over ${catchUp.commands} commands`,
