@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { TargetUserBody } from '../../../ledger/contract/common.js';
 import { KycDetails, KycStatusAnswer } from '../../../ledger/contract/kyc.js';
 import fastifyMultipart from '@fastify/multipart';
-import { authOf } from '../../auth/guard.js';
+import { authOf, type AuthInfo } from '../../auth/guard.js';
 import type { StoredBlob } from '../../blobs/blob-store.js';
 import { forbidden, notFound, HttpError } from '../../errors.js';
 import { assertCanManageUser, onlyFor } from '../../shared/access.js';
@@ -99,15 +99,21 @@ const kycFunctions: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** The customer whose verification a staff member handles: within their reach, and a customer (404 for anyone else). */
+  const customerOfStaff = async (staff: AuthInfo, targetUserId: string) => {
+    await assertCanManageUser(db, staff, targetUserId);
+    const user = await accounts.findById(targetUserId);
+    if (!user || user.role !== 'USER') throw notFound('User not found.');
+    return user;
+  };
+
   app.post(
     '/approve-kyc',
     { schema: { tags: ['functions'], response: { 200: KycStatusAnswer }, body: TargetUserBody } },
     async (request) => {
       const staff = authOf(request);
       const { targetUserId } = request.body;
-      await assertCanManageUser(db, staff, targetUserId);
-      const user = await accounts.findById(targetUserId);
-      if (!user || user.role !== 'USER') throw notFound('User not found.');
+      await customerOfStaff(staff, targetUserId);
       await accounts.record(targetUserId, { type: 'ApproveKyc' }, { id: staff.userId, role: staff.role });
       return { success: true, kyc_status: 'verified' };
     },
@@ -119,9 +125,7 @@ const kycFunctions: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const staff = authOf(request);
       const { targetUserId } = request.body;
-      await assertCanManageUser(db, staff, targetUserId);
-      const user = await accounts.findById(targetUserId);
-      if (!user || user.role !== 'USER') throw notFound('User not found.');
+      await customerOfStaff(staff, targetUserId);
       const p = await kycProfileOf(db, targetUserId);
       const linkTo = (document: KycDocument, ref: DocumentRefRow | null | undefined) =>
         ref
