@@ -134,7 +134,7 @@ async function coldCommand(ctx: Ctx, userId: string, samples: number, snapshots?
   return median(times);
 }
 
-async function measure(ctx: Ctx, size: number, wallets: { small: string; big: string; others: string[] }): Promise<Measured> {
+async function measure(ctx: Ctx, size: number, wallets: { small: string; big: string; active: string[] }): Promise<Measured> {
   const { database, store, sizes, log } = ctx;
   const snapshots: SnapshotOptions = { store: new PostgresSnapshotStore(database.db) };
   // The first cold load of each wallet folds it and writes its snapshot; then the timed ones.
@@ -162,7 +162,7 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
 
   // The transactions page (what GET /api/v1/transactions serves), 16 readers over random customers.
   const readTimes: number[] = [];
-  const pick = () => wallets.others[Math.floor(Math.random() * wallets.others.length)]!;
+  const pick = () => wallets.active[Math.floor(Math.random() * wallets.active.length)]!;
   await loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
     const t0 = now();
     await transactionsPageJson(database.db, pick(), 1, 10);
@@ -317,8 +317,15 @@ export async function growthPhase(ctx: Ctx): Promise<void> {
   log(
     `growth: the big wallet holds ${open.open.toLocaleString('en-US')} open and ${open.closed.toLocaleString('en-US')} closed transactions`,
   );
-  const others: string[] = [small];
-  let logged = bigEvents + 100;
+  // The customers the command load and the page readers act for: the same ones at every size,
+  // so that what changes between sizes is the log and the tables around them, not how many of
+  // the wallets acted on are still in the command handler's cache (at the first size there were
+  // none but the small wallet; at 10^6, 9,000 mostly cold ones).
+  const activeEvents = sizes.growthActiveWallets * 100;
+  log(`growth: seeding ${sizes.growthActiveWallets.toLocaleString('en-US')} active wallets of 100 events`);
+  const active = (await seedLedger(store, { events: activeEvents, seed: 9 })).userIds;
+  const others: string[] = [small, ...active];
+  let logged = bigEvents + 100 + activeEvents;
   const measured: { size: number; m: Measured }[] = [];
   for (const [i, size] of sizes.growthLogs.entries()) {
     if (size > logged) {
@@ -329,7 +336,7 @@ export async function growthPhase(ctx: Ctx): Promise<void> {
     }
     await pool.query('vacuum analyze events');
     await settle(pool);
-    const m = await measure(ctx, size, { small, big, others });
+    const m = await measure(ctx, size, { small, big, active });
     measured.push({ size, m });
     ctx.figures.push(...figures(size, measured[0]!.size, m, measured[0]!.m));
   }
@@ -337,6 +344,8 @@ export async function growthPhase(ctx: Ctx): Promise<void> {
     bigWalletEvents: bigEvents,
     bigWalletTransactions: open,
     logs: measured.map((x) => x.size),
+    firstLogEvents: bigEvents + 100 + activeEvents,
+    activeWallets: active.length,
     wallets: others.length + 1,
   };
 }

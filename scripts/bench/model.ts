@@ -36,6 +36,8 @@ export interface BenchSizes {
   growthClients: number;
   growthSeconds: number;
   growthSamples: number;
+  /** Wallets of 100 events the growth phase's command load and page readers act for, the same at every size. */
+  growthActiveWallets: number;
 }
 
 export const COMMON = {
@@ -49,6 +51,7 @@ export const COMMON = {
   growthBigWallet: 100_000,
   growthClients: 16,
   growthSamples: 5,
+  growthActiveWallets: 200,
 };
 
 export const SIZES: Record<BenchSize, BenchSizes> = {
@@ -92,6 +95,7 @@ export const SIZES: Record<BenchSize, BenchSizes> = {
     growthBigWallet: 1_200,
     growthSeconds: 0.5,
     growthSamples: 2,
+    growthActiveWallets: 3,
   },
 };
 
