@@ -104,4 +104,77 @@ export const CaptchaVerifyBody = z.object({ captchaToken: z.string().min(1).max(
 
 export const CaptchaVerdict = z.union([z.object({ success: z.literal(true) }), z.object({ success: z.literal(false), error: z.string() })]);
 
+/* The request bodies (docs/api-auth.md); the fields the sign-in calls share first. */
+
+/** An e-mail address as the auth calls take it: trimmed, and of the shape local@domain.tld. */
+export const AuthEmail = z
+  .string()
+  .trim()
+  .min(3)
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Email address is invalid.');
+/** A password as sign-up and sign-in take it (its policy is the server's, auth/password-policy.ts). */
+export const AuthPassword = z.string().min(1).max(1024);
+/** The captcha's token, once the check is required. */
+export const CaptchaSecurity = z.object({ captcha_token: z.string().max(10_000).optional() }).optional();
+
+/** POST /auth/v1/signup. */
+export const SignUpBody = z.object({
+  email: AuthEmail,
+  password: AuthPassword,
+  data: z.object({ full_name: z.string().trim().min(1).max(200) }),
+  gotrue_meta_security: CaptchaSecurity,
+});
+
+/** POST /auth/v1/verify: an e-mailed second-step code, or a reset link's token. */
+export const VerifyBody = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('email'), email: AuthEmail, token: z.string().max(20) }),
+  z.object({ type: z.literal('recovery'), token: z.string().max(200) }),
+]);
+
+/** POST /auth/v1/token?grant_type=password with e-mail and password. */
+export const PasswordGrantBody = z.object({ email: AuthEmail, password: AuthPassword, gotrue_meta_security: CaptchaSecurity });
+/** POST /auth/v1/token?grant_type=refresh_token. */
+export const RefreshGrantBody = z.object({ refresh_token: z.string().min(1).max(200) });
+/** POST /auth/v1/token: either grant. */
+export const TokenBody = z.union([PasswordGrantBody, RefreshGrantBody]);
+
+/** POST /auth/v1/otp: a code to an existing account (never creates one). */
+export const OtpBody = z.object({
+  email: AuthEmail,
+  create_user: z.literal(false).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+/** POST /auth/v1/recover: a reset link. */
+export const RecoverBody = z.object({ email: AuthEmail, redirect_to: z.string().max(2000).optional() });
+/** POST /auth/v1/resend: the sign-up confirmation again. */
+export const ResendBody = z.object({ type: z.literal('signup'), email: AuthEmail });
+
+/** PUT /auth/v1/user: a new password, the second-factor choice, the end of a forced password change. */
+export const UpdateUserBody = z.object({
+  password: z.string().max(1024).optional(),
+  /** The current password, unless the session signed in or confirmed it in the last 5 minutes. */
+  current_password: z.string().max(1024).optional(),
+  data: z
+    .object({
+      active_mfa_method: z.enum(['totp', 'email']).nullable().optional(),
+      requires_password_change: z.literal(false).optional(),
+    })
+    .optional(),
+});
+
+/** POST /auth/v1/factors: enrol an authenticator. */
+export const EnrolFactorBody = z.object({ factor_type: z.literal('totp'), friendly_name: z.string().max(100).optional() });
+/** POST /auth/v1/factors/:id/verify: the app's 6 digits, or one of the recovery codes (xxxxx-xxxxx) at the second step. */
+export const VerifyFactorBody = z.object({ challenge_id: z.uuid(), code: z.string().max(20) });
+
+/** POST /functions/v1/send-welcome-email (its fields are accepted and not used). */
+export const WelcomeEmailBody = z.object({ email: z.string().max(254).optional(), name: z.string().max(200).optional() }).optional();
+/** POST /functions/v1/verify-and-update-password. */
+export const VerifyAndUpdatePasswordBody = z.object({
+  oldPassword: z.string().min(1).max(1024),
+  newPassword: z.string().max(1024),
+  verifyOnly: z.boolean().optional(),
+});
+
 export { Done };

@@ -1,8 +1,8 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { passwordProblem } from '../../auth/password-policy.js';
 import { authOf } from '../../auth/guard.js';
 import { Done, ErrorAnswer } from '../../../ledger/contract/common.js';
+import { VerifyAndUpdatePasswordBody, WelcomeEmailBody } from '../../../ledger/contract/access.js';
 import { requestInfo } from './shared.js';
 
 export const autoPrefix = '/functions/v1';
@@ -30,7 +30,7 @@ const accountFunctionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: Done },
-        body: z.object({ email: z.string().max(254).optional(), name: z.string().max(200).optional() }).optional(),
+        body: WelcomeEmailBody,
       },
     },
     async (request) => {
@@ -46,11 +46,7 @@ const accountFunctionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: Done, 400: ErrorAnswer },
-        body: z.object({
-          oldPassword: z.string().min(1).max(1024),
-          newPassword: z.string().max(1024),
-          verifyOnly: z.boolean().optional(),
-        }),
+        body: VerifyAndUpdatePasswordBody,
       },
     },
     async (request, reply) => {

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
-import { Challenge, Enrolment, FactorRemoved, SecondStepAnswer } from '../../../ledger/contract/access.js';
+import {
+  Challenge,
+  EnrolFactorBody,
+  Enrolment,
+  FactorRemoved,
+  SecondStepAnswer,
+  VerifyFactorBody,
+} from '../../../ledger/contract/access.js';
 import { assertRecentAuth, limit } from './shared.js';
 
 export const autoPrefix = '/auth/v1';
@@ -18,7 +25,7 @@ const factorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 200: Enrolment },
-        body: z.object({ factor_type: z.literal('totp'), friendly_name: z.string().max(100).optional() }),
+        body: EnrolFactorBody,
       },
     },
     async (request) => {
@@ -46,7 +53,7 @@ const factorRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         response: { 200: SecondStepAnswer },
         params: factorParams,
-        body: z.object({ challenge_id: z.uuid(), code: z.string().max(20) }),
+        body: VerifyFactorBody,
       },
     },
     async (request) => mfa.verify(authOf(request), request.params.id, request.body.challenge_id, request.body.code.trim(), request.log),

@@ -1,18 +1,12 @@
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { Accounts, RequestInfo } from '../../auth/accounts.js';
 import { authErrors } from '../../auth/errors.js';
 
-/** What the access area's route files share: the request fields of the auth calls, their limits, the recent-sign-in check. */
+/**
+ * What the access area's route files share: their limits, the recent-sign-in check. The request
+ * fields of the auth calls are the contract's (ledger/contract/access.ts).
+ */
 
-export const email = z
-  .string()
-  .trim()
-  .min(3)
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Email address is invalid.');
-export const password = z.string().min(1).max(1024);
-export const security = z.object({ captcha_token: z.string().max(10_000).optional() }).optional();
 /** A public call with a per-client limit (the guard's other routes need a session). */
 export const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' }, auth: 'public' as const });
 

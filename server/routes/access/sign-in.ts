@@ -5,8 +5,19 @@ import { authOf } from '../../auth/guard.js';
 import { authErrors } from '../../auth/errors.js';
 import { trackMailWork, type Mailer } from '../../mail/mailer.js';
 import { NoContent } from '../../../ledger/contract/common.js';
-import { Accepted, SecondStepAnswer, SessionAnswer, UserView } from '../../../ledger/contract/access.js';
-import { email, limit, password, requestInfo, security } from './shared.js';
+import {
+  Accepted,
+  OtpBody,
+  RecoverBody,
+  ResendBody,
+  SecondStepAnswer,
+  SessionAnswer,
+  SignUpBody,
+  TokenBody,
+  UserView,
+  VerifyBody,
+} from '../../../ledger/contract/access.js';
+import { limit, requestInfo } from './shared.js';
 
 export const autoPrefix = '/auth/v1';
 
@@ -42,12 +53,7 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 200: UserView },
-        body: z.object({
-          email,
-          password,
-          data: z.object({ full_name: z.string().trim().min(1).max(200) }),
-          gotrue_meta_security: security,
-        }),
+        body: SignUpBody,
       },
     },
     async (request) => {
@@ -82,10 +88,7 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 200: SecondStepAnswer },
-        body: z.discriminatedUnion('type', [
-          z.object({ type: z.literal('email'), email, token: z.string().max(20) }),
-          z.object({ type: z.literal('recovery'), token: z.string().max(200) }),
-        ]),
+        body: VerifyBody,
       },
     },
     async (request) => {
@@ -105,10 +108,7 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         response: { 200: SessionAnswer },
         querystring: z.object({ grant_type: z.enum(['password', 'refresh_token']) }),
-        body: z.union([
-          z.object({ email, password, gotrue_meta_security: security }),
-          z.object({ refresh_token: z.string().min(1).max(200) }),
-        ]),
+        body: TokenBody,
       },
     },
     async (request) => {
@@ -158,7 +158,7 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 200: Accepted },
-        body: z.object({ email, create_user: z.literal(false).optional(), data: z.record(z.string(), z.unknown()).optional() }),
+        body: OtpBody,
       },
     },
     async (request) => afterAnswer(request, mailer, () => mfa.sendEmailCode(request.body.email, requestInfo(request))),
@@ -168,15 +168,13 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
     '/recover',
     {
       config: limit(10),
-      schema: { tags: ['auth'], response: { 200: Accepted }, body: z.object({ email, redirect_to: z.string().max(2000).optional() }) },
+      schema: { tags: ['auth'], response: { 200: Accepted }, body: RecoverBody },
     },
     async (request) => afterAnswer(request, mailer, () => accounts.recover(request.body.email, requestInfo(request))),
   );
 
-  app.post(
-    '/resend',
-    { config: limit(10), schema: { tags: ['auth'], response: { 200: Accepted }, body: z.object({ type: z.literal('signup'), email }) } },
-    async (request) => afterAnswer(request, mailer, () => accounts.resendConfirmation(request.body.email, requestInfo(request))),
+  app.post('/resend', { config: limit(10), schema: { tags: ['auth'], response: { 200: Accepted }, body: ResendBody } }, async (request) =>
+    afterAnswer(request, mailer, () => accounts.resendConfirmation(request.body.email, requestInfo(request))),
   );
 };
 export default signInRoutes;

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { authErrors } from '../../auth/errors.js';
-import { UserView } from '../../../ledger/contract/access.js';
+import { UpdateUserBody, UserView } from '../../../ledger/contract/access.js';
 import { assertRecentAuth } from './shared.js';
 
 export const autoPrefix = '/auth/v1';
@@ -28,17 +27,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 200: UserView },
-        body: z.object({
-          password: z.string().max(1024).optional(),
-          /** The current password, unless the session signed in or confirmed it in the last 5 minutes. */
-          current_password: z.string().max(1024).optional(),
-          data: z
-            .object({
-              active_mfa_method: z.enum(['totp', 'email']).nullable().optional(),
-              requires_password_change: z.literal(false).optional(),
-            })
-            .optional(),
-        }),
+        body: UpdateUserBody,
       },
     },
     async (request) => {

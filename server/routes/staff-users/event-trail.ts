@@ -5,6 +5,7 @@ import { authOf } from '../../auth/guard.js';
 import { formatPosition } from '../../../ledger/event-store/port.js';
 import { assertCanManageUser } from '../../shared/access.js';
 import { isUuid } from '../../ids.js';
+import { actorsByIds } from './queries.js';
 import { kindOf, summaryOf, userTrail, withoutCardNumbers, withoutSecrets, type Data } from '../../staff/event-trail.js';
 
 export const autoPrefix = '/api/v1';
@@ -33,9 +34,7 @@ const eventTrailRoutes: FastifyPluginAsyncZod = async (app) => {
       const trail = (await userTrail(ledger.store, db, userId)).filter((e) => kind === 'all' || kindOf(e.type) === kind);
       const slice = trail.slice((page - 1) * pageSize, page * pageSize);
       const actorIds = [...new Set(slice.map((e) => e.metadata.actorId).filter(isUuid))];
-      const actors = actorIds.length
-        ? await db.selectFrom('users').select(['id', 'full_name', 'email']).where('id', 'in', actorIds).execute()
-        : [];
+      const actors = await actorsByIds(db, actorIds);
       const nameOf = new Map(actors.map((a) => [a.id, a.full_name || a.email]));
       return {
         events: slice.map((e) => {

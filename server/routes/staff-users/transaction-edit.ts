@@ -8,6 +8,7 @@ import { AWAITING_SECOND_APPROVAL } from '../../staff/four-eyes.js';
 import type { Valuation } from '../../../ledger/wallet/approvals.js';
 import { isAssetId } from '../../../ledger/assets.js';
 import { money } from '../../../ledger/money.js';
+import { editableTransaction, editedTransaction } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
 
@@ -32,12 +33,7 @@ const staffTransactionRoutes: FastifyPluginAsyncZod = async (app) => {
       const { targetUserId, transactionId, status, type, note } = request.body;
       // A customer's transaction only: an admin reaches staff accounts too, their own included.
       await customerInReach(auth.accounts, staff, targetUserId);
-      const row = await db
-        .selectFrom('transactions')
-        .select(['id', 'status', 'is_hidden', 'type', 'asset_id', 'amount'])
-        .where('id', '=', transactionId)
-        .where('user_id', '=', targetUserId)
-        .executeTakeFirst();
+      const row = await editableTransaction(db, targetUserId, transactionId);
       if (!row) throw notFound('Transaction not found.');
       if (row.is_hidden) throw conflict("This transaction is hidden from the user's view and cannot be edited.");
       const ctx = { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'staff edit' } };
@@ -71,11 +67,7 @@ const staffTransactionRoutes: FastifyPluginAsyncZod = async (app) => {
           { ip: request.ip ?? null },
         );
         if (waiting) {
-          const unchanged = await db
-            .selectFrom('transactions')
-            .select(['id', 'status', 'type', 'note'])
-            .where('id', '=', transactionId)
-            .executeTakeFirstOrThrow();
+          const unchanged = await editedTransaction(db, transactionId);
           reply.status(202);
           return { success: true, message: AWAITING_SECOND_APPROVAL, awaitingApproval: true, approval: waiting, transaction: unchanged };
         }
@@ -91,11 +83,7 @@ const staffTransactionRoutes: FastifyPluginAsyncZod = async (app) => {
           ctx,
         );
       }
-      const updated = await db
-        .selectFrom('transactions')
-        .select(['id', 'status', 'type', 'note'])
-        .where('id', '=', transactionId)
-        .executeTakeFirstOrThrow();
+      const updated = await editedTransaction(db, transactionId);
       return { success: true, transaction: updated };
     },
   );

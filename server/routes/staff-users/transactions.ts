@@ -1,11 +1,10 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { StaffTransactionPage, StaffTransactionsQuery } from '../../../ledger/contract/staff-users.js';
 import { authOf } from '../../auth/guard.js';
 import { badRequest } from '../../errors.js';
 import { assertCanManageUser } from '../../shared/access.js';
-import { T_COLUMNS, type TransactionRow } from '../../transactions/list.js';
+import { staffHistoryRows, userTransactionId } from './queries.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -36,26 +35,11 @@ const staffTransactionListRoutes: FastifyPluginAsyncZod = async (app) => {
       const { userId } = request.params;
       await assertCanManageUser(db, staff, userId);
       const before = request.query.before;
-      // The list's order is (sent_at desc, created_at desc, id): the rows after the cursor's row.
-      const after = before
-        ? sql`and (t.sent_at, t.created_at) <= (c.sent_at, c.created_at)
-            and ((t.sent_at, t.created_at) < (c.sent_at, c.created_at) or t.id > c.id)`
-        : sql``;
-      const cursor = before
-        ? sql`, (select sent_at, created_at, id from transactions where id = ${before}::uuid and user_id = ${userId}::uuid) c`
-        : sql``;
       if (before) {
-        const known = await db
-          .selectFrom('transactions')
-          .select('id')
-          .where('id', '=', before)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
+        const known = await userTransactionId(db, userId, before);
         if (!known) throw badRequest('Unknown transaction to continue the history from.');
       }
-      const { rows } = await sql<TransactionRow>`
-        select ${T_COLUMNS} from transactions t ${cursor} where t.user_id = ${userId}::uuid ${after}
-        order by t.sent_at desc, t.created_at desc, t.id limit ${sql.lit(STAFF_HISTORY_PAGE + 2)}`.execute(db);
+      const rows = await staffHistoryRows(db, userId, before, STAFF_HISTORY_PAGE + 2);
       // A swap's legs sit side by side in this order: keep them on one page.
       let size = Math.min(rows.length, STAFF_HISTORY_PAGE);
       if (rows.length > size && rows[size - 1]!.request_id && rows[size]!.request_id === rows[size - 1]!.request_id) size++;

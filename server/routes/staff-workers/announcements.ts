@@ -12,6 +12,7 @@ import { authOf } from '../../auth/guard.js';
 import { badRequest, forbidden, notFound } from '../../errors.js';
 import { AnnouncementError, announcementsDecider } from '../../../ledger/announcements/announcements.js';
 import { onlyFor, STAFF_ROLES } from '../../shared/access.js';
+import { announcementById, latestAnnouncements, roleAndManagerOf } from './queries.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -51,7 +52,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
         if (err instanceof AnnouncementError) throw badRequest(err.message);
         throw err;
       }
-      const announcement = await db.selectFrom('announcements').selectAll().where('id', '=', announcementId).executeTakeFirst();
+      const announcement = await announcementById(db, announcementId);
       reply.status(201);
       return {
         success: true,
@@ -70,7 +71,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = authOf(request);
       const workerId = request.body.p_worker_id;
       if (staff.role === 'WORKER' && workerId !== staff.userId) throw forbidden('Access Denied: You can only look up your own manager.');
-      const worker = await db.selectFrom('users').select(['role', 'manager_id']).where('id', '=', workerId).executeTakeFirst();
+      const worker = await roleAndManagerOf(db, workerId);
       if (!worker || worker.role !== 'WORKER') throw notFound('Worker not found.');
       if (staff.role === 'MANAGER' && worker.manager_id !== staff.userId)
         throw forbidden('Access Denied: This worker does not report to you.');
@@ -97,14 +98,7 @@ const announcementRoutes: FastifyPluginAsyncZod = async (app) => {
         (staff.role === 'MANAGER' && staff.userId === managerId) ||
         (staff.role === 'WORKER' && staff.user.manager_id === managerId);
       if (!allowed) throw forbidden(NOT_FOR_YOU);
-      const rows = await db
-        .selectFrom('announcements')
-        .selectAll()
-        .where('manager_id', '=', managerId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(request.query.limit)
-        .execute();
+      const rows = await latestAnnouncements(db, managerId, request.query.limit);
       return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
     },
   );

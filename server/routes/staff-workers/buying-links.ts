@@ -19,6 +19,7 @@ import {
 import { assertCanManageUser, customerInReach, STAFF_ONLY } from '../../shared/access.js';
 import { UUID } from '../../ids.js';
 import { clipText } from '../../plugins/security.js';
+import { buyingLinkById, buyingLinksOf, logoBlobOf } from './queries.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -71,13 +72,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags: ['api'], response: { 200: BuyingLinks }, querystring: BuyingLinksQuery } },
     async (request) => {
       const userId = await subjectOf(authOf(request), request.query.userId);
-      const rows = await db
-        .selectFrom('user_crypto_buying_links')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .execute();
+      const rows = await buyingLinksOf(db, userId);
       return { defaults: DEFAULT_BUYING_SERVICES, links: rows.map(linkView) };
     },
   );
@@ -125,7 +120,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
         await blobs.delete(stored.blobId);
         throw err;
       }
-      const row = await db.selectFrom('user_crypto_buying_links').selectAll().where('id', '=', linkId).executeTakeFirst();
+      const row = await buyingLinkById(db, linkId);
       return {
         link: row
           ? linkView(row)
@@ -162,9 +157,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { auth: 'public' }, schema: { tags: ['api'], response: { 200: LogoFile }, params: z.object({ id: z.string().max(100) }) } },
     async (request, reply) => {
       const id = UUID.safeParse(request.params.id);
-      const row = id.success
-        ? await db.selectFrom('user_crypto_buying_links').select('logo_blob_id').where('id', '=', id.data).executeTakeFirst()
-        : undefined;
+      const row = id.success ? await logoBlobOf(db, id.data) : undefined;
       const blob = row ? await blobs.get(row.logo_blob_id) : null;
       if (!blob) throw notFound('Logo not found.');
       return reply

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CreateWorkerBody,
@@ -14,13 +13,11 @@ import { passwordProblem } from '../../auth/password-policy.js';
 import { temporaryPassword } from '../../auth/staff-accounts.js';
 import { badRequest, conflict } from '../../errors.js';
 import { assertManagesWorker, ONLY_MANAGERS, onlyFor } from '../../shared/access.js';
+import { managedCustomers } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
 
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Escapes LIKE's wildcards so that a search for '50%' finds '50%', not everything. */
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The Manager Dashboard (spec 002): create a worker (who reports to the manager), list and
@@ -110,30 +107,11 @@ const staffManagerRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = authOf(request);
       const { page, perPage } = request.body;
       const search = request.body.searchQuery?.trim() ?? '';
-      let query = db
-        .selectFrom('user_profiles as p')
-        .innerJoin('users as u', 'u.id', 'p.user_id')
-        .leftJoin('users as w', 'w.id', 'p.assigned_worker_id')
-        .where('u.role', '=', 'USER');
       // A manager sees the customers their workers claimed; an admin sees every customer.
-      if (staff.role === 'MANAGER') query = query.where('w.manager_id', '=', staff.userId);
-      if (search) {
-        const pattern = `%${likeEscape(search.toLowerCase())}%`;
-        query = query.where((eb) => eb.or([eb(sql`lower(u.full_name)`, 'like', pattern), eb(sql`lower(u.email)`, 'like', pattern)]));
-      }
-      const [rows, count] = await Promise.all([
-        query
-          .select(['u.id', 'u.full_name', 'u.email', 'p.kyc_status', 'u.created_at', 'w.full_name as assigned_worker_name'])
-          .orderBy('u.created_at', 'desc')
-          .orderBy('u.id')
-          .limit(perPage)
-          .offset((page - 1) * perPage)
-          .execute(),
-        query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
-      ]);
+      const { rows, totalCount } = await managedCustomers(db, staff.role === 'MANAGER' ? staff.userId : null, search, page, perPage);
       return {
         users: rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() })),
-        totalCount: Number(count?.n ?? 0),
+        totalCount,
       };
     },
   );

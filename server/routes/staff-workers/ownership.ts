@@ -12,12 +12,12 @@ import {
   SearchUserBody,
 } from '../../../ledger/contract/staff-workers.js';
 import { authOf } from '../../auth/guard.js';
-import { usersByEmail } from '../../auth/accounts.js';
 import { badRequest, conflict, notFound } from '../../errors.js';
 import { UserError } from '../../../ledger/user/user.js';
 import { canManageUser, isStaffRole, onlyFor, PROFILE_ROLE_DENIED, STAFF_ROLES } from '../../shared/access.js';
 import { pageWindow } from '../../staff/paging.js';
 import { HttpError } from '../../errors.js';
+import { customerByEmail, ownedCustomers } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
 
@@ -41,7 +41,7 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
       const email = request.body.emailToSearch?.trim() ?? '';
       if (!email) throw badRequest('Please enter an email address.');
       // Exact address (case-insensitive, as sign-in treats it); staff accounts are not customers to claim.
-      const user = await usersByEmail(db, email).select(['id', 'email', 'role']).where('role', '=', 'USER').executeTakeFirst();
+      const user = await customerByEmail(db, email);
       return user ? { user } : { user: null, message: 'User not found.' };
     },
   );
@@ -80,23 +80,11 @@ const staffOwnershipRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const staff = authOf(request);
-      const owned = db
-        .selectFrom('user_profiles as p')
-        .innerJoin('users as u', 'u.id', 'p.user_id')
-        .where('p.assigned_worker_id', '=', staff.userId);
-      let rows = owned
-        .select(['u.email as user_email', 'p.user_id as profile_user_id', 'p.created_at as profile_created_at'])
-        .orderBy('p.claimed_at', 'desc')
-        .orderBy('p.user_id');
       const window = pageWindow(request.body?.page, request.body?.pageSize);
-      if (window) rows = rows.limit(window.limit).offset(window.offset);
-      const [ownedUsers, count] = await Promise.all([
-        rows.execute(),
-        window ? owned.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst() : null,
-      ]);
+      const { ownedUsers, totalCount } = await ownedCustomers(db, staff.userId, window);
       return {
         ownedUsers: ownedUsers.map((u) => ({ ...u, profile_created_at: new Date(u.profile_created_at).toISOString() })),
-        totalCount: count ? Number(count.n) : ownedUsers.length,
+        totalCount,
       };
     },
   );

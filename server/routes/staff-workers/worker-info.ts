@@ -4,6 +4,7 @@ import { authOf } from '../../auth/guard.js';
 import { forbidden } from '../../errors.js';
 import { ONLY_MANAGERS, onlyFor } from '../../shared/access.js';
 import { pageWindow } from '../../staff/paging.js';
+import { workersOf } from './queries.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -27,15 +28,8 @@ const workerInfoRpc: FastifyPluginAsyncZod = async (app) => {
       const staff = authOf(request);
       const { p_manager_id: managerId, p_page: page, p_page_size: size } = request.body;
       if (staff.role === 'MANAGER' && managerId !== staff.userId) throw forbidden('Access Denied: You can only list your own workers.');
-      const workers = accounts.db.selectFrom('users').where('role', '=', 'WORKER').where('manager_id', '=', managerId);
-      let rows = workers.select(['id', 'full_name', 'email']).orderBy('full_name').orderBy('id');
-      const window = pageWindow(page, size);
-      if (window) rows = rows.limit(window.limit).offset(window.offset);
-      const [list, count] = await Promise.all([
-        rows.execute(),
-        window ? workers.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst() : null,
-      ]);
-      reply.header('X-Total-Count', String(count ? Number(count.n) : list.length));
+      const { list, totalCount } = await workersOf(accounts.db, managerId, pageWindow(page, size));
+      reply.header('X-Total-Count', String(totalCount));
       return list;
     },
   );

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { VerifyFactorBody } from '@ledger/contract/access.js';
 import { postJson } from '@/lib/api-client.js';
 import type { Session } from '@/lib/auth-types.js';
 
@@ -9,8 +11,6 @@ export function createMfaChallenge(factorId: string): Promise<MfaChallenge> {
 
 /** Answers the challenge with the authenticator's code; the answer is the upgraded (aal2) session. */
 export function verifyMfaChallenge(factorId: string, challengeId: string, code: string): Promise<Session> {
-  return postJson<Session>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, {
-    challenge_id: challengeId,
-    code,
-  });
+  const body: z.input<typeof VerifyFactorBody> = { challenge_id: challengeId, code };
+  return postJson<Session>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, body);
 }

@@ -1,19 +1,24 @@
+import type { z } from 'zod';
+import type { UpdateUserBody, VerifyBody } from '@ledger/contract/access.js';
 import { anonymous, postJson, putJson, withBearer } from '@/lib/api-client.js';
 import type { Session, User } from '@/lib/auth-types.js';
 
 /** Trades the token of a reset link for a short recovery session. Single use. */
 export function verifyRecoveryToken(token: string): Promise<Session> {
-  return postJson<Session>('auth/v1/verify', { type: 'recovery', token }, anonymous());
+  const body: z.input<typeof VerifyBody> = { type: 'recovery', token };
+  return postJson<Session>('auth/v1/verify', body, anonymous());
 }
 
 /** PUT /auth/v1/user {password}: with the recovery session's token, or the signed-in session's. */
 export function updatePassword(password: string, bearer?: string): Promise<User> {
-  return putJson<User>('auth/v1/user', { password }, bearer ? withBearer(bearer) : {});
+  const body: z.input<typeof UpdateUserBody> = { password };
+  return putJson<User>('auth/v1/user', body, bearer ? withBearer(bearer) : {});
 }
 
 /** Clears requires_password_change once the new password is set (the forced change page). */
 export function clearPasswordChangeFlag(): Promise<User> {
-  return putJson<User>('auth/v1/user', { data: { requires_password_change: false } });
+  const body: z.input<typeof UpdateUserBody> = { data: { requires_password_change: false } };
+  return putJson<User>('auth/v1/user', body);
 }
 
 /** Ends a session that is not the app's own (the recovery session), quietly. */

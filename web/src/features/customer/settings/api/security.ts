@@ -1,6 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { LoginEntry } from '@ledger/contract/access.js';
+import {
+  LoginEntry,
+  type EnrolFactorBody,
+  type OtpBody,
+  type UpdateUserBody,
+  type VerifyAndUpdatePasswordBody,
+  type VerifyBody,
+  type VerifyFactorBody,
+} from '@ledger/contract/access.js';
 import { deleteJson, getJson, postJson, putJson, requestWithStatus } from '@/lib/api-client.js';
 import type { Session, User } from '@/lib/auth-types.js';
 import { parseAnswer } from '@/lib/query.js';
@@ -10,7 +18,8 @@ import { parseAnswer } from '@/lib/query.js';
 export type TotpEnrolment = { id: string; type: 'totp'; totp: { qr_code: string; secret: string; uri: string } };
 
 export function enrolTotp(): Promise<TotpEnrolment> {
-  return postJson<TotpEnrolment>('auth/v1/factors', { factor_type: 'totp', friendly_name: 'Authenticator App' });
+  const body: z.input<typeof EnrolFactorBody> = { factor_type: 'totp', friendly_name: 'Authenticator App' };
+  return postJson<TotpEnrolment>('auth/v1/factors', body);
 }
 
 export function unenrolFactor(factorId: string): Promise<{ id: string }> {
@@ -20,19 +29,23 @@ export function unenrolFactor(factorId: string): Promise<{ id: string }> {
 /** Challenge and verify in one go; the answer is the session upgraded to aal2. */
 export async function verifyTotp(factorId: string, code: string): Promise<Session> {
   const challenge = await postJson<{ id: string }>(`auth/v1/factors/${encodeURIComponent(factorId)}/challenge`);
-  return postJson<Session>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, { challenge_id: challenge.id, code });
+  const body: z.input<typeof VerifyFactorBody> = { challenge_id: challenge.id, code };
+  return postJson<Session>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, body);
 }
 
 export function setActiveMfaMethod(method: 'totp' | 'email' | null): Promise<User> {
-  return putJson<User>('auth/v1/user', { data: { active_mfa_method: method } });
+  const body: z.input<typeof UpdateUserBody> = { data: { active_mfa_method: method } };
+  return putJson<User>('auth/v1/user', body);
 }
 
 export function sendEmailCode(email: string): Promise<unknown> {
-  return postJson('auth/v1/otp', { email, create_user: false });
+  const body: z.input<typeof OtpBody> = { email, create_user: false };
+  return postJson('auth/v1/otp', body);
 }
 
 export function verifyEmailCode(email: string, token: string): Promise<Session> {
-  return postJson<Session>('auth/v1/verify', { type: 'email', email, token });
+  const body: z.input<typeof VerifyBody> = { type: 'email', email, token };
+  return postJson<Session>('auth/v1/verify', body);
 }
 
 export type PasswordResult = { success: boolean; error?: string };
@@ -46,9 +59,8 @@ export async function verifyAndUpdatePassword(
   newPassword: string,
   verifyOnly = false,
 ): Promise<PasswordResult & { status: number }> {
-  const res = await requestWithStatus<PasswordResult | { error?: string }>('post', 'functions/v1/verify-and-update-password', {
-    json: { oldPassword, newPassword, ...(verifyOnly ? { verifyOnly: true } : {}) },
-  });
+  const json: z.input<typeof VerifyAndUpdatePasswordBody> = { oldPassword, newPassword, ...(verifyOnly ? { verifyOnly: true } : {}) };
+  const res = await requestWithStatus<PasswordResult | { error?: string }>('post', 'functions/v1/verify-and-update-password', { json });
   const body = res.body && typeof res.body === 'object' ? res.body : {};
   return { status: res.status, success: res.ok && (body as PasswordResult).success === true, error: (body as { error?: string }).error };
 }
