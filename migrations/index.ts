@@ -1,4 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { insideTransaction, lockedTransaction } from './one-transaction.js';
 import * as m0001 from './0001_event_store.js';
 import * as m0002 from './0002_wallet_read_models.js';
 import * as m0003 from './0003_accounts.js';
@@ -60,11 +61,17 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * Applies the pending migrations, all or none, in one transaction that holds the migration
+ * lock (migrations/one-transaction.ts: no session state, so it works behind PgBouncer too).
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return lockedTransaction(db, async (trx) => {
+    const migrator = new Migrator({ db: insideTransaction(trx), provider, disableTransactions: true });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  });
 }
 
 export interface MigrationStatus {

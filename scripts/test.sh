@@ -69,12 +69,7 @@ fi
 bouncer_pid=""
 if [ -n "${PGBOUNCER_DATABASE_URL:-}" ]; then
   ( [ -z "$pg_pid" ] || while kill -0 "$pg_pid" 2>/dev/null; do sleep 1; done
-    # Left out: its first password re-check test, right after a second app instance was built
-    # and closed on the same pool, hangs past three minutes through PgBouncer in about half the
-    # full runs beside the browser tests (never alone, never on PostgreSQL directly). During the
-    # hang PgBouncer served 7 queries/s with no client waiting for a server connection, so the
-    # request is stuck in the app's process; issue 30 keeps it open.
-    DATABASE_URL="$PGBOUNCER_DATABASE_URL" DB_PREPARED_STATEMENTS=false server_pass --exclude 'server/auth/second-factor-limits.int.spec.ts' ) >"$logs/bouncer.log" 2>&1 &
+    DATABASE_URL="$PGBOUNCER_DATABASE_URL" DB_PREPARED_STATEMENTS=false server_pass ) >"$logs/bouncer.log" 2>&1 &
   bouncer_pid=$!
 fi
 
