@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
@@ -92,8 +93,8 @@ export async function createConfirmedUser(
 }
 
 /**
- * Signs in through the API with a solved captcha: any wrong password from this address earlier
- * in the run (the browser tests all come from 127.0.0.1) makes the server ask for one.
+ * Signs in through the API with a solved captcha, which the server asks of every sign-in from
+ * an address with a wrong password in the last 15 minutes (see actFromOwnAddress).
  */
 export async function apiSignIn(request: APIRequestContext, email: string, password: string): Promise<ApiSession> {
   const response = await passwordSignIn(request, email, password);
@@ -103,6 +104,18 @@ export async function apiSignIn(request: APIRequestContext, email: string, passw
 
 export function bearer(session: { access_token: string }): Record<string, string> {
   return { Authorization: `Bearer ${session.access_token}` };
+}
+
+/**
+ * Gives the page's requests a client address of their own (in the documentation range
+ * 2001:db8::/32), as a trusted proxy forwards it: the browser tests' server believes
+ * X-Forwarded-For from its loopback (TRUST_PROXY in playwright.config.ts). A wrong password then
+ * makes only this address suspicious, not 127.0.0.1, which every other test signs in from
+ * without a captcha; a new address per call, so a retry or a repeat starts unsuspected too.
+ */
+export async function actFromOwnAddress(page: Page): Promise<void> {
+  const groups = randomBytes(8).toString('hex').match(/.{4}/g)!;
+  await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': `2001:db8::${groups.join(':')}` });
 }
 
 /** Clicks the ALTCHA checkbox and waits for the proof of work to finish in the browser. */
@@ -126,9 +139,8 @@ export async function signInWithForm(page: Page, email: string, password: string
 
 /**
  * A new confirmed customer, signed in and on the overview. The session is made through the
- * API (with a solved captcha, which the server asks of every sign-in from this IP for 15
- * minutes after any wrong password, e.g. the auth tests' last one) and handed to the app
- * the way it keeps one: in localStorage.
+ * API (with a solved captcha, as apiSignIn) and handed to the app the way it keeps one: in
+ * localStorage.
  */
 export async function signInNewCustomer(
   page: Page,
@@ -159,7 +171,7 @@ const ADMIN_OWN_PASSWORD = 'admin-own-pass-1';
 const MANAGER_OWN_PASSWORD = 'manager-own-pass-1';
 
 async function passwordSignIn(request: APIRequestContext, email: string, password: string) {
-  // With a solved captcha: a wrong password earlier in the run makes the server ask for it.
+  // With a solved captcha: a wrong password from this address makes the server ask for it.
   return request.post('/auth/v1/token?grant_type=password', {
     data: { email, password, gotrue_meta_security: { captcha_token: await solveCaptcha(request) } },
   });
@@ -193,7 +205,7 @@ export function demoStaff(role: 'WORKER' | 'MANAGER' | 'ADMIN'): { email: string
  * Gives the demo ADMIN and MANAGER passwords of their own, once per run (global-setup.ts), so
  * that the tests, two at a time, sign them in without racing each other for the one-time
  * password, and without the wrong-password tries that would make every later sign-in from this
- * address need the captcha (the sign-in tests want none until their last one).
+ * address need the captcha (the sign-in screen's tests expect none).
  */
 export async function tradeDemoStaffPasswords(request: APIRequestContext): Promise<void> {
   await ownSession(request, demoStaff('ADMIN').email, demoStaff('ADMIN').oneTime, ADMIN_OWN_PASSWORD);
