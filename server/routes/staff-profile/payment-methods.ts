@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { StaffPaymentMethod } from '../../../ledger/contract/staff-users.js';
+import { ByUserId } from '../../../ledger/contract/common.js';
+import { StaffPaymentMethod, StaffPaymentMethodParams } from '../../../ledger/contract/staff-buying-links.js';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
 import { assertCanManageUser } from '../../shared/access.js';
@@ -20,7 +21,7 @@ const profilePaymentMethodRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: z.object({ paymentMethods: z.array(StaffPaymentMethod) }) },
-        params: z.object({ userId: z.uuid() }),
+        params: ByUserId,
       },
     },
     async (request) => {
@@ -37,7 +38,7 @@ const profilePaymentMethodRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: z.object({ paymentMethod: StaffPaymentMethod }) },
-        params: z.object({ userId: z.uuid(), id: z.string().max(100) }),
+        params: StaffPaymentMethodParams,
       },
     },
     async (request) => {
