@@ -37,3 +37,9 @@ export const PaymentMethodView = z.object({
   created_at: z.string(),
 });
 export type PaymentMethodView = z.infer<typeof PaymentMethodView>;
+
+/** The customer's saved payment methods, newest first. */
+export const PaymentMethodList = z.object({ paymentMethods: z.array(PaymentMethodView) });
+
+/** One saved payment method: the one asked for, or the one just added. */
+export const PaymentMethodAnswer = z.object({ paymentMethod: PaymentMethodView });

@@ -22,6 +22,10 @@ export const LINK_MESSAGES = {
 /** A customer's payment method as staff see it (no holder name, no notes). */
 export const StaffPaymentMethod = PaymentMethodView.omit({ card_holder_name: true, notes: true });
 
+/** A customer's payment methods as staff see them, and one of them. */
+export const StaffPaymentMethods = z.object({ paymentMethods: z.array(StaffPaymentMethod) });
+export const StaffPaymentMethodAnswer = z.object({ paymentMethod: StaffPaymentMethod });
+
 /** The path of one customer's payment method as staff open it: whose (a UUID), and which (as the customer's own call takes it). */
 export const StaffPaymentMethodParams = ByUserId.extend(PaymentMethodParams.shape);
 
@@ -53,6 +57,8 @@ export const BuyingLink = z.object({
   logo_url: z.string(),
   created_at: z.string(),
 });
+/** A buying link just added. */
+export const BuyingLinkAdded = z.object({ link: BuyingLink });
 export const BuyingLinks = z.object({
   defaults: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), description: z.string() })).readonly(),
   links: z.array(BuyingLink),

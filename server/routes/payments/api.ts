@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
 import { PAYMENT_METHOD_NOT_FOUND } from '../../../ledger/payment-methods/payment-methods.js';
 import { Done } from '../../../ledger/contract/common.js';
-import { PaymentMethodParams, PaymentMethodView } from '../../../ledger/contract/payments.js';
+import { PaymentMethodAnswer, PaymentMethodList, PaymentMethodParams } from '../../../ledger/contract/payments.js';
 import { paymentMethodStore, UUID, view } from '../../payments/payment-method-store.js';
 import { dropAccountNumber, ownPaymentMethods } from './queries.js';
 
@@ -21,19 +20,15 @@ const paymentMethodApi: FastifyPluginAsyncZod = async (app) => {
   const { record, findOwn } = paymentMethodStore(ledger);
   const db = ledger.database.db;
 
-  app.get(
-    '/payment-methods',
-    { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(PaymentMethodView) }) } } },
-    async (request) => {
-      const caller = authOf(request);
-      const rows = await ownPaymentMethods(db, caller.userId);
-      return { paymentMethods: rows.map(view) };
-    },
-  );
+  app.get('/payment-methods', { schema: { tags: ['api'], response: { 200: PaymentMethodList } } }, async (request) => {
+    const caller = authOf(request);
+    const rows = await ownPaymentMethods(db, caller.userId);
+    return { paymentMethods: rows.map(view) };
+  });
 
   app.get(
     '/payment-methods/:id',
-    { schema: { tags: ['api'], params: PaymentMethodParams, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } } },
+    { schema: { tags: ['api'], params: PaymentMethodParams, response: { 200: PaymentMethodAnswer } } },
     async (request) => {
       const row = await findOwn(authOf(request).userId, request.params.id);
       if (!row) throw notFound(PAYMENT_METHOD_NOT_FOUND);

@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ByUserId } from '../../../ledger/contract/common.js';
-import { StaffPaymentMethod, StaffPaymentMethodParams } from '../../../ledger/contract/staff-buying-links.js';
+import { StaffPaymentMethodAnswer, StaffPaymentMethodParams, StaffPaymentMethods } from '../../../ledger/contract/staff-buying-links.js';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
 import { assertCanManageUser } from '../../shared/access.js';
@@ -20,7 +19,7 @@ const profilePaymentMethodRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['api'],
-        response: { 200: z.object({ paymentMethods: z.array(StaffPaymentMethod) }) },
+        response: { 200: StaffPaymentMethods },
         params: ByUserId,
       },
     },
@@ -37,7 +36,7 @@ const profilePaymentMethodRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['api'],
-        response: { 200: z.object({ paymentMethod: StaffPaymentMethod }) },
+        response: { 200: StaffPaymentMethodAnswer },
         params: StaffPaymentMethodParams,
       },
     },

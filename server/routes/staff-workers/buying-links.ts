@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BuyingLink, BuyingLinks, Done, LINK_MESSAGES, LOGO_MAX_BYTES, LogoFile } from '../../../ledger/contract/staff-users.js';
+import { BuyingLinkAdded, BuyingLinks, Done, LINK_MESSAGES, LOGO_MAX_BYTES, LogoFile } from '../../../ledger/contract/staff-users.js';
 import {
   AddBuyingLinkBody,
   BuyingLinkParams,
@@ -91,7 +90,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: 1_600_000,
       schema: {
         tags: ['api'],
-        response: { 200: z.object({ link: BuyingLink }) },
+        response: { 200: BuyingLinkAdded },
         body: AddBuyingLinkBody,
       },
     },
