@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { BalanceAt as BalanceAtSchema, BalanceAtQuery } from '@ledger/contract/books.js';
 import type { AssetId } from '@ledger/contract/assets.js';
+import type { PriceMap } from '@ledger/contract/prices.js';
 import type { Done, TargetUserBody } from '@ledger/contract/common.js';
 import type {
   AddBuyingLinkBody,
@@ -84,7 +85,7 @@ export const profileApi = {
       sendDisabledNote,
       swapDisabledNote,
     } satisfies z.input<typeof UpdatePermissionsBody>),
-  prices: (signal?: AbortSignal) => getJson<Record<string, { price: number }>>(fn('crypto-prices'), anonymous({ signal })),
+  prices: (signal?: AbortSignal) => getJson<PriceMap>(fn('crypto-prices'), anonymous({ signal })),
   setAddress: (targetUserId: string, assetId: string, newAddress: string) =>
     postJson<z.infer<typeof AddressSet>>(fn('set-user-wallet-address'), {
       targetUserId,
