@@ -1,22 +1,23 @@
 import { sql } from 'kysely';
 import { formatPosition, type RecordedEvent } from '../ledger/event-store/port.js';
 import { isStaffActor } from '../ledger/notifications/staff-notices.js';
+import type { StaffActionName } from '../ledger/contract/staff-activity.js';
 import { summaryOf, withoutCardNumbers, withoutSecrets } from '../server/staff/event-trail.js';
 import { isUuid } from '../server/ids.js';
 import { table, timestampText, type Projection } from './projection.js';
 
 type Data = Record<string, unknown>;
 
-/** An event type's action name, and when only some of its events are that action. */
+/** An event type's action name (one of the contract's), and when only some of its events are that action. */
 interface ActionRule {
-  action: string;
+  action: StaffActionName;
   when?: (data: Data) => boolean;
 }
 
 /**
  * Every staff action the activity list shows: event type -> action name. An event of one of
  * these types is a row when a staff member was its actor; a new kind of action (an approval's
- * request and outcome, say) is one more line here.
+ * request and outcome, say) is one more line here and its name in the contract's STAFF_ACTION_NAMES.
  */
 export const STAFF_ACTION_RULES: Record<string, ActionRule> = {
   'user.claimed': { action: 'claim' },
@@ -39,9 +40,6 @@ export const STAFF_ACTION_RULES: Record<string, ActionRule> = {
   'wallet.approval-rejected': { action: 'approval-decision' },
   'user.mfa-removed-by-staff': { action: 'mfa-removal' },
 };
-
-/** The action names, for filters (sorted, each once). */
-export const STAFF_ACTIONS: string[] = [...new Set(Object.values(STAFF_ACTION_RULES).map((r) => r.action))].sort();
 
 const DETAIL_MAX = 300;
 const ROWS_PER_INSERT = 1000;

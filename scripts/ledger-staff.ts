@@ -4,8 +4,10 @@ import { migrateToLatest } from '../migrations/index.js';
 import { isUuid } from '../server/ids.js';
 import { usersByEmail } from '../server/auth/accounts.js';
 import { allStaffActions, staffActionsCsvHeader, staffActionsCsvRows, type StaffActionFilter } from '../server/staff/staff-actions.js';
-import { STAFF_ACTIONS } from '../projections/staff-actions.js';
+import { STAFF_ACTION_NAMES } from '../ledger/contract/staff-activity.js';
 import { FinanceUsageError, parseMoment } from './ledger-finance.js';
+
+const STAFF_ACTIONS: readonly string[] = STAFF_ACTION_NAMES;
 
 export const STAFF_HELP: Record<string, string> = {
   'staff-actions': `Usage: npm run ledger -- staff-actions [--staff <email|id>] [--customer <email|id>] [--action A] [--from <time>] [--to <time>] [--csv|--json]

@@ -48,3 +48,9 @@ export const PageSize = z.coerce.number().int().min(1).max(100);
 
 /** A call about one user: whose profile, ban, KYC or access is meant. */
 export const TargetUserBody = z.object({ targetUserId: z.uuid() });
+
+/** The path of a call about one thing by its id (`/transactions/:id`, `/sessions/:id`, `/support-tickets/:id`). */
+export const ById = z.object({ id: z.uuid() });
+
+/** The path of a staff call about one customer (`/users/:userId/...`). */
+export const ByUserId = z.object({ userId: z.uuid() });

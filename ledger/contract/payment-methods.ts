@@ -16,6 +16,12 @@ export const AddPaymentMethodBody = z.discriminatedUnion('type', [
   z.object({ type: z.literal('bank_account'), bank_name: field, account_number: field, notes: field }),
 ]);
 
+/**
+ * The path of a call about one saved payment method. Any short text: an id that names none of the
+ * caller's methods, a UUID or not, is answered 404 with the spec's text rather than 400.
+ */
+export const PaymentMethodParams = z.object({ id: z.string().max(100) });
+
 /** What a saved payment method shows: never a full card number, CVV or account number. */
 export const PaymentMethodView = z.object({
   id: z.string(),
@@ -31,3 +37,9 @@ export const PaymentMethodView = z.object({
   created_at: z.string(),
 });
 export type PaymentMethodView = z.infer<typeof PaymentMethodView>;
+
+/** The customer's saved payment methods, newest first. */
+export const PaymentMethodList = z.object({ paymentMethods: z.array(PaymentMethodView) });
+
+/** One saved payment method: the one asked for, or the one just added. */
+export const PaymentMethodAnswer = z.object({ paymentMethod: PaymentMethodView });

@@ -49,4 +49,4 @@ export const SendRequestBody = z.object({ assetId: z.string().max(10), amount: A
 /** A send to an address: pending until staff settle it. */
 export const SendAnswer = z.object({ success: z.boolean(), transactionId: z.string() });
 
-export { AddPaymentMethodBody, PaymentMethodView } from './payment-methods.js';
+export { AddPaymentMethodBody, PaymentMethodAnswer, PaymentMethodList, PaymentMethodParams, PaymentMethodView } from './payment-methods.js';

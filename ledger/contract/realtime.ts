@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AssetPrice } from './prices.js';
 
 /*
  * The realtime connection, `/realtime/v1?token=<access token>` (spec 000 section 9; one
@@ -18,7 +19,7 @@ export const TOPIC_PAYLOADS = {
   /** The customer's notifications changed. */
   notifications: Changed,
   /** The price map, to everyone, whenever the cache refreshes it (every 60 s). */
-  prices: z.record(z.string(), z.object({ price: z.number(), changePercent24Hr: z.number() })),
+  prices: z.record(z.string(), AssetPrice),
   /** An announcement was sent to a manager's workers (to them and to the manager). */
   announcements: Changed.extend({ managerId: z.string().nullable() }),
   /** A ticket changed: to its customer and its assigned worker. */

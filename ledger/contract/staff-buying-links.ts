@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PaymentMethodView } from './payment-methods.js';
+import { ByUserId } from './common.js';
+import { PaymentMethodParams, PaymentMethodView } from './payment-methods.js';
 
 /*
  * The staff profile's Payment Management tab (spec 002 section 9): a customer's payment methods
@@ -21,6 +22,13 @@ export const LINK_MESSAGES = {
 /** A customer's payment method as staff see it (no holder name, no notes). */
 export const StaffPaymentMethod = PaymentMethodView.omit({ card_holder_name: true, notes: true });
 
+/** A customer's payment methods as staff see them, and one of them. */
+export const StaffPaymentMethods = z.object({ paymentMethods: z.array(StaffPaymentMethod) });
+export const StaffPaymentMethodAnswer = z.object({ paymentMethod: StaffPaymentMethod });
+
+/** The path of one customer's payment method as staff open it: whose (a UUID), and which (as the customer's own call takes it). */
+export const StaffPaymentMethodParams = ByUserId.extend(PaymentMethodParams.shape);
+
 /** The buying links read: a customer's links (staff name the customer; a customer reads their own). */
 export const BuyingLinksQuery = z.object({ userId: z.uuid().optional() });
 
@@ -35,6 +43,9 @@ export const AddBuyingLinkBody = z.object({
   logo: z.object({ fileName: z.string().max(255), contentType: z.string().max(100).nullish(), data: z.string().max(1_500_000) }).nullish(),
 });
 
+/** The path of a call about one buying link. Any short text: an id of another shape is 'not found' (404), as an unknown one. */
+export const BuyingLinkParams = z.object({ id: z.string().max(100) });
+
 /** Removing a buying link: whose (the link's id is in the path). */
 export const RemoveBuyingLinkQuery = z.object({ userId: z.uuid() });
 
@@ -46,6 +57,8 @@ export const BuyingLink = z.object({
   logo_url: z.string(),
   created_at: z.string(),
 });
+/** A buying link just added. */
+export const BuyingLinkAdded = z.object({ link: BuyingLink });
 export const BuyingLinks = z.object({
   defaults: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), description: z.string() })).readonly(),
   links: z.array(BuyingLink),

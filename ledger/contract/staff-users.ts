@@ -11,6 +11,7 @@ import { TransactionStatus, TransactionType } from '../wallet/events.js';
 
 export {
   BuyingLink,
+  BuyingLinkAdded,
   BuyingLinks,
   DEFAULT_BUYING_SERVICES,
   LINK_MESSAGES,

@@ -48,17 +48,16 @@ export const FoundUser = z.object({
   message: z.string().optional(),
 });
 export const Claimed = z.object({ success: z.boolean(), message: z.string() });
-export const OwnedUsers = z.object({
-  ownedUsers: z.array(z.object({ user_email: z.string(), profile_user_id: z.string(), profile_created_at: z.string() })),
-  totalCount: z.number(),
-});
+/** A customer the worker claimed (My Users). */
+export const OwnedUser = z.object({ user_email: z.string(), profile_user_id: z.string(), profile_created_at: z.string() });
+export type OwnedUser = z.infer<typeof OwnedUser>;
+export const OwnedUsers = z.object({ ownedUsers: z.array(OwnedUser), totalCount: z.number() });
 export const Ownership = z.object({ isOwner: z.boolean() });
 export const ManagerAccess = z.object({ isAuthorized: z.boolean() });
-export const WorkerCreated = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  worker: z.object({ id: z.string(), full_name: z.string(), email: z.string() }),
-});
+/** One of a manager's workers. */
+export const Worker = z.object({ id: z.string(), full_name: z.string(), email: z.string() });
+export type Worker = z.infer<typeof Worker>;
+export const WorkerCreated = z.object({ success: z.boolean(), message: z.string(), worker: Worker });
 /** Shown once to the manager; it is in no event, log or table. */
 export const WorkerPasswordReset = z.object({ success: z.boolean(), temporaryPassword: z.string() });
 export const ManagedUsers = z.object({
@@ -75,9 +74,11 @@ export const ManagedUsers = z.object({
   totalCount: z.number(),
 });
 /** A manager's workers; with a page asked for, X-Total-Count says how many there are in all. */
-export const WorkerList = z.array(z.object({ id: z.string(), full_name: z.string(), email: z.string() }));
+export const WorkerList = z.array(Worker);
 export const WorkerManager = z.object({ managerId: z.string().nullable() });
 
+/** A manager's post to their workers. */
 export const Announcement = z.object({ id: z.string(), manager_id: z.string(), message: z.string(), created_at: z.string() });
+export type Announcement = z.infer<typeof Announcement>;
 export const AnnouncementPosted = z.object({ success: z.boolean(), announcement: Announcement.nullable() });
 export const Announcements = z.array(Announcement);

@@ -1,20 +1,13 @@
 import { z } from 'zod';
 import { ASSETS, type AssetId } from '../../ledger/assets.js';
+import type { AssetPrice, PriceMap } from '../../ledger/contract/prices.js';
 
 /**
- * USD prices are display data (the spec's client reads `{symbol: {price, changePercent24Hr}}`),
- * so they are plain numbers here; amounts of money never are.
+ * Prices as the prices contract gives them (plain USD numbers: display data). A real feed may
+ * lack some of our assets, so a consumer must handle a missing symbol; the simulated feed always
+ * has all ten.
  */
-export interface AssetPrice {
-  price: number;
-  changePercent24Hr: number;
-}
-
-/**
- * Prices keyed by symbol. A real feed may lack some of our assets (only BTC and ETH are
- * required), so a consumer must handle a missing symbol; the simulated feed always has all ten.
- */
-export type PriceMap = Partial<Record<AssetId, AssetPrice>>;
+export type { AssetPrice, PriceMap };
 
 /** The price-feed port. */
 export interface PriceFeed {

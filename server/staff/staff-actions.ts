@@ -6,7 +6,6 @@ import { csvCell } from '../../ledger/journal/statement.js';
 import type { StaffAction } from '../../ledger/contract/staff-activity.js';
 
 export const STAFF_ACTIVITY_DENIED = 'Access Denied: Only admins can view staff activity.';
-export const STAFF_ACTIONS_PAGE = 50;
 /** A CSV download holds at most this many rows (the newest that match); filters narrow it. */
 export const STAFF_ACTIONS_EXPORT_MAX = 100_000;
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import {
@@ -9,11 +8,10 @@ import {
   SecondStepAnswer,
   VerifyFactorBody,
 } from '../../../ledger/contract/access.js';
+import { ById } from '../../../ledger/contract/common.js';
 import { assertRecentAuth, limit } from './shared.js';
 
 export const autoPrefix = '/auth/v1';
-
-const factorParams = z.object({ id: z.uuid() });
 
 /** `/auth/v1/factors` (spec 000 section 7.1): enrolling, challenging, verifying and removing an authenticator app. */
 const factorRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -40,7 +38,7 @@ const factorRoutes: FastifyPluginAsyncZod = async (app) => {
     // The second step comes before a forced password change (spec 4.1, step 1), as for e-mailed codes.
     {
       config: { ...limit(30), auth: { allowAal1: true, allowPasswordChange: true } },
-      schema: { tags: ['auth'], response: { 200: Challenge }, params: factorParams },
+      schema: { tags: ['auth'], response: { 200: Challenge }, params: ById },
     },
     async (request) => mfa.challenge(authOf(request), request.params.id),
   );
@@ -52,7 +50,7 @@ const factorRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 200: SecondStepAnswer },
-        params: factorParams,
+        params: ById,
         body: VerifyFactorBody,
       },
     },
@@ -60,7 +58,7 @@ const factorRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.delete(
     '/factors/:id',
-    { config: { auth: { allowAal1: true } }, schema: { tags: ['auth'], response: { 200: FactorRemoved }, params: factorParams } },
+    { config: { auth: { allowAal1: true } }, schema: { tags: ['auth'], response: { 200: FactorRemoved }, params: ById } },
     async (request) => mfa.remove(authOf(request), request.params.id, request.log),
   );
 };

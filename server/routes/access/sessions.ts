@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { HttpError } from '../../errors.js';
-import { NoContent } from '../../../ledger/contract/common.js';
+import { ById, NoContent } from '../../../ledger/contract/common.js';
 import { LiveSession } from '../../../ledger/contract/access.js';
 
 export const autoPrefix = '/auth/v1';
@@ -28,7 +28,7 @@ const sessionRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['auth'],
         response: { 204: NoContent },
         summary: 'Ends one session of the signed-in account',
-        params: z.object({ id: z.uuid() }),
+        params: ById,
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApprovalList } from '../../../ledger/contract/approvals.js';
+import { ByUserId } from '../../../ledger/contract/common.js';
 import { authOf } from '../../auth/guard.js';
 import { assertCanManageUser } from '../../shared/access.js';
 
@@ -14,16 +14,12 @@ const approvalApi: FastifyPluginAsyncZod = async (app) => {
   const { ledger, fourEyes } = app;
   const db = ledger.database.db;
 
-  app.get(
-    '/users/:userId/approvals',
-    { schema: { tags: ['api'], response: { 200: ApprovalList }, params: z.object({ userId: z.uuid() }) } },
-    async (request) => {
-      const staff = authOf(request);
-      await assertCanManageUser(db, staff, request.params.userId);
-      await fourEyes.expireDue();
-      return { approvals: await fourEyes.read({ userId: request.params.userId }) };
-    },
-  );
+  app.get('/users/:userId/approvals', { schema: { tags: ['api'], response: { 200: ApprovalList }, params: ByUserId } }, async (request) => {
+    const staff = authOf(request);
+    await assertCanManageUser(db, staff, request.params.userId);
+    await fourEyes.expireDue();
+    return { approvals: await fourEyes.read({ userId: request.params.userId }) };
+  });
 };
 
 export default approvalApi;

@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
 import { PAYMENT_METHOD_NOT_FOUND } from '../../../ledger/payment-methods/payment-methods.js';
 import { Done } from '../../../ledger/contract/common.js';
-import { PaymentMethodView } from '../../../ledger/contract/payments.js';
+import { PaymentMethodAnswer, PaymentMethodList, PaymentMethodParams } from '../../../ledger/contract/payments.js';
 import { paymentMethodStore, UUID, view } from '../../payments/payment-method-store.js';
 import { dropAccountNumber, ownPaymentMethods } from './queries.js';
 
@@ -21,21 +20,15 @@ const paymentMethodApi: FastifyPluginAsyncZod = async (app) => {
   const { record, findOwn } = paymentMethodStore(ledger);
   const db = ledger.database.db;
 
-  const byId = z.object({ id: z.string().max(100) });
-
-  app.get(
-    '/payment-methods',
-    { schema: { tags: ['api'], response: { 200: z.object({ paymentMethods: z.array(PaymentMethodView) }) } } },
-    async (request) => {
-      const caller = authOf(request);
-      const rows = await ownPaymentMethods(db, caller.userId);
-      return { paymentMethods: rows.map(view) };
-    },
-  );
+  app.get('/payment-methods', { schema: { tags: ['api'], response: { 200: PaymentMethodList } } }, async (request) => {
+    const caller = authOf(request);
+    const rows = await ownPaymentMethods(db, caller.userId);
+    return { paymentMethods: rows.map(view) };
+  });
 
   app.get(
     '/payment-methods/:id',
-    { schema: { tags: ['api'], params: byId, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } } },
+    { schema: { tags: ['api'], params: PaymentMethodParams, response: { 200: PaymentMethodAnswer } } },
     async (request) => {
       const row = await findOwn(authOf(request).userId, request.params.id);
       if (!row) throw notFound(PAYMENT_METHOD_NOT_FOUND);
@@ -43,16 +36,20 @@ const paymentMethodApi: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/payment-methods/:id', { schema: { tags: ['api'], params: byId, response: { 200: Done } } }, async (request) => {
-    const caller = authOf(request);
-    const id = request.params.id;
-    // Only the caller's own stream is asked: another customer's id is simply not found there.
-    if (!UUID.test(id)) throw notFound(PAYMENT_METHOD_NOT_FOUND);
-    await record(request, caller, { type: 'Remove', paymentMethodId: id });
-    // A removed bank account's number has no further use.
-    await dropAccountNumber(db, id);
-    return { success: true as const };
-  });
+  app.delete(
+    '/payment-methods/:id',
+    { schema: { tags: ['api'], params: PaymentMethodParams, response: { 200: Done } } },
+    async (request) => {
+      const caller = authOf(request);
+      const id = request.params.id;
+      // Only the caller's own stream is asked: another customer's id is simply not found there.
+      if (!UUID.test(id)) throw notFound(PAYMENT_METHOD_NOT_FOUND);
+      await record(request, caller, { type: 'Remove', paymentMethodId: id });
+      // A removed bank account's number has no further use.
+      await dropAccountNumber(db, id);
+      return { success: true as const };
+    },
+  );
 };
 
 export default paymentMethodApi;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { badRequest } from '../../errors.js';
@@ -7,7 +6,7 @@ import { encrypt } from '../../secrets.js';
 import { checkBankAccount, checkCard } from '../../../ledger/payment-methods/card.js';
 import { deterministicUuid } from '../../../ledger/command-handler.js';
 import { type PaymentMethodsCommand } from '../../../ledger/payment-methods/payment-methods.js';
-import { AddPaymentMethodBody, PaymentMethodView } from '../../../ledger/contract/payments.js';
+import { AddPaymentMethodBody, PaymentMethodAnswer } from '../../../ledger/contract/payments.js';
 import { commandOfEvent, idempotencyKey, paymentMethodStore, view, viewOfCommand } from '../../payments/payment-method-store.js';
 import { dropAccountNumber, sealAccountNumber } from './queries.js';
 
@@ -27,7 +26,7 @@ const paymentMethodFunctions: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/add-raw-payment-method',
     {
-      schema: { tags: ['functions'], body: AddPaymentMethodBody, response: { 200: z.object({ paymentMethod: PaymentMethodView }) } },
+      schema: { tags: ['functions'], body: AddPaymentMethodBody, response: { 200: PaymentMethodAnswer } },
     },
     async (request) => {
       const caller = authOf(request);

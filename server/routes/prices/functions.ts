@@ -1,20 +1,12 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ASSETS, ASSET_IDS } from '../../../ledger/assets.js';
+import { ASSETS } from '../../../ledger/assets.js';
+import { MARKET_DATA_ERROR, Prices, type PriceMap } from '../../../ledger/contract/prices.js';
 import type { PriceCache } from '../../prices/price-cache.js';
-import type { PriceMap } from '../../prices/price-feed.js';
-
-const AssetPriceSchema = z.object({
-  price: z.number().describe('USD'),
-  changePercent24Hr: z.number(),
-});
-
-/** The spec's prices map: keyed by symbol, each with price and changePercent24Hr. */
-const PricesSchema = z.partialRecord(z.enum(ASSET_IDS), AssetPriceSchema);
 
 const ErrorSchema = z.object({ error: z.string() });
 
-export const MARKET_DATA_ERROR = 'Failed to load market data.';
+export { MARKET_DATA_ERROR };
 
 export const autoPrefix = '/functions/v1';
 
@@ -28,7 +20,7 @@ export function priceRoutes(cache: PriceCache): FastifyPluginAsyncZod {
         schema: {
           tags: ['functions'],
           summary: 'USD price and 24 h change per asset, refreshed every 60 s',
-          response: { 200: PricesSchema, 503: ErrorSchema },
+          response: { 200: Prices, 503: ErrorSchema },
         },
       },
       async (_request, reply) => {

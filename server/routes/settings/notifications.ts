@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Done } from '../../../ledger/contract/common.js';
+import { ById, Done } from '../../../ledger/contract/common.js';
 import { NotificationFeed } from '../../../ledger/contract/settings.js';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
@@ -50,23 +49,19 @@ const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 
-  app.post(
-    '/notifications/:id/read',
-    { schema: { tags: ['api'], response: { 200: Done }, params: z.object({ id: z.uuid() }) } },
-    async (request) => {
-      const caller = authOf(request);
-      const own = await ownNotification(db, caller.userId, request.params.id);
-      if (!own) throw notFound('Notification not found.');
-      if (!own.read)
-        await ledger.execute(
-          notificationsDecider,
-          caller.userId,
-          { type: 'MarkRead', notificationIds: [own.id] },
-          { actor: { id: caller.userId, role: caller.role } },
-        );
-      return { success: true };
-    },
-  );
+  app.post('/notifications/:id/read', { schema: { tags: ['api'], response: { 200: Done }, params: ById } }, async (request) => {
+    const caller = authOf(request);
+    const own = await ownNotification(db, caller.userId, request.params.id);
+    if (!own) throw notFound('Notification not found.');
+    if (!own.read)
+      await ledger.execute(
+        notificationsDecider,
+        caller.userId,
+        { type: 'MarkRead', notificationIds: [own.id] },
+        { actor: { id: caller.userId, role: caller.role } },
+      );
+    return { success: true };
+  });
 
   app.post('/notifications/read-all', { schema: { tags: ['api'], response: { 200: Done } } }, async (request) => {
     const caller = authOf(request);

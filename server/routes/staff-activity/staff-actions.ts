@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { badRequest } from '../../errors.js';
-import { STAFF_ACTIONS } from '../../../projections/staff-actions.js';
-import { StaffActionPageSchema } from '../../../ledger/contract/staff-activity.js';
+import { STAFF_ACTION_NAMES, StaffActionPageSchema, StaffActionsQuery } from '../../../ledger/contract/staff-activity.js';
 import { Bytes } from '../../../ledger/contract/common.js';
 import {
   accountIdOf,
@@ -10,7 +9,6 @@ import {
   decodeCursor,
   listStaffActions,
   STAFF_ACTIONS_EXPORT_MAX,
-  STAFF_ACTIONS_PAGE,
   staffActionsCsvHeader,
   staffActionsCsvRows,
   type StaffActionFilter,
@@ -18,7 +16,6 @@ import {
 
 export const autoPrefix = '/api/v1';
 
-const MOMENT = z.iso.datetime({ offset: true }).or(z.iso.date());
 const momentOf = (text: string, endOfDay: boolean) =>
   new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : text);
 
@@ -31,16 +28,7 @@ const staffActionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: z.union([StaffActionPageSchema, Bytes('text/csv: the list with format=csv')]) },
-        querystring: z.object({
-          staff: z.string().trim().min(1).max(320).optional(),
-          customer: z.string().trim().min(1).max(320).optional(),
-          action: z.enum(STAFF_ACTIONS as [string, ...string[]]).optional(),
-          from: MOMENT.optional(),
-          to: MOMENT.optional(),
-          cursor: z.string().max(200).optional(),
-          limit: z.coerce.number().int().min(1).max(200).default(STAFF_ACTIONS_PAGE),
-          format: z.enum(['json', 'csv']).default('json'),
-        }),
+        querystring: StaffActionsQuery,
       },
     },
     async (request, reply) => {
@@ -70,7 +58,7 @@ const staffActionRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const cursor = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
       if (cursor === null) throw badRequest('cursor: not a cursor this list gave.');
-      return { ...(await listStaffActions(db, filter, { limit: q.limit, cursor })), actionNames: STAFF_ACTIONS };
+      return { ...(await listStaffActions(db, filter, { limit: q.limit, cursor })), actionNames: [...STAFF_ACTION_NAMES] };
     },
   );
 };

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { StaffPaymentMethod } from '../../../ledger/contract/staff-users.js';
+import { ByUserId } from '../../../ledger/contract/common.js';
+import { StaffPaymentMethodAnswer, StaffPaymentMethodParams, StaffPaymentMethods } from '../../../ledger/contract/staff-buying-links.js';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
 import { assertCanManageUser } from '../../shared/access.js';
@@ -19,8 +19,8 @@ const profilePaymentMethodRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['api'],
-        response: { 200: z.object({ paymentMethods: z.array(StaffPaymentMethod) }) },
-        params: z.object({ userId: z.uuid() }),
+        response: { 200: StaffPaymentMethods },
+        params: ByUserId,
       },
     },
     async (request) => {
@@ -36,8 +36,8 @@ const profilePaymentMethodRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['api'],
-        response: { 200: z.object({ paymentMethod: StaffPaymentMethod }) },
-        params: z.object({ userId: z.uuid(), id: z.string().max(100) }),
+        response: { 200: StaffPaymentMethodAnswer },
+        params: StaffPaymentMethodParams,
       },
     },
     async (request) => {

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ByUserId } from '../../../ledger/contract/common.js';
 import { TrailPage, TrailQuery } from '../../../ledger/contract/staff-users.js';
 import { authOf } from '../../auth/guard.js';
 import { formatPosition } from '../../../ledger/event-store/port.js';
@@ -22,7 +22,7 @@ const eventTrailRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: TrailPage },
-        params: z.object({ userId: z.uuid() }),
+        params: ByUserId,
         querystring: TrailQuery,
       },
     },

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ByUserId } from '../../../ledger/contract/common.js';
 import { StaffTransactionPage, StaffTransactionsQuery } from '../../../ledger/contract/staff-users.js';
 import { authOf } from '../../auth/guard.js';
 import { badRequest } from '../../errors.js';
@@ -26,7 +26,7 @@ const staffTransactionListRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: StaffTransactionPage },
-        params: z.object({ userId: z.uuid() }),
+        params: ByUserId,
         querystring: StaffTransactionsQuery,
       },
     },

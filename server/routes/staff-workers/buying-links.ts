@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BuyingLink, BuyingLinks, Done, LINK_MESSAGES, LOGO_MAX_BYTES, LogoFile } from '../../../ledger/contract/staff-users.js';
-import { AddBuyingLinkBody, BuyingLinksQuery, RemoveBuyingLinkQuery } from '../../../ledger/contract/staff-buying-links.js';
+import { BuyingLinkAdded, BuyingLinks, Done, LINK_MESSAGES, LOGO_MAX_BYTES, LogoFile } from '../../../ledger/contract/staff-users.js';
+import {
+  AddBuyingLinkBody,
+  BuyingLinkParams,
+  BuyingLinksQuery,
+  RemoveBuyingLinkQuery,
+} from '../../../ledger/contract/staff-buying-links.js';
 import type { Selectable } from 'kysely';
 import { authOf, type AuthInfo } from '../../auth/guard.js';
 import type { BuyingLinksTable } from '../../db/schema.js';
@@ -86,7 +90,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: 1_600_000,
       schema: {
         tags: ['api'],
-        response: { 200: z.object({ link: BuyingLink }) },
+        response: { 200: BuyingLinkAdded },
         body: AddBuyingLinkBody,
       },
     },
@@ -136,7 +140,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: Done },
-        params: z.object({ id: z.string().max(100) }),
+        params: BuyingLinkParams,
         querystring: RemoveBuyingLinkQuery,
       },
     },
@@ -154,7 +158,7 @@ const buyingLinkRoutes: FastifyPluginAsyncZod = async (app) => {
   // The logo's public address (spec: the bucket's public URL); images load without a token.
   app.get(
     '/buying-links/:id/logo',
-    { config: { auth: 'public' }, schema: { tags: ['api'], response: { 200: LogoFile }, params: z.object({ id: z.string().max(100) }) } },
+    { config: { auth: 'public' }, schema: { tags: ['api'], response: { 200: LogoFile }, params: BuyingLinkParams } },
     async (request, reply) => {
       const id = UUID.safeParse(request.params.id);
       const row = id.success ? await logoBlobOf(db, id.data) : undefined;

@@ -10,6 +10,7 @@ import {
   TicketResponse,
   TicketThread,
 } from '../../../ledger/contract/tickets.js';
+import { ById } from '../../../ledger/contract/common.js';
 import { authOf } from '../../auth/guard.js';
 import { onlyFor } from '../../shared/access.js';
 import { writtenResponse } from './queries.js';
@@ -48,18 +49,14 @@ const ticketApi: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** One ticket with its conversation, for its customer or its worker. */
-  app.get(
-    '/support-tickets/:id',
-    { schema: { tags: ['api'], response: { 200: TicketThread }, params: z.object({ id: z.uuid() }) } },
-    async (request) => {
-      const { ticket } = await tickets.forParticipant(request.params.id, authOf(request));
-      const emails = await tickets.emails([ticket.user_id]);
-      return {
-        ticket: { ...ticketJson(ticket), user_email: emails[ticket.user_id] ?? null },
-        ...(await tickets.conversation(ticket.id)),
-      };
-    },
-  );
+  app.get('/support-tickets/:id', { schema: { tags: ['api'], response: { 200: TicketThread }, params: ById } }, async (request) => {
+    const { ticket } = await tickets.forParticipant(request.params.id, authOf(request));
+    const emails = await tickets.emails([ticket.user_id]);
+    return {
+      ticket: { ...ticketJson(ticket), user_email: emails[ticket.user_id] ?? null },
+      ...(await tickets.conversation(ticket.id)),
+    };
+  });
 
   app.get(
     '/ticket-responses',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { Done } from '../../../ledger/contract/common.js';
+import { ById, Done } from '../../../ledger/contract/common.js';
 import { LinkAttachmentBody, TicketAttachment, TicketIdQuery } from '../../../ledger/contract/tickets.js';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
@@ -34,7 +34,7 @@ const attachmentApi: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: TicketAttachment },
-        params: z.object({ id: z.uuid() }),
+        params: ById,
         body: LinkAttachmentBody,
       },
     },
@@ -52,20 +52,16 @@ const attachmentApi: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete(
-    '/ticket-attachments/:id',
-    { schema: { tags: ['api'], response: { 200: Done }, params: z.object({ id: z.uuid() }) } },
-    async (request) => {
-      const caller = authOf(request);
-      const row = await findAttachment(db, request.params.id);
-      if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);
-      await tickets.forParticipant(row.ticket_id, caller);
-      await tickets.run(row.ticket_id, { type: 'RemoveAttachment', attachmentId: request.params.id, by: caller.userId }, caller);
-      // The event says it was removed; the bytes go with it.
-      await blobs.delete(row.storage_path);
-      return { success: true };
-    },
-  );
+  app.delete('/ticket-attachments/:id', { schema: { tags: ['api'], response: { 200: Done }, params: ById } }, async (request) => {
+    const caller = authOf(request);
+    const row = await findAttachment(db, request.params.id);
+    if (!row) throw notFound(TICKET_TEXT.attachmentNotFound);
+    await tickets.forParticipant(row.ticket_id, caller);
+    await tickets.run(row.ticket_id, { type: 'RemoveAttachment', attachmentId: request.params.id, by: caller.userId }, caller);
+    // The event says it was removed; the bytes go with it.
+    await blobs.delete(row.storage_path);
+    return { success: true };
+  });
 };
 
 export default attachmentApi;

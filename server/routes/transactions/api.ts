@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { authOf } from '../../auth/guard.js';
 import { notFound } from '../../errors.js';
 import { entryView, transactionEntry, transactionsPageJson } from '../../transactions/list.js';
+import { ById } from '../../../ledger/contract/common.js';
 import { TransactionEntry, TransactionsPage, TransactionsQuery } from '../../../ledger/contract/transactions.js';
 
 export const autoPrefix = '/api/v1';
@@ -34,16 +35,12 @@ const transactionsApi: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get(
-    '/transactions/:id',
-    { schema: { tags: ['api'], response: { 200: TransactionEntry }, params: z.object({ id: z.uuid() }) } },
-    async (request) => {
-      const caller = authOf(request);
-      const entry = await transactionEntry(db, caller.userId, request.params.id);
-      if (!entry) throw notFound('Transaction not found.');
-      return entryView(entry);
-    },
-  );
+  app.get('/transactions/:id', { schema: { tags: ['api'], response: { 200: TransactionEntry }, params: ById } }, async (request) => {
+    const caller = authOf(request);
+    const entry = await transactionEntry(db, caller.userId, request.params.id);
+    if (!entry) throw notFound('Transaction not found.');
+    return entryView(entry);
+  });
 };
 
 export default transactionsApi;

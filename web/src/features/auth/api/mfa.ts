@@ -1,9 +1,10 @@
 import type { z } from 'zod';
-import type { VerifyFactorBody } from '@ledger/contract/access.js';
+import type { Challenge, VerifyFactorBody } from '@ledger/contract/access.js';
 import { postJson } from '@/lib/api-client.js';
 import type { Session } from '@/lib/auth-types.js';
 
-export type MfaChallenge = { id: string; expires_at?: number | string };
+/** A challenge to answer with the authenticator's code (the access contract's). */
+export type MfaChallenge = z.infer<typeof Challenge>;
 
 export function createMfaChallenge(factorId: string): Promise<MfaChallenge> {
   return postJson<MfaChallenge>(`auth/v1/factors/${encodeURIComponent(factorId)}/challenge`);

@@ -1,17 +1,15 @@
+import type { z } from 'zod';
+import type { Done } from '@ledger/contract/common.js';
+import type { FeedItem, NotificationFeed } from '@ledger/contract/settings.js';
 import { getJson, postJson } from '@/lib/api-client.js';
 
-/** One item of the bell (docs/api-money.md): stored notifications and received-transaction items, merged. */
-export type NotificationItem = {
-  id: string;
-  message: string;
-  read: boolean;
-  created_at: string;
-  transaction_id: string | null;
-  /** Only 'stored' items can be marked read; 'received' ones are always read. */
-  source: 'stored' | 'received';
-};
+/**
+ * One item of the bell (docs/api-money.md): stored notifications and received-transaction items,
+ * merged. Only 'stored' items can be marked read; 'received' ones are always read.
+ */
+export type NotificationItem = z.infer<typeof FeedItem>;
 
-export type NotificationList = { notifications: NotificationItem[]; unread: number };
+export type NotificationList = z.infer<typeof NotificationFeed>;
 
 /** GET /api/v1/notifications: at most 15, newest first. */
 export async function fetchNotifications(signal?: AbortSignal): Promise<NotificationItem[]> {
@@ -19,10 +17,10 @@ export async function fetchNotifications(signal?: AbortSignal): Promise<Notifica
   return Array.isArray(body?.notifications) ? body.notifications : [];
 }
 
-export function markNotificationRead(id: string): Promise<{ success: boolean }> {
-  return postJson<{ success: boolean }>(`api/v1/notifications/${encodeURIComponent(id)}/read`);
+export function markNotificationRead(id: string): Promise<z.infer<typeof Done>> {
+  return postJson<z.infer<typeof Done>>(`api/v1/notifications/${encodeURIComponent(id)}/read`);
 }
 
-export function markAllNotificationsRead(): Promise<{ success: boolean }> {
-  return postJson<{ success: boolean }>('api/v1/notifications/read-all');
+export function markAllNotificationsRead(): Promise<z.infer<typeof Done>> {
+  return postJson<z.infer<typeof Done>>('api/v1/notifications/read-all');
 }

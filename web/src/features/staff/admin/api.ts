@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { StaffActionPageSchema } from '@ledger/contract/staff-activity.js';
+import type { z } from 'zod';
+import { StaffActionPageSchema, type StaffActionName, type StaffActionsQuery } from '@ledger/contract/staff-activity.js';
 import { getJson, http, toApiError } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 
@@ -11,13 +12,17 @@ const UNREADABLE = 'The staff activity could not be read.';
 
 export type StaffActionFilters = { staff: string; customer: string; action: string; from: string; to: string };
 
-/** The filters as query parameters: empty ones left out. */
-function params(filters: StaffActionFilters): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(filters)
-      .map(([k, v]) => [k, v.trim()])
-      .filter(([, v]) => v !== ''),
-  );
+/** The filters as the list's query (the contract's): empty ones left out. */
+function query(filters: StaffActionFilters) {
+  const given = (text: string) => text.trim() || undefined;
+  return {
+    staff: given(filters.staff),
+    customer: given(filters.customer),
+    // The form offers only the names the list answered with (its actionNames).
+    action: given(filters.action) as StaffActionName | undefined,
+    from: given(filters.from),
+    to: given(filters.to),
+  } satisfies z.input<typeof StaffActionsQuery>;
 }
 
 export async function staffActions(
@@ -26,10 +31,8 @@ export async function staffActions(
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<StaffActionPage> {
-  const answer = await getJson('api/v1/admin/staff-actions', {
-    searchParams: { ...params(filters), limit, ...(cursor ? { cursor } : {}) },
-    signal,
-  });
+  const search = { ...query(filters), limit, cursor: cursor ?? undefined } satisfies z.input<typeof StaffActionsQuery>;
+  const answer = await getJson('api/v1/admin/staff-actions', { searchParams: search, signal });
   return parseAnswer(StaffActionPageSchema, answer, UNREADABLE);
 }
 
@@ -45,7 +48,8 @@ export function useStaffActions(filters: StaffActionFilters, limit: number, curs
 /** The filtered list as the server's CSV file. */
 export async function staffActionsCsv(filters: StaffActionFilters): Promise<{ blob: Blob; fileName: string }> {
   try {
-    const response = await http.get('api/v1/admin/staff-actions', { searchParams: { ...params(filters), format: 'csv' } });
+    const search = { ...query(filters), format: 'csv' } satisfies z.input<typeof StaffActionsQuery>;
+    const response = await http.get('api/v1/admin/staff-actions', { searchParams: search });
     const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'staff-activity.csv';
     return { blob: await response.blob(), fileName };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ApprovalDecided, ApprovalList, type DecideApprovalBody, type ListApprovalsBody } from '@ledger/contract/approvals.js';
+import type { TransactionAdded } from '@ledger/contract/staff-users.js';
 import { getJson, postJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 import { useRefetchOn } from '@/lib/query-realtime.js';
@@ -9,8 +10,8 @@ import { useRefetchOn } from '@/lib/query-realtime.js';
 export type { Approval } from '@ledger/contract/approvals.js';
 import type { Approval } from '@ledger/contract/approvals.js';
 
-/** What a staff call answers when its action now waits for a second person. */
-export type AwaitingAnswer = { awaitingApproval?: boolean; approval?: Approval };
+/** What a staff call answers when its action now waits for a second person (add-transaction's and update-transaction's fields). */
+export type AwaitingAnswer = Pick<z.infer<typeof TransactionAdded>, 'awaitingApproval' | 'approval'>;
 
 /** A failed call's text when the server gave none (and an answer that does not match the contract). */
 export const APPROVALS_FAILED = 'An unexpected error occurred.';

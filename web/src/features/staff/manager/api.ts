@@ -3,16 +3,21 @@ import type { z } from 'zod';
 import {
   ManagedUsers,
   WorkerList,
+  type AnnouncementPosted,
   type CreateAnnouncementBody,
   type CreateWorkerBody,
   type ManagedUsersBody,
   type ResetWorkerPasswordBody,
+  type Worker,
+  type WorkerCreated,
   type WorkerInfoBody,
+  type WorkerPasswordReset,
 } from '@ledger/contract/staff-workers.js';
 import { ApiError, postJson, postJsonWithHeaders } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
 
-export type Worker = { id: string; full_name: string; email: string };
+/** One of the manager's workers, as the contract answers it. */
+export type { Worker } from '@ledger/contract/staff-workers.js';
 /** A page of All Users (spec 002: User list item), as the contract answers it. */
 export type ManagedUsersPage = z.infer<typeof ManagedUsers>;
 export type ManagedUser = ManagedUsersPage['users'][number];
@@ -20,7 +25,7 @@ export type ManagedUser = ManagedUsersPage['users'][number];
 export const USERS_FAILED = 'Failed to fetch users.';
 
 export function createWorker(input: z.input<typeof CreateWorkerBody>) {
-  return postJson<{ success: boolean; message: string }>('functions/v1/create-worker-for-manager', input);
+  return postJson<z.infer<typeof WorkerCreated>>('functions/v1/create-worker-for-manager', input);
 }
 
 export const WORKERS_FAILED = 'The workers could not be read.';
@@ -46,7 +51,7 @@ export async function listWorkersPage(
   page: number,
   pageSize: number,
 ): Promise<{ workers: Worker[]; totalCount: number }> {
-  const { body, headers } = await postJsonWithHeaders<Worker[]>('api/v1/rpc/get_worker_info', {
+  const { body, headers } = await postJsonWithHeaders<z.infer<typeof WorkerList>>('api/v1/rpc/get_worker_info', {
     p_manager_id: managerId,
     p_page: page,
     p_page_size: pageSize,
@@ -56,12 +61,12 @@ export async function listWorkersPage(
 
 export function resetWorkerPassword(workerId: string) {
   const body: z.input<typeof ResetWorkerPasswordBody> = { workerId };
-  return postJson<{ temporaryPassword?: string }>('functions/v1/reset-worker-password', body);
+  return postJson<z.infer<typeof WorkerPasswordReset>>('functions/v1/reset-worker-password', body);
 }
 
 export function createAnnouncement(managerId: string, message: string) {
   const body: z.input<typeof CreateAnnouncementBody> = { p_manager_id: managerId, p_message: message };
-  return postJson<{ success: boolean }>('api/v1/rpc/create_announcement', body);
+  return postJson<z.infer<typeof AnnouncementPosted>>('api/v1/rpc/create_announcement', body);
 }
 
 export async function usersForManager(page: number, perPage: number, searchQuery: string, signal?: AbortSignal) {

@@ -3,10 +3,13 @@ import {
   Claimed,
   FoundUser as FoundUserAnswer,
   LATEST_ANNOUNCEMENTS,
+  type Announcements,
   type AnnouncementsQuery,
   type ClaimUserBody,
   type ListMyUsersBody,
+  type OwnedUsers,
   type SearchUserBody,
+  type WorkerManager,
   type WorkerManagerBody,
 } from '@ledger/contract/staff-workers.js';
 import { getJson, postJson } from '@/lib/api-client.js';
@@ -19,8 +22,8 @@ export const SEARCH_TEXT = {
   unexpectedSearch: 'Received an unexpected response from the server.',
   unexpectedClaim: 'An unexpected response occurred during claim.',
 } as const;
-export type OwnedUser = { user_email: string; profile_user_id: string; profile_created_at: string };
-export type Announcement = { id: string; manager_id: string; message: string; created_at: string };
+/** A customer the worker claimed, and a manager's announcement, as the contract answers them. */
+export type { Announcement, OwnedUser } from '@ledger/contract/staff-workers.js';
 
 /** The answer checked against the contract; another shape fails with the spec's 'unexpected response' text. */
 export async function searchUserByEmail(emailToSearch: string) {
@@ -36,15 +39,15 @@ export async function claimUser(userIdToClaim: string) {
 /** One page of the customers this worker claimed, newest claim first, and how many there are in all. */
 export function listMyUsers(page: number, pageSize: number) {
   const body: z.input<typeof ListMyUsersBody> = { page, pageSize };
-  return postJson<{ ownedUsers: OwnedUser[]; totalCount: number }>('functions/v1/list-my-users', body);
+  return postJson<z.infer<typeof OwnedUsers>>('functions/v1/list-my-users', body);
 }
 
 export async function getWorkerManager(workerId: string): Promise<string | null> {
   const body: z.input<typeof WorkerManagerBody> = { p_worker_id: workerId };
-  return (await postJson<{ managerId: string | null }>('api/v1/rpc/get_worker_manager', body)).managerId;
+  return (await postJson<z.infer<typeof WorkerManager>>('api/v1/rpc/get_worker_manager', body)).managerId;
 }
 
-export function latestAnnouncements(managerId: string): Promise<Announcement[]> {
+export function latestAnnouncements(managerId: string) {
   const query = { manager_id: managerId, limit: LATEST_ANNOUNCEMENTS } satisfies z.input<typeof AnnouncementsQuery>;
-  return getJson<Announcement[]>('api/v1/announcements', { searchParams: query });
+  return getJson<z.infer<typeof Announcements>>('api/v1/announcements', { searchParams: query });
 }

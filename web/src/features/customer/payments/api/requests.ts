@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import type { FiatRequestBody } from '@ledger/contract/payments.js';
+import type { FiatRequestAnswer, FiatRequestBody } from '@ledger/contract/payments.js';
 import { postJson } from '@/lib/api-client.js';
 import { idempotent } from '@/features/customer/shared/api/idempotency.js';
 
 export type PaymentKind = 'withdrawal' | 'deposit';
 
 export type PaymentRequest = z.input<typeof FiatRequestBody>;
-export type PaymentAnswer = { success: boolean; transactionId: string; amount: string; fee: string };
+export type PaymentAnswer = z.infer<typeof FiatRequestAnswer>;
 
 /** create-deposit-request / create-withdrawal-request (docs/api-money.md). */
 export function requestPayment(kind: PaymentKind, body: PaymentRequest): Promise<PaymentAnswer> {

@@ -2,33 +2,38 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
   LoginEntry,
+  type Challenge,
   type EnrolFactorBody,
+  type Enrolment,
+  type FactorRemoved,
   type OtpBody,
   type UpdateUserBody,
   type VerifyAndUpdatePasswordBody,
   type VerifyBody,
   type VerifyFactorBody,
 } from '@ledger/contract/access.js';
+import type { Done, ErrorAnswer } from '@ledger/contract/common.js';
 import { deleteJson, getJson, postJson, putJson, requestWithStatus } from '@/lib/api-client.js';
 import type { Session, User } from '@/lib/auth-types.js';
 import { parseAnswer } from '@/lib/query.js';
 
 /** The Security tab's calls (docs/api-auth.md). */
 
-export type TotpEnrolment = { id: string; type: 'totp'; totp: { qr_code: string; secret: string; uri: string } };
+/** A new authenticator to scan (the access contract's Enrolment). */
+export type TotpEnrolment = z.infer<typeof Enrolment>;
 
 export function enrolTotp(): Promise<TotpEnrolment> {
   const body: z.input<typeof EnrolFactorBody> = { factor_type: 'totp', friendly_name: 'Authenticator App' };
   return postJson<TotpEnrolment>('auth/v1/factors', body);
 }
 
-export function unenrolFactor(factorId: string): Promise<{ id: string }> {
+export function unenrolFactor(factorId: string): Promise<z.infer<typeof FactorRemoved>> {
   return deleteJson(`auth/v1/factors/${encodeURIComponent(factorId)}`);
 }
 
 /** Challenge and verify in one go; the answer is the session upgraded to aal2. */
 export async function verifyTotp(factorId: string, code: string): Promise<Session> {
-  const challenge = await postJson<{ id: string }>(`auth/v1/factors/${encodeURIComponent(factorId)}/challenge`);
+  const challenge = await postJson<z.infer<typeof Challenge>>(`auth/v1/factors/${encodeURIComponent(factorId)}/challenge`);
   const body: z.input<typeof VerifyFactorBody> = { challenge_id: challenge.id, code };
   return postJson<Session>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, body);
 }
@@ -60,7 +65,7 @@ export async function verifyAndUpdatePassword(
   verifyOnly = false,
 ): Promise<PasswordResult & { status: number }> {
   const json: z.input<typeof VerifyAndUpdatePasswordBody> = { oldPassword, newPassword, ...(verifyOnly ? { verifyOnly: true } : {}) };
-  const res = await requestWithStatus<PasswordResult | { error?: string }>('post', 'functions/v1/verify-and-update-password', { json });
+  const res = await requestWithStatus<z.infer<typeof Done> | ErrorAnswer>('post', 'functions/v1/verify-and-update-password', { json });
   const body = res.body && typeof res.body === 'object' ? res.body : {};
   return { status: res.status, success: res.ok && (body as PasswordResult).success === true, error: (body as { error?: string }).error };
 }

@@ -1,9 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { deleteJson, getJson, postJson } from '@/lib/api-client.js';
 import { parseAnswer } from '@/lib/query.js';
-import { PaymentMethodView, type AddPaymentMethodBody } from '@ledger/contract/payment-methods.js';
+import type { Done } from '@ledger/contract/common.js';
+import {
+  PaymentMethodList,
+  type AddPaymentMethodBody,
+  type PaymentMethodAnswer,
+  type PaymentMethodView,
+} from '@ledger/contract/payment-methods.js';
 import { customerKeys } from './keys.js';
 import { idempotent } from './idempotency.js';
 
@@ -17,12 +23,10 @@ export type NewPaymentMethod = z.input<typeof AddPaymentMethodBody>;
 export type NewCard = Extract<NewPaymentMethod, { type: 'credit_card' }>;
 export type NewBankAccount = Extract<NewPaymentMethod, { type: 'bank_account' }>;
 
-const PaymentMethodListSchema = z.object({ paymentMethods: z.array(PaymentMethodView) });
-
 /** GET /api/v1/payment-methods: `{paymentMethods}`, own, newest first. */
 export async function fetchPaymentMethods(signal?: AbortSignal): Promise<PaymentMethod[]> {
   const answer = await getJson('api/v1/payment-methods', { signal });
-  return parseAnswer(PaymentMethodListSchema, answer, LOAD_METHODS_ERROR).paymentMethods;
+  return parseAnswer(PaymentMethodList, answer, LOAD_METHODS_ERROR).paymentMethods;
 }
 
 export type PaymentMethodsState = { methods: PaymentMethod[]; loading: boolean; error: string | null; reload: () => void };
@@ -40,11 +44,11 @@ export function usePaymentMethods(): PaymentMethodsState {
   };
 }
 
-export function addPaymentMethod(payload: NewPaymentMethod): Promise<{ paymentMethod: PaymentMethod }> {
+export function addPaymentMethod(payload: NewPaymentMethod): Promise<z.infer<typeof PaymentMethodAnswer>> {
   return postJson('functions/v1/add-raw-payment-method', payload, idempotent());
 }
 
-export function deletePaymentMethod(id: string): Promise<{ success: boolean }> {
+export function deletePaymentMethod(id: string): Promise<z.infer<typeof Done>> {
   return deleteJson(`api/v1/payment-methods/${encodeURIComponent(id)}`);
 }
 

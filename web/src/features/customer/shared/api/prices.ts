@@ -1,15 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { AssetPrice, MARKET_DATA_ERROR, type PriceMap } from '@ledger/contract/prices.js';
 import { anonymous, getJson } from '@/lib/api-client.js';
 import { useRealtime } from '@/lib/realtime.js';
-import type { AssetId } from '../assets.js';
 import { customerKeys } from './keys.js';
 
-export const AssetPriceSchema = z.object({ price: z.number().finite(), changePercent24Hr: z.number() });
-export type AssetPrice = z.infer<typeof AssetPriceSchema>;
-export type PriceMap = Partial<Record<AssetId, AssetPrice>>;
-
-export const MARKET_DATA_ERROR = 'Failed to load market data.';
+/** An asset's USD price and 24 h change, and the prices by asset (the prices contract). */
+export type { AssetPrice, PriceMap } from '@ledger/contract/prices.js';
+export { MARKET_DATA_ERROR };
 
 /** Prices are fetched again this often (spec 001 section 9). */
 export const PRICE_REFRESH_MS = 60_000;
@@ -19,7 +16,7 @@ function priceMap(body: unknown): PriceMap | null {
   if (!body || typeof body !== 'object') return null;
   const prices: Record<string, AssetPrice> = {};
   for (const [asset, entry] of Object.entries(body)) {
-    const parsed = AssetPriceSchema.safeParse(entry);
+    const parsed = AssetPrice.safeParse(entry);
     if (parsed.success) prices[asset] = parsed.data;
   }
   return prices['BTC'] && prices['ETH'] ? (prices as PriceMap) : null;

@@ -4,6 +4,7 @@ import {
   ScheduledTransaction as ScheduledTransactionSchema,
   ScheduledTransactions,
   type ScheduledTransactionsQuery,
+  type StakeAnswer,
   type StakeRequestBody,
 } from '@ledger/contract/staking.js';
 import { getJson, postJson } from '@/lib/api-client.js';
@@ -15,7 +16,7 @@ import { customerKeys } from '@/features/customer/shared/api/keys.js';
 /** An active stake: a scheduled_transactions row with status pending and type stake_payout (the staking contract). */
 export type ScheduledTransaction = z.infer<typeof ScheduledTransactionSchema>;
 
-export function createStake(body: z.input<typeof StakeRequestBody>): Promise<{ success: boolean; message?: string }> {
+export function createStake(body: z.input<typeof StakeRequestBody>): Promise<z.infer<typeof StakeAnswer>> {
   return postJson('functions/v1/create-stake-transaction', body, idempotent());
 }
 

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { SwapRequestBody } from '@ledger/contract/swap.js';
+import type { SwapAnswer as SwapAnswerSchema, SwapRequestBody } from '@ledger/contract/swap.js';
 import { postJson } from '@/lib/api-client.js';
 import { idempotent } from '@/features/customer/shared/api/idempotency.js';
 
-export type SwapAnswer = { success: boolean; requestId: string; fromAmount: string; fee: string; netReceived: string; rate: string };
+export type SwapAnswer = z.infer<typeof SwapAnswerSchema>;
 
 /** POST create-swap-request: the server quotes from its own prices; the client sends only what to swap. */
 export function createSwapRequest(body: z.input<typeof SwapRequestBody>): Promise<SwapAnswer> {

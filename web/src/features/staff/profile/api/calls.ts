@@ -1,16 +1,20 @@
-import type { AwaitingAnswer } from '@/features/staff/approvals/api.js';
 import type { z } from 'zod';
 import type { BalanceAt as BalanceAtSchema, BalanceAtQuery } from '@ledger/contract/books.js';
 import type { AssetId } from '@ledger/contract/assets.js';
-import type { TargetUserBody } from '@ledger/contract/common.js';
+import type { PriceMap } from '@ledger/contract/prices.js';
+import type { Done, TargetUserBody } from '@ledger/contract/common.js';
 import type {
   AddBuyingLinkBody,
+  BuyingLinkAdded,
   BuyingLinks,
   BuyingLinksQuery,
   RemoveBuyingLinkQuery,
   StaffPaymentMethod,
+  StaffPaymentMethodAnswer,
+  StaffPaymentMethods,
 } from '@ledger/contract/staff-buying-links.js';
 import type {
+  AddressSet,
   AddTransactionBody,
   RemoveMfaBody,
   ResetUserPasswordBody,
@@ -18,10 +22,12 @@ import type {
   SetWalletAddressBody,
   StaffTransactionPage,
   TrailPage as TrailPageSchema,
+  TransactionAdded,
+  TransactionUpdated,
   UpdatePermissionsBody,
   UpdateTransactionBody,
 } from '@ledger/contract/staff-users.js';
-import type { OwnershipBody } from '@ledger/contract/staff-workers.js';
+import type { ManagerAccess, Ownership, OwnershipBody } from '@ledger/contract/staff-workers.js';
 import { anonymous, deleteJson, getJson, postJson } from '@/lib/api-client.js';
 
 /** The staff's calls behind the User Profile tabs (spec 002 section 7; docs/api-staff.md). */
@@ -55,8 +61,9 @@ const target = (targetUserId: string) => ({ targetUserId }) satisfies z.input<ty
 export const profileApi = {
   /** The profile shell's access questions (spec 002 section 7): a worker's, and a manager's or an admin's. */
   checkOwnership: (profileUserId: string) =>
-    postJson<{ isOwner: boolean }>(fn('check-user-ownership'), { profileUserId } satisfies z.input<typeof OwnershipBody>),
-  checkManagerAccess: (targetUserId: string) => postJson<{ isAuthorized: boolean }>(fn('check-manager-user-access'), target(targetUserId)),
+    postJson<z.infer<typeof Ownership>>(fn('check-user-ownership'), { profileUserId } satisfies z.input<typeof OwnershipBody>),
+  checkManagerAccess: (targetUserId: string) =>
+    postJson<z.infer<typeof ManagerAccess>>(fn('check-manager-user-access'), target(targetUserId)),
   ban: (targetUserId: string) => postJson(fn('ban-user'), target(targetUserId)),
   unban: (targetUserId: string) => postJson(fn('unban-user'), target(targetUserId)),
   approveKyc: (targetUserId: string) => postJson(fn('approve-kyc'), target(targetUserId)),
@@ -65,7 +72,7 @@ export const profileApi = {
   resetPassword: (targetUserId: string, newPassword: string) =>
     postJson(fn('reset-user-password'), { targetUserId, newPassword } satisfies z.input<typeof ResetUserPasswordBody>),
   removeMfa: (targetUserId: string, reason: string) =>
-    postJson<{ success: boolean }>(fn('remove-user-mfa'), { targetUserId, reason } satisfies z.input<typeof RemoveMfaBody>),
+    postJson<z.infer<typeof Done>>(fn('remove-user-mfa'), { targetUserId, reason } satisfies z.input<typeof RemoveMfaBody>),
   updatePermissions: (
     targetUserId: string,
     permissions: PermissionFlags,
@@ -78,24 +85,24 @@ export const profileApi = {
       sendDisabledNote,
       swapDisabledNote,
     } satisfies z.input<typeof UpdatePermissionsBody>),
-  prices: (signal?: AbortSignal) => getJson<Record<string, { price: number }>>(fn('crypto-prices'), anonymous({ signal })),
+  prices: (signal?: AbortSignal) => getJson<PriceMap>(fn('crypto-prices'), anonymous({ signal })),
   setAddress: (targetUserId: string, assetId: string, newAddress: string) =>
-    postJson<{ message: string }>(fn('set-user-wallet-address'), {
+    postJson<z.infer<typeof AddressSet>>(fn('set-user-wallet-address'), {
       targetUserId,
       assetId,
       newAddress,
     } satisfies z.input<typeof SetWalletAddressBody>),
-  addTransaction: (body: z.input<typeof AddTransactionBody>) => postJson<{ message: string } & AwaitingAnswer>(fn('add-transaction'), body),
+  addTransaction: (body: z.input<typeof AddTransactionBody>) => postJson<z.infer<typeof TransactionAdded>>(fn('add-transaction'), body),
   updateTransaction: (body: z.input<typeof UpdateTransactionBody>) =>
-    postJson<{ success: boolean } & AwaitingAnswer>(fn('update-transaction'), body),
-  paymentMethods: (userId: string) => getJson<{ paymentMethods: PaymentMethodRaw[] }>(`api/v1/users/${userId}/payment-methods`),
+    postJson<z.infer<typeof TransactionUpdated>>(fn('update-transaction'), body),
+  paymentMethods: (userId: string) => getJson<z.infer<typeof StaffPaymentMethods>>(`api/v1/users/${userId}/payment-methods`),
   paymentMethod: (userId: string, id: string) =>
-    getJson<{ paymentMethod: PaymentMethodRaw }>(`api/v1/users/${userId}/payment-methods/${id}`),
+    getJson<z.infer<typeof StaffPaymentMethodAnswer>>(`api/v1/users/${userId}/payment-methods/${id}`),
   buyingLinks: (userId: string) =>
-    getJson<{ defaults: DefaultService[]; links: BuyingLink[] }>('api/v1/buying-links', {
+    getJson<z.infer<typeof BuyingLinks>>('api/v1/buying-links', {
       searchParams: { userId } satisfies z.input<typeof BuyingLinksQuery>,
     }),
-  addBuyingLink: (body: z.input<typeof AddBuyingLinkBody>) => postJson<{ link: BuyingLink }>('api/v1/buying-links', body),
+  addBuyingLink: (body: z.input<typeof AddBuyingLinkBody>) => postJson<z.infer<typeof BuyingLinkAdded>>('api/v1/buying-links', body),
   deleteBuyingLink: (userId: string, id: string) =>
     deleteJson(`api/v1/buying-links/${id}`, { searchParams: { userId } satisfies z.input<typeof RemoveBuyingLinkQuery> }),
   /** ADMIN only (finance API): the wallet just after one of its events. */
