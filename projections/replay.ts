@@ -4,6 +4,8 @@ import { comparePositions, type EventStore, type Position, type RecordedEvent } 
 import type { Projection } from './projection.js';
 import { ProjectionRunner, readUntil } from './runner.js';
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export interface ReplayResult {
   name: string;
   events: number;
@@ -18,6 +20,12 @@ export interface ReplayOptions {
   /** Write into this schema's copies of the tables and checkpoints (shadow replay); default the live ones. */
   schema?: string;
   onProgress?: (events: number) => void;
+  /**
+   * The share of its time a write slot spends writing: after each page's write it rests
+   * `(1 - duty) / duty` times as long as the write took. A rebuild beside a serving app leaves
+   * the rest to the app's own statements (`shadowReplay`). Default 1: no rest.
+   */
+  duty?: number;
 }
 
 /** Read models written concurrently for one page of the log. */
@@ -80,7 +88,7 @@ export async function catchUpTogether(
   if (active.length === 0 || comparePositions(start, until) >= 0) return { events: 0, until };
 
   const pages = new PageFeed(store, start, until, batchSize);
-  const slots = new Slots(APPLY_CONCURRENCY);
+  const slots = new Slots(APPLY_CONCURRENCY, opts.duty);
   /** Pages each active runner has passed; the feed drops a page every runner has passed. */
   const passed = active.map(() => 0);
   const stragglers: ProjectionRunner[] = [];
@@ -250,15 +258,22 @@ class PageFeed {
 class Slots {
   private free: number;
   private readonly waiting: (() => void)[] = [];
-  constructor(size: number) {
+  /** `duty`: see ReplayOptions.duty; a slot rests after each task for its share of the time. */
+  constructor(
+    size: number,
+    private readonly duty = 1,
+  ) {
+    if (!(duty > 0 && duty <= 1)) throw new Error(`duty must be in (0, 1], not ${duty}`);
     this.free = size;
   }
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.free > 0) this.free--;
     else await new Promise<void>((r) => this.waiting.push(r));
+    const started = performance.now();
     try {
       return await task();
     } finally {
+      if (this.duty < 1) await sleep(((performance.now() - started) * (1 - this.duty)) / this.duty);
       const next = this.waiting.shift();
       if (next) next();
       else this.free++;
