@@ -91,6 +91,7 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
       'catchUp',
       'lag.p99',
       'reads.p99',
+      'profile.p99',
       'replay',
       'replay.rss',
       'bytes',

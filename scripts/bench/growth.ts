@@ -10,12 +10,14 @@ import { CommandHandler } from '../../ledger/command-handler.js';
 import type { SnapshotOptions } from '../../ledger/snapshots/snapshot.js';
 import { PostgresSnapshotStore } from '../../ledger/snapshots/postgres-snapshots.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
+import { userDecider } from '../../ledger/user/user.js';
 import { recorded } from '../../ledger/wallet/wallet.arbitraries.js';
 import { fold } from '../../ledger/wallet/wallet.js';
 import type { WalletEvent } from '../../ledger/wallet/events.js';
 import { PROJECTIONS, Projector } from '../../projections/registry.js';
 import { resetReadModels, type ReplayResult } from '../../projections/replay.js';
 import { transactionsPageJson } from '../../server/transactions/list.js';
+import { profileDetails } from '../../server/routes/wallet/queries.js';
 import { seedLedger } from '../seed.js';
 import { TARGETS, type Figure } from './model.js';
 import { BENCH_ACTOR, median, now, perSecond, round, settle, type Ctx } from './helpers.js';
@@ -29,6 +31,7 @@ interface Measured {
   commandP99Ms: number;
   lagP99Ms: number;
   readP99Ms: number;
+  profileP99Ms: number;
   replayEventsPerSecond: number;
   replayRssMB: number;
   bytesPerEvent: number;
@@ -166,6 +169,14 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     readTimes.push(now() - t0);
   });
 
+  // The profile (what get-user-profile-details answers: the user, their profile and balances), the same way.
+  const profileTimes: number[] = [];
+  await loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
+    const t0 = now();
+    if (!(await profileDetails(database.db, pick()))) throw new Error('growth: an active customer has no profile');
+    profileTimes.push(now() - t0);
+  });
+
   // Commands on random customers' wallets, each answered once the read models show it (as the API does).
   const projector = new Projector(database.projectionDb, store);
   await projector.start();
@@ -210,6 +221,7 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     commandP99Ms: p99(commandTimes),
     lagP99Ms: p99(lagTimes),
     readP99Ms: p99(readTimes),
+    profileP99Ms: p99(profileTimes),
     replayEventsPerSecond,
     replayRssMB,
     bytesPerEvent: Number(rows[0]!.bytes) / Number(rows[0]!.n),
@@ -283,6 +295,15 @@ function figures(size: number, first: number, m: Measured, base: Measured): Figu
       2,
     ),
     fig(
+      'profile.p99',
+      'Profile (get-user-profile-details): p99, 16 readers',
+      'ms',
+      m.profileP99Ms,
+      base.profileP99Ms,
+      atMost(growth.readP99, m.profileP99Ms, base.profileP99Ms),
+      2,
+    ),
+    fig(
       'replay',
       'Replay all',
       'events/s',
@@ -322,6 +343,25 @@ export async function growthPhase(ctx: Ctx): Promise<void> {
   const activeEvents = sizes.growthActiveWallets * 100;
   log(`growth: seeding ${sizes.growthActiveWallets.toLocaleString('en-US')} active wallets of 100 events`);
   const active = (await seedLedger(store, { events: activeEvents, seed: 9 })).userIds;
+  // Each is a registered customer too (the users read model's rows, rebuilt by every replay),
+  // so that the profile read has a user and a profile to join to the balances.
+  const accounts = new CommandHandler(store);
+  for (const id of active) {
+    await accounts.handle(
+      userDecider,
+      id,
+      {
+        type: 'Register',
+        email: `growth-${id}@bench.wallet-ledger.local`,
+        fullName: 'Growth Customer',
+        role: 'USER',
+        source: 'operator',
+        requiresPasswordChange: false,
+        emailConfirmed: true,
+      },
+      { actor: BENCH_ACTOR },
+    );
+  }
   const others: string[] = [small, ...active];
   let logged = bigEvents + 100 + activeEvents;
   const measured: { size: number; m: Measured }[] = [];
