@@ -80,6 +80,19 @@ export const LiveSession = z.object({
   current: z.boolean(),
 });
 
+/** Spec 001 and 002 section 7: the login history is shown five at a time. */
+export const LOGIN_HISTORY_PAGE_SIZE = 5;
+
+/**
+ * The login history's query: a page from 1, and, from a staff member opening a customer's
+ * profile, whose history (the caller's own without it).
+ */
+export const LoginHistoryQuery = z.object({
+  targetUserId: z.uuid().optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50).default(LOGIN_HISTORY_PAGE_SIZE),
+});
+
 /** One sign-in of the login history. */
 export const LoginEntry = z.object({
   id: z.string(),
@@ -138,6 +151,14 @@ export const PasswordGrantBody = z.object({ email: AuthEmail, password: AuthPass
 export const RefreshGrantBody = z.object({ refresh_token: z.string().min(1).max(200) });
 /** POST /auth/v1/token: either grant. */
 export const TokenBody = z.union([PasswordGrantBody, RefreshGrantBody]);
+/** POST /auth/v1/token's query: which grant the body is. */
+export const TokenQuery = z.object({ grant_type: z.enum(['password', 'refresh_token']) });
+
+/** GET /auth/v1/verify: the confirmation link of a new account's mail. */
+export const ConfirmSignupQuery = z.object({ type: z.literal('signup'), token: z.string().max(200) });
+
+/** POST /auth/v1/logout: this session (default), every one, or every other. */
+export const SignOutQuery = z.object({ scope: z.enum(['global', 'local', 'others']).default('local') });
 
 /** POST /auth/v1/otp: a code to an existing account (never creates one). */
 export const OtpBody = z.object({

@@ -28,3 +28,6 @@ export const KycDetails = KycPersonalDetails.extend({
   identityDocSignedUrl: z.string().nullable(),
   residenceDocSignedUrl: z.string().nullable(),
 });
+
+/** GET /api/v1/kyc-documents: the signed, short-lived link a staff member's page was given. */
+export const KycDocumentQuery = z.object({ token: z.string().max(2000) });

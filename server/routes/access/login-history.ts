@@ -3,13 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { forbidden, notFound } from '../../errors.js';
 import { assertCanManageUser } from '../../shared/access.js';
 import { authOf } from '../../auth/guard.js';
-import { LoginEntry } from '../../../ledger/contract/access.js';
+import { LoginEntry, LoginHistoryQuery } from '../../../ledger/contract/access.js';
 import { loginHistoryPage, roleOf } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
-
-/** Spec 001 and 002: login history is shown five at a time. */
-export const LOGIN_HISTORY_PAGE_SIZE = 5;
 
 /**
  * GET /functions/v1/get-login-history, the one call of both screens (spec 001 and 002
@@ -25,11 +22,7 @@ const loginHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['functions'],
         response: { 200: z.array(LoginEntry) },
-        querystring: z.object({
-          targetUserId: z.uuid().optional(),
-          page: z.coerce.number().int().min(1).max(100_000).default(1),
-          pageSize: z.coerce.number().int().min(1).max(50).default(LOGIN_HISTORY_PAGE_SIZE),
-        }),
+        querystring: LoginHistoryQuery,
       },
     },
     async (request) => {

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { authOf } from '../../auth/guard.js';
@@ -7,13 +6,16 @@ import { trackMailWork, type Mailer } from '../../mail/mailer.js';
 import { NoContent } from '../../../ledger/contract/common.js';
 import {
   Accepted,
+  ConfirmSignupQuery,
   OtpBody,
   RecoverBody,
   ResendBody,
   SecondStepAnswer,
   SessionAnswer,
+  SignOutQuery,
   SignUpBody,
   TokenBody,
+  TokenQuery,
   UserView,
   VerifyBody,
 } from '../../../ledger/contract/access.js';
@@ -72,7 +74,7 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 303: NoContent },
-        querystring: z.object({ type: z.literal('signup'), token: z.string().max(200) }),
+        querystring: ConfirmSignupQuery,
       },
     },
     async (request, reply) => {
@@ -107,7 +109,7 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 200: SessionAnswer },
-        querystring: z.object({ grant_type: z.enum(['password', 'refresh_token']) }),
+        querystring: TokenQuery,
         body: TokenBody,
       },
     },
@@ -138,7 +140,7 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         response: { 204: NoContent },
-        querystring: z.object({ scope: z.enum(['global', 'local', 'others']).default('local') }),
+        querystring: SignOutQuery,
       },
     },
     async (request, reply) => {

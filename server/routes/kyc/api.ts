@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { Bytes } from '../../../ledger/contract/common.js';
+import { KycDocumentQuery } from '../../../ledger/contract/kyc.js';
 import { forbidden, notFound } from '../../errors.js';
 import { assertCanManageUser } from '../../shared/access.js';
 import { DocumentLinks } from '../../kyc/document-links.js';
@@ -24,7 +24,7 @@ const kycDocuments: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['api'],
         response: { 200: Bytes('the document: PDF, PNG or JPEG') },
-        querystring: z.object({ token: z.string().max(2000) }),
+        querystring: KycDocumentQuery,
       },
     },
     async (request, reply) => {

@@ -1,8 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { Done } from '@ledger/contract/common.js';
 import {
   TicketAttachment as TicketAttachmentSchema,
   TicketPage,
+  type ResponseAdded,
+  type TicketChange,
   TicketResponse as TicketResponseSchema,
   TicketThread,
   TicketView,
@@ -122,12 +125,12 @@ export function createTicket(input: z.input<typeof CreateTicketBody>) {
 
 export function updateTicketStatus(ticketId: string, status: TicketStatus, userId: string) {
   const body: z.input<typeof UpdateTicketStatusBody> = { ticketId, status, userId };
-  return postJson<{ success: boolean; ticket: Ticket }>('functions/v1/update-ticket-status', body);
+  return postJson<z.infer<typeof TicketChange>>('functions/v1/update-ticket-status', body);
 }
 
 export function postResponse(ticketId: string, message: string) {
   const body: z.input<typeof PostResponseBody> = { ticket_id: ticketId, message };
-  return postJson<{ response: TicketResponse; ticket: Ticket }>('api/v1/ticket-responses', body);
+  return postJson<z.infer<typeof ResponseAdded>>('api/v1/ticket-responses', body);
 }
 
 export async function uploadAttachment(ticketId: string, file: File, responseId?: string): Promise<TicketAttachment> {
@@ -144,7 +147,7 @@ export async function uploadAttachment(ticketId: string, file: File, responseId?
 }
 
 export function removeAttachment(id: string) {
-  return deleteJson<{ success: boolean }>(`api/v1/ticket-attachments/${id}`);
+  return deleteJson<z.infer<typeof Done>>(`api/v1/ticket-attachments/${id}`);
 }
 
 export function linkAttachment(id: string, responseId: string) {

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import type { AssignTicketBody } from '@ledger/contract/tickets.js';
+import type { AssignTicketBody, TicketChange } from '@ledger/contract/tickets.js';
 import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { Pager } from '@/components/pager.js';
@@ -19,7 +19,7 @@ import { ScrollArea } from '@/components/scroll-area.js';
 
 function assignTicket(ticketId: string, workerId: string) {
   const body: z.input<typeof AssignTicketBody> = { ticketId, workerId };
-  return postJson<{ success: boolean; ticket: Ticket }>('functions/v1/assign-ticket', body);
+  return postJson<z.infer<typeof TicketChange>>('functions/v1/assign-ticket', body);
 }
 
 /**

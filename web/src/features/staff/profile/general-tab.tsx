@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { LOGIN_HISTORY_PAGE_SIZE } from '@ledger/contract/access.js';
 import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { Field } from '@/components/field.js';
@@ -16,7 +17,6 @@ import { useSession } from '@/lib/session.js';
 import { describeDevice } from '@/lib/device.js';
 import { ScrollArea } from '@/components/scroll-area.js';
 
-const LOGIN_PAGE_SIZE = 5;
 const MIN_PASSWORD = 6;
 
 export function kycLabel(status: ProfileDetails['kyc_status'] | undefined): { text: string; tone: string } {
@@ -317,7 +317,7 @@ function PermissionsCard({ userId, details }: { userId: string; details: Profile
 
 function LoginHistoryCard({ userId }: { userId: string }) {
   const [page, setPage] = useState(1);
-  const logins = useLoginHistory(userId, page, LOGIN_PAGE_SIZE);
+  const logins = useLoginHistory(userId, page, LOGIN_HISTORY_PAGE_SIZE);
   const rows = logins.data ?? null;
   const error = logins.error ? serverWords(logins.error, LOGINS_FAILED) : null;
   return (
@@ -362,7 +362,7 @@ function LoginHistoryCard({ userId }: { userId: string }) {
         <button
           type="button"
           className="button button--secondary pager__button"
-          disabled={!rows || rows.length < LOGIN_PAGE_SIZE}
+          disabled={!rows || rows.length < LOGIN_HISTORY_PAGE_SIZE}
           onClick={() => setPage((p) => p + 1)}
         >
           Next

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
+  LOGIN_HISTORY_PAGE_SIZE,
   LoginEntry,
   type Challenge,
   type EnrolFactorBody,
@@ -10,6 +11,7 @@ import {
   type UpdateUserBody,
   type VerifyAndUpdatePasswordBody,
   type VerifyBody,
+  type LoginHistoryQuery,
   type VerifyFactorBody,
 } from '@ledger/contract/access.js';
 import type { Done, ErrorAnswer } from '@ledger/contract/common.js';
@@ -73,13 +75,14 @@ export async function verifyAndUpdatePassword(
 /** One sign-in of the login history (the access contract's LoginEntry). */
 export type LoginHistoryEntry = z.infer<typeof LoginEntry>;
 
-export const LOGIN_HISTORY_PAGE_SIZE = 5;
+export { LOGIN_HISTORY_PAGE_SIZE };
 export const LOGIN_HISTORY_FAILED = 'Failed to load login history.';
 
 export const loginHistoryKey = (page: number) => ['customer', 'login-history', page] as const;
 
 export async function fetchLoginHistory(page: number, signal?: AbortSignal): Promise<LoginHistoryEntry[]> {
-  const body = await getJson(`functions/v1/get-login-history?page=${page}&pageSize=${LOGIN_HISTORY_PAGE_SIZE}`, { signal });
+  const searchParams = { page, pageSize: LOGIN_HISTORY_PAGE_SIZE } satisfies z.input<typeof LoginHistoryQuery>;
+  const body = await getJson('functions/v1/get-login-history', { signal, searchParams });
   return parseAnswer(z.array(LoginEntry), body, LOGIN_HISTORY_FAILED);
 }
 

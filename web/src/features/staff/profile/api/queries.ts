@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { LoginEntry as LoginEntrySchema, LoginHistoryQuery } from '@ledger/contract/access.js';
 import { ProfileDetailsSchema } from '@ledger/contract/profile-details.js';
 import { KycDetails } from '@ledger/contract/kyc.js';
 import type { TargetUserBody } from '@ledger/contract/common.js';
@@ -50,12 +51,7 @@ export function useProfileDetails(userId: string, enabled: boolean) {
   });
 }
 
-export const LoginEntrySchema = z.object({
-  id: z.string(),
-  timestamp: z.string(),
-  ip_address: z.string().nullable(),
-  user_agent: z.string().nullable(),
-});
+/** One sign-in of the customer's login history (the access contract's LoginEntry). */
 export type LoginEntry = z.infer<typeof LoginEntrySchema>;
 
 /** One page of the customer's sign-ins, newest first. */
@@ -65,7 +61,10 @@ export function useLoginHistory(userId: string, page: number, pageSize: number) 
     queryFn: async ({ signal }) =>
       parseAnswer(
         z.array(LoginEntrySchema),
-        await getJson('functions/v1/get-login-history', { signal, searchParams: { targetUserId: userId, page, pageSize } }),
+        await getJson('functions/v1/get-login-history', {
+          signal,
+          searchParams: { targetUserId: userId, page, pageSize } satisfies z.input<typeof LoginHistoryQuery>,
+        }),
         LOGINS_FAILED,
       ),
   });
