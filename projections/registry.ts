@@ -16,8 +16,8 @@ import { staffActionsProjection } from './staff-actions.js';
 import { approvalRequestsProjection } from './approval-requests.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 10_000;
 

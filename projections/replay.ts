@@ -3,8 +3,7 @@ import type { DB } from '../server/db/schema.js';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../ledger/event-store/port.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner, readUntil } from './runner.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ReplayResult {
   name: string;

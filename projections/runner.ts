@@ -9,6 +9,7 @@ import {
   type Subscription,
 } from '../ledger/event-store/port.js';
 import type { PlannedWrite, Projection } from './projection.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RunnerOptions {
   batchSize?: number;
@@ -25,7 +26,6 @@ export interface RunnerOptions {
 /** Rolls back a shared batch when a checkpoint was not where its runner left it. */
 class CheckpointMoved extends Error {}
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** How long catch-up waits for the read horizon to pass its target before giving up. */
 const HORIZON_WAIT_MS = 60_000;
 

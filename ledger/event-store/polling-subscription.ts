@@ -1,7 +1,6 @@
 import { comparePositions, START, type Position, type RecordedEvent, type Subscription } from './port.js';
 import type { WakeSignal } from './wake-signal.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface PollingSubscriptionOptions {
   after?: Position;
