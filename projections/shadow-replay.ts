@@ -24,8 +24,6 @@ export interface ShadowReplayResult {
 export interface ShadowReplayOptions {
   projections?: Projection[];
   batchSize?: number;
-  /** The share of time the rebuild's writes take (ReplayOptions.duty); default SHADOW_DUTY. */
-  duty?: number;
   onProgress?: (phase: 'rebuild' | 'catch-up' | 'swap', events: number) => void;
   /** Test hook: runs inside the swap transaction, after the live checkpoints are locked. */
   duringSwap?: () => Promise<void> | void;
@@ -82,7 +80,7 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
       const { events: n } = await catchUpTogether(db, store, projections, {
         schema: SHADOW_SCHEMA,
         batchSize,
-        duty: opts.duty ?? SHADOW_DUTY,
+        duty: SHADOW_DUTY,
         onProgress: (done) => opts.onProgress?.(phase, events + done),
       });
       events += n;

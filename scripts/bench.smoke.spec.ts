@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECTIONS } from '../projections/registry.js';
 import { againstIssueMachine, formatTable, runBench, type BenchResults, type Figure } from './bench.js';
+import type { BufferProfile } from './bench/buffer-misses.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -113,6 +114,12 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
     const replay = (size: number) => growth.find((f) => f.id === `growth.replay@${size}`)!;
     expect(replay(second!).baseline.value).toBe(replay(first!).value);
     expect(replay(second!).target?.text).toBe('>= 0.8x');
+    // Beside the commands and the reads, what PostgreSQL fetched and wrote for each: commands write WAL, reads none.
+    const buffers = (id: string) => growth.find((f) => f.id === `${id}@${second}`)!.details?.buffers as BufferProfile;
+    expect(buffers('growth.commands').walBytesPerOp).toBeGreaterThan(0);
+    expect(buffers('growth.reads.p99').hitRatio).toBeGreaterThan(0);
+    expect(buffers('growth.reads.p99').hitRatio).toBeLessThanOrEqual(1);
+    expect(buffers('growth.profile.p99').readsPerOp).toBeGreaterThanOrEqual(0);
     // The cold command on the big wallet is held against the 100-event wallet's, with the issue's 2x.
     expect(growth.find((f) => f.id === `growth.cold@${first}`)!.target?.text).toBe('<= 2x');
     expect(formatTable(results)).toContain('Cold command, big wallet (log 1,500)');

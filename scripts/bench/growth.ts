@@ -19,31 +19,14 @@ import { resetReadModels, type ReplayResult } from '../../projections/replay.js'
 import { transactionsPageJson } from '../../server/transactions/list.js';
 import { profileDetails } from '../../server/routes/wallet/queries.js';
 import { seedLedger } from '../seed.js';
-import { TARGETS, type Figure } from './model.js';
-import { BENCH_ACTOR, median, now, perSecond, round, settle, type Ctx } from './helpers.js';
-
-/** What one log size measured. */
-interface Measured {
-  coldSmallMs: number;
-  coldBigMs: number;
-  coldBigNoSnapshotMs: number;
-  commandsPerSecond: number;
-  commandP99Ms: number;
-  lagP99Ms: number;
-  readP99Ms: number;
-  profileP99Ms: number;
-  replayEventsPerSecond: number;
-  replayRssMB: number;
-  bytesPerEvent: number;
-  /** The commands' p99 while `ledger replay transactions --shadow` ran, and that run. */
-  catchUp: { p99Ms: number; commands: number; seconds: number; swapMs: number };
-}
+import { describeProfile, profileBuffers, type BufferProfile } from './buffer-misses.js';
+import { figures, sizeLabel, type Measured } from './growth-figures.js';
+import { BENCH_ACTOR, median, now, perSecond, settle, type Ctx } from './helpers.js';
 
 const p99 = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
 };
-const sizeLabel = (n: number) => (Math.log10(n) % 1 === 0 ? `10^${Math.log10(n)}` : n.toLocaleString('en-US'));
 
 /** Runs `clients` loops of `fn` for `seconds`; resolves with how many completed. */
 async function loadFor(clients: number, seconds: number, fn: (client: number) => Promise<void>): Promise<number> {
@@ -163,19 +146,25 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
   // The transactions page (what GET /api/v1/transactions serves), 16 readers over random customers.
   const readTimes: number[] = [];
   const pick = () => wallets.active[Math.floor(Math.random() * wallets.active.length)]!;
-  await loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
-    const t0 = now();
-    await transactionsPageJson(database.db, pick(), 1, 10);
-    readTimes.push(now() - t0);
-  });
+  const reads = await profileBuffers(ctx.pool, () =>
+    loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
+      const t0 = now();
+      await transactionsPageJson(database.db, pick(), 1, 10);
+      readTimes.push(now() - t0);
+    }),
+  );
 
   // The profile (what get-user-profile-details answers: the user, their profile and balances), the same way.
   const profileTimes: number[] = [];
-  await loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
-    const t0 = now();
-    if (!(await profileDetails(database.db, pick()))) throw new Error('growth: an active customer has no profile');
-    profileTimes.push(now() - t0);
-  });
+  const profiles = await profileBuffers(ctx.pool, () =>
+    loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
+      const t0 = now();
+      if (!(await profileDetails(database.db, pick()))) throw new Error('growth: an active customer has no profile');
+      profileTimes.push(now() - t0);
+    }),
+  );
+  log(`growth ${sizeLabel(size)}: transactions page: ${describeProfile(reads.profile, 'page')}`);
+  log(`growth ${sizeLabel(size)}: profile: ${describeProfile(profiles.profile, 'read')}`);
 
   // Commands on random customers' wallets, each answered once the read models show it (as the API does).
   const projector = new Projector(database.projectionDb, store);
@@ -195,16 +184,24 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     times.push(now() - started);
   };
   let commandsPerSecond: number;
+  let commandBuffers: BufferProfile;
   let catchUp: { p99Ms: number; commands: number; seconds: number; swapMs: number };
   try {
-    const t0 = now();
-    const commands = await loadFor(sizes.growthClients, sizes.growthSeconds, () => command(commandTimes, lagTimes));
-    commandsPerSecond = perSecond(commands, now() - t0);
+    let ms = 0;
+    const commands = await profileBuffers(ctx.pool, async () => {
+      const t0 = now();
+      const done = await loadFor(sizes.growthClients, sizes.growthSeconds, () => command(commandTimes, lagTimes));
+      ms = now() - t0;
+      return done;
+    });
+    commandsPerSecond = perSecond(commands.ops, ms);
+    commandBuffers = commands.profile;
     catchUp = await commandsDuringShadowReplay(ctx, (times) => command(times));
   } finally {
     await projector.stop();
   }
   await handler.flushSnapshots();
+  log(`growth ${sizeLabel(size)}: commands: ${describeProfile(commandBuffers, 'command')}`);
   log(
     `growth ${sizeLabel(size)}: commands p99 ${p99(commandTimes).toFixed(1)} ms; while the transactions read model caught up (replay --shadow, ${catchUp.seconds.toFixed(1)} s, swap ${catchUp.swapMs} ms): ${catchUp.p99Ms.toFixed(1)} ms over ${catchUp.commands} commands`,
   );
@@ -226,102 +223,8 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     replayRssMB,
     bytesPerEvent: Number(rows[0]!.bytes) / Number(rows[0]!.n),
     catchUp,
+    buffers: { reads: reads.profile, profile: profiles.profile, commands: commandBuffers },
   };
-}
-
-/** Each figure of a size against the same figure at the first size; the issue's targets where it sets one. */
-function figures(size: number, first: number, m: Measured, base: Measured): Figure[] {
-  const label = sizeLabel(size);
-  const against = `same figure at ${sizeLabel(first)} events`;
-  const grown = size !== first;
-  const fig = (id: string, name: string, unit: string, value: number, baseValue: number, target: Figure['target'], digits = 1): Figure => ({
-    id: `growth.${id}@${size}`,
-    group: 'growth',
-    name: `${name} (log ${label})`,
-    unit,
-    value: round(value, digits),
-    baseline: { name: against, value: round(baseValue, digits) },
-    ratio: round(value / baseValue, 3),
-    target,
-  });
-  const atLeast = (ratio: number, value: number, baseValue: number) =>
-    grown ? { text: `>= ${ratio.toFixed(1)}x`, pass: value / baseValue >= ratio } : null;
-  const atMost = (ratio: number, value: number, baseValue: number) =>
-    grown ? { text: `<= ${ratio.toFixed(1)}x`, pass: value / baseValue <= ratio } : null;
-  const { growth } = TARGETS;
-  return [
-    {
-      id: `growth.cold@${size}`,
-      group: 'growth',
-      name: `Cold command, big wallet (log ${label})`,
-      unit: 'ms',
-      // Two decimals: a cold command from a snapshot can take well under a millisecond.
-      value: round(m.coldBigMs, 2),
-      baseline: { name: 'cold command, 100-event wallet, same log', value: round(m.coldSmallMs, 2) },
-      ratio: round(m.coldBigMs / m.coldSmallMs, 3),
-      target: { text: `<= ${growth.coldBigVsSmall}x`, pass: m.coldBigMs / m.coldSmallMs <= growth.coldBigVsSmall },
-      details: { withoutSnapshotsMs: round(m.coldBigNoSnapshotMs, 1) },
-    },
-    fig('coldNoSnapshot', 'Cold command, big wallet, no snapshots', 'ms', m.coldBigNoSnapshotMs, base.coldBigNoSnapshotMs, null),
-    fig(
-      'commands',
-      'Commands, 16 clients, answered when visible',
-      'commands/s',
-      m.commandsPerSecond,
-      base.commandsPerSecond,
-      atLeast(growth.commands, m.commandsPerSecond, base.commandsPerSecond),
-      0,
-    ),
-    fig('commands.p99', 'Commands: p99', 'ms', m.commandP99Ms, base.commandP99Ms, null),
-    {
-      id: `growth.catchUp@${size}`,
-      group: 'growth',
-      name: `Commands: p99 while a read model catches up (replay --shadow) (log ${label})`,
-      unit: 'ms',
-      value: round(m.catchUp.p99Ms, 1),
-      baseline: { name: 'commands: p99 without it, same log', value: round(m.commandP99Ms, 1) },
-      ratio: round(m.catchUp.p99Ms / m.commandP99Ms, 3),
-      target: { text: `<= ${growth.catchUpP99}x`, pass: m.catchUp.p99Ms / m.commandP99Ms <= growth.catchUpP99 },
-      details: { commands: m.catchUp.commands, replaySeconds: round(m.catchUp.seconds, 2), swapMs: m.catchUp.swapMs },
-    },
-    fig('lag.p99', 'Projection lag under the command load: p99', 'ms', m.lagP99Ms, base.lagP99Ms, null),
-    fig(
-      'reads.p99',
-      'Transactions page: p99, 16 readers',
-      'ms',
-      m.readP99Ms,
-      base.readP99Ms,
-      atMost(growth.readP99, m.readP99Ms, base.readP99Ms),
-      2,
-    ),
-    fig(
-      'profile.p99',
-      'Profile (get-user-profile-details): p99, 16 readers',
-      'ms',
-      m.profileP99Ms,
-      base.profileP99Ms,
-      atMost(growth.readP99, m.profileP99Ms, base.profileP99Ms),
-      2,
-    ),
-    fig(
-      'replay',
-      'Replay all',
-      'events/s',
-      m.replayEventsPerSecond,
-      base.replayEventsPerSecond,
-      atLeast(growth.replay, m.replayEventsPerSecond, base.replayEventsPerSecond),
-      0,
-    ),
-    fig(
-      'replay.rss',
-      'Replay all: peak RSS of the process',
-      'MB',
-      m.replayRssMB,
-      base.replayRssMB,
-      atMost(growth.replayRss, m.replayRssMB, base.replayRssMB),
-    ),
-    fig('bytes', 'Bytes on disk per event', 'bytes', m.bytesPerEvent, base.bytesPerEvent, null, 0),
-  ];
 }
 
 export async function growthPhase(ctx: Ctx): Promise<void> {
