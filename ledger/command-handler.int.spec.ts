@@ -42,6 +42,19 @@ describe('command handler', () => {
     expect(event!.version).toBe(1);
   });
 
+  it('gives events without an idempotency key time-ordered ids (UUIDv7), in the order they were written', async () => {
+    const user = randomUUID();
+    const handler = new CommandHandler(store);
+    for (const amount of ['1', '2', '3']) await handler.handle(walletDecider, user, recorded(amount), { actor: SYSTEM_ACTOR });
+    const ids = (await store.readStream(`wallet-${user}`)).map((e) => e.eventId);
+    expect(ids).toHaveLength(3);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // Their first 48 bits are the millisecond they were made: the index on them grows at its end.
+    expect([...ids].sort()).toEqual(ids);
+    const made = parseInt(ids[0]!.replace(/-/g, '').slice(0, 12), 16);
+    expect(Math.abs(made - Date.now())).toBeLessThan(60_000);
+  });
+
   it('makes a retried command with the same idempotency key a no-op with the same answer, also when sent at once', async () => {
     const user = randomUUID();
     const handler = new CommandHandler(store);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import type { Decider, DomainEvent } from './decider.js';
 import {
   DuplicateEventIdError,
@@ -206,7 +207,10 @@ export function toNewEvents<Event extends DomainEvent>(
       ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
       ...(ctx.idempotencyKey && fingerprint ? { idempotencyFingerprint: fingerprint } : {}),
     };
-    const eventId = ctx.idempotencyKey ? deterministicUuid(streamId, ctx.idempotencyKey, String(i)) : randomUUID();
+    // Time-ordered ids (UUIDv7) keep the events' unique id index growing at its right edge, where
+    // its pages stay in memory; random ones touched a random page of an index as large as the
+    // log (docs/performance.md, "Findings the code keeps"). A retried command's ids stay derived.
+    const eventId = ctx.idempotencyKey ? deterministicUuid(streamId, ctx.idempotencyKey, String(i)) : uuidv7();
     return { eventId, type: e.type, version: def.version, data, metadata };
   });
 }
