@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { v7 as uuidv7 } from 'uuid';
+import { newId } from './ids.js';
 import type { Decider, DomainEvent } from './decider.js';
 import {
   DuplicateEventIdError,
@@ -207,10 +207,8 @@ export function toNewEvents<Event extends DomainEvent>(
       ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
       ...(ctx.idempotencyKey && fingerprint ? { idempotencyFingerprint: fingerprint } : {}),
     };
-    // Time-ordered ids (UUIDv7) keep the events' unique id index growing at its right edge, where
-    // its pages stay in memory; random ones touched a random page of an index as large as the
-    // log (docs/performance.md, "Findings the code keeps"). A retried command's ids stay derived.
-    const eventId = ctx.idempotencyKey ? deterministicUuid(streamId, ctx.idempotencyKey, String(i)) : uuidv7();
+    // Time-ordered (ledger/ids.ts); a retried command's ids stay derived from its key.
+    const eventId = ctx.idempotencyKey ? deterministicUuid(streamId, ctx.idempotencyKey, String(i)) : newId();
     return { eventId, type: e.type, version: def.version, data, metadata };
   });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newId } from '../ledger/ids.js';
 import type { EventStore } from '../ledger/event-store/port.js';
 import { toNewEvents, type Actor } from '../ledger/command-handler.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
@@ -53,7 +54,7 @@ export function walletHistory(count: number, random: () => number, start: number
     if (events.length === 0 || (r < 0.15 && !backlog)) {
       command = {
         type: 'RecordTransaction',
-        transactionId: randomUUID(),
+        transactionId: newId(),
         assetId: asset,
         amount: money(amount()).times(10),
         status: 'Complete',
@@ -68,7 +69,7 @@ export function walletHistory(count: number, random: () => number, start: number
     } else if (r < 0.45) {
       command = {
         type: 'RequestDeposit',
-        transactionId: randomUUID(),
+        transactionId: newId(),
         assetId: asset,
         amount: money(amount()),
         paymentMethodId: randomUUID(),
@@ -77,7 +78,7 @@ export function walletHistory(count: number, random: () => number, start: number
     } else if (r < 0.65) {
       command = {
         type: 'RequestWithdrawal',
-        transactionId: randomUUID(),
+        transactionId: newId(),
         assetId: asset,
         amount: money(amount()).dividedBy(10),
         paymentMethodId: randomUUID(),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { newId } from '../ids.js';
 import fc from 'fast-check';
 import { money } from '../money.js';
 import { ASSET_IDS, type AssetId } from '../assets.js';
@@ -9,7 +10,7 @@ import type { WalletCommand } from './wallet.js';
 const sentAt = '2026-11-01T10:00:00.000Z';
 const pm = randomUUID();
 
-export const deposit = (amount: string, assetId: AssetId = 'BTC', transactionId = randomUUID()): WalletCommand => ({
+export const deposit = (amount: string, assetId: AssetId = 'BTC', transactionId = newId()): WalletCommand => ({
   type: 'RequestDeposit',
   transactionId,
   assetId,
@@ -17,7 +18,7 @@ export const deposit = (amount: string, assetId: AssetId = 'BTC', transactionId 
   paymentMethodId: pm,
   sentAt,
 });
-export const withdrawal = (amount: string, assetId: AssetId = 'BTC', transactionId = randomUUID()): WalletCommand => ({
+export const withdrawal = (amount: string, assetId: AssetId = 'BTC', transactionId = newId()): WalletCommand => ({
   type: 'RequestWithdrawal',
   transactionId,
   assetId,
@@ -29,7 +30,7 @@ export const recorded = (
   amount: string,
   status: 'Pending' | 'Complete' | 'Failed' = 'Complete',
   assetId: AssetId = 'BTC',
-  transactionId = randomUUID(),
+  transactionId = newId(),
 ): WalletCommand => ({
   type: 'RecordTransaction',
   transactionId,
@@ -79,7 +80,7 @@ export function commandFor(step: Step, history: WalletEvent[]): WalletCommand | 
     case 'send':
       return {
         type: 'RequestSend',
-        transactionId: randomUUID(),
+        transactionId: newId(),
         assetId: step.asset,
         amount: money(step.amount),
         recipientAddress: '0x' + 'a'.repeat(40),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../ledger/ids.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AddressSet, AddTransactionBody, SetWalletAddressBody, TransactionAdded } from '../../../ledger/contract/staff-users.js';
 import { authOf, type AuthInfo } from '../../auth/guard.js';
@@ -85,7 +85,7 @@ const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
       const amount = requestAmount(b.amount, PROFILE_MESSAGES.missingTxFields);
       if (amount.lte(0)) throw badRequest(PROFILE_MESSAGES.missingTxFields);
       const note = b.note?.trim() || null;
-      const transactionId = randomUUID();
+      const transactionId = newId();
       const proposed = {
         sentAt: sentAt.toISOString(),
         status: status.data,

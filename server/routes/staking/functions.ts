@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../ledger/ids.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { StakeAnswer, StakeRequestBody } from '../../../ledger/contract/staking.js';
 import { authOf } from '../../auth/guard.js';
@@ -37,7 +37,7 @@ const stakingFunctions: FastifyPluginAsyncZod = async (app) => {
       const rate = requestAmount(typeof body.rate === 'number' ? String(body.rate) : body.rate, STAKE_MESSAGES.missing);
       const profile = await customerProfile(db, caller.userId);
       if (profile && profile.can_stake === false) throw forbidden(profile.stake_disabled_note || STAKE_MESSAGES.notAllowed);
-      const stakeId = randomUUID();
+      const stakeId = newId();
       const result = await ledger.execute(
         walletDecider,
         caller.userId,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../ledger/ids.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SwapAnswer, SwapRequestBody } from '../../../ledger/contract/swap.js';
 import { authOf } from '../../auth/guard.js';
@@ -40,15 +40,15 @@ const swapFunctions: FastifyPluginAsyncZod = async (app) => {
       const fromAmount = requestAmount(request.body.fromAmount, SWAP_MESSAGES.invalidAmount);
       const profile = await customerProfile(db, caller.userId);
       if (profile && profile.can_swap === false) throw forbidden(profile.swap_disabled_note || SWAP_DISABLED);
-      const requestId = randomUUID();
+      const requestId = newId();
       const result = await ledger.execute(
         walletDecider,
         caller.userId,
         {
           type: 'RequestSwap',
           requestId,
-          fromTransactionId: randomUUID(),
-          toTransactionId: randomUUID(),
+          fromTransactionId: newId(),
+          toTransactionId: newId(),
           fromAssetId,
           toAssetId,
           fromAmount,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../../../ledger/ids.js';
 import { type Kysely } from 'kysely';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
@@ -90,7 +90,7 @@ const walletFunctions: FastifyPluginAsyncZod = async (app) => {
           throw forbidden(checks.sell_disabled_note || 'You do not have permission to make withdrawals.');
         if (!checks.method_type) throw badRequest('Please select a payment method');
         if (kind === 'deposit' && checks.method_type !== 'credit_card') throw badRequest('Deposits can only be made with a credit card.');
-        const transactionId = randomUUID();
+        const transactionId = newId();
         const command: WalletCommand =
           kind === 'deposit'
             ? {
@@ -140,7 +140,7 @@ const walletFunctions: FastifyPluginAsyncZod = async (app) => {
         caller,
         {
           type: 'RequestSend',
-          transactionId: randomUUID(),
+          transactionId: newId(),
           assetId,
           amount,
           recipientAddress: address,

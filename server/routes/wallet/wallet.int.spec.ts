@@ -90,6 +90,8 @@ describe('customer money calls', () => {
     expect(res.json()).toMatchObject({ success: true, amount: '2.475', fee: '0.025' });
     const details = (await profile(alice)).json();
     expect([details.balances.BTC, details.pendingDeposits.BTC]).toEqual(['0', '2.475']);
+    // A time-ordered id (UUIDv7): the transactions' key index grows at its end (ledger/ids.ts).
+    expect(res.json().transactionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const tx = (await inject({ method: 'GET', url: `/api/v1/transactions/${res.json().transactionId}`, headers: as(alice) })).json();
     expect(tx).toMatchObject({
       status: 'Pending',
