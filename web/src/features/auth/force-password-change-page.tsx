@@ -24,7 +24,7 @@ export function ForcePasswordChangePage() {
   const navigate = useNavigate();
   const status = useSession((s) => s.status);
   const signedIn = useSession((s) => s.session !== null);
-  const reason = useSession((s) => s.user?.user_metadata?.password_change_reason ?? 'unknown');
+  const reason = useSession((s) => s.user?.user_metadata.password_change_reason ?? 'unknown');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
@@ -58,16 +58,16 @@ export function ForcePasswordChangePage() {
       let user = await updatePassword(password);
       setPassword('');
       setConfirm('');
-      if (user?.user_metadata?.requires_password_change === true) {
+      if (user.user_metadata.requires_password_change) {
         // The server normally clears the flag with the password; if not, ask for it once.
         user = await clearPasswordChangeFlag().catch(() => user);
       }
-      if (user?.user_metadata?.requires_password_change === true) {
+      if (user.user_metadata.requires_password_change) {
         setApiError(MESSAGES.forcedFlagNotCleared);
         setBusy(false);
         return;
       }
-      if (user?.id) updateUser(user);
+      updateUser(user);
       setSuccess(MESSAGES.forcedUpdated);
       setDone(true);
     } catch (error) {

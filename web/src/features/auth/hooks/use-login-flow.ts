@@ -171,7 +171,7 @@ export function useLoginFlow(entry: LoginEntry) {
       return;
     }
     await logLoginDetails();
-    const method = user.user_metadata?.active_mfa_method;
+    const method = user.user_metadata.active_mfa_method;
     if (method === 'totp') {
       goToTotpStep(false);
       setBusy(false);
