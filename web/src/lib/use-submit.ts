@@ -9,6 +9,15 @@ export class Refusal extends Error {
 /** What an action's failure shows: a fixed fallback behind the server's words, or a function of the error. */
 export type Failure = string | ((error: unknown) => string);
 
+/**
+ * What an action answers when it ends by leaving the screen (a navigation): the form stays busy
+ * until the screen is gone, rather than showing its idle button for the moment in between.
+ */
+export const LEAVING = Symbol('leaving the screen');
+
+/** An action's answer: a success message, nothing, or LEAVING. */
+export type Outcome = string | void | typeof LEAVING;
+
 export type Submit<K extends string = string> = {
   /** Which action is under way (the key given to `run`), or null. */
   busyWith: K | null;
@@ -18,10 +27,10 @@ export type Submit<K extends string = string> = {
   success: string | null;
   /**
    * Runs `action`: busy meanwhile, the earlier messages cleared; its answer (a text) becomes the
-   * success message; a failure shows a Refusal's words, else the server's words behind `failure`
-   * (or what `failure` makes of the error). Resolves true when it succeeded.
+   * success message (LEAVING: it stays busy); a failure shows a Refusal's words, else the server's
+   * words behind `failure` (or what `failure` makes of the error). Resolves true when it succeeded.
    */
-  run: (action: () => Promise<string | void>, failure: Failure, key?: K) => Promise<boolean>;
+  run: (action: () => Promise<Outcome>, failure: Failure, key?: K) => Promise<boolean>;
   /** Shows an error without calling anything (a check before sending). */
   fail: (message: string) => void;
   /** Clears the error and keeps a success showing (an edit after a success). */
@@ -60,12 +69,14 @@ export function useSubmit<K extends string = string>({ successMs = 3000 }: { suc
   );
 
   const run = useCallback(
-    async (action: () => Promise<string | void>, failure: Failure, key?: K): Promise<boolean> => {
+    async (action: () => Promise<Outcome>, failure: Failure, key?: K): Promise<boolean> => {
       setBusyWith(key ?? ('submit' as K));
       setError(null);
+      let leaving = false;
       try {
-        const message = await action();
-        if (mounted.current && message) showSuccess(message);
+        const outcome = await action();
+        leaving = outcome === LEAVING;
+        if (mounted.current && typeof outcome === 'string' && outcome) showSuccess(outcome);
         return true;
       } catch (e) {
         if (!mounted.current) return false;
@@ -73,7 +84,7 @@ export function useSubmit<K extends string = string>({ successMs = 3000 }: { suc
         else setError(typeof failure === 'function' ? failure(e) : serverWords(e, failure));
         return false;
       } finally {
-        if (mounted.current) setBusyWith(null);
+        if (mounted.current && !leaving) setBusyWith(null);
       }
     },
     [showSuccess],
