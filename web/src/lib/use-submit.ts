@@ -22,6 +22,7 @@ export type Submit<K extends string = string> = {
   /** Which action is under way (the key given to `run`), or null. */
   busyWith: K | null;
   busy: boolean;
+  /** The last error; it clears itself after `errorMs` (null, the default: it stays until the next run or `reset`). */
   error: string | null;
   /** The last success message; it clears itself after `successMs` (null: it stays until `reset`). */
   success: string | null;
@@ -44,11 +45,15 @@ export type Submit<K extends string = string> = {
  * pattern every form of the app repeated (set busy, clear the error, try, show the success,
  * catch and show the error, finally not busy).
  */
-export function useSubmit<K extends string = string>({ successMs = 3000 }: { successMs?: number | null } = {}): Submit<K> {
+export function useSubmit<K extends string = string>({
+  successMs = 3000,
+  errorMs = null,
+}: { successMs?: number | null; errorMs?: number | null } = {}): Submit<K> {
   const [busyWith, setBusyWith] = useState<K | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setErrorState] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const errorTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const mounted = useRef(true);
 
   useEffect(() => {
@@ -56,8 +61,18 @@ export function useSubmit<K extends string = string>({ successMs = 3000 }: { suc
     return () => {
       mounted.current = false;
       clearTimeout(timer.current);
+      clearTimeout(errorTimer.current);
     };
   }, []);
+
+  const setError = useCallback(
+    (message: string | null) => {
+      clearTimeout(errorTimer.current);
+      setErrorState(message);
+      if (message && errorMs !== null) errorTimer.current = setTimeout(() => setErrorState(null), errorMs);
+    },
+    [errorMs],
+  );
 
   const showSuccess = useCallback(
     (message: string | null) => {
@@ -87,15 +102,15 @@ export function useSubmit<K extends string = string>({ successMs = 3000 }: { suc
         if (mounted.current && !leaving) setBusyWith(null);
       }
     },
-    [showSuccess],
+    [showSuccess, setError],
   );
 
-  const fail = useCallback((message: string) => setError(message), []);
-  const clearError = useCallback(() => setError(null), []);
+  const fail = useCallback((message: string) => setError(message), [setError]);
+  const clearError = useCallback(() => setError(null), [setError]);
   const reset = useCallback(() => {
     setError(null);
     showSuccess(null);
-  }, [showSuccess]);
+  }, [showSuccess, setError]);
 
   return { busyWith, busy: busyWith !== null, error, success, run, fail, clearError, reset };
 }
