@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MFA_METHODS, PASSWORD_CHANGE_REASONS, ROLES } from './access-constants.js';
 import { Done } from './common.js';
 
 /*
@@ -6,8 +7,7 @@ import { Done } from './common.js';
  * as `/auth/v1` and the account functions answer them (docs/api-auth.md).
  */
 
-export const ROLES = ['USER', 'WORKER', 'MANAGER', 'ADMIN'] as const;
-export const MFA_METHODS = ['totp', 'email'] as const;
+export { MFA_METHODS, PASSWORD_CHANGE_REASONS, ROLES };
 
 /** A second factor as the user object lists it. */
 export const FactorView = z.object({
@@ -30,7 +30,7 @@ export const UserView = z.object({
     full_name: z.string(),
     role: z.enum(ROLES),
     requires_password_change: z.boolean(),
-    password_change_reason: z.enum(['reset', 'new_account']).optional(),
+    password_change_reason: z.enum(PASSWORD_CHANGE_REASONS).optional(),
     active_mfa_method: z.enum(MFA_METHODS).nullable(),
   }),
   factors: z.array(FactorView),

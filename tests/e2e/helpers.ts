@@ -229,6 +229,26 @@ export function demoManagerSession(request: APIRequestContext): Promise<ApiSessi
   return demoStaffSession(request, 'MANAGER', MANAGER_OWN_PASSWORD);
 }
 
+/**
+ * A new worker of the demo manager's, made through the API as the Create Worker tab does. Their
+ * first sign-in with the manager's password leads to the forced password change.
+ */
+export async function createWorker(
+  request: APIRequestContext,
+  tag: string,
+  fullName = 'Test Worker',
+): Promise<{ email: string; password: string }> {
+  const manager = await demoManagerSession(request);
+  const email = uniqueEmail(tag);
+  const password = 'Given-by-manager-1';
+  const created = await request.post('/functions/v1/create-worker-for-manager', {
+    headers: bearer(manager),
+    data: { fullName, email, password },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return { email, password };
+}
+
 /** A password sign-in through the API (the raw answer, for tests that expect a refusal too). */
 export function passwordSession(request: APIRequestContext, email: string, password: string) {
   return passwordSignIn(request, email, password);

@@ -1,9 +1,11 @@
 import { expect, test } from '@playwright/test';
 import {
   type ApiSession,
+  apiSignIn,
   bearer,
   createConfirmedUser,
   expectReachableOnPhone,
+  keepSession,
   screens,
   signInNewCustomer,
   signInWithForm,
@@ -29,6 +31,26 @@ test.describe('session', () => {
     await page.goto('/dashboard/overview');
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => localStorage.getItem('wallet-ledger.session'))).toBeNull();
+  });
+
+  test('a session kept by an older version of the app still opens the dashboard; an unreadable one starts signed out', async ({
+    page,
+    request,
+  }) => {
+    const user = await createConfirmedUser(request, 'old-copy', 'Olive Copy');
+    const session = await apiSignIn(request, user.email, user.password);
+    // Without the fields the access contract names now (the role, the second factors, the expiry).
+    const { user_metadata: _metadata, factors: _factors, ...olderUser } = session.user;
+    const { expires_at: _expiresAt, ...olderSession } = session;
+    await keepSession(page, { ...olderSession, user: olderUser } as ApiSession);
+    await page.goto('/dashboard/overview');
+    await expect(page.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Open user menu' })).toBeVisible();
+
+    await page.goto('/healthz');
+    await page.evaluate(() => localStorage.setItem('wallet-ledger.session', '{"access_token":'));
+    await page.goto('/dashboard/overview');
+    await expect(page).toHaveURL(/\/login$/);
   });
 });
 

@@ -141,10 +141,16 @@ test('a customer opens a ticket with a PDF; the worker answers with an image; th
 
     await convo.getByTestId('reply-file-input').setInputFiles([
       { name: 'how-to.png', mimeType: 'image/png', buffer: PNG },
+      { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
       { name: 'wrong.png', mimeType: 'image/png', buffer: PNG },
     ]);
     const pending = convo.getByRole('list', { name: 'Files to send' });
     await expect(pending.getByText('wrong.png')).toBeVisible();
+    // The file refused on the way is named after the files behind it are up, and for 5 s only.
+    const refused = convo.getByRole('alert').filter({ hasText: 'Format not supported: .EXE.' });
+    await expect(refused).toBeVisible();
+    await expect(pending.getByText('setup.exe')).toBeHidden();
+    await expect(refused).toBeHidden({ timeout: 7_000 });
     await pending.getByRole('button', { name: 'Remove wrong.png' }).click();
     await expect(pending.getByText('wrong.png')).toBeHidden();
     await expect(pending.getByText('how-to.png')).toBeVisible();

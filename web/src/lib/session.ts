@@ -1,7 +1,8 @@
 import { create } from 'zustand';
+import { MFA_METHODS, PASSWORD_CHANGE_REASONS, ROLES } from '@ledger/contract/access-constants.js';
 import { anonymous, ApiError, connectSession, getJson, postJson, withBearer } from './api-client.js';
 import { decodeJwtPayload } from './jwt.js';
-import type { Role, Session, User } from './auth-types.js';
+import type { Factor, Role, Session, User } from './auth-types.js';
 
 /*
  * The signed-in session: kept in localStorage, refreshed before it expires, shared by
@@ -42,11 +43,6 @@ const signedOut = { session: null, user: null, role: '', requiresPasswordChange:
 
 export const useSession = create<SessionState>(() => ({ status: 'loading', ...signedOut }));
 
-function roleOf(user: User): Role {
-  const role = user.user_metadata?.role;
-  return role === 'WORKER' || role === 'MANAGER' || role === 'ADMIN' || role === 'USER' ? role : 'USER';
-}
-
 // --- storage -------------------------------------------------------------------------
 
 function readStorage(key: string): string | null {
@@ -66,17 +62,72 @@ function writeStorage(key: string, value: string | null): void {
   }
 }
 
-function isSession(value: unknown): value is Session {
-  if (!value || typeof value !== 'object') return false;
-  const s = value as Partial<Session>;
-  return typeof s.access_token === 'string' && typeof s.refresh_token === 'string' && !!s.user && typeof s.user === 'object';
+// --- a kept session, read ------------------------------------------------------------
+
+type Fields = Record<string, unknown>;
+
+const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown, otherwise: string): string => (typeof value === 'string' ? value : otherwise);
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const oneOf = <T extends string>(names: readonly T[], value: unknown): T | null => names.find((name) => name === value) ?? null;
+
+function factorFrom(value: unknown): Factor | null {
+  if (!isFields(value) || typeof value.id !== 'string' || value.factor_type !== 'totp') return null;
+  return {
+    id: value.id,
+    factor_type: 'totp',
+    status: value.status === 'verified' ? 'verified' : 'unverified',
+    friendly_name: textOrNull(value.friendly_name),
+    created_at: text(value.created_at, ''),
+  };
 }
 
-function parseSession(text: string | null): Session | null {
-  if (!text) return null;
+function userFrom(value: Fields): User {
+  const meta = isFields(value.user_metadata) ? value.user_metadata : {};
+  const reason = oneOf(PASSWORD_CHANGE_REASONS, meta.password_change_reason);
+  return {
+    id: text(value.id, ''),
+    email: text(value.email, ''),
+    email_confirmed_at: textOrNull(value.email_confirmed_at),
+    banned_until: textOrNull(value.banned_until),
+    created_at: text(value.created_at, ''),
+    last_sign_in_at: textOrNull(value.last_sign_in_at),
+    user_metadata: {
+      full_name: text(meta.full_name, ''),
+      role: oneOf(ROLES, meta.role) ?? 'USER',
+      requires_password_change: meta.requires_password_change === true,
+      ...(reason ? { password_change_reason: reason } : {}),
+      active_mfa_method: oneOf(MFA_METHODS, meta.active_mfa_method),
+    },
+    factors: Array.isArray(value.factors) ? value.factors.map(factorFrom).filter((f) => f !== null) : [],
+    identities: [],
+  };
+}
+
+/**
+ * A session as this device kept it (or a refresh answered it), or null without both tokens and
+ * a user. A copy an older version of the app kept may lack fields the access contract names
+ * now, or hold other values: it is read as before, leniently, each such field taking what a
+ * new account has (role USER, no second factor, no forced change), until the next read of the
+ * user or refresh replaces the copy. Without zod, which the sign-in screen does not download.
+ */
+function sessionFrom(value: unknown): Session | null {
+  if (!isFields(value) || typeof value.access_token !== 'string' || typeof value.refresh_token !== 'string') return null;
+  if (!isFields(value.user)) return null;
+  return withExpiry({
+    access_token: value.access_token,
+    refresh_token: value.refresh_token,
+    expires_in: typeof value.expires_in === 'number' ? value.expires_in : 0,
+    expires_at: typeof value.expires_at === 'number' ? value.expires_at : 0,
+    token_type: 'bearer',
+    user: userFrom(value.user),
+  });
+}
+
+function parseSession(stored: string | null): Session | null {
+  if (!stored) return null;
   try {
-    const value: unknown = JSON.parse(text);
-    return isSession(value) ? withExpiry(value) : null;
+    return sessionFrom(JSON.parse(stored));
   } catch {
     return null;
   }
@@ -113,8 +164,8 @@ function apply(session: Session | null, persist: boolean): void {
   useSession.setState({
     session,
     user: session.user,
-    role: roleOf(session.user),
-    requiresPasswordChange: session.user.user_metadata?.requires_password_change === true,
+    role: session.user.user_metadata.role,
+    requiresPasswordChange: session.user.user_metadata.requires_password_change,
   });
 }
 
@@ -164,8 +215,9 @@ async function exchangeRefreshToken(refreshToken: string): Promise<Session | nul
   const signOutsBefore = signOuts;
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const session = await postJson<Session>('auth/v1/token?grant_type=refresh_token', { refresh_token: refreshToken }, anonymous());
-      if (!isSession(session)) throw new ApiError('The server sent no session.', 200, session);
+      const answer = await postJson<unknown>('auth/v1/token?grant_type=refresh_token', { refresh_token: refreshToken }, anonymous());
+      const session = sessionFrom(answer);
+      if (!session) throw new ApiError('The server sent no session.', 200, answer);
       if (signOuts !== signOutsBefore) {
         // Signed out meanwhile: the new session must not bring the user back.
         postJson('auth/v1/logout?scope=local', undefined, withBearer(session.access_token)).catch(() => undefined);

@@ -9,19 +9,29 @@ export class Refusal extends Error {
 /** What an action's failure shows: a fixed fallback behind the server's words, or a function of the error. */
 export type Failure = string | ((error: unknown) => string);
 
+/**
+ * What an action answers when it ends by leaving the screen (a navigation): the form stays busy
+ * until the screen is gone, rather than showing its idle button for the moment in between.
+ */
+export const LEAVING = Symbol('leaving the screen');
+
+/** An action's answer: a success message, nothing, or LEAVING. */
+export type Outcome = string | void | typeof LEAVING;
+
 export type Submit<K extends string = string> = {
   /** Which action is under way (the key given to `run`), or null. */
   busyWith: K | null;
   busy: boolean;
+  /** The last error; it clears itself after `errorMs` (null, the default: it stays until the next run or `reset`). */
   error: string | null;
   /** The last success message; it clears itself after `successMs` (null: it stays until `reset`). */
   success: string | null;
   /**
    * Runs `action`: busy meanwhile, the earlier messages cleared; its answer (a text) becomes the
-   * success message; a failure shows a Refusal's words, else the server's words behind `failure`
-   * (or what `failure` makes of the error). Resolves true when it succeeded.
+   * success message (LEAVING: it stays busy); a failure shows a Refusal's words, else the server's
+   * words behind `failure` (or what `failure` makes of the error). Resolves true when it succeeded.
    */
-  run: (action: () => Promise<string | void>, failure: Failure, key?: K) => Promise<boolean>;
+  run: (action: () => Promise<Outcome>, failure: Failure, key?: K) => Promise<boolean>;
   /** Shows an error without calling anything (a check before sending). */
   fail: (message: string) => void;
   /** Clears the error and keeps a success showing (an edit after a success). */
@@ -35,11 +45,15 @@ export type Submit<K extends string = string> = {
  * pattern every form of the app repeated (set busy, clear the error, try, show the success,
  * catch and show the error, finally not busy).
  */
-export function useSubmit<K extends string = string>({ successMs = 3000 }: { successMs?: number | null } = {}): Submit<K> {
+export function useSubmit<K extends string = string>({
+  successMs = 3000,
+  errorMs = null,
+}: { successMs?: number | null; errorMs?: number | null } = {}): Submit<K> {
   const [busyWith, setBusyWith] = useState<K | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setErrorState] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const errorTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const mounted = useRef(true);
 
   useEffect(() => {
@@ -47,8 +61,18 @@ export function useSubmit<K extends string = string>({ successMs = 3000 }: { suc
     return () => {
       mounted.current = false;
       clearTimeout(timer.current);
+      clearTimeout(errorTimer.current);
     };
   }, []);
+
+  const setError = useCallback(
+    (message: string | null) => {
+      clearTimeout(errorTimer.current);
+      setErrorState(message);
+      if (message && errorMs !== null) errorTimer.current = setTimeout(() => setErrorState(null), errorMs);
+    },
+    [errorMs],
+  );
 
   const showSuccess = useCallback(
     (message: string | null) => {
@@ -60,12 +84,14 @@ export function useSubmit<K extends string = string>({ successMs = 3000 }: { suc
   );
 
   const run = useCallback(
-    async (action: () => Promise<string | void>, failure: Failure, key?: K): Promise<boolean> => {
+    async (action: () => Promise<Outcome>, failure: Failure, key?: K): Promise<boolean> => {
       setBusyWith(key ?? ('submit' as K));
       setError(null);
+      let leaving = false;
       try {
-        const message = await action();
-        if (mounted.current && message) showSuccess(message);
+        const outcome = await action();
+        leaving = outcome === LEAVING;
+        if (mounted.current && typeof outcome === 'string' && outcome) showSuccess(outcome);
         return true;
       } catch (e) {
         if (!mounted.current) return false;
@@ -73,18 +99,18 @@ export function useSubmit<K extends string = string>({ successMs = 3000 }: { suc
         else setError(typeof failure === 'function' ? failure(e) : serverWords(e, failure));
         return false;
       } finally {
-        if (mounted.current) setBusyWith(null);
+        if (mounted.current && !leaving) setBusyWith(null);
       }
     },
-    [showSuccess],
+    [showSuccess, setError],
   );
 
-  const fail = useCallback((message: string) => setError(message), []);
-  const clearError = useCallback(() => setError(null), []);
+  const fail = useCallback((message: string) => setError(message), [setError]);
+  const clearError = useCallback(() => setError(null), [setError]);
   const reset = useCallback(() => {
     setError(null);
     showSuccess(null);
-  }, [showSuccess]);
+  }, [showSuccess, setError]);
 
   return { busyWith, busy: busyWith !== null, error, success, run, fail, clearError, reset };
 }

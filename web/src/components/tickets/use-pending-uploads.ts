@@ -1,5 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
+import { serverWords } from '@/lib/error-text.js';
 import { getAccessToken } from '@/lib/session.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { removeAttachment, uploadAttachment, type TicketAttachment } from './api.js';
 import { ATTACHMENT_RULES, TEXT, fileProblem } from './rules.js';
 
@@ -9,41 +11,32 @@ import { ATTACHMENT_RULES, TEXT, fileProblem } from './rules.js';
  */
 export function usePendingUploads(ticketId: string) {
   const [pending, setPending] = useState<TicketAttachment[]>([]);
-  const [uploading, setUploading] = useState(0);
-  const [error, setErrorState] = useState<string | null>(null);
-  const timer = useRef<number | undefined>(undefined);
+  const upload = useSubmit({ errorMs: ATTACHMENT_RULES.errorClearMs });
+  const { run, fail } = upload;
 
-  const setError = useCallback((message: string | null) => {
-    window.clearTimeout(timer.current);
-    setErrorState(message);
-    if (message) timer.current = window.setTimeout(() => setErrorState(null), ATTACHMENT_RULES.errorClearMs);
-  }, []);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
-
+  /**
+   * The files of one pick, one after another: busy until the last is up. Each file's problem or
+   * failure is said in turn (the last one stays), and the next file is still tried.
+   */
   const add = useCallback(
-    async (files: File[]) => {
-      for (const file of files) {
-        const problem = fileProblem(file);
-        if (problem) {
-          setError(problem);
-          continue;
+    (files: File[]) =>
+      run(async () => {
+        for (const file of files) {
+          const problem = fileProblem(file);
+          if (problem) {
+            fail(problem);
+            continue;
+          }
+          if (!(await getAccessToken())) return fail(TEXT.loginToUpload);
+          try {
+            const attachment = await uploadAttachment(ticketId, file);
+            setPending((list) => [...list, attachment]);
+          } catch (e) {
+            fail(TEXT.uploadFailed(file.name, serverWords(e, 'Upload failed')));
+          }
         }
-        if (!(await getAccessToken())) {
-          setError(TEXT.loginToUpload);
-          return;
-        }
-        setUploading((n) => n + 1);
-        try {
-          const attachment = await uploadAttachment(ticketId, file);
-          setPending((list) => [...list, attachment]);
-        } catch (e) {
-          setError(TEXT.uploadFailed(file.name, e instanceof Error && e.message ? e.message : 'Upload failed'));
-        } finally {
-          setUploading((n) => n - 1);
-        }
-      }
-    },
-    [ticketId, setError],
+      }, 'Upload failed'),
+    [ticketId, run, fail],
   );
 
   const remove = useCallback(
@@ -52,13 +45,13 @@ export function usePendingUploads(ticketId: string) {
         await removeAttachment(id);
         setPending((list) => list.filter((a) => a.id !== id));
       } catch (e) {
-        setError(e instanceof Error && e.message ? `Failed to remove: ${e.message}` : 'Failed to remove attachment');
+        fail(e instanceof Error && e.message ? `Failed to remove: ${e.message}` : 'Failed to remove attachment');
       }
     },
-    [setError],
+    [fail],
   );
 
   const clear = useCallback(() => setPending([]), []);
 
-  return { pending, uploading: uploading > 0, error, add, remove, clear, setError };
+  return { pending, uploading: upload.busy, error: upload.error, add, remove, clear };
 }

@@ -3,17 +3,32 @@ import { Link, Navigate } from 'react-router-dom';
 import { ApiError } from '@/lib/api-client.js';
 import { useSession } from '@/lib/session.js';
 import { useFocusFirstError } from '@/lib/use-focus-first-error.js';
-import { Banner } from '@/components/banner.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { Button } from '@/components/button.js';
 import { CaptchaWidget, type CaptchaWidgetHandle } from '@/components/captcha-widget.js';
 import { Field } from '@/components/field.js';
-import { verifyCaptchaToken } from './api/captcha.js';
+import { SubmitMessages } from '@/components/submit-messages.js';
+import { verifyCaptchaToken, type CaptchaCheck } from './api/captcha.js';
 import { signUp } from './api/sign-up.js';
 import { AuthLayout, AuthStatus } from './components/auth-layout.js';
 import { MESSAGES } from './utils/messages.js';
 import { hasErrors, validateRegistration, type FieldErrors, type RegistrationForm } from './utils/validation.js';
 
 const EMPTY_FORM: RegistrationForm = { fullName: '', email: '', password: '', confirmPassword: '' };
+
+/** The auth service's own refusals (4xx) carry a message worth showing; anything else does not. */
+function registrationFailureText(error: unknown): string {
+  if (error instanceof ApiError && error.status !== null && error.status < 500) return error.message || MESSAGES.registrationFailed;
+  return MESSAGES.unexpectedRegister;
+}
+
+/** Why the bot check did not pass, as the registration screen says it; null when it passed. */
+function captchaFailureText(check: CaptchaCheck): string | null {
+  if (check.outcome === 'service-error') return MESSAGES.captchaServiceError(check.status);
+  if (check.outcome === 'unreachable') return MESSAGES.captchaNetworkRegister;
+  if (check.outcome === 'rejected') return check.reason ? MESSAGES.verificationFailed(check.reason) : MESSAGES.captchaFailed;
+  return null;
+}
 
 /** Registration (spec 2.4, 4.2): the account, then a confirmation e-mail. */
 export function RegisterPage() {
@@ -23,9 +38,8 @@ export function RegisterPage() {
   const [errors, setErrors] = useState<FieldErrors<keyof RegistrationForm>>({});
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   const [captchaError, setCaptchaError] = useState<string | null>(null);
-  const [apiError, setApiError] = useState<string | null>(null);
-  const [success, setSuccess] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // The success message stays: it tells the visitor what to do next.
+  const submit = useSubmit({ successMs: null });
   const [attempt, setAttempt] = useState(0);
   const captchaRef = useRef<CaptchaWidgetHandle>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -43,21 +57,23 @@ export function RegisterPage() {
   };
 
   /** Any failure: passwords go, the bot check starts over. */
-  const failed = (where: 'captcha' | 'api', message: string) => {
-    if (where === 'captcha') setCaptchaError(message);
-    else setApiError(message);
+  const startOver = () => {
     setForm((f) => ({ ...f, password: '', confirmPassword: '' }));
     captchaRef.current?.reset();
     setCaptchaToken(null);
-    setBusy(false);
   };
 
-  const submit = async (event: FormEvent) => {
+  /** The bot check's refusals show at the check, not in the banner. */
+  const startOverAtCaptcha = (message: string) => {
+    setCaptchaError(message);
+    startOver();
+  };
+
+  const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    setApiError(null);
+    if (submit.busy) return;
+    submit.reset();
     setCaptchaError(null);
-    setSuccess(null);
     const found = validateRegistration(form);
     setErrors(found);
     if (!captchaToken) setCaptchaError(MESSAGES.captchaRequired);
@@ -68,33 +84,25 @@ export function RegisterPage() {
       return;
     }
 
-    setBusy(true);
-    const check = await verifyCaptchaToken(captchaToken);
-    if (check.outcome === 'service-error') return failed('captcha', MESSAGES.captchaServiceError(check.status));
-    if (check.outcome === 'unreachable') return failed('captcha', MESSAGES.captchaNetworkRegister);
-    if (check.outcome === 'rejected') {
-      return failed('captcha', check.reason ? MESSAGES.verificationFailed(check.reason) : MESSAGES.captchaFailed);
-    }
-
-    try {
-      await signUp({ ...form, captchaToken });
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'captcha_failed') return failed('captcha', MESSAGES.captchaFailed);
-      // The auth service's own refusals (4xx) carry a message worth showing; anything else does not.
-      if (error instanceof ApiError && error.status !== null && error.status < 500) {
-        return failed('api', error.message || MESSAGES.registrationFailed);
+    const answered = await submit.run(async () => {
+      const captchaProblem = captchaFailureText(await verifyCaptchaToken(captchaToken));
+      if (captchaProblem) return startOverAtCaptcha(captchaProblem);
+      try {
+        await signUp({ ...form, captchaToken });
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'captcha_failed') return startOverAtCaptcha(MESSAGES.captchaFailed);
+        throw error;
       }
-      return failed('api', MESSAGES.unexpectedRegister);
-    }
-
-    // The welcome mail is sent by the server once the address is confirmed (issue 29).
-    finished.current = true;
-    setForm(EMPTY_FORM);
-    setErrors({});
-    captchaRef.current?.reset();
-    setCaptchaToken(null);
-    setBusy(false);
-    setSuccess(MESSAGES.registrationSucceeded);
+      // The welcome mail is sent by the server once the address is confirmed (issue 29).
+      finished.current = true;
+      setForm(EMPTY_FORM);
+      setErrors({});
+      captchaRef.current?.reset();
+      setCaptchaToken(null);
+      return MESSAGES.registrationSucceeded;
+    }, registrationFailureText);
+    // The service refused (the banner says why) or could not be reached.
+    if (!answered) startOver();
   };
 
   return (
@@ -107,9 +115,8 @@ export function RegisterPage() {
         </>
       }
     >
-      {apiError && <Banner variant="error">{apiError}</Banner>}
-      {success && <Banner variant="success">{success}</Banner>}
-      <form ref={formRef} className="form" noValidate onSubmit={(e) => void submit(e)} aria-label="Create account">
+      <SubmitMessages submit={submit} />
+      <form ref={formRef} className="form" noValidate onSubmit={(e) => void send(e)} aria-label="Create account">
         <Field
           label="Full Name"
           name="fullName"
@@ -155,7 +162,7 @@ export function RegisterPage() {
           }}
           error={captchaError}
         />
-        <Button type="submit" className="button--block" loading={busy} loadingText="Creating Account...">
+        <Button type="submit" className="button--block" loading={submit.busy} loadingText="Creating Account...">
           Create Account
         </Button>
       </form>

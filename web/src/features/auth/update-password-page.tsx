@@ -3,9 +3,11 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ApiError } from '@/lib/api-client.js';
 import type { Session } from '@/lib/auth-types.js';
 import { useFocusFirstError } from '@/lib/use-focus-first-error.js';
+import { Refusal, useSubmit } from '@/lib/use-submit.js';
 import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { NewPasswordFields } from '@/components/new-password-fields.js';
+import { SubmitMessages } from '@/components/submit-messages.js';
 import { endSession, updatePassword, verifyRecoveryToken } from './api/password.js';
 import { AuthLayout } from './components/auth-layout.js';
 import { MESSAGES } from './utils/messages.js';
@@ -81,9 +83,9 @@ export function UpdatePasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<FieldErrors<'password' | 'confirm'>>({});
-  const [apiError, setApiError] = useState<string | null>(null);
-  const [done, setDone] = useState(false);
-  const [busy, setBusy] = useState(false);
+  // The success message stays until the page moves on to sign-in: done once it shows.
+  const submit = useSubmit({ successMs: null });
+  const done = submit.success !== null;
   const [attempt, setAttempt] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, attempt);
@@ -108,45 +110,43 @@ export function UpdatePasswordPage() {
     return () => window.clearTimeout(timer);
   }, [done, navigate]);
 
-  const submit = async (event: FormEvent) => {
+  const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy || done) return;
-    setApiError(null);
+    if (submit.busy || done) return;
+    submit.clearError();
     const found = validateNewPassword(password, confirm);
     setErrors(found);
     if (hasErrors(found)) {
       setAttempt((n) => n + 1);
       return;
     }
-    if (!recovery || !token) {
-      setApiError(MESSAGES.invalidResetLink);
-      return;
-    }
-    setBusy(true);
-    try {
-      await updatePassword(password, recovery.access_token);
-    } catch (error) {
-      setBusy(false);
-      if (error instanceof ApiError && error.code === 'weak_password') {
-        setErrors({ password: MESSAGES.passwordRequirementsNotMet });
-        setApiError(error.message);
-        setAttempt((n) => n + 1);
-      } else if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    if (!recovery || !token) return submit.fail(MESSAGES.invalidResetLink);
+    await submit.run(
+      async () => {
+        try {
+          await updatePassword(password, recovery.access_token);
+        } catch (error) {
+          if (error instanceof ApiError && error.code === 'weak_password') {
+            setErrors({ password: MESSAGES.passwordRequirementsNotMet });
+            setAttempt((n) => n + 1);
+            throw new Refusal(error.message);
+          }
+          if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+            forgetRecovery(token);
+            throw new Refusal(MESSAGES.invalidResetLink);
+          }
+          throw error;
+        }
+        // The recovery session has done its one job; the user signs in with the new password.
+        endSession(recovery.access_token);
         forgetRecovery(token);
-        setApiError(MESSAGES.invalidResetLink);
-      } else {
-        setApiError(MESSAGES.passwordUpdateFailed);
-      }
-      return;
-    }
-    // The recovery session has done its one job; the user signs in with the new password.
-    endSession(recovery.access_token);
-    forgetRecovery(token);
-    window.history.replaceState(window.history.state, '', window.location.pathname);
-    setBusy(false);
-    setPassword('');
-    setConfirm('');
-    setDone(true);
+        window.history.replaceState(window.history.state, '', window.location.pathname);
+        setPassword('');
+        setConfirm('');
+        return MESSAGES.passwordUpdated;
+      },
+      () => MESSAGES.passwordUpdateFailed,
+    );
   };
 
   const footer = (
@@ -165,9 +165,8 @@ export function UpdatePasswordPage() {
 
   return (
     <AuthLayout title="Set New Password" footer={footer}>
-      {apiError && <Banner variant="error">{apiError}</Banner>}
-      {done && <Banner variant="success">{MESSAGES.passwordUpdated}</Banner>}
-      <form ref={formRef} className="form" noValidate onSubmit={(e) => void submit(e)} aria-label="Set new password">
+      <SubmitMessages submit={submit} />
+      <form ref={formRef} className="form" noValidate onSubmit={(e) => void send(e)} aria-label="Set new password">
         <NewPasswordFields
           name="password"
           value={password}
@@ -191,7 +190,7 @@ export function UpdatePasswordPage() {
         <Button
           type="submit"
           className="button--block"
-          loading={busy || linkState === 'checking'}
+          loading={submit.busy || linkState === 'checking'}
           loadingText={linkState === 'checking' ? 'Checking link...' : 'Updating...'}
           disabled={done}
         >

@@ -6,7 +6,7 @@ import type { User } from '@/lib/auth-types.js';
 export type SignUpInput = { fullName: string; email: string; password: string; captchaToken: string };
 
 /** POST /auth/v1/signup: creates the account; a confirmation e-mail follows, no session. */
-export function signUp({ fullName, email, password, captchaToken }: SignUpInput): Promise<{ user?: User } | User> {
+export function signUp({ fullName, email, password, captchaToken }: SignUpInput): Promise<User> {
   const body: z.input<typeof SignUpBody> = {
     email: email.trim(),
     password,

@@ -1,8 +1,9 @@
 import { useRef, useState, type FormEvent } from 'react';
-import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { Field } from '@/components/field.js';
+import { SubmitMessages } from '@/components/submit-messages.js';
 import { useFocusFirstError } from '@/lib/use-focus-first-error.js';
+import { useSubmit } from '@/lib/use-submit.js';
 import { requestPasswordReset } from '../api/sign-in.js';
 import { MESSAGES } from '../utils/messages.js';
 import { emailError } from '../utils/validation.js';
@@ -16,44 +17,39 @@ type ResetPasswordPanelProps = {
 export function ResetPasswordPanel({ initialEmail, onBack }: ResetPasswordPanelProps) {
   const [email, setEmail] = useState(initialEmail);
   const [error, setError] = useState<string | undefined>();
-  const [apiError, setApiError] = useState<string | null>(null);
-  const [sent, setSent] = useState(false);
-  const [busy, setBusy] = useState(false);
+  // The neutral answer stays until the next request.
+  const submit = useSubmit({ successMs: null });
   const [attempt, setAttempt] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
   useFocusFirstError(formRef, attempt);
 
-  const submit = async (event: FormEvent) => {
+  const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (busy) return;
-    setApiError(null);
-    setSent(false);
+    if (submit.busy) return;
+    submit.reset();
     const problem = emailError(email);
     setError(problem);
     if (problem) {
       setAttempt((n) => n + 1);
       return;
     }
-    setBusy(true);
-    try {
-      await requestPasswordReset(email);
-      setSent(true);
-      setEmail('');
-    } catch {
-      setApiError(MESSAGES.resetLinkFailed);
-    } finally {
-      setBusy(false);
-    }
+    await submit.run(
+      async () => {
+        await requestPasswordReset(email);
+        setEmail('');
+        return MESSAGES.resetLinkSent;
+      },
+      () => MESSAGES.resetLinkFailed,
+    );
   };
 
   return (
-    <form ref={formRef} className="form" noValidate onSubmit={submit} aria-labelledby="reset-title">
+    <form ref={formRef} className="form" noValidate onSubmit={(e) => void send(e)} aria-labelledby="reset-title">
       <h2 id="reset-title" className="form__title">
         Reset Password
       </h2>
       <p className="form__text">Enter the email address of your account and we will send you a link to set a new password.</p>
-      {apiError && <Banner variant="error">{apiError}</Banner>}
-      {sent && <Banner variant="success">{MESSAGES.resetLinkSent}</Banner>}
+      <SubmitMessages submit={submit} />
       <Field
         label="Email Address"
         type="email"
@@ -67,7 +63,7 @@ export function ResetPasswordPanel({ initialEmail, onBack }: ResetPasswordPanelP
         error={error}
         autoFocus
       />
-      <Button type="submit" className="button--block" loading={busy} loadingText="Sending...">
+      <Button type="submit" className="button--block" loading={submit.busy} loadingText="Sending...">
         Send Reset Link
       </Button>
       <p className="form__links">

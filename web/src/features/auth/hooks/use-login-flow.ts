@@ -4,9 +4,10 @@ import { ApiError } from '@/lib/api-client.js';
 import type { CaptchaWidgetHandle } from '@/components/captcha-widget.js';
 import { isBanned, pendingSecondFactor, verifiedTotpFactor, type Session, type User } from '@/lib/auth-types.js';
 import { fetchCurrentUser, setSession, signOut, useSession } from '@/lib/session.js';
+import { LEAVING, Refusal, useSubmit } from '@/lib/use-submit.js';
 import { createMfaChallenge, verifyMfaChallenge } from '../api/mfa.js';
 import { logLoginDetails, sendEmailOtp, signInWithPassword, verifyEmailOtp } from '../api/sign-in.js';
-import { verifyCaptchaToken } from '../api/captcha.js';
+import { verifyCaptchaToken, type CaptchaCheck } from '../api/captcha.js';
 import { MESSAGES } from '../utils/messages.js';
 import { hasErrors, validateSignIn, type FieldErrors } from '../utils/validation.js';
 
@@ -30,6 +31,13 @@ export function readReturnTo(state: unknown): string | null {
     return `${pathname}${search}${hash}`;
   }
   return null;
+}
+
+/** Why the bot check did not pass, as the sign-in screen says it. */
+function captchaFailureText(check: Exclude<CaptchaCheck, { outcome: 'passed' }>): string {
+  if (check.outcome === 'rejected') return check.reason ? MESSAGES.verificationFailed(check.reason) : MESSAGES.captchaFailed;
+  if (check.outcome === 'service-error') return MESSAGES.captchaServiceError(check.status);
+  return MESSAGES.captchaNetworkSignIn;
 }
 
 function signInFailureText(error: unknown): string {
@@ -67,8 +75,9 @@ export function useLoginFlow(entry: LoginEntry) {
   const [code, setCode] = useState('');
   const [otpEmail, setOtpEmail] = useState('');
   const [errors, setErrors] = useState<LoginFieldErrors>({});
-  const [apiError, setApiError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // One request at a time across the steps; its error is the banner above them.
+  const submit = useSubmit();
+  const { busy, fail } = submit;
   const [captchaRequired, setCaptchaRequired] = useState(false);
   const [captchaToken, setCaptchaToken] = useState<string | null>(null);
   const [captchaError, setCaptchaError] = useState<string | null>(null);
@@ -76,18 +85,12 @@ export function useLoginFlow(entry: LoginEntry) {
   const captchaRef = useRef<CaptchaWidgetHandle>(null);
   const checked = useRef(false);
 
-  const finish = () => {
+  /** Signed in: on to where the visitor was going; the form stays busy until this screen is gone. */
+  const finish = (): typeof LEAVING => {
     // A password reset by staff comes first (the root layout would send them there anyway).
     const target = useSession.getState().requiresPasswordChange ? '/force-password-change' : (returnTo ?? DEFAULT_AFTER_LOGIN);
     void navigate(target, { replace: true });
-  };
-
-  /** A failed sign-in: say why and void the solved challenge (the server spends it). */
-  const fail = (message: string) => {
-    setApiError(message);
-    setBusy(false);
-    captchaRef.current?.reset();
-    setCaptchaToken(null);
+    return LEAVING;
   };
 
   const goToTotpStep = (isMandatory: boolean) => {
@@ -140,7 +143,7 @@ export function useLoginFlow(entry: LoginEntry) {
       if (pending === 'totp') {
         goToTotpStep(true);
       } else if (pending === 'email') {
-        if (!(await goToEmailStep(session.user.email))) setApiError(MESSAGES.emailOtpSendFailed);
+        if (!(await goToEmailStep(session.user.email))) fail(MESSAGES.emailOtpSendFailed);
       } else {
         finish();
         return;
@@ -151,48 +154,34 @@ export function useLoginFlow(entry: LoginEntry) {
   }, [status]);
 
   /** After the password: the second step, a refusal, or done (spec 4.1, steps 1 to 4). */
-  const continueAfterPassword = async (session: Session) => {
-    if (verifiedTotpFactor(session.user)) {
-      goToTotpStep(false);
-      setBusy(false);
-      return;
-    }
+  const continueAfterPassword = async (session: Session): Promise<void | typeof LEAVING> => {
+    if (verifiedTotpFactor(session.user)) return goToTotpStep(false);
     let user: User;
     try {
       user = await fetchCurrentUser();
     } catch {
       await signOut();
-      fail(MESSAGES.userStatusUnknown);
-      return;
+      throw new Refusal(MESSAGES.userStatusUnknown);
     }
     if (isBanned(user)) {
       await signOut();
-      fail(MESSAGES.banned);
-      return;
+      throw new Refusal(MESSAGES.banned);
     }
     await logLoginDetails();
-    const method = user.user_metadata?.active_mfa_method;
-    if (method === 'totp') {
-      goToTotpStep(false);
-      setBusy(false);
-      return;
-    }
+    const method = user.user_metadata.active_mfa_method;
+    if (method === 'totp') return goToTotpStep(false);
     if (method === 'email') {
-      if (!(await goToEmailStep(user.email))) {
-        await signOut();
-        fail(MESSAGES.emailOtpSendFailed);
-        return;
-      }
-      setBusy(false);
-      return;
+      if (await goToEmailStep(user.email)) return;
+      await signOut();
+      throw new Refusal(MESSAGES.emailOtpSendFailed);
     }
-    finish();
+    return finish();
   };
 
   const submitCredentials = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    setApiError(null);
+    submit.clearError();
     setCaptchaError(null);
     const found = validateSignIn(email, password);
     const captchaMissing = captchaRequired && !captchaToken;
@@ -203,45 +192,35 @@ export function useLoginFlow(entry: LoginEntry) {
       return;
     }
 
-    setBusy(true);
-    if (captchaRequired && captchaToken) {
-      const check = await verifyCaptchaToken(captchaToken);
-      if (check.outcome !== 'passed') {
-        const message =
-          check.outcome === 'rejected'
-            ? check.reason
-              ? MESSAGES.verificationFailed(check.reason)
-              : MESSAGES.captchaFailed
-            : check.outcome === 'service-error'
-              ? MESSAGES.captchaServiceError(check.status)
-              : MESSAGES.captchaNetworkSignIn;
-        fail(message);
-        return;
+    const passed = await submit.run(async () => {
+      if (captchaRequired && captchaToken) {
+        const check = await verifyCaptchaToken(captchaToken);
+        if (check.outcome !== 'passed') throw new Refusal(captchaFailureText(check));
       }
-    }
-
-    let session: Session;
-    try {
-      session = await signInWithPassword(email, password, captchaRequired ? captchaToken : null);
-    } catch (error) {
-      if (error instanceof ApiError && (error.code === 'invalid_credentials' || error.code?.startsWith('captcha_'))) {
-        setCaptchaRequired(true);
+      let session: Session;
+      try {
+        session = await signInWithPassword(email, password, captchaRequired ? captchaToken : null);
+      } catch (error) {
+        if (error instanceof ApiError && (error.code === 'invalid_credentials' || error.code?.startsWith('captcha_'))) {
+          setCaptchaRequired(true);
+        }
+        throw error;
       }
-      fail(signInFailureText(error));
-      return;
+      if (!session?.access_token || !session.user) throw new Refusal(MESSAGES.sessionDataMissing);
+      setSession(session);
+      return continueAfterPassword(useSession.getState().session ?? session);
+    }, signInFailureText);
+    if (!passed) {
+      // A failed sign-in voids the solved challenge (the server spends it).
+      captchaRef.current?.reset();
+      setCaptchaToken(null);
     }
-    if (!session?.access_token || !session.user) {
-      fail(MESSAGES.sessionDataMissing);
-      return;
-    }
-    setSession(session);
-    await continueAfterPassword(useSession.getState().session ?? session);
   };
 
   const submitTotp = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    setApiError(null);
+    submit.clearError();
     if (!code) {
       setErrors({ code: MESSAGES.codeRequired });
       setAttempt((n) => n + 1);
@@ -249,65 +228,56 @@ export function useLoginFlow(entry: LoginEntry) {
     }
     setErrors({});
     const session = useSession.getState().session;
-    if (!session) {
-      setApiError(MESSAGES.sessionLost);
-      return;
-    }
+    if (!session) return fail(MESSAGES.sessionLost);
     const factor = verifiedTotpFactor(session.user);
-    if (!factor) {
-      setApiError(MESSAGES.noVerifiedFactor);
-      return;
-    }
-    setBusy(true);
-    let challengeId: string;
-    try {
-      const challenge = await createMfaChallenge(factor.id);
-      if (!challenge?.id) throw new Error('no challenge id');
-      challengeId = challenge.id;
-    } catch {
-      setBusy(false);
-      setApiError(MESSAGES.challengeFailed);
-      return;
-    }
-    try {
-      setSession(await verifyMfaChallenge(factor.id, challengeId, code));
-    } catch (error) {
-      setBusy(false);
-      setCode('');
-      setApiError(error instanceof ApiError && error.code === 'mfa_verification_failed' ? MESSAGES.invalidTotpCode : MESSAGES.mfaFailed);
-      return;
-    }
-    await logLoginDetails();
-    finish();
+    if (!factor) return fail(MESSAGES.noVerifiedFactor);
+    await submit.run(
+      async () => {
+        let challengeId: string;
+        try {
+          const challenge = await createMfaChallenge(factor.id);
+          if (!challenge?.id) throw new Error('no challenge id');
+          challengeId = challenge.id;
+        } catch {
+          throw new Refusal(MESSAGES.challengeFailed);
+        }
+        try {
+          setSession(await verifyMfaChallenge(factor.id, challengeId, code));
+        } catch (error) {
+          setCode('');
+          throw error;
+        }
+        await logLoginDetails();
+        return finish();
+      },
+      (error) => (error instanceof ApiError && error.code === 'mfa_verification_failed' ? MESSAGES.invalidTotpCode : MESSAGES.mfaFailed),
+    );
   };
 
   const submitEmailCode = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    setApiError(null);
+    submit.clearError();
     if (!code) {
       setErrors({ code: MESSAGES.codeRequired });
       setAttempt((n) => n + 1);
       return;
     }
     setErrors({});
-    if (!useSession.getState().session) {
-      setApiError(MESSAGES.sessionLost);
-      return;
-    }
-    setBusy(true);
-    try {
-      setSession(await verifyEmailOtp(otpEmail, code));
-    } catch (error) {
-      setBusy(false);
-      setCode('');
-      const message =
-        error instanceof ApiError && error.code !== 'otp_invalid' && error.message ? error.message : MESSAGES.invalidEmailCode;
-      setApiError(message);
-      return;
-    }
-    await logLoginDetails();
-    finish();
+    if (!useSession.getState().session) return fail(MESSAGES.sessionLost);
+    await submit.run(
+      async () => {
+        try {
+          setSession(await verifyEmailOtp(otpEmail, code));
+        } catch (error) {
+          setCode('');
+          throw error;
+        }
+        await logLoginDetails();
+        return finish();
+      },
+      (error) => (error instanceof ApiError && error.code !== 'otp_invalid' && error.message ? error.message : MESSAGES.invalidEmailCode),
+    );
   };
 
   /** 'Back to Login' from an optional authenticator step: the half-signed-in session ends. */
@@ -317,12 +287,11 @@ export function useLoginFlow(entry: LoginEntry) {
     setStep('credentials');
     setCode('');
     setErrors({});
-    setApiError(null);
-    setBusy(false);
+    submit.clearError();
   };
 
   const openResetPanel = () => {
-    setApiError(null);
+    submit.clearError();
     setErrors({});
     setStep('reset');
   };
@@ -351,7 +320,7 @@ export function useLoginFlow(entry: LoginEntry) {
     },
     otpEmail,
     errors,
-    apiError,
+    apiError: submit.error,
     busy,
     attempt,
     captchaRequired,

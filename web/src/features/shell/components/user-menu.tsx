@@ -7,7 +7,7 @@ import { icons } from './icons.js';
 export function UserMenu() {
   const navigate = useNavigate();
   const user = useSession((s) => s.user);
-  const fullName = user?.user_metadata?.full_name?.trim() ?? '';
+  const fullName = user?.user_metadata.full_name.trim() ?? '';
   const initial = fullName ? fullName.charAt(0).toUpperCase() : '?';
 
   const logout = async () => {

@@ -16,7 +16,7 @@ import {
 } from '@ledger/contract/access.js';
 import type { Done, ErrorAnswer } from '@ledger/contract/common.js';
 import { deleteJson, getJson, postJson, putJson, requestWithStatus } from '@/lib/api-client.js';
-import type { Session, User } from '@/lib/auth-types.js';
+import type { SecondStep, User } from '@/lib/auth-types.js';
 import { parseAnswer } from '@/lib/query.js';
 
 /** The Security tab's calls (docs/api-auth.md). */
@@ -34,10 +34,10 @@ export function unenrolFactor(factorId: string): Promise<z.infer<typeof FactorRe
 }
 
 /** Challenge and verify in one go; the answer is the session upgraded to aal2. */
-export async function verifyTotp(factorId: string, code: string): Promise<Session> {
+export async function verifyTotp(factorId: string, code: string): Promise<SecondStep> {
   const challenge = await postJson<z.infer<typeof Challenge>>(`auth/v1/factors/${encodeURIComponent(factorId)}/challenge`);
   const body: z.input<typeof VerifyFactorBody> = { challenge_id: challenge.id, code };
-  return postJson<Session>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, body);
+  return postJson<SecondStep>(`auth/v1/factors/${encodeURIComponent(factorId)}/verify`, body);
 }
 
 export function setActiveMfaMethod(method: 'totp' | 'email' | null): Promise<User> {
@@ -50,9 +50,9 @@ export function sendEmailCode(email: string): Promise<unknown> {
   return postJson('auth/v1/otp', body);
 }
 
-export function verifyEmailCode(email: string, token: string): Promise<Session> {
+export function verifyEmailCode(email: string, token: string): Promise<SecondStep> {
   const body: z.input<typeof VerifyBody> = { type: 'email', email, token };
-  return postJson<Session>('auth/v1/verify', body);
+  return postJson<SecondStep>('auth/v1/verify', body);
 }
 
 export type PasswordResult = { success: boolean; error?: string };

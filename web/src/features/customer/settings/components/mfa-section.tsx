@@ -3,7 +3,7 @@ import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { Field } from '@/components/field.js';
 import { ApiError } from '@/lib/api-client.js';
-import { verifiedTotpFactor, type Session } from '@/lib/auth-types.js';
+import { verifiedTotpFactor, type SecondStep } from '@/lib/auth-types.js';
 import { fetchCurrentUser, setSession, updateUser, useSession } from '@/lib/session.js';
 import { Refusal, useSubmit } from '@/lib/use-submit.js';
 import { PasswordConfirmForm } from './password-confirm-form.js';
@@ -58,7 +58,7 @@ export function MfaSection() {
   const user = useSession((s) => s.user);
   const email = user?.email ?? '';
   const totpFactor = verifiedTotpFactor(user);
-  const emailOn = user?.user_metadata?.active_mfa_method === 'email';
+  const emailOn = user?.user_metadata.active_mfa_method === 'email';
   const totpOn = Boolean(totpFactor);
 
   const [step, setStep] = useState<Step>(0);
@@ -109,7 +109,7 @@ export function MfaSection() {
 
   /** Steps 3 and 5: the code is checked, then the method becomes the active one. */
   const verifyAndActivate = async (
-    verify: () => Promise<Session & { recovery_codes?: string[] }>,
+    verify: () => Promise<SecondStep>,
     codeError: (error: unknown) => string,
     method: 'totp' | 'email',
     message: string,
