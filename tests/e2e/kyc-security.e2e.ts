@@ -157,6 +157,10 @@ test.describe('KYC and account security', () => {
       // The ten recovery codes are shown once, until the customer says they are saved.
       await expect(mfa.getByTestId('recovery-codes').getByRole('listitem')).toHaveCount(10);
       await page.screenshot({ path: `${screens}/settings-mfa-recovery-codes.png` });
+      // Shown, never kept: no code is in the browser's storage (the session kept there leaves them out).
+      const codes = await mfa.getByTestId('recovery-codes').getByRole('listitem').allTextContents();
+      const stored = await page.evaluate(() => JSON.stringify({ ...window.localStorage, ...window.sessionStorage }));
+      for (const code of codes) expect(stored).not.toContain(code.trim());
       await mfa.getByRole('button', { name: 'I Have Saved My Codes' }).click();
       await expect(mfa.getByTestId('recovery-codes')).toHaveCount(0);
       await expect(mfa.getByRole('button', { name: 'Enable' })).toBeDisabled();

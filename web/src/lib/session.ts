@@ -169,9 +169,14 @@ function apply(session: Session | null, persist: boolean): void {
   });
 }
 
-/** Keeps a session the server just handed out (sign-in, second factor, refresh). */
-export function setSession(session: Session): void {
-  apply(withExpiry(session), true);
+/**
+ * Keeps a session the server just handed out (sign-in, second factor, refresh). Only the
+ * session's own fields are kept: an answer that carried more (a passed second step's recovery
+ * codes, shown once) leaves the rest out of the browser's storage.
+ */
+export function setSession(answer: Session): void {
+  const { access_token, refresh_token, expires_in, expires_at, token_type, user } = answer;
+  apply(withExpiry({ access_token, refresh_token, expires_in, expires_at, token_type, user }), true);
 }
 
 /** Keeps a fresher copy of the signed-in user (GET or PUT /auth/v1/user). */
