@@ -14,8 +14,7 @@ import { useProfile } from './profile-context.js';
 import { dateTime } from './use-flash.js';
 import { MfaCard } from './mfa-card.js';
 import { useSession } from '@/lib/session.js';
-import { describeDevice } from '@/lib/device.js';
-import { ScrollArea } from '@/components/scroll-area.js';
+import { LoginHistoryPager, LoginHistoryTable } from '@/components/login-history.js';
 
 const MIN_PASSWORD = 6;
 
@@ -328,46 +327,13 @@ function LoginHistoryCard({ userId }: { userId: string }) {
       {error && <Banner variant="error">{error}</Banner>}
       {!rows && !error && <p className="page-status">Loading...</p>}
       {rows && rows.length === 0 && page === 1 && <p className="empty-text">No login history found.</p>}
-      {rows && (rows.length > 0 || page > 1) && (
-        <ScrollArea className="profile-table-wrap" label="Login history">
-          <table className="profile-table table--stack">
-            <thead>
-              <tr>
-                <th scope="col">Date &amp; Time</th>
-                <th scope="col">IP Address</th>
-                <th scope="col">Client</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td data-label="Date & Time">{dateTime(r.timestamp)}</td>
-                  <td data-label="IP Address" className="mono">
-                    {r.ip_address ?? 'Unknown'}
-                  </td>
-                  <td data-label="Client" className="profile-table__client" title={r.user_agent || undefined}>
-                    {describeDevice(r.user_agent)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollArea>
-      )}
-      <nav className="pager" aria-label="Login history pages">
-        <button type="button" className="button button--secondary pager__button" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-          Previous
-        </button>
-        <span className="pager__label">Page {page}</span>
-        <button
-          type="button"
-          className="button button--secondary pager__button"
-          disabled={!rows || rows.length < LOGIN_HISTORY_PAGE_SIZE}
-          onClick={() => setPage((p) => p + 1)}
-        >
-          Next
-        </button>
-      </nav>
+      {rows && (rows.length > 0 || page > 1) && <LoginHistoryTable rows={rows} when={dateTime} look="profile" />}
+      <LoginHistoryPager
+        page={page}
+        onPageChange={setPage}
+        previousDisabled={page <= 1}
+        nextDisabled={!rows || rows.length < LOGIN_HISTORY_PAGE_SIZE}
+      />
     </section>
   );
 }

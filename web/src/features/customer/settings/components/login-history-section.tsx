@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Banner } from '@/components/banner.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
-import { describeDevice } from '@/lib/device.js';
 import { formatListDateTime } from '@/lib/money.js';
 import { LOGIN_HISTORY_FAILED, LOGIN_HISTORY_PAGE_SIZE, useLoginHistory } from '../api/security.js';
-import { ScrollArea } from '@/components/scroll-area.js';
+import { LoginHistoryPager, LoginHistoryTable } from '@/components/login-history.js';
 
 /** The app's list format ('dd MMM yyyy | HH:mm'), the raw text when it is no date. */
 const when = (iso: string) => formatListDateTime(iso) || iso;
@@ -29,52 +28,14 @@ export function LoginHistorySection() {
       ) : rows.length === 0 ? (
         <p className="empty-text">No login history found.</p>
       ) : (
-        <ScrollArea className="table-scroll" label="Login history">
-          <table className="history-table table--stack">
-            <thead>
-              <tr>
-                <th scope="col">Date &amp; Time</th>
-                <th scope="col">IP Address</th>
-                <th scope="col">Client</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td data-label="Date & Time" className="history-table__when">
-                    {when(r.timestamp)}
-                  </td>
-                  <td data-label="IP Address" className="mono">
-                    {r.ip_address ?? 'Unknown'}
-                  </td>
-                  <td data-label="Client" className="history-table__client" title={r.user_agent ?? undefined}>
-                    {describeDevice(r.user_agent)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollArea>
+        <LoginHistoryTable rows={rows} when={when} look="settings" />
       )}
-      <nav className="pager" aria-label="Login history pages">
-        <button
-          type="button"
-          className="button button--secondary pager__button"
-          disabled={loading || page <= 1}
-          onClick={() => setPage((p) => p - 1)}
-        >
-          Previous
-        </button>
-        <span className="pager__label">Page {page}</span>
-        <button
-          type="button"
-          className="button button--secondary pager__button"
-          disabled={loading || Boolean(error) || rows.length < LOGIN_HISTORY_PAGE_SIZE}
-          onClick={() => setPage((p) => p + 1)}
-        >
-          Next
-        </button>
-      </nav>
+      <LoginHistoryPager
+        page={page}
+        onPageChange={setPage}
+        previousDisabled={loading || page <= 1}
+        nextDisabled={loading || Boolean(error) || rows.length < LOGIN_HISTORY_PAGE_SIZE}
+      />
     </section>
   );
 }
