@@ -217,16 +217,22 @@ export function useLoginFlow(entry: LoginEntry) {
     }
   };
 
-  const submitTotp = async (event: FormEvent) => {
+  /** What a code step checks before it sends: not while busy, and a code entered. False: stop. */
+  const codeEntered = (event: FormEvent): boolean => {
     event.preventDefault();
-    if (busy) return;
+    if (busy) return false;
     submit.clearError();
     if (!code) {
       setErrors({ code: MESSAGES.codeRequired });
       setAttempt((n) => n + 1);
-      return;
+      return false;
     }
     setErrors({});
+    return true;
+  };
+
+  const submitTotp = async (event: FormEvent) => {
+    if (!codeEntered(event)) return;
     const session = useSession.getState().session;
     if (!session) return fail(MESSAGES.sessionLost);
     const factor = verifiedTotpFactor(session.user);
@@ -255,15 +261,7 @@ export function useLoginFlow(entry: LoginEntry) {
   };
 
   const submitEmailCode = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    submit.clearError();
-    if (!code) {
-      setErrors({ code: MESSAGES.codeRequired });
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setErrors({});
+    if (!codeEntered(event)) return;
     if (!useSession.getState().session) return fail(MESSAGES.sessionLost);
     await submit.run(
       async () => {
