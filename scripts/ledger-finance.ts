@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import type { Config } from '../server/config.js';
-import { openDatabase, type Database } from '../server/db/database.js';
+import type { Database } from '../server/db/database.js';
 import { usersByEmail } from '../server/auth/accounts.js';
-import { migrateToLatest } from '../migrations/index.js';
-import { openEventStore } from '../server/context.js';
 import { formatPosition, type EventStore } from '../ledger/event-store/port.js';
 import { ASSET_IDS, isAssetId, type AssetId } from '../ledger/assets.js';
 import { walletStream } from '../ledger/wallet/events.js';
@@ -13,6 +11,7 @@ import { balanceAt } from '../ledger/journal/time-travel.js';
 import { buildStatement, statementCsv } from '../ledger/journal/statement.js';
 import type { JournalCheck } from '../projections/journal.js';
 import { progressBar } from './progress.js';
+import { withLedger } from './with-ledger.js';
 import { reconcileReadModels } from './ledger-reconcile.js';
 import { StaffAdjustments, type StaffAdjustmentLine } from '../ledger/journal/four-eyes-audit.js';
 
@@ -113,18 +112,6 @@ function assetOption(asset: string | undefined): AssetId | undefined {
   const upper = asset.toUpperCase();
   if (!isAssetId(upper)) throw new FinanceUsageError(`--asset must be one of ${ASSET_IDS.join(', ')}.`);
   return upper;
-}
-
-async function withLedger<T>(config: Config, fn: (database: Database, store: EventStore) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const store = await openEventStore(config, database);
-  try {
-    await migrateToLatest(database.db);
-    return await fn(database, store);
-  } finally {
-    await store.close();
-    await database.close();
-  }
 }
 
 const json = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2);

@@ -1,11 +1,10 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { ConfigError, loadConfig, type Config } from '../server/config.js';
+import { ConfigError, loadConfig } from '../server/config.js';
 import { DataDirLockedError } from '../server/db/data-dir-lock.js';
 import { openDatabase, type Database } from '../server/db/database.js';
 import { migrateToLatest, migrationStatus } from '../migrations/index.js';
-import { openEventStore } from '../server/context.js';
 import { formatPosition, START, type EventStore, type Position } from '../ledger/event-store/port.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
 import { describeEventStore, eventStoreState } from '../ledger/event-store/state.js';
@@ -17,6 +16,7 @@ import { shadowReplay } from '../projections/shadow-replay.js';
 import { verifyReadModels, type VerifyReport } from '../projections/verify.js';
 import { seedLedger } from './seed.js';
 import { progressBar } from './progress.js';
+import { withLedger } from './with-ledger.js';
 import { BACKUP_HELP, RESTORE_HELP, backupDataDir, restoreDataDir } from './ledger-backup.js';
 import { FINANCE_HELP, FINANCE_OPTIONS, printJournalCheck, runFinanceCommand } from './ledger-finance.js';
 import { STAFF_HELP, STAFF_OPTIONS, staffActionsCommand } from './ledger-staff.js';
@@ -92,18 +92,6 @@ class UsageError extends Error {}
 
 /** How long `stats` waits for the event store to answer before calling it unreachable. */
 const STATS_TIMEOUT_MS = 5_000;
-
-async function withLedger<T>(config: Config, fn: (database: Database, store: EventStore) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  const store = await openEventStore(config, database);
-  try {
-    await migrateToLatest(database.db);
-    return await fn(database, store);
-  } finally {
-    await store.close();
-    await database.close();
-  }
-}
 
 async function countAfter(database: Database, store: EventStore, position: Position): Promise<number> {
   if (store instanceof PostgresEventStore) {
