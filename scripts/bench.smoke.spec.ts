@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { PROJECTIONS } from '../projections/registry.js';
 import { againstIssueMachine, formatTable, runBench, type BenchResults, type Figure } from './bench.js';
@@ -76,6 +77,15 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
       const table = formatTable(results);
       for (const f of results.figures) expect(table).toContain(f.name);
       expect(table).toContain("this machine against the issue's, whose speed the absolute targets assume: static route");
+
+      // Whether the role could ask for the checkpoints between phases, and the table's warning when not.
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      const { rows } = await client
+        .query<{ rolsuper: boolean }>('select rolsuper from pg_roles where rolname = current_user')
+        .finally(() => client.end());
+      if (rows[0]!.rolsuper) expect(results.machine.checkpoints).toBe(true);
+      expect(table.includes('checkpoints between phases refused')).toBe(!results.machine.checkpoints);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

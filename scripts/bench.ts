@@ -54,6 +54,9 @@ export interface BenchOptions {
   command?: string;
 }
 
+const NO_CHECKPOINTS =
+  'checkpoints between phases refused: the role may not ask for one (pg_checkpoint), so each phase pays for the dirty pages of the one before';
+
 /** Set while a run holds a scratch database, so that a signal handler can drop it. */
 let activeCleanup: (() => Promise<void>) | null = null;
 
@@ -63,6 +66,9 @@ async function machineInfo(pool: pg.Pool): Promise<BenchResults['machine']> {
   const { rows } = await pool.query<{ name: string; setting: string; unit: string | null }>(
     `select name, setting, unit from pg_settings
      where name in ('shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', 'max_connections', 'commit_delay', 'work_mem')`,
+  );
+  const role = await pool.query<{ can: boolean }>(
+    `select rolsuper or pg_has_role(current_user, 'pg_checkpoint', 'MEMBER') as can from pg_roles where rolname = current_user`,
   );
   return {
     platform: os.platform(),
@@ -74,6 +80,7 @@ async function machineInfo(pool: pg.Pool): Promise<BenchResults['machine']> {
     postgres: version,
     postgresSettings: Object.fromEntries(rows.map((r) => [r.name, r.unit ? `${r.setting} (${r.unit})` : r.setting])),
     loadAverage: { start: round(os.loadavg()[0]!, 2), max: 0, end: 0 },
+    checkpoints: role.rows[0]?.can === true,
   };
 }
 
@@ -123,6 +130,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchResults> {
     const store = new PostgresEventStore(database.db);
     const ctx: Ctx = { databaseUrl: url.toString(), database, pool, store, sizes, log, figures: [], proofs: [], setup: { database: name } };
     const machine = await machineInfo(pool);
+    if (!machine.checkpoints) log(`bench: ${NO_CHECKPOINTS}; run it as a superuser or grant pg_checkpoint to its role`);
     let maxLoad = machine.loadAverage.start;
     sampler = setInterval(() => (maxLoad = Math.max(maxLoad, os.loadavg()[0]!)), 5000);
     sampler.unref();
@@ -209,6 +217,7 @@ export function formatTable(results: BenchResults): string {
     `${results.size} run, ${results.wallSeconds} s, ${results.date}, node ${results.node}, ${results.machine.cpus} x ${results.machine.cpuModel}, ` +
       `${results.machine.postgres.split(' on ')[0]}, 1-min load average ${results.machine.loadAverage.start} at start, ${results.machine.loadAverage.max} max, ${results.machine.loadAverage.end} at end`,
   ];
+  if (!results.machine.checkpoints) info.push(`${NO_CHECKPOINTS}: the figures are not comparable with a run that had them`);
   for (const f of results.figures) {
     const perRound = f.details?.roundRatios as number[] | undefined;
     if (perRound)

@@ -199,6 +199,11 @@ export interface BenchResults {
     postgresSettings: Record<string, string>;
     /** 1-minute load average when the run started and when it ended: other work on the machine. */
     loadAverage: { start: number; max: number; end: number };
+    /**
+     * Whether the run's role may ask for a checkpoint (a superuser or a member of pg_checkpoint):
+     * without it every phase pays for the dirty pages and WAL of the one before.
+     */
+    checkpoints: boolean;
   };
   node: string;
   date: string;
