@@ -39,6 +39,16 @@ const APPLY_CONCURRENCY = 3;
  */
 const REPLAY_SKIP_LIMIT = 100_000;
 
+/**
+ * Gathers the statistics of the read models' tables in `schema` after a rebuild: the planner
+ * would otherwise plan the first reads on those of the emptied tables until autovacuum came round.
+ */
+export async function analyzeTables(db: Kysely<DB>, projections: Projection[], schema = 'public'): Promise<void> {
+  for (const p of projections) {
+    for (const t of p.tables) await sql`analyze ${sql.table(`${schema}.${t}`)}`.execute(db);
+  }
+}
+
 /** Empties the read models' tables and checkpoints, in one transaction. */
 export async function resetReadModels(db: Kysely<DB>, projections: Projection[], schema = 'public'): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -297,11 +307,7 @@ export async function replayProjections(
   const { events } = await catchUpTogether(db, store, projections, { ...opts, until });
   const seconds = (performance.now() - t0) / 1000;
   const eventsPerSecond = seconds > 0 ? Math.round(events / seconds) : events;
-  // The rebuilt tables' statistics, gathered now: the planner would otherwise plan the first
-  // reads on those of the emptied tables until autovacuum came round (as shadowReplay does).
-  for (const p of projections) {
-    for (const t of p.tables) await sql`analyze ${sql.table(`${opts.schema ?? 'public'}.${t}`)}`.execute(db);
-  }
+  await analyzeTables(db, projections, opts.schema);
   return projections.map((p) => ({ name: p.name, events, seconds, eventsPerSecond }));
 }
 

@@ -4,7 +4,7 @@ import { comparePositions, formatPosition, START, type EventStore, type Position
 import { PostgresEventStore, readAllFrom } from '../ledger/event-store/postgres.js';
 import type { Projection } from './projection.js';
 import { PROJECTIONS } from './registry.js';
-import { catchUpTogether } from './replay.js';
+import { analyzeTables, catchUpTogether } from './replay.js';
 
 export const SHADOW_SCHEMA = 'ledger_shadow';
 /** Where the swap moves the live tables it replaces; dropped once the swap has committed. */
@@ -90,11 +90,11 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
     // Live checkpoint rows exist for every read model, so that they can be locked. The copies'
     // statistics are gathered now, so that the first reads after the swap are planned on them,
     // and their rows counted (the swap's own catch-up adds at most a few).
+    await analyzeTables(db, projections, SHADOW_SCHEMA);
     const rowsBefore = new Map<string, number>();
     for (const p of projections) {
       await sql`insert into projection_checkpoints (name) values (${p.name}) on conflict (name) do nothing`.execute(db);
       for (const t of p.tables) {
-        await sql`analyze ${sql.table(`${SHADOW_SCHEMA}.${t}`)}`.execute(db);
         const { rows } = await sql<{ n: string }>`select count(*) as n from ${sql.table(`${SHADOW_SCHEMA}.${t}`)}`.execute(db);
         rowsBefore.set(t, Number(rows[0]!.n));
       }
