@@ -37,8 +37,8 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: 'list',
-  // A whole flow (sign-up, sign-in, several screens) takes up to 30 s on a slow two-core machine
-  // with the PostgreSQL suite running beside it; the limit is for a hung test, not a slow one.
+  // A whole flow (sign-up, sign-in, several screens) took up to 30 s on a loaded two-core
+  // machine; the limit is for a hung test, not a slow one.
   timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {

@@ -3,10 +3,9 @@
 # when DATABASE_URL is set, a third time through PgBouncer (transaction pooling) when
 # PGBOUNCER_DATABASE_URL is set, then the browser tests in Chromium.
 #
-# On two cores the stages overlap where they leave a core idle: the type-check runs beside
-# the PGlite suite, and the PostgreSQL suite (which waits on the server more than it computes)
-# beside the browser tests (which wait on pages). The PGlite suite, which keeps both cores
-# busy, runs alone. A stage run in the background prints its output when it ends.
+# On two cores only the type-check and the lint run beside another stage (the client build and
+# the PGlite suite); every other stage runs alone with both cores. A stage run in the
+# background prints its output when it ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,47 +49,27 @@ if [ "${#failed[@]}" -ne 0 ]; then
 fi
 
 # The unit specs touch no database, and database.int.spec.ts is about PGlite's data folder:
-# both ran above and would run the same again. One worker: the browser tests beside it
-# need the cores more.
+# both ran above and would run the same again.
 server_pass() {
-  npx vitest run --maxWorkers 1 --exclude '**/*.unit.spec.ts' --exclude 'server/db/database.int.spec.ts' "$@"
+  npx vitest run --exclude '**/*.unit.spec.ts' --exclude 'server/db/database.int.spec.ts' "$@"
 }
 
-pg_pid=""
+# The remaining stages run one after the other, each with both cores. Run side by side (the
+# PostgreSQL and PgBouncer passes beside the browser tests, on one worker each) they took 31
+# minutes in all; alone, 2.0 min (PostgreSQL), 2.2 min (PgBouncer) and 4.7 min (browser).
 if [ -n "${DATABASE_URL:-}" ]; then
+  echo "== unit and integration tests on PostgreSQL (${DATABASE_URL%%@*}@...)"
   # On PostgreSQL directly the statements are prepared (DB_PREPARED_STATEMENTS, as a direct
   # deployment runs); through PgBouncer 1.18 below they cannot be, and are not.
-  DB_PREPARED_STATEMENTS=true server_pass >"$logs/pg.log" 2>&1 &
-  pg_pid=$!
+  DB_PREPARED_STATEMENTS=true server_pass || failed+=("tests on PostgreSQL")
 fi
-# The same suites through PgBouncer in transaction mode, after the PostgreSQL pass and beside
-# the browser tests too (one pass after the other keeps the connections to PostgreSQL as they
-# were). Alone, this pass took 284 s on the shared two-core machine at a load of 8, 939 s at 20.
-bouncer_pid=""
 if [ -n "${PGBOUNCER_DATABASE_URL:-}" ]; then
-  ( [ -z "$pg_pid" ] || while kill -0 "$pg_pid" 2>/dev/null; do sleep 1; done
-    DATABASE_URL="$PGBOUNCER_DATABASE_URL" DB_PREPARED_STATEMENTS=false server_pass ) >"$logs/bouncer.log" 2>&1 &
-  bouncer_pid=$!
+  echo "== integration tests through PgBouncer, transaction pooling (${PGBOUNCER_DATABASE_URL%%@*}@...)"
+  DATABASE_URL="$PGBOUNCER_DATABASE_URL" DB_PREPARED_STATEMENTS=false server_pass || failed+=("tests through PgBouncer")
 fi
 
 echo "== browser tests (Playwright, Chromium)"
-pw_rc=0
-npx playwright test 2>&1 | tee "$logs/playwright.log" || pw_rc=$?
-[ "$pw_rc" -eq 0 ] || failed+=("browser tests")
-
-if [ -n "$pg_pid" ]; then
-  finish pg "$pg_pid" "unit and integration tests on PostgreSQL (${DATABASE_URL%%@*}@...), run beside the browser tests"
-fi
-if [ -n "$bouncer_pid" ]; then
-  finish bouncer "$bouncer_pid" "integration tests through PgBouncer, transaction pooling (${PGBOUNCER_DATABASE_URL%%@*}@...), run beside the browser tests"
-fi
-
-if [ "$pw_rc" -ne 0 ]; then
-  # The PostgreSQL outputs came after the browser tests': their summary again, so that the end
-  # of the log names what failed.
-  echo "== browser tests, the end of their output again"
-  tail -n 40 "$logs/playwright.log"
-fi
+npx playwright test || failed+=("browser tests")
 
 if [ "${#failed[@]}" -ne 0 ]; then
   echo "!! failed: ${failed[*]}" >&2

@@ -192,7 +192,7 @@ describe('persisted limits on second factors and the password re-check', () => {
     });
   });
 
-  // Each re-check hashes a password (argon2): twenty of them beside the browser tests may take minutes.
+  // Each re-check hashes a password (argon2): twenty of them on a loaded two-core machine may take minutes.
   describe('the password re-check (verify-and-update-password)', { timeout: 180_000 }, () => {
     const withSession = async (email: string, password: string) => {
       const s = await registeredCustomer(t, email, password);
