@@ -322,7 +322,7 @@ describe('the books after any sequence of customer and staff commands', () => {
             }
           }
           // The read models show every event before the checks read them.
-          const last = await store.headPosition();
+          const last = await store.committedHead();
           if (last) expect(await projector.waitFor(last, 10_000)).toBe(true);
           await projector.stop();
 

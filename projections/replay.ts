@@ -88,7 +88,7 @@ export async function catchUpTogether(
     (p) => new ProjectionRunner(db, store, p, { batchSize, schema: opts.schema, skipLimit: REPLAY_SKIP_LIMIT }),
   );
   for (const r of runners) r.resetTo(await r.loadCheckpoint());
-  const until = opts.until === undefined ? await store.headPosition() : opts.until;
+  const until = opts.until === undefined ? await store.committedHead() : opts.until;
   if (!until || runners.length === 0) return { events: 0, until };
 
   // The shared pass starts at the lowest checkpoint; a runner ahead of a page skips it.
@@ -302,7 +302,7 @@ export async function replayProjections(
   opts: ReplayOptions = {},
 ): Promise<ReplayResult[]> {
   await resetReadModels(db, projections, opts.schema);
-  const until = opts.until === undefined ? await store.headPosition() : opts.until;
+  const until = opts.until === undefined ? await store.committedHead() : opts.until;
   const t0 = performance.now();
   const { events } = await catchUpTogether(db, store, projections, { ...opts, until });
   const seconds = (performance.now() - t0) / 1000;

@@ -219,7 +219,7 @@ export class ProjectionRunner {
    */
   async catchUp(opts: { until?: Position | null; onBatch?: (applied: number, at: Position) => void } = {}): Promise<number> {
     this.resetTo(await this.loadCheckpoint());
-    const until = opts.until === undefined ? await this.store.headPosition() : opts.until;
+    const until = opts.until === undefined ? await this.store.committedHead() : opts.until;
     const batchSize = this.options.batchSize ?? 2000;
     let total = 0;
     while (until && comparePositions(this.position, until) < 0) {

@@ -248,7 +248,7 @@ export async function runCli(argv: string[]): Promise<number> {
         });
       }
       return withLedger(config, async (database, store) => {
-        const head = await store.headPosition();
+        const head = await store.committedHead();
         const total = head ? await countAfter(database, store, START) : 0;
         // One pass over the log feeds every read model named.
         const bar = progressBar(`replaying ${targets.map((t) => t!.name).join(', ')}`, total, { quiet });

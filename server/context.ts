@@ -33,6 +33,7 @@ function observedStore(store: EventStore, observer: LedgerObserver): EventStore 
     readStream: (streamId, options) => store.readStream(streamId, options).catch(failed('readStream')),
     readAll: (options) => store.readAll(options).catch(failed('readAll')),
     headPosition: () => store.headPosition().catch(failed('headPosition')),
+    committedHead: () => store.committedHead().catch(failed('committedHead')),
     subscribeAll(options) {
       const subscription = store.subscribeAll(options);
       const nextBatch = subscription.nextBatch.bind(subscription);

@@ -298,6 +298,11 @@ export class EventStoreDbEventStore implements EventStore {
     });
   }
 
+  /** EventStoreDB's $all holds only committed events, readable as soon as they are: its head. */
+  committedHead(): Promise<Position | null> {
+    return this.headPosition();
+  }
+
   private async findHead(): Promise<Position | null> {
     let from: EsdbPosition | typeof END = END;
     // Events at or after `seenFrom` were on an earlier page.

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, usingPostgres, type TestDatabase } from '../../tests/support/test-database.js';
 import { PostgresEventStore, readAllFrom } from './postgres.js';
+import { readUntil } from '../../projections/runner.js';
 import { comparePositions, formatPosition, START, type NewEvent, type RecordedEvent } from './port.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -96,7 +97,7 @@ describe('the global log never skips an event', () => {
     const b = event();
     const appendingA = store.append(streamA, [a], { expectedRevision: 'no_stream' });
     await aHasPosition; // A holds the lower position but has not committed
-    await store.append(`early-${randomUUID()}`, [b], { expectedRevision: 'no_stream' });
+    const appendedB = await store.append(`early-${randomUUID()}`, [b], { expectedRevision: 'no_stream' });
 
     // Naive reader: sees B, remembers B's position as its checkpoint.
     const naiveFirst = await naiveRead(0n);
@@ -104,9 +105,15 @@ describe('the global log never skips an event', () => {
     const naiveCheckpoint = BigInt(naiveFirst[0]!.global_position);
     // Ours: nothing yet, because a transaction older than B is still open.
     expect(await store.readAll()).toEqual([]);
+    // Nothing to follow from yet, but B is committed: a catch-up started now reads to B, once A is in.
+    expect(await store.headPosition()).toBeNull();
+    const committed = await store.committedHead();
+    expect(committed && formatPosition(committed)).toBe(formatPosition(appendedB.position));
+    const caughtUp = readUntil(store, START, committed!, 10);
 
     releaseA();
     await appendingA;
+    expect((await caughtUp).map((e) => e.eventId)).toEqual([a.eventId, b.eventId]);
 
     // Naive reader continues after B and never sees A: A's position is below its checkpoint.
     const naiveSecond = await naiveRead(naiveCheckpoint);
@@ -215,11 +222,15 @@ describe('the global log never skips an event', () => {
         await holder.query('begin');
         await holder.query('select pg_current_xact_id()');
         const e = event();
-        await store.append(`held-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
+        const appended = await store.append(`held-${randomUUID()}`, [e], { expectedRevision: 'no_stream' });
         const appendedAt = Date.now();
         // The list read before the other transaction began does not know it: it counts.
         expect(await store.readAll()).toEqual([]);
         expect(await store.headPosition()).toBeNull();
+        // A catch-up started now still reads up to the append, which has committed.
+        const committed = await store.committedHead();
+        expect(committed && formatPosition(committed)).toBe(formatPosition(appended.position));
+        const caughtUp = readUntil(store, START, committed!, 10);
         let events: RecordedEvent[] = [];
         while (events.length === 0 && Date.now() - appendedAt < maxAgeMs + 3_000) {
           await sleep(50);
@@ -228,6 +239,7 @@ describe('the global log never skips an event', () => {
         // Renewed, the list has it: the event is readable while that transaction is still open.
         expect(events.map((r) => r.eventId)).toEqual([e.eventId]);
         expect(Date.now() - appendedAt).toBeLessThan(maxAgeMs + 1_000);
+        expect((await caughtUp).map((r) => r.eventId)).toEqual([e.eventId]);
       } finally {
         await holder.query('rollback');
         await holder.end();

@@ -138,8 +138,18 @@ export interface EventStore {
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catches up from `after` (exclusive), then follows live appends. */
   subscribeAll(options?: { after?: Position }): Subscription;
-  /** Position of the last event readable now, or null for an empty log. */
+  /**
+   * Position of the last event readable now, or null for an empty log: where a reader that
+   * follows the log from now on starts (an event before it may still be committing).
+   */
   headPosition(): Promise<Position | null>;
+  /**
+   * Position of the last event committed now, or null for an empty log: how far a catch-up
+   * that must include everything written so far reads. It may be past `headPosition` (a
+   * transaction that began earlier is still open), so a reader waits to reach it
+   * (projections/runner.ts, `readUntil`) and never follows the log from it.
+   */
+  committedHead(): Promise<Position | null>;
   /** The live feed's state, for readiness and `ledger stats`. Asks the store nothing. */
   status(): LiveFeedStatus;
   close(): Promise<void>;

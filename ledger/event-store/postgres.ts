@@ -204,6 +204,14 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
     return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : null;
   }
 
+  /** No horizon here: every committed event is in the snapshot, whatever is still open. */
+  async committedHead(): Promise<Position | null> {
+    const { rows } = await sql<{ tx: string; global_position: string }>`
+      select tx_id::text as tx, global_position from events order by tx_id desc, global_position desc limit 1`.execute(this.db);
+    const row = rows[0];
+    return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : null;
+  }
+
   async close(): Promise<void> {
     this.wake.wakeAll();
   }

@@ -135,6 +135,9 @@ export class ConflictCountingStore implements EventStore {
   headPosition(): Promise<Position | null> {
     return this.inner.headPosition();
   }
+  committedHead(): Promise<Position | null> {
+    return this.inner.committedHead();
+  }
   status() {
     return this.inner.status();
   }

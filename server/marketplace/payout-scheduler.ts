@@ -45,7 +45,7 @@ export class PayoutScheduler {
   async start(): Promise<void> {
     if (this.task || this.stopped) return;
     try {
-      const head = await this.ledger.store.headPosition();
+      const head = await this.ledger.store.committedHead();
       if (head) await this.ledger.projector.waitFor(head, this.ledger.config.PROJECTION_WAIT_MS);
       await this.runDue();
     } catch (err) {

@@ -234,7 +234,7 @@ describe('swap and stake', () => {
     } finally {
       await again.close();
     }
-    await t.app.ledger.projector.waitFor((await t.app.ledger.store.headPosition())!, 5000);
+    await t.app.ledger.projector.waitFor((await t.app.ledger.store.committedHead())!, 5000);
     expect((await profile(dave)).balances.BTC).toBe('1.000006098219319452');
     const payouts = (await list(dave)).transactions.filter((r: { type: string }) => r.type === 'stake_payout');
     expect(payouts).toHaveLength(1);
