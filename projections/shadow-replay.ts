@@ -16,7 +16,7 @@ export interface ShadowReplayResult {
   /** Events applied inside the swap transaction to reach the live position. */
   eventsAtSwap: number;
   seconds: number;
-  /** How long the swap transaction held the live read models' checkpoints. */
+  /** How long the swap took: its transaction, which holds the live read models' checkpoints, and any tries again. */
   swapMs: number;
   projections: { name: string; position: string; rows: Record<string, number> }[];
 }
@@ -101,40 +101,57 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
     }
     const swapStart = performance.now();
     let eventsAtSwap = 0;
-    const positions = await db.transaction().execute(async (trx) => {
-      const live = await trx
-        .selectFrom('projection_checkpoints')
-        .select(['name', 'commit_position', 'prepare_position'])
-        .where(
-          'name',
-          'in',
-          projections.map((p) => p.name),
-        )
-        .orderBy('name')
-        .forUpdate()
-        .execute();
-      await sql`create schema ${sql.id(REPLACED_SCHEMA)}`.execute(trx);
-      await opts.duringSwap?.();
-      const out: { name: string; position: Position; rows: Record<string, number> }[] = [];
-      for (const p of projections) {
-        const row = live.find((r) => r.name === p.name);
-        const livePosition = row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } : START;
-        const { position, applied } = await catchUpInside(trx, store, p, livePosition, batchSize);
-        eventsAtSwap += applied;
-        const rows: Record<string, number> = {};
-        for (const t of p.tables) {
-          await exchangeTable(trx, t);
-          rows[t] = rowsBefore.get(t)!;
-        }
-        await trx
-          .updateTable('projection_checkpoints')
-          .set({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: new Date() })
-          .where('name', '=', p.name)
+    const swapOnce = (first: boolean) =>
+      db.transaction().execute(async (trx) => {
+        eventsAtSwap = 0;
+        // Every wait for a lock is short: past it the swap rolls back and tries again (SWAP_LOCK_WAIT_MS).
+        await sql`select set_config('lock_timeout', ${`${SWAP_LOCK_WAIT_MS}ms`}, true)`.execute(trx);
+        const live = await trx
+          .selectFrom('projection_checkpoints')
+          .select(['name', 'commit_position', 'prepare_position'])
+          .where(
+            'name',
+            'in',
+            projections.map((p) => p.name),
+          )
+          .orderBy('name')
+          .forUpdate()
           .execute();
-        out.push({ name: p.name, position, rows });
+        await sql`create schema ${sql.id(REPLACED_SCHEMA)}`.execute(trx);
+        if (first) await opts.duringSwap?.();
+        await lockLiveTables(
+          trx,
+          projections.flatMap((p) => p.tables),
+        );
+        const out: { name: string; position: Position; rows: Record<string, number> }[] = [];
+        for (const p of projections) {
+          const row = live.find((r) => r.name === p.name);
+          const livePosition = row ? { commit: BigInt(row.commit_position), prepare: BigInt(row.prepare_position) } : START;
+          const { position, applied } = await catchUpInside(trx, store, p, livePosition, batchSize);
+          eventsAtSwap += applied;
+          const rows: Record<string, number> = {};
+          for (const t of p.tables) {
+            await exchangeTable(trx, t);
+            rows[t] = rowsBefore.get(t)!;
+          }
+          await trx
+            .updateTable('projection_checkpoints')
+            .set({ commit_position: position.commit.toString(), prepare_position: position.prepare.toString(), updated_at: new Date() })
+            .where('name', '=', p.name)
+            .execute();
+          out.push({ name: p.name, position, rows });
+        }
+        return out;
+      });
+    let positions: Awaited<ReturnType<typeof swapOnce>> | undefined;
+    for (let attempt = 1; positions === undefined; attempt++) {
+      try {
+        positions = await swapOnce(attempt === 1);
+      } catch (err) {
+        if (!gaveWay(err) || attempt >= SWAP_ATTEMPTS) throw err;
+        await new Promise((resolve) => setTimeout(resolve, SWAP_LOCK_WAIT_MS * Math.random()));
       }
-      return out;
-    });
+    }
     const swapMs = performance.now() - swapStart;
     opts.onProgress?.('swap', events + eventsAtSwap);
     return {
@@ -148,6 +165,42 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
     await sql`drop schema if exists ${sql.id(SHADOW_SCHEMA)} cascade`.execute(db);
     await sql`drop schema if exists ${sql.id(REPLACED_SCHEMA)} cascade`.execute(db);
   }
+}
+
+/**
+ * The swap takes its locks one at a time, and so does a reader's statement, each in its own
+ * order: a profile read that held `users` and waited for `balances`, which the swap had
+ * moved, while the swap waited for `users`, was a deadlock, and PostgreSQL broke it after
+ * `deadlock_timeout` (1 s by default) by failing the read. So the swap locks every live table
+ * and the views on them in one statement, waits at most SWAP_LOCK_WAIT_MS for any lock and
+ * that statement as long, and rolls back and tries again past it: a reader waits for the swap
+ * a fraction of a second at worst, and it is always the swap that gives way.
+ */
+const SWAP_LOCK_WAIT_MS = 250;
+const SWAP_ATTEMPTS = 40;
+
+/** A lock the swap did not get in time (lock_timeout, or statement_timeout on the lock statement). */
+function gaveWay(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '55P03' || code === '57014';
+}
+
+/** Inside the swap transaction, before anything is moved: the live tables and the views over them. */
+async function lockLiveTables(trx: Transaction<DB>, tables: string[]): Promise<void> {
+  const names = tables.map((t) => `public.${t}`);
+  const { rows: views } = await sql<{ name: string }>`
+    select distinct n.nspname || '.' || v.relname as name
+    from pg_depend d
+    join pg_rewrite r on r.oid = d.objid
+    join pg_class v on v.oid = r.ev_class
+    join pg_namespace n on n.oid = v.relnamespace
+    where d.classid = 'pg_rewrite'::regclass and d.refobjid = any(${names}::regclass[]) and v.oid <> d.refobjid and v.relkind = 'v'`.execute(
+    trx,
+  );
+  const all = [...names, ...views.map((v) => v.name)].map((n) => sql.table(n));
+  await sql`select set_config('statement_timeout', ${`${SWAP_LOCK_WAIT_MS}ms`}, true)`.execute(trx);
+  await sql`lock table ${sql.join(all)} in access exclusive mode`.execute(trx);
+  await sql`select set_config('statement_timeout', '0', true)`.execute(trx);
 }
 
 /**
