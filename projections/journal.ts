@@ -128,6 +128,7 @@ function openTransaction(r: StoredRow): OpenTransaction {
 export const journalProjection: Projection = {
   name: 'journal',
   tables: ['journal_postings', 'journal_transactions'],
+  fillFactors: { journal_postings: 90 },
   handles: (type) => type.startsWith('wallet.') && hasPostingRule(type),
 
   async apply(target, events: RecordedEvent[]) {

@@ -18,6 +18,14 @@ export interface Projection {
   name: string;
   /** The tables it owns; replay empties them, verify compares them. */
   tables: string[];
+  /**
+   * Its tables that take a row with each command, and the fill factor each keeps live (as its
+   * migration sets it). A rebuild packs their pages full and then sets it again
+   * (`packedRebuild`, projections/replay.ts): a live insert needs the room it leaves on top
+   * of its row, which no packed page has, so it goes to the table's end, which is in memory,
+   * not into the scraps of free space a vacuum finds all over a rebuilt table.
+   */
+  fillFactors?: Record<string, number>;
   handles(eventType: string): boolean;
   /** Applies a batch (in log order) inside the runner's transaction. */
   apply(target: ProjectionTarget, events: RecordedEvent[]): Promise<void>;

@@ -49,6 +49,19 @@ export async function analyzeTables(db: Kysely<DB>, projections: Projection[], s
   }
 }
 
+/**
+ * The fill factor of the read models' tables that declare one (`Projection.fillFactors`):
+ * 100 while a rebuild writes them (`packed`), so that their pages are full, and their live
+ * value once it is done. A change of the tables' storage parameter, not of their rows.
+ */
+export async function setFillFactors(db: Kysely<DB>, projections: Projection[], schema: string, packed: boolean): Promise<void> {
+  for (const p of projections) {
+    for (const [t, live] of Object.entries(p.fillFactors ?? {})) {
+      await sql`alter table ${sql.table(`${schema}.${t}`)} set (fillfactor = ${sql.lit(packed ? 100 : live)})`.execute(db);
+    }
+  }
+}
+
 /** Empties the read models' tables and checkpoints, in one transaction. */
 export async function resetReadModels(db: Kysely<DB>, projections: Projection[], schema = 'public'): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -304,7 +317,13 @@ export async function replayProjections(
   await resetReadModels(db, projections, opts.schema);
   const until = opts.until === undefined ? await store.committedHead() : opts.until;
   const t0 = performance.now();
-  const { events } = await catchUpTogether(db, store, projections, { ...opts, until });
+  await setFillFactors(db, projections, opts.schema ?? 'public', true);
+  let events: number;
+  try {
+    ({ events } = await catchUpTogether(db, store, projections, { ...opts, until }));
+  } finally {
+    await setFillFactors(db, projections, opts.schema ?? 'public', false);
+  }
   const seconds = (performance.now() - t0) / 1000;
   const eventsPerSecond = seconds > 0 ? Math.round(events / seconds) : events;
   await analyzeTables(db, projections, opts.schema);

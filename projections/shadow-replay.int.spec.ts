@@ -64,6 +64,8 @@ describe('shadow replay', () => {
           select 'index ' || tablename || '.' || indexname as object from pg_indexes where schemaname = 'public'
           union all select 'view ' || viewname from pg_views where schemaname = 'public'
           union all select 'schema ' || nspname from pg_namespace where nspname like 'ledger_%'
+          union all select 'table ' || relname || ' with ' || array_to_string(reloptions, ',') from pg_class
+            where relnamespace = 'public'::regnamespace and reloptions is not null
           order by 1`.execute(db)
       ).rows.map((r) => r.object);
     const schemaBefore = await schemaNow();
@@ -108,7 +110,7 @@ describe('shadow replay', () => {
     expect(Number(balance.balance)).toBe(2.5);
     const report = await verifyReadModels(db, t.app.ledger.store);
     expect(report.ok).toBe(true);
-    // The copies took the live tables' places: the migrations' index names, the views on them
+    // The copies took the live tables' places: their fill factors, the migrations' index names, the views on them
     // (the journal's entries read the new postings), and no scratch schema left behind.
     expect(await schemaNow()).toEqual(schemaBefore);
     const postings = await sql<{ legs: string; entries: string }>`

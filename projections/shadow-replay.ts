@@ -4,7 +4,7 @@ import { comparePositions, formatPosition, START, type EventStore, type Position
 import { PostgresEventStore, readAllFrom } from '../ledger/event-store/postgres.js';
 import type { Projection } from './projection.js';
 import { PROJECTIONS } from './registry.js';
-import { analyzeTables, catchUpTogether } from './replay.js';
+import { analyzeTables, catchUpTogether, setFillFactors } from './replay.js';
 
 export const SHADOW_SCHEMA = 'ledger_shadow';
 /** Where the swap moves the live tables it replaces; dropped once the swap has committed. */
@@ -90,6 +90,8 @@ export async function shadowReplay(db: Kysely<DB>, store: EventStore, opts: Shad
     // Live checkpoint rows exist for every read model, so that they can be locked. The copies'
     // statistics are gathered now, so that the first reads after the swap are planned on them,
     // and their rows counted (the swap's own catch-up adds at most a few).
+    // The copies were written packed (LIKE leaves their fill factor at 100); live, they keep their own.
+    await setFillFactors(db, projections, SHADOW_SCHEMA, false);
     await analyzeTables(db, projections, SHADOW_SCHEMA);
     const rowsBefore = new Map<string, number>();
     for (const p of projections) {

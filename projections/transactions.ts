@@ -69,6 +69,7 @@ const COLUMNS: InsertColumn<Row>[] = [
 export const transactionsProjection: Projection = {
   name: 'transactions',
   tables: ['transactions', 'transaction_entry_counts', 'transaction_swap_pairs'],
+  fillFactors: { transactions: 90 },
   handles: (type) => isWalletEventType(type),
 
   async apply(target, events: RecordedEvent[]) {

@@ -103,6 +103,18 @@ async function commandsDuringShadowReplay(
   return { p99Ms: p99(timed), commands: timed.length, seconds, swapMs };
 }
 
+/** The pages a table has on disk. */
+async function tablePages(ctx: Ctx, table: string): Promise<number> {
+  const { rows } = await ctx.pool.query<{ pages: string }>('select (pg_relation_size($1::regclass) / 8192)::text as pages', [table]);
+  return Number(rows[0]!.pages);
+}
+
+/** The rows of a table in its pages from `page` on (a TID range scan reads only those). */
+async function rowsFromPage(ctx: Ctx, table: string, page: number): Promise<number> {
+  const { rows } = await ctx.pool.query<{ n: string }>(`select count(*)::text as n from ${table} where ctid >= $1::tid`, [`(${page},0)`]);
+  return Number(rows[0]!.n);
+}
+
 /** A command on a wallet no handler has in memory (a restart, another instance, an eviction): median ms over `samples`. */
 async function coldCommand(ctx: Ctx, userId: string, samples: number, snapshots?: SnapshotOptions): Promise<number> {
   const times: number[] = [];
@@ -200,6 +212,7 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     });
     log(`growth ${sizeLabel(size)}: warm-up, one command on each active wallet: ${describeProfile(warmUp.profile, 'command')}`);
     let ms = 0;
+    const pagesBefore = await tablePages(ctx, 'transactions');
     const commands = await profileBuffers(ctx.pool, async () => {
       const t0 = now();
       const done = await loadFor(sizes.growthClients, sizes.growthSeconds, () => command(commandTimes, lagTimes));
@@ -208,6 +221,12 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     });
     commandsPerSecond = perSecond(commands.ops, ms);
     commandBuffers = commands.profile;
+    // Each command adds one row to the transactions read model: how many went into new pages at
+    // the table's end, and how many into the free space vacuum found in its older pages.
+    const atEnd = await rowsFromPage(ctx, 'transactions', pagesBefore);
+    log(
+      `growth ${sizeLabel(size)}: of the commands' ${commands.ops.toLocaleString('en-US')} new transactions rows, ${atEnd.toLocaleString('en-US')} went into new pages and ${(commands.ops - atEnd).toLocaleString('en-US')} into older ones (of ${pagesBefore.toLocaleString('en-US')} pages)`,
+    );
     catchUp = await commandsDuringShadowReplay(ctx, (times) => command(times));
   } finally {
     await projector.stop();
