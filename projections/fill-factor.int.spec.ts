@@ -4,45 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../tests/support/test-database.js';
 import { PostgresEventStore } from '../ledger/event-store/postgres.js';
 import type { NewEvent } from '../ledger/event-store/port.js';
+import { toNewEvents } from '../ledger/command-handler.js';
+import { walletDecider } from '../ledger/wallet/decider.js';
+import { decide, initialState, type WalletCommand } from '../ledger/wallet/wallet.js';
+import { recorded as recordedCommand } from '../ledger/wallet/wallet.arbitraries.js';
 import { walletStream } from '../ledger/wallet/events.js';
 import { ProjectionRunner } from './runner.js';
 import { replayProjections } from './replay.js';
 import { transactionsProjection } from './transactions.js';
 import { PROJECTIONS } from './registry.js';
 
-/** A completed deposit of `note`'s length: rows of many sizes leave pages with scraps of room of many sizes. */
-const recorded = (note: string | null): NewEvent => {
-  const id = randomUUID();
-  return {
-    eventId: randomUUID(),
-    type: 'wallet.transaction-recorded',
-    version: 1,
-    data: {
-      transactionId: id,
-      assetId: 'BTC',
-      amount: '1',
-      fee: '0',
-      sentAt: new Date().toISOString(),
-      note,
-      senderAddress: null,
-      recipientAddress: null,
-      txid: null,
-      isHidden: false,
-      requestId: null,
-      paymentMethodId: null,
-      type: 'deposit',
-      status: 'Complete',
-      reason: null,
-    },
-    metadata: {
-      actorId: 'test',
-      actorRole: 'SYSTEM',
-      correlationId: randomUUID(),
-      causationId: null,
-      occurredAt: new Date().toISOString(),
-    },
-  };
-};
+type RecordTransaction = Extract<WalletCommand, { type: 'RecordTransaction' }>;
+
+/** A credit whose note is `note`: rows of many sizes leave pages with scraps of room of many sizes. */
+const recorded = (note: string | null): NewEvent[] =>
+  toNewEvents(walletDecider, 'wallet', decide({ ...(recordedCommand('1') as RecordTransaction), note }, initialState()), {
+    actor: { id: 'test', role: 'SYSTEM' },
+  });
 
 describe('the fill factor of the read models that take a row with each command', () => {
   let database: TestDatabase;
@@ -70,7 +48,7 @@ describe('the fill factor of the read models that take a row with each command',
     const db = database.db;
     const store = new PostgresEventStore(db);
     const users = Array.from({ length: 8 }, () => randomUUID());
-    const seeded = Array.from({ length: 2_000 }, (_, i) => recorded(i % 7 === 0 ? null : 'n'.repeat((i * 37) % 180)));
+    const seeded = Array.from({ length: 2_000 }, (_, i) => recorded(i % 7 === 0 ? null : 'n'.repeat((i * 37) % 600))).flat();
     for (let i = 0; i < seeded.length; i += 100) {
       await store.append(walletStream(users[(i / 100) % users.length]!), seeded.slice(i, i + 100), { expectedRevision: 'any' });
     }
@@ -89,7 +67,7 @@ describe('the fill factor of the read models that take a row with each command',
     // Commands one at a time, as the live runner writes them.
     const runner = new ProjectionRunner(db, store, transactionsProjection, { batchSize: 1 });
     for (let i = 0; i < 60; i++) {
-      await store.append(walletStream(users[i % users.length]!), [recorded(null)], { expectedRevision: 'any' });
+      await store.append(walletStream(users[i % users.length]!), recorded(null), { expectedRevision: 'any' });
       await runner.catchUp();
     }
     expect(Number((await fromLastPage()).rows[0]!.n) - rowsInLastPage).toBe(60);
