@@ -189,17 +189,8 @@ function gaveWay(err: unknown): boolean {
 
 /** Inside the swap transaction, before anything is moved: the live tables and the views over them. */
 async function lockLiveTables(trx: Transaction<DB>, tables: string[]): Promise<void> {
-  const names = tables.map((t) => `public.${t}`);
-  const { rows: views } = await sql<{ name: string }>`
-    select distinct n.nspname || '.' || v.relname as name
-    from pg_depend d
-    join pg_rewrite r on r.oid = d.objid
-    join pg_class v on v.oid = r.ev_class
-    join pg_namespace n on n.oid = v.relnamespace
-    where d.classid = 'pg_rewrite'::regclass and d.refobjid = any(${names}::regclass[]) and v.oid <> d.refobjid and v.relkind = 'v'`.execute(
-    trx,
-  );
-  const all = [...names, ...views.map((v) => v.name)].map((n) => sql.table(n));
+  const views = await viewsOn(trx, tables);
+  const all = [...tables.map((t) => `public.${t}`), ...views.map((v) => v.name)].map((n) => sql.table(n));
   await sql`select set_config('statement_timeout', ${`${SWAP_LOCK_WAIT_MS}ms`}, true)`.execute(trx);
   await sql`lock table ${sql.join(all)} in access exclusive mode`.execute(trx);
   await sql`select set_config('statement_timeout', '0', true)`.execute(trx);
@@ -216,14 +207,7 @@ async function lockLiveTables(trx: Transaction<DB>, tables: string[]): Promise<v
  */
 async function exchangeTable(trx: Transaction<DB>, table: string): Promise<void> {
   const live = sql.table(`public.${table}`);
-  const views = await sql<{ name: string; definition: string }>`
-    select distinct v.relname as name, pg_get_viewdef(v.oid) as definition
-    from pg_depend d
-    join pg_rewrite r on r.oid = d.objid
-    join pg_class v on v.oid = r.ev_class
-    where d.classid = 'pg_rewrite'::regclass and d.refobjid = ${`public.${table}`}::regclass and v.oid <> d.refobjid and v.relkind = 'v'`.execute(
-    trx,
-  );
+  const views = await viewsOn(trx, [table]);
   const liveIndexes = await indexesOf(trx, 'public', table);
   await sql`alter table ${live} set schema ${sql.id(REPLACED_SCHEMA)}`.execute(trx);
   await sql`alter table ${sql.table(`${SHADOW_SCHEMA}.${table}`)} set schema public`.execute(trx);
@@ -233,7 +217,20 @@ async function exchangeTable(trx: Transaction<DB>, table: string): Promise<void>
     if (copy === undefined) throw new Error(`shadow replay: the copy of ${table} has no index like ${name}`);
     if (copy !== name) await sql`alter index ${sql.table(`public.${copy}`)} rename to ${sql.id(name)}`.execute(trx);
   }
-  for (const v of views.rows) await sql`create or replace view ${sql.table(`public.${v.name}`)} as ${sql.raw(v.definition)}`.execute(trx);
+  for (const v of views) await sql`create or replace view ${sql.table(v.name)} as ${sql.raw(v.definition)}`.execute(trx);
+}
+
+/** The views over the live `tables` (their schema-qualified names and definitions). */
+async function viewsOn(trx: Transaction<DB>, tables: string[]): Promise<{ name: string; definition: string }[]> {
+  const { rows } = await sql<{ name: string; definition: string }>`
+    select distinct n.nspname || '.' || v.relname as name, pg_get_viewdef(v.oid) as definition
+    from pg_depend d
+    join pg_rewrite r on r.oid = d.objid
+    join pg_class v on v.oid = r.ev_class
+    join pg_namespace n on n.oid = v.relnamespace
+    where d.classid = 'pg_rewrite'::regclass and d.refobjid = any(${tables.map((t) => `public.${t}`)}::regclass[])
+      and v.oid <> d.refobjid and v.relkind = 'v'`.execute(trx);
+  return rows;
 }
 
 /** A table's indexes by their definition without their name (what LIKE copies): shape -> name. */

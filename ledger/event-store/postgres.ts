@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { EventStoreTables as DB } from './tables.js';
 
 import {
@@ -195,19 +195,19 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
   }
 
   async headPosition(): Promise<Position | null> {
-    const horizon = readHorizon(await this.otherXids.get());
-    const { rows } = await sql<{ tx: string; global_position: string }>`
-      select tx_id::text as tx, global_position from events
-      where tx_id < ${horizon}
-      order by tx_id desc, global_position desc limit 1`.execute(this.db);
-    const row = rows[0];
-    return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : null;
+    return this.lastPosition(sql`tx_id < ${readHorizon(await this.otherXids.get())}`);
   }
 
   /** No horizon here: every committed event is in the snapshot, whatever is still open. */
-  async committedHead(): Promise<Position | null> {
+  committedHead(): Promise<Position | null> {
+    return this.lastPosition(sql`true`);
+  }
+
+  /** The position of the log's last event that `where` keeps. */
+  private async lastPosition(where: RawBuilder<unknown>): Promise<Position | null> {
     const { rows } = await sql<{ tx: string; global_position: string }>`
-      select tx_id::text as tx, global_position from events order by tx_id desc, global_position desc limit 1`.execute(this.db);
+      select tx_id::text as tx, global_position from events where ${where}
+      order by tx_id desc, global_position desc limit 1`.execute(this.db);
     const row = rows[0];
     return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : null;
   }
