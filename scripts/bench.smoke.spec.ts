@@ -129,6 +129,16 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
     expect(buffers('growth.commands').walBytesPerOp).toBeGreaterThan(0);
     expect(buffers('growth.reads.p99').hitRatio).toBeGreaterThan(0);
     expect(buffers('growth.reads.p99').hitRatio).toBeLessThanOrEqual(1);
+    expect(buffers('growth.reads.p99').accessesPerOp).toBeGreaterThan(0);
+    // The CPU behind each load: this process's always; PostgreSQL's and the idle share where
+    // /proc shows them (Linux, the database on this machine, as in CI).
+    const cpu = buffers('growth.commands').cpu;
+    expect(cpu.appMsPerOp).toBeGreaterThan(0);
+    if (process.platform === 'linux') {
+      expect(cpu.postgresMsPerOp).toBeGreaterThan(0);
+      expect(cpu.idleShare).toBeGreaterThanOrEqual(0);
+      expect(cpu.idleShare).toBeLessThan(1);
+    }
     expect(buffers('growth.profile.p99').readsPerOp).toBeGreaterThanOrEqual(0);
     // The cold command on the big wallet is held against the 100-event wallet's, with the issue's 2x.
     expect(growth.find((f) => f.id === `growth.cold@${first}`)!.target?.text).toBe('<= 2x');

@@ -6,6 +6,7 @@
  * here which relation stopped fitting in memory (docs/performance.md).
  */
 import type pg from 'pg';
+import { cpuBetween, sampleCpu, type CpuProfile } from './cpu.js';
 
 export interface BufferProfile {
   /** Blocks fetched from outside shared buffers, per operation. */
@@ -14,9 +15,15 @@ export interface BufferProfile {
   top: { relation: string; readsPerOp: number }[];
   /** The share of block accesses served from shared buffers. */
   hitRatio: number;
+  /** Block accesses per operation, from shared buffers or not: the work a plan does, whatever is cached. */
+  accessesPerOp: number;
   walBytesPerOp: number;
   /** Full-page images written to the WAL per operation (a page's first change after a checkpoint). */
   fullPagesPerOp: number;
+  /** The share of the load's samples in which an autovacuum worker ran, and what it ran. */
+  autovacuum: { busyShare: number; statements: string[] };
+  /** The CPU the app and PostgreSQL spent per operation, and how idle the machine was (scripts/bench/cpu.ts). */
+  cpu: CpuProfile;
 }
 
 interface Counters {
@@ -42,14 +49,44 @@ async function counters(pool: pg.Pool): Promise<Counters> {
   return { reads, hits, walBytes: Number(wal.rows[0]!.bytes), fullPages: Number(wal.rows[0]!.fpi) };
 }
 
+/** The autovacuum workers' statements running now (`autovacuum: VACUUM public.t`, …). */
+async function autovacuums(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ query: string }>(`select query from pg_stat_activity where backend_type = 'autovacuum worker'`);
+  return rows.map((r) => r.query);
+}
+
 /**
- * Runs `load`, which resolves with how many operations it completed, and profiles it. The
- * statistics are read after the backends have reported (they do when idle, at most once a second).
+ * Runs `load`, which resolves with how many operations it completed, and profiles it: the
+ * blocks and WAL per operation, and what autovacuum ran beside it (sampled every 250 ms).
+ * `statsWaitMs` is waited before (so that the work before is not counted) and after (so that
+ * all of the load's is): an idle backend reports its statistics at most once a second, and
+ * when it reported less than a second ago PostgreSQL 15 holds them up to 10 s.
  */
-export async function profileBuffers(pool: pg.Pool, load: () => Promise<number>): Promise<{ ops: number; profile: BufferProfile }> {
+export async function profileBuffers(
+  pool: pg.Pool,
+  load: () => Promise<number>,
+  statsWaitMs: number,
+): Promise<{ ops: number; profile: BufferProfile }> {
+  await new Promise((resolve) => setTimeout(resolve, statsWaitMs));
   const before = await counters(pool);
-  const ops = await load();
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const seen = new Set<string>();
+  let samples = 0;
+  let busy = 0;
+  let loading = true;
+  const sampling = (async () => {
+    while (loading) {
+      const running = await autovacuums(pool);
+      samples++;
+      if (running.length > 0) busy++;
+      for (const q of running) seen.add(q.replace(/^autovacuum: /, ''));
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  const cpuBefore = await sampleCpu();
+  const ops = await load().finally(() => (loading = false));
+  const cpu = cpuBetween(cpuBefore, await sampleCpu(), ops);
+  await sampling;
+  await new Promise((resolve) => setTimeout(resolve, statsWaitMs));
   const after = await counters(pool);
   const per = (n: number) => (ops > 0 ? n / ops : 0);
   const grew = [...after.reads].map(([relation, n]) => ({ relation, reads: n - (before.reads.get(relation) ?? 0) }));
@@ -65,17 +102,26 @@ export async function profileBuffers(pool: pg.Pool, load: () => Promise<number>)
         .slice(0, 4)
         .map((r) => ({ relation: r.relation, readsPerOp: per(r.reads) })),
       hitRatio: reads + hits > 0 ? hits / (reads + hits) : 1,
+      accessesPerOp: per(reads + hits),
       walBytesPerOp: per(after.walBytes - before.walBytes),
       fullPagesPerOp: per(after.fullPages - before.fullPages),
+      autovacuum: { busyShare: samples > 0 ? busy / samples : 0, statements: [...seen] },
+      cpu,
     },
   };
 }
 
-/** One line: `2.10 blocks read per command (events_pkey 0.90, …), 99.1% hits, WAL 12.3 kB and 1.20 full pages per command`. */
+/** One line: `2.10 blocks read per command (events_pkey 0.90, …), 99.1% hits of 41.0 block accesses, WAL 12.3 kB and 1.20 full pages per command; no autovacuum beside it; CPU per command: …`. */
 export function describeProfile(p: BufferProfile, op: string): string {
   const top = p.top.map((r) => `${r.relation} ${r.readsPerOp.toFixed(2)}`).join(', ');
   return (
     `${p.readsPerOp.toFixed(2)} blocks read outside shared buffers per ${op}${top ? ` (${top})` : ''}, ` +
-    `${(p.hitRatio * 100).toFixed(1)}% hits, WAL ${(p.walBytesPerOp / 1000).toFixed(1)} kB and ${p.fullPagesPerOp.toFixed(2)} full pages per ${op}`
+    `${(p.hitRatio * 100).toFixed(1)}% hits of ${p.accessesPerOp.toFixed(1)} block accesses, WAL ${(p.walBytesPerOp / 1000).toFixed(1)} kB and ${p.fullPagesPerOp.toFixed(2)} full pages per ${op}` +
+    (p.autovacuum.busyShare > 0
+      ? `; autovacuum beside it ${(p.autovacuum.busyShare * 100).toFixed(0)}% of the time (${p.autovacuum.statements.join(', ')})`
+      : '; no autovacuum beside it') +
+    `; CPU per ${op}: this process ${p.cpu.appMsPerOp.toFixed(3)} ms` +
+    (p.cpu.postgresMsPerOp === null ? '' : `, PostgreSQL ${p.cpu.postgresMsPerOp.toFixed(3)} ms`) +
+    (p.cpu.idleShare === null ? '' : `, the machine ${(p.cpu.idleShare * 100).toFixed(0)}% idle`)
   );
 }

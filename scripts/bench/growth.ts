@@ -16,7 +16,7 @@ import { fold } from '../../ledger/wallet/wallet.js';
 import type { WalletEvent } from '../../ledger/wallet/events.js';
 import { PROJECTIONS, Projector } from '../../projections/registry.js';
 import { resetReadModels, type ReplayResult } from '../../projections/replay.js';
-import { transactionsPageJson } from '../../server/transactions/list.js';
+import { entriesPage, transactionsPageJson } from '../../server/transactions/list.js';
 import { profileDetails } from '../../server/routes/wallet/queries.js';
 import { seedLedger } from '../seed.js';
 import { describeProfile, profileBuffers, type BufferProfile } from './buffer-misses.js';
@@ -115,6 +115,20 @@ async function rowsFromPage(ctx: Ctx, table: string, page: number): Promise<numb
   return Number(rows[0]!.n);
 }
 
+/**
+ * The plan PostgreSQL runs for one customer's first page (`explain (analyze, buffers)` of the
+ * page's statement), with how many rows of theirs the list's index holds: what a slower page
+ * did, printed at each size beside its p99.
+ */
+async function pagePlan(ctx: Ctx, userId: string): Promise<string> {
+  const compiled = entriesPage(userId, 1, 10).compile(ctx.database.db);
+  const { rows } = await ctx.pool.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${compiled.sql}`, [...compiled.parameters]);
+  const { rows: counted } = await ctx.pool.query<{ n: string }>('select count(*)::text as n from transactions where user_id = $1', [
+    userId,
+  ]);
+  return [`${counted[0]!.n} transactions rows of the customer`, ...rows.map((r) => `  ${r['QUERY PLAN']}`)].join('\n');
+}
+
 /** A command on a wallet no handler has in memory (a restart, another instance, an eviction): median ms over `samples`. */
 async function coldCommand(ctx: Ctx, userId: string, samples: number, snapshots?: SnapshotOptions): Promise<number> {
   const times: number[] = [];
@@ -162,24 +176,34 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
   // The transactions page (what GET /api/v1/transactions serves), 16 readers over random customers.
   const readTimes: number[] = [];
   const pick = () => wallets.active[Math.floor(Math.random() * wallets.active.length)]!;
-  const reads = await profileBuffers(ctx.pool, () =>
-    loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
-      const t0 = now();
-      await transactionsPageJson(database.db, pick(), 1, 10);
-      readTimes.push(now() - t0);
-    }),
+  const reads = await profileBuffers(
+    ctx.pool,
+    () =>
+      loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
+        const t0 = now();
+        await transactionsPageJson(database.db, pick(), 1, 10);
+        readTimes.push(now() - t0);
+      }),
+    sizes.growthStatsWaitMs,
   );
 
   // The profile (what get-user-profile-details answers: the user, their profile and balances), the same way.
   const profileTimes: number[] = [];
-  const profiles = await profileBuffers(ctx.pool, () =>
-    loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
-      const t0 = now();
-      if (!(await profileDetails(database.db, pick()))) throw new Error('growth: an active customer has no profile');
-      profileTimes.push(now() - t0);
-    }),
+  const profiles = await profileBuffers(
+    ctx.pool,
+    () =>
+      loadFor(sizes.growthClients, sizes.growthSeconds, async () => {
+        const t0 = now();
+        if (!(await profileDetails(database.db, pick()))) throw new Error('growth: an active customer has no profile');
+        profileTimes.push(now() - t0);
+      }),
+    sizes.growthStatsWaitMs,
   );
   log(`growth ${sizeLabel(size)}: transactions page: ${describeProfile(reads.profile, 'page')}`);
+  log(
+    `growth ${sizeLabel(size)}: transactions page median ${median(readTimes).toFixed(1)} ms, p99 ${p99(readTimes).toFixed(1)} ms; profile median ${median(profileTimes).toFixed(1)} ms, p99 ${p99(profileTimes).toFixed(1)} ms; this process's heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`,
+  );
+  log(`growth ${sizeLabel(size)}: the page's plan, ${await pagePlan(ctx, pick())}`);
   log(`growth ${sizeLabel(size)}: profile: ${describeProfile(profiles.profile, 'read')}`);
 
   // Commands on random customers' wallets, each answered once the read models show it (as the API does).
@@ -206,19 +230,27 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
     // A new handler holds no wallet: the first command on each loads it (from its snapshot and
     // the events after it), a cold start the cold-command figures measure. One command on each
     // active wallet first, so that the load below times the handler serving, not starting.
-    const warmUp = await profileBuffers(ctx.pool, async () => {
-      await runWriters(sizes.growthClients, wallets.active.length, (i) => command([], undefined, wallets.active[i]));
-      return wallets.active.length;
-    });
+    const warmUp = await profileBuffers(
+      ctx.pool,
+      async () => {
+        await runWriters(sizes.growthClients, wallets.active.length, (i) => command([], undefined, wallets.active[i]));
+        return wallets.active.length;
+      },
+      sizes.growthStatsWaitMs,
+    );
     log(`growth ${sizeLabel(size)}: warm-up, one command on each active wallet: ${describeProfile(warmUp.profile, 'command')}`);
     let ms = 0;
     const pagesBefore = await tablePages(ctx, 'transactions');
-    const commands = await profileBuffers(ctx.pool, async () => {
-      const t0 = now();
-      const done = await loadFor(sizes.growthClients, sizes.growthSeconds, () => command(commandTimes, lagTimes));
-      ms = now() - t0;
-      return done;
-    });
+    const commands = await profileBuffers(
+      ctx.pool,
+      async () => {
+        const t0 = now();
+        const done = await loadFor(sizes.growthClients, sizes.growthSeconds, () => command(commandTimes, lagTimes));
+        ms = now() - t0;
+        return done;
+      },
+      sizes.growthStatsWaitMs,
+    );
     commandsPerSecond = perSecond(commands.ops, ms);
     commandBuffers = commands.profile;
     // Each command adds one row to the transactions read model: how many went into new pages at

@@ -38,6 +38,11 @@ export interface BenchSizes {
   growthSamples: number;
   /** Wallets of 100 events the growth phase's command load and page readers act for, the same at every size. */
   growthActiveWallets: number;
+  /**
+   * How long the growth phase waits before and after each profiled load for the backends to
+   * report their statistics (scripts/bench/buffer-misses.ts): PostgreSQL 15 may hold them 10 s.
+   */
+  growthStatsWaitMs: number;
 }
 
 export const COMMON = {
@@ -52,6 +57,7 @@ export const COMMON = {
   growthClients: 16,
   growthSamples: 5,
   growthActiveWallets: 200,
+  growthStatsWaitMs: 11_000,
 };
 
 export const SIZES: Record<BenchSize, BenchSizes> = {
@@ -96,6 +102,7 @@ export const SIZES: Record<BenchSize, BenchSizes> = {
     growthSeconds: 0.5,
     growthSamples: 2,
     growthActiveWallets: 3,
+    growthStatsWaitMs: 1_500,
   },
 };
 
