@@ -129,7 +129,6 @@ describe.skipIf(!databaseUrl)('bench (smoke, tiny sizes)', () => {
     expect(buffers('growth.commands').walBytesPerOp).toBeGreaterThan(0);
     expect(buffers('growth.reads.p99').hitRatio).toBeGreaterThan(0);
     expect(buffers('growth.reads.p99').hitRatio).toBeLessThanOrEqual(1);
-    expect(buffers('growth.reads.p99').accessesPerOp).toBeGreaterThan(0);
     // The CPU behind each load: this process's always; PostgreSQL's and the idle share where
     // /proc shows them (Linux, the database on this machine, as in CI).
     const cpu = buffers('growth.commands').cpu;

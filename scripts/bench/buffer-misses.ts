@@ -17,6 +17,8 @@ export interface BufferProfile {
   hitRatio: number;
   /** Block accesses per operation, from shared buffers or not: the work a plan does, whatever is cached. */
   accessesPerOp: number;
+  /** The relations accessed most, per operation, largest first (at most 5). */
+  topAccesses: { relation: string; accessesPerOp: number }[];
   walBytesPerOp: number;
   /** Full-page images written to the WAL per operation (a page's first change after a checkpoint). */
   fullPagesPerOp: number;
@@ -28,6 +30,8 @@ export interface BufferProfile {
 
 interface Counters {
   reads: Map<string, number>;
+  /** Block accesses (hits and reads) per relation. */
+  accesses: Map<string, number>;
   hits: number;
   walBytes: number;
   fullPages: number;
@@ -41,12 +45,14 @@ async function counters(pool: pg.Pool): Promise<Counters> {
     select indexrelname, coalesce(idx_blks_read, 0)::text, coalesce(idx_blks_hit, 0)::text from pg_statio_user_indexes`);
   const wal = await pool.query<{ bytes: string; fpi: string }>('select wal_bytes::text as bytes, wal_fpi::text as fpi from pg_stat_wal');
   const reads = new Map<string, number>();
+  const accesses = new Map<string, number>();
   let hits = 0;
   for (const r of rows) {
     reads.set(r.relation, (reads.get(r.relation) ?? 0) + Number(r.read));
+    accesses.set(r.relation, (accesses.get(r.relation) ?? 0) + Number(r.read) + Number(r.hit));
     hits += Number(r.hit);
   }
-  return { reads, hits, walBytes: Number(wal.rows[0]!.bytes), fullPages: Number(wal.rows[0]!.fpi) };
+  return { reads, accesses, hits, walBytes: Number(wal.rows[0]!.bytes), fullPages: Number(wal.rows[0]!.fpi) };
 }
 
 /** The autovacuum workers' statements running now (`autovacuum: VACUUM public.t`, …). */
@@ -103,6 +109,12 @@ export async function profileBuffers(
         .map((r) => ({ relation: r.relation, readsPerOp: per(r.reads) })),
       hitRatio: reads + hits > 0 ? hits / (reads + hits) : 1,
       accessesPerOp: per(reads + hits),
+      topAccesses: [...after.accesses]
+        .map(([relation, n]) => ({ relation, accesses: n - (before.accesses.get(relation) ?? 0) }))
+        .filter((r) => r.accesses > 0)
+        .sort((a, b) => b.accesses - a.accesses)
+        .slice(0, 5)
+        .map((r) => ({ relation: r.relation, accessesPerOp: per(r.accesses) })),
       walBytesPerOp: per(after.walBytes - before.walBytes),
       fullPagesPerOp: per(after.fullPages - before.fullPages),
       autovacuum: { busyShare: samples > 0 ? busy / samples : 0, statements: [...seen] },
@@ -114,13 +126,14 @@ export async function profileBuffers(
 /** One line: `2.10 blocks read per command (events_pkey 0.90, …), 99.1% hits of 41.0 block accesses, WAL 12.3 kB and 1.20 full pages per command; no autovacuum beside it; CPU per command: …`. */
 export function describeProfile(p: BufferProfile, op: string): string {
   const top = p.top.map((r) => `${r.relation} ${r.readsPerOp.toFixed(2)}`).join(', ');
+  const topAccesses = p.topAccesses.map((r) => `${r.relation} ${r.accessesPerOp.toFixed(1)}`).join(', ');
   return (
     `${p.readsPerOp.toFixed(2)} blocks read outside shared buffers per ${op}${top ? ` (${top})` : ''}, ` +
-    `${(p.hitRatio * 100).toFixed(1)}% hits of ${p.accessesPerOp.toFixed(1)} block accesses, WAL ${(p.walBytesPerOp / 1000).toFixed(1)} kB and ${p.fullPagesPerOp.toFixed(2)} full pages per ${op}` +
+    `${(p.hitRatio * 100).toFixed(1)}% hits of ${p.accessesPerOp.toFixed(1)} block accesses${topAccesses ? ` (${topAccesses})` : ''}, WAL ${(p.walBytesPerOp / 1000).toFixed(1)} kB and ${p.fullPagesPerOp.toFixed(2)} full pages per ${op}` +
     (p.autovacuum.busyShare > 0
       ? `; autovacuum beside it ${(p.autovacuum.busyShare * 100).toFixed(0)}% of the time (${p.autovacuum.statements.join(', ')})`
       : '; no autovacuum beside it') +
-    `; CPU per ${op}: this process ${p.cpu.appMsPerOp.toFixed(3)} ms` +
+    `; CPU per ${op}: this process ${p.cpu.appMsPerOp.toFixed(3)} ms (collecting ${p.cpu.gcMsPerOp.toFixed(3)})` +
     (p.cpu.postgresMsPerOp === null ? '' : `, PostgreSQL ${p.cpu.postgresMsPerOp.toFixed(3)} ms`) +
     (p.cpu.idleShare === null ? '' : `, the machine ${(p.cpu.idleShare * 100).toFixed(0)}% idle`)
   );

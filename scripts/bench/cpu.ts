@@ -8,12 +8,27 @@
  * idle figures are null.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 /** Linux reports process and machine times in clock ticks of 1/100 s (USER_HZ) on x86 and arm64. */
 const TICKS_PER_SECOND = 100;
 
+/** This process's garbage collections so far, in ms of pause: counted from the first sample on. */
+let gcMs = 0;
+let gcObserver: PerformanceObserver | null = null;
+function gcSoFar(): number {
+  if (!gcObserver) {
+    gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcMs += e.duration;
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
+  }
+  return gcMs;
+}
+
 export interface CpuSample {
   appUs: number;
+  gcMs: number;
   postgresTicks: number | null;
   machine: { idleTicks: number; totalTicks: number } | null;
 }
@@ -21,6 +36,8 @@ export interface CpuSample {
 export interface CpuProfile {
   /** This process's CPU per operation, in ms. */
   appMsPerOp: number;
+  /** Of which its garbage collections' pauses (the main thread's), in ms per operation. */
+  gcMsPerOp: number;
   /** PostgreSQL's CPU per operation, in ms (all its processes that lived through the load). */
   postgresMsPerOp: number | null;
   /** The share of the machine's CPU time left idle during the load. */
@@ -61,7 +78,7 @@ async function machineTicks(): Promise<CpuSample['machine']> {
 
 export async function sampleCpu(): Promise<CpuSample> {
   const { user, system } = process.cpuUsage();
-  return { appUs: user + system, postgresTicks: await postgresTicks(), machine: await machineTicks() };
+  return { appUs: user + system, gcMs: gcSoFar(), postgresTicks: await postgresTicks(), machine: await machineTicks() };
 }
 
 /** The CPU between two samples, per operation. */
@@ -71,6 +88,7 @@ export function cpuBetween(before: CpuSample, after: CpuSample, ops: number): Cp
   const total = before.machine && after.machine ? after.machine.totalTicks - before.machine.totalTicks : 0;
   return {
     appMsPerOp: per((after.appUs - before.appUs) / 1000),
+    gcMsPerOp: per(after.gcMs - before.gcMs),
     postgresMsPerOp: pgTicks === null ? null : per((pgTicks * 1000) / TICKS_PER_SECOND),
     idleShare: before.machine && after.machine && total > 0 ? (after.machine.idleTicks - before.machine.idleTicks) / total : null,
   };

@@ -18,6 +18,7 @@ import { PROJECTIONS, Projector } from '../../projections/registry.js';
 import { resetReadModels, type ReplayResult } from '../../projections/replay.js';
 import { entriesPage, transactionsPageJson } from '../../server/transactions/list.js';
 import { profileDetails } from '../../server/routes/wallet/queries.js';
+import { money } from '../../ledger/money.js';
 import { seedLedger } from '../seed.js';
 import { describeProfile, profileBuffers, type BufferProfile } from './buffer-misses.js';
 import { figures, sizeLabel, type Measured } from './growth-figures.js';
@@ -129,6 +130,33 @@ async function pagePlan(ctx: Ctx, userId: string): Promise<string> {
   return [`${counted[0]!.n} transactions rows of the customer`, ...rows.map((r) => `  ${r['QUERY PLAN']}`)].join('\n');
 }
 
+/**
+ * The machine's own speed at this point of the run, on work that does not depend on the log:
+ * a fixed task in this process (decimal sums and a JSON round trip) and a fixed statement in
+ * PostgreSQL (counting a generated series), median ms of 5 each, nothing else running. When
+ * these slow down at a size as the loads do, the machine is slower there (its caches, its
+ * neighbours), not the ledger's work.
+ */
+async function machineProbe(ctx: Ctx): Promise<{ appMs: number; postgresMs: number }> {
+  const task = () => {
+    let total = money('0');
+    for (let i = 0; i < 20_000; i++) total = total.plus(money(`${i}.123456789`));
+    const text = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => ({ id: i, amount: `${i}.5`, note: 'probe' })));
+    return total.toString().length + (JSON.parse(text) as unknown[]).length;
+  };
+  const app: number[] = [];
+  const postgres: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    let t0 = now();
+    if (task() <= 0) throw new Error('growth: the probe task computed nothing');
+    app.push(now() - t0);
+    t0 = now();
+    await ctx.pool.query('select count(*) from generate_series(1, 1000000)');
+    postgres.push(now() - t0);
+  }
+  return { appMs: median(app), postgresMs: median(postgres) };
+}
+
 /** A command on a wallet no handler has in memory (a restart, another instance, an eviction): median ms over `samples`. */
 async function coldCommand(ctx: Ctx, userId: string, samples: number, snapshots?: SnapshotOptions): Promise<number> {
   const times: number[] = [];
@@ -172,6 +200,11 @@ async function measure(ctx: Ctx, size: number, wallets: { small: string; big: st
   // seeding: the loads below measure the steady state, not autovacuum's first pass over them.
   for (const t of PROJECTIONS.flatMap((p) => p.tables)) await ctx.pool.query(`vacuum ${t}`);
   await settle(ctx.pool);
+
+  const probe = await machineProbe(ctx);
+  log(
+    `growth ${sizeLabel(size)}: the machine: a fixed task ${probe.appMs.toFixed(1)} ms in this process, a fixed statement ${probe.postgresMs.toFixed(1)} ms in PostgreSQL`,
+  );
 
   // The transactions page (what GET /api/v1/transactions serves), 16 readers over random customers.
   const readTimes: number[] = [];
