@@ -5,6 +5,7 @@
  * commands and the reads at each log size: a figure that slows down as the log grows shows
  * here which relation stopped fitting in memory (docs/performance.md).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { cpuBetween, sampleCpu, type CpuProfile } from './cpu.js';
 
@@ -29,10 +30,10 @@ export interface BufferProfile {
 }
 
 interface Counters {
+  /** Blocks read from outside shared buffers, per relation. */
   reads: Map<string, number>;
-  /** Block accesses (hits and reads) per relation. */
+  /** Block accesses (hits and reads), per relation. */
   accesses: Map<string, number>;
-  hits: number;
   walBytes: number;
   fullPages: number;
 }
@@ -46,13 +47,20 @@ async function counters(pool: pg.Pool): Promise<Counters> {
   const wal = await pool.query<{ bytes: string; fpi: string }>('select wal_bytes::text as bytes, wal_fpi::text as fpi from pg_stat_wal');
   const reads = new Map<string, number>();
   const accesses = new Map<string, number>();
-  let hits = 0;
   for (const r of rows) {
     reads.set(r.relation, (reads.get(r.relation) ?? 0) + Number(r.read));
     accesses.set(r.relation, (accesses.get(r.relation) ?? 0) + Number(r.read) + Number(r.hit));
-    hits += Number(r.hit);
   }
-  return { reads, accesses, hits, walBytes: Number(wal.rows[0]!.bytes), fullPages: Number(wal.rows[0]!.fpi) };
+  return { reads, accesses, walBytes: Number(wal.rows[0]!.bytes), fullPages: Number(wal.rows[0]!.fpi) };
+}
+
+/** How much each relation's counter grew between two readings, largest first, and the sum. */
+function growth(before: Map<string, number>, after: Map<string, number>): { total: number; byRelation: [string, number][] } {
+  const byRelation = [...after]
+    .map(([relation, n]): [string, number] => [relation, n - (before.get(relation) ?? 0)])
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1]);
+  return { total: byRelation.reduce((sum, [, n]) => sum + n, 0), byRelation };
 }
 
 /** The autovacuum workers' statements running now (`autovacuum: VACUUM public.t`, …). */
@@ -73,7 +81,7 @@ export async function profileBuffers(
   load: () => Promise<number>,
   statsWaitMs: number,
 ): Promise<{ ops: number; profile: BufferProfile }> {
-  await new Promise((resolve) => setTimeout(resolve, statsWaitMs));
+  await sleep(statsWaitMs);
   const before = await counters(pool);
   const seen = new Set<string>();
   let samples = 0;
@@ -85,36 +93,26 @@ export async function profileBuffers(
       samples++;
       if (running.length > 0) busy++;
       for (const q of running) seen.add(q.replace(/^autovacuum: /, ''));
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await sleep(250);
     }
   })();
   const cpuBefore = await sampleCpu();
   const ops = await load().finally(() => (loading = false));
   const cpu = cpuBetween(cpuBefore, await sampleCpu(), ops);
   await sampling;
-  await new Promise((resolve) => setTimeout(resolve, statsWaitMs));
+  await sleep(statsWaitMs);
   const after = await counters(pool);
   const per = (n: number) => (ops > 0 ? n / ops : 0);
-  const grew = [...after.reads].map(([relation, n]) => ({ relation, reads: n - (before.reads.get(relation) ?? 0) }));
-  const reads = grew.reduce((sum, r) => sum + r.reads, 0);
-  const hits = after.hits - before.hits;
+  const reads = growth(before.reads, after.reads);
+  const accesses = growth(before.accesses, after.accesses);
   return {
     ops,
     profile: {
-      readsPerOp: per(reads),
-      top: grew
-        .filter((r) => r.reads > 0)
-        .sort((a, b) => b.reads - a.reads)
-        .slice(0, 4)
-        .map((r) => ({ relation: r.relation, readsPerOp: per(r.reads) })),
-      hitRatio: reads + hits > 0 ? hits / (reads + hits) : 1,
-      accessesPerOp: per(reads + hits),
-      topAccesses: [...after.accesses]
-        .map(([relation, n]) => ({ relation, accesses: n - (before.accesses.get(relation) ?? 0) }))
-        .filter((r) => r.accesses > 0)
-        .sort((a, b) => b.accesses - a.accesses)
-        .slice(0, 5)
-        .map((r) => ({ relation: r.relation, accessesPerOp: per(r.accesses) })),
+      readsPerOp: per(reads.total),
+      top: reads.byRelation.slice(0, 4).map(([relation, n]) => ({ relation, readsPerOp: per(n) })),
+      hitRatio: accesses.total > 0 ? 1 - reads.total / accesses.total : 1,
+      accessesPerOp: per(accesses.total),
+      topAccesses: accesses.byRelation.slice(0, 5).map(([relation, n]) => ({ relation, accessesPerOp: per(n) })),
       walBytesPerOp: per(after.walBytes - before.walBytes),
       fullPagesPerOp: per(after.fullPages - before.fullPages),
       autovacuum: { busyShare: samples > 0 ? busy / samples : 0, statements: [...seen] },
