@@ -233,7 +233,9 @@ function commandsFor(step: Step, w: Wallet): WalletCommand[] {
       const transactionId = pickFrom(w, step.pick);
       if (!transactionId) return [];
       return [
-        step.kind === 'settle' ? { type: 'SettleTransaction', transactionId } : { type: 'FailTransaction', transactionId, reason: null },
+        step.kind === 'settle'
+          ? { type: 'SettleTransaction', transactionId, by: { system: 'test' } }
+          : { type: 'FailTransaction', transactionId, reason: null },
       ];
     }
     case 'edit': {
@@ -262,7 +264,7 @@ function commandsFor(step: Step, w: Wallet): WalletCommand[] {
       const out: WalletCommand[] = [];
       if (step.txType !== null || note !== undefined)
         out.push({ type: 'EditTransaction', transactionId, txType: step.txType ?? undefined, note });
-      if (step.then === 'settle') out.push({ type: 'SettleTransaction', transactionId });
+      if (step.then === 'settle') out.push({ type: 'SettleTransaction', transactionId, by: { system: 'test' } });
       if (step.then === 'fail') out.push({ type: 'FailTransaction', transactionId, reason: null });
       return out;
     }

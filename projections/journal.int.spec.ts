@@ -45,7 +45,7 @@ describe('journal projection', () => {
     const open = async () =>
       await db.selectFrom('journal_transactions').select(['transaction_id', 'status']).orderBy('transaction_id').execute();
     expect(await open()).toEqual([dep, wd].sort().map((id) => ({ transaction_id: id, status: 'Pending' })));
-    await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: dep }, ctx);
+    await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: dep, by: { system: 'test' } }, ctx);
     const last = await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: wd, reason: null }, ctx);
     expect(await projector.waitFor(last.position!, 5_000)).toBe(true);
     expect(await open()).toEqual([]);
@@ -152,7 +152,7 @@ describe('journal projection', () => {
     expect(read).toMatchObject({ version: 1, data: { ...old, requestedAmount: '1' } });
 
     // The decider folds the upcast event like any other: the deposit settles.
-    const settled = await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId }, ctx);
+    const settled = await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId, by: { system: 'test' } }, ctx);
     await projector.waitFor(settled.position!, 5_000);
     await projector.stop();
     await replayProjection(db, store, journalProjection);
@@ -187,12 +187,18 @@ describe('journal projection', () => {
     // Settled, failed and reclassified pages after they were opened; some stay Pending.
     for (const [i, id] of ids.entries()) {
       const user = users[i % 2]!;
-      if (i % 4 === 0) await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id }, ctx);
+      if (i % 4 === 0)
+        await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id, by: { system: 'test' } }, ctx);
       else if (i % 4 === 1) await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: id, reason: null }, ctx);
       else if (i % 4 === 2)
         await handler.handle(walletDecider, user, { type: 'EditTransaction', transactionId: id, txType: 'adjustment' }, ctx);
     }
-    const last = await handler.handle(walletDecider, users[0]!, { type: 'SettleTransaction', transactionId: ids[2]! }, ctx);
+    const last = await handler.handle(
+      walletDecider,
+      users[0]!,
+      { type: 'SettleTransaction', transactionId: ids[2]!, by: { system: 'test' } },
+      ctx,
+    );
     expect(await projector.waitFor(last.position!, 5_000)).toBe(true);
     await projector.stop();
     const snapshot = async () => ({

@@ -53,7 +53,12 @@ describe('projections', () => {
     const deposits = await database.db.selectFrom('transactions').selectAll().where('id', '=', dep).execute();
     expect(deposits[0]).toMatchObject({ status: 'Pending', type: 'deposit', amount: '0.990000000000000000', fee: '0.010000000000000000' });
 
-    const settled = await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: dep }, ctx);
+    const settled = await handler.handle(
+      walletDecider,
+      user,
+      { type: 'SettleTransaction', transactionId: dep, by: { system: 'test' } },
+      ctx,
+    );
     await projector.waitFor(settled.position!, 5_000);
     const after = await database.db.selectFrom('transactions').select('status').where('id', '=', dep).executeTakeFirstOrThrow();
     expect(after.status).toBe('Complete');
@@ -192,7 +197,8 @@ describe('projections', () => {
         i % 4 === 0 ? recorded(`${i + 1}.25`, 'Complete', 'ETH') : deposit(`${i + 1}`, 'BTC', id),
         ctx,
       );
-      if (i % 4 === 1) await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id }, ctx);
+      if (i % 4 === 1)
+        await handler.handle(walletDecider, user, { type: 'SettleTransaction', transactionId: id, by: { system: 'test' } }, ctx);
       if (i % 4 === 2) await handler.handle(walletDecider, user, { type: 'FailTransaction', transactionId: id, reason: null }, ctx);
     }
     const total = Number((await sql<{ n: string }>`select count(*) as n from events`.execute(db)).rows[0]!.n);

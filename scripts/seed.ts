@@ -88,7 +88,7 @@ export function walletHistory(count: number, random: () => number, start: number
       const [id] = pending.splice(Math.floor(random() * pending.length), 1);
       command =
         r < 0.9
-          ? { type: 'SettleTransaction', transactionId: id! }
+          ? { type: 'SettleTransaction', transactionId: id!, by: { system: 'seed' } }
           : { type: 'FailTransaction', transactionId: id!, reason: 'seeded failure' };
     } else continue;
     try {

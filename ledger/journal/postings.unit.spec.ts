@@ -13,7 +13,7 @@ import {
   type WalletCommand,
   type WalletState,
 } from '../wallet/wallet.js';
-import { commandFor, deposit, recorded, stepArb, withdrawal, type Step } from '../wallet/wallet.arbitraries.js';
+import { commandFor, deposit, recorded, staffAct, stepArb, withdrawal, type Step } from '../wallet/wallet.arbitraries.js';
 import { ASSET_IDS } from '../assets.js';
 import { customerAccount } from './accounts.js';
 import { JournalBook } from './book.js';
@@ -43,7 +43,7 @@ function run(commands: WalletCommand[]) {
   return { state, book, last };
 }
 
-const settle = (transactionId: string): WalletCommand => ({ type: 'SettleTransaction', transactionId });
+const settle = (transactionId: string): WalletCommand => ({ type: 'SettleTransaction', transactionId, by: { system: 'test' } });
 const fail = (transactionId: string): WalletCommand => ({ type: 'FailTransaction', transactionId, reason: null });
 
 describe('posting rules', () => {
@@ -116,7 +116,10 @@ describe('posting rules', () => {
 
   it("transaction recorded: a manual transaction posts against its maker's staff adjustments account, whatever its type; Failed moves nothing", () => {
     const maker = randomUUID();
-    const by = (c: WalletCommand): WalletCommand => ({ ...(c as Extract<WalletCommand, { type: 'RecordTransaction' }>), makerId: maker });
+    const by = (c: WalletCommand): WalletCommand => ({
+      ...(c as Extract<WalletCommand, { type: 'RecordTransaction' }>),
+      staff: staffAct(maker),
+    });
     expect(run([by(recorded('3', 'Complete', 'BTC'))]).last).toEqual([
       'customer:u:available BTC 3',
       `staff:${maker}:staff-adjustments BTC -3`,
@@ -139,7 +142,10 @@ describe('posting rules', () => {
     const id = randomUUID();
     const maker = randomUUID();
     const edit: WalletCommand = { type: 'EditTransaction', transactionId: id, txType: 'withdrawal' };
-    const debit = { ...(recorded('-4', 'Pending', 'BTC', id) as Extract<WalletCommand, { type: 'RecordTransaction' }>), makerId: maker };
+    const debit = {
+      ...(recorded('-4', 'Pending', 'BTC', id) as Extract<WalletCommand, { type: 'RecordTransaction' }>),
+      staff: staffAct(maker),
+    };
     const r = run([recorded('9', 'Complete'), debit, edit, settle(id)]);
     expect(r.last).toEqual(['customer:u:pending-out BTC -4', `staff:${maker}:staff-adjustments BTC 4`]);
   });

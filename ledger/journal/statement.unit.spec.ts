@@ -16,7 +16,7 @@ describe('statement', () => {
     const commands: WalletCommand[] = [
       recorded('5', 'Complete', 'BTC'),
       deposit('100', 'BTC', dep),
-      { type: 'SettleTransaction', transactionId: dep },
+      { type: 'SettleTransaction', transactionId: dep, by: { system: 'test' } },
       {
         type: 'OpenStake',
         stakeId,

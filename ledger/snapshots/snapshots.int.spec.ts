@@ -136,7 +136,7 @@ describe('snapshots of a wallet', () => {
     const settled = await cold().handle(
       walletDecider,
       user,
-      { type: 'SettleTransaction', transactionId: ids[0]! },
+      { type: 'SettleTransaction', transactionId: ids[0]!, by: { system: 'test' } },
       { actor: SYSTEM_ACTOR },
     );
     expect(settled.events).toEqual([]);

@@ -12,6 +12,23 @@ import { money } from '../money.js';
 
 const decimalString = z.string().regex(/^-?(0|[1-9]\d*)(\.\d+)?$/, 'decimal string');
 const StaffRole = z.enum(['WORKER', 'MANAGER', 'ADMIN']);
+export type StaffRole = z.infer<typeof StaffRole>;
+
+/**
+ * Why an action waits for a second person: above the single limit, past the maker's or the
+ * customer's rolling 24-hour sum, or valued on a price too old or too far from its recent median.
+ */
+export const WAIT_REASONS = ['over-limit', 'maker-daily', 'customer-daily', 'stale-price', 'price-out-of-band'] as const;
+export type WaitReason = (typeof WAIT_REASONS)[number];
+
+/** The reasons as the maker and the checker read them. */
+export const WAIT_REASON_TEXTS: Record<WaitReason, string> = {
+  'over-limit': 'Its value is above the limit for one action.',
+  'maker-daily': "It would take the maker's actions of the last 24 hours above the daily limit.",
+  'customer-daily': "It would take the staff actions on this customer's wallet in the last 24 hours above the daily limit.",
+  'stale-price': 'The price it was valued at is too old to be trusted alone.',
+  'price-out-of-band': "The price it was valued at is far from the last hour's median.",
+};
 
 export const APPROVAL_ACTIONS = ['manual-transaction', 'settle-transaction'] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
@@ -32,7 +49,15 @@ export type ProposedTransaction = z.infer<typeof ProposedTransaction>;
  * How a staff action that ran at once was valued against the limit (it was below it): kept on
  * its event so that `ledger verify` can tell it needed no second person.
  */
-export const Valuation = z.object({ priceUsd: decimalString, valueUsd: decimalString, limitUsd: decimalString });
+export const Valuation = z.object({
+  priceUsd: decimalString,
+  valueUsd: decimalString,
+  limitUsd: decimalString,
+  /** Written since the daily sums (absent on older events): the daily limit, the maker and the server's time of the action. */
+  dailyLimitUsd: decimalString.optional(),
+  makerId: z.uuid().optional(),
+  valuedAt: z.iso.datetime({ offset: true }).optional(),
+});
 export type Valuation = z.infer<typeof Valuation>;
 
 const Decision = z.object({
@@ -63,6 +88,9 @@ export const approvalEventSchemas = {
       expiresAt: z.iso.datetime({ offset: true }),
       /** The manual transaction to record once approved; null for a settlement. */
       transaction: ProposedTransaction.nullable(),
+      /** Why it waits (absent on events written before the daily sums: above the limit). */
+      reasons: z.array(z.enum(WAIT_REASONS)).optional(),
+      dailyLimitUsd: decimalString.optional(),
     }),
   },
   'wallet.approval-approved': { version: 1, schema: Decision },
@@ -115,6 +143,10 @@ export const APPROVAL_MESSAGES = {
   expired: 'This request has expired.',
   reasonRequired: 'Please give a reason for your decision.',
   alreadyWaiting: 'This transaction is already awaiting a second approval.',
+  separation: "You created this maker's account or set their password recently: another manager or an admin must decide this request.",
+  swapType: "The type swap belongs to a customer's swap: staff can neither set nor remove it.",
+  frozen: 'This transaction is awaiting or has a second approval: only its note can change.',
+  unattributed: 'A staff settlement needs the staff member who makes it.',
 } as const;
 
 /** A request past its expiry counts as expired even before its expiry event is written. */
@@ -127,6 +159,12 @@ export interface Checker {
   role: string;
 }
 
+/** Someone who created the maker's account or set its password, and when: they could act as the maker. */
+export interface MakerController {
+  id: string;
+  at: string;
+}
+
 /**
  * Who may decide a request: never its maker and never a worker; the maker's manager (for a
  * worker's request) or an admin. A manager's or an admin's own request goes to an admin.
@@ -136,12 +174,34 @@ export function checkerRefusal(
   request: Pick<ApprovalRequested, 'makerId' | 'makerRole'>,
   checker: Checker,
   makerManagerId: string | null,
+  separation: { controllers: MakerController[]; days: number; now: string } = { controllers: [], days: 0, now: new Date(0).toISOString() },
 ): string | null {
   if (checker.id === request.makerId) return APPROVAL_MESSAGES.ownRequest;
+  if (controlsMaker(checker.id, separation)) return APPROVAL_MESSAGES.separation;
   if (checker.role === 'ADMIN') return null;
   if (checker.role !== 'MANAGER') return APPROVAL_MESSAGES.worker;
   if (request.makerRole !== 'WORKER') return APPROVAL_MESSAGES.adminOnly;
   return makerManagerId === checker.id ? null : APPROVAL_MESSAGES.otherTeam;
+}
+
+/**
+ * Separation of duties: whoever created the maker's account or set its password within the last
+ * `days` could have acted as the maker, so they cannot be the maker's checker.
+ */
+export function controlsMaker(checkerId: string, separation: { controllers: MakerController[]; days: number; now: string }): boolean {
+  const since = Date.parse(separation.now) - separation.days * 86_400_000;
+  return separation.controllers.some((c) => c.id === checkerId && Date.parse(c.at) > since);
+}
+
+/** The request that waits for, or was approved for, a transaction: while there is one, its money fields and type are frozen. */
+export function requestHolding(approvals: Map<string, ApprovalState>, transactionId: string, now?: string): ApprovalState | undefined {
+  for (const a of approvals.values()) {
+    if (a.request.transactionId !== transactionId) continue;
+    // Without the time of the edit, a waiting request counts as waiting.
+    const status = now ? effectiveStatus(a, now) : a.status;
+    if (status === 'pending' || status === 'approved') return a;
+  }
+  return undefined;
 }
 
 /** True when an action of this USD value needs a second person under `limitUsd` (0: every action). */

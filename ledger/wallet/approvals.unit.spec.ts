@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { money } from '../money.js';
 import type { WalletEvent } from './events.js';
 import { APPROVAL_MESSAGES, needsSecondApproval } from './approvals.js';
+import type { StaffAct } from './staff-rule.js';
 import { assetBalance, decide, fold, WalletError, type WalletCommand } from './wallet.js';
 import { recorded, withdrawal } from './wallet.arbitraries.js';
 
@@ -13,33 +14,38 @@ const admin = { id: randomUUID(), role: 'ADMIN' };
 const now = '2026-11-02T10:00:00.000Z';
 const expiresAt = '2026-11-05T10:00:00.000Z';
 
-const manualRequest = (amount: string, requestId = randomUUID(), transactionId = randomUUID()): WalletCommand => ({
-  type: 'RequestApproval',
-  requestId,
-  action: 'manual-transaction',
-  transactionId,
-  assetId: 'BTC',
-  amount: money(amount),
-  priceUsd: money('60000'),
-  limitUsd: money('1000'),
+const policy = { limitUsd: '1000', dailyLimitUsd: '5000', maxPriceAgeS: 600, priceBand: '0.5', expiryHours: 72 };
+/** The facts of a staff action: BTC at 60000 USD, fresh and at its median, and nothing done alone today. */
+const act = (over: Partial<StaffAct> = {}, requestId = randomUUID()): StaffAct => ({
   maker: worker,
   now,
-  expiresAt,
-  transaction: { sentAt: now, status: 'Complete', type: 'deposit', note: null, senderAddress: 'staff', txid: null, isHidden: true },
+  policy,
+  price: { usd: '60000', ageS: 30, medianUsd: '60000' },
+  makerDayUsd: '0',
+  requestId,
+  ...over,
 });
-const settleRequest = (transactionId: string, requestId = randomUUID()): WalletCommand => ({
-  type: 'RequestApproval',
-  requestId,
-  action: 'settle-transaction',
+const manual = (amount: string, staff: StaffAct = act(), transactionId = randomUUID()): WalletCommand => ({
+  type: 'RecordTransaction',
   transactionId,
   assetId: 'BTC',
-  amount: money(0),
-  priceUsd: money('60000'),
-  limitUsd: money('1000'),
-  maker: worker,
-  now,
-  expiresAt,
-  transaction: null,
+  sentAt: now,
+  amount: money(amount),
+  status: 'Complete',
+  txType: 'deposit',
+  note: null,
+  senderAddress: 'staff',
+  txid: null,
+  isHidden: true,
+  reason: null,
+  staff,
+});
+const manualRequest = (amount: string, requestId = randomUUID(), transactionId = randomUUID()): WalletCommand =>
+  manual(amount, act({}, requestId), transactionId);
+const settleRequest = (transactionId: string, requestId = randomUUID(), over: Partial<StaffAct> = {}): WalletCommand => ({
+  type: 'SettleTransaction',
+  transactionId,
+  by: { staff: act(over, requestId) },
 });
 const approve = (requestId: string, checker: { id: string; role: string } = manager, at = now): WalletCommand => ({
   type: 'DecideApproval',
@@ -47,6 +53,8 @@ const approve = (requestId: string, checker: { id: string; role: string } = mana
   approve: true,
   checker,
   makerManagerId: manager.id,
+  makerControllers: [],
+  separationDays: 30,
   reason: 'checked the bank statement',
   now: at,
 });
@@ -114,7 +122,7 @@ describe('two-person rule (wallet decider)', () => {
       message: APPROVAL_MESSAGES.otherTeam,
     });
     const byManager = randomUUID();
-    const managers = after([], { ...manualRequest('500', byManager), maker: { id: manager.id, role: 'MANAGER' } } as WalletCommand);
+    const managers = after([], manual('500', act({ maker: { id: manager.id, role: 'MANAGER' } }, byManager)));
     expect(refusal(managers, approve(byManager, { id: randomUUID(), role: 'MANAGER' }))).toMatchObject({
       code: 'forbidden',
       message: APPROVAL_MESSAGES.adminOnly,
@@ -173,5 +181,129 @@ describe('two-person rule (wallet decider)', () => {
     expect(needsSecondApproval('1000.000000000000000001', '1000')).toBe(true);
     expect(needsSecondApproval('999.99', '1000')).toBe(false);
     expect(needsSecondApproval('0.000001', '0')).toBe(true);
+  });
+
+  it('a small Complete credit runs at once with the valuation it passed, and counts in the day', () => {
+    const events = after([], manual('0.01'));
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'wallet.transaction-recorded',
+        data: expect.objectContaining({
+          makerId: worker.id,
+          valuation: { priceUsd: '60000', valueUsd: '600', limitUsd: '1000', dailyLimitUsd: '5000', makerId: worker.id, valuedAt: now },
+        }),
+      }),
+    ]);
+    expect(fold(events).staffSolo).toEqual([{ at: now, valueUsd: '600', makerId: worker.id }]);
+  });
+
+  it('daily sums: an action that would take the maker or the customer past the day waits, whatever its size', () => {
+    // Eight credits of 600 USD are 4800; the ninth would make 5400 of a 5000 daily limit.
+    const eight = after([], ...Array.from({ length: 8 }, () => manual('0.01')));
+    expect(eight.every((e) => e.type === 'wallet.transaction-recorded')).toBe(true);
+    const ninth = decide(manual('0.01'), fold(eight));
+    expect(ninth[0]).toMatchObject({ type: 'wallet.approval-requested', data: { reasons: ['customer-daily'], valueUsd: '600' } });
+    // A day later the customer's sum starts again.
+    const tomorrow = new Date(Date.parse(now) + 86_400_001).toISOString();
+    expect(decide(manual('0.01', act({ now: tomorrow })), fold(eight))[0]!.type).toBe('wallet.transaction-recorded');
+    // The maker's own day, from every wallet (a fact the server reads), counts the same way.
+    expect(decide(manual('0.01', act({ makerDayUsd: '4500' })), fold([]))[0]).toMatchObject({
+      type: 'wallet.approval-requested',
+      data: { reasons: ['maker-daily'] },
+    });
+  });
+
+  it('valuation fails closed: a stale price or one far from its median makes the action wait, with the reason', () => {
+    const stale = decide(manual('0.001', act({ price: { usd: '60000', ageS: 601, medianUsd: '60000' } })), fold([]));
+    expect(stale[0]).toMatchObject({ type: 'wallet.approval-requested', data: { reasons: ['stale-price'] } });
+    // XRP glitched to 1e-9: 10^12 XRP is worth 1000 USD at that price, within the limit alone.
+    const glitch = decide(
+      { ...manual('1000000000000', act({ price: { usd: '0.000000001', ageS: 5, medianUsd: '2.3' } })), assetId: 'XRP' } as WalletCommand,
+      fold([]),
+    );
+    expect(glitch[0]).toMatchObject({ type: 'wallet.approval-requested', data: { reasons: ['price-out-of-band'], valueUsd: '1000' } });
+    const high = decide(manual('0.001', act({ price: { usd: '90001', ageS: 5, medianUsd: '60000' } })), fold([]));
+    expect(high[0]).toMatchObject({ data: { reasons: ['price-out-of-band'] } });
+    expect(decide(manual('0.001', act({ price: { usd: '89999', ageS: 5, medianUsd: '60000' } })), fold([]))[0]!.type).toBe(
+      'wallet.transaction-recorded',
+    );
+  });
+
+  it('relabelling: staff can neither set nor remove the type swap, and a pending credit is judged by what settling does', () => {
+    const txId = randomUUID();
+    const pending = after([], { ...manual('10'), status: 'Pending', transactionId: txId } as WalletCommand);
+    expect(pending[0]!.type).toBe('wallet.transaction-recorded');
+    expect(refusal(pending, { type: 'EditTransaction', transactionId: txId, txType: 'swap', now })).toMatchObject({
+      code: 'forbidden',
+      message: APPROVAL_MESSAGES.swapType,
+    });
+    expect(refusal([], { ...manual('1'), txType: 'swap' } as WalletCommand).message).toBe(APPROVAL_MESSAGES.swapType);
+    // Relabelled to anything else, settling the 10 BTC credit still waits.
+    const relabelled = after(pending, { type: 'EditTransaction', transactionId: txId, txType: 'adjustment', now });
+    expect(decide(settleRequest(txId), fold(relabelled))[0]).toMatchObject({
+      type: 'wallet.approval-requested',
+      data: { action: 'settle-transaction', amount: '10', reasons: ['over-limit', 'maker-daily', 'customer-daily'] },
+    });
+  });
+
+  it("a customer's swap converts: its legs settle without a request, and keep their type", () => {
+    const funded = after([], recorded('2', 'Complete'));
+    const swap = decide(
+      {
+        type: 'RequestSwap',
+        requestId: randomUUID(),
+        fromTransactionId: randomUUID(),
+        toTransactionId: randomUUID(),
+        fromAssetId: 'BTC',
+        toAssetId: 'ETH',
+        fromAmount: money('1'),
+        fromPrice: money('60000'),
+        toPrice: money('3000'),
+        sentAt: now,
+      },
+      fold(funded),
+    );
+    const legId = (swap[0]!.data as { transactionId: string }).transactionId;
+    const history = [...funded, ...swap];
+    expect(decide(settleRequest(legId), fold(history)).map((e) => e.type)).toEqual([
+      'wallet.transaction-settled',
+      'wallet.transaction-settled',
+    ]);
+    expect(refusal(history, { type: 'EditTransaction', transactionId: legId, txType: 'deposit', now }).message).toBe(
+      APPROVAL_MESSAGES.swapType,
+    );
+  });
+
+  it('frozen: while a request waits or after it was approved, the type cannot change; the note can', () => {
+    const txId = randomUUID();
+    const requestId = randomUUID();
+    const waiting = after([], recorded('20', 'Complete'), withdrawal('1', 'BTC', txId), settleRequest(txId, requestId));
+    expect(refusal(waiting, { type: 'EditTransaction', transactionId: txId, txType: 'adjustment', now })).toMatchObject({
+      message: APPROVAL_MESSAGES.frozen,
+    });
+    expect(decide({ type: 'EditTransaction', transactionId: txId, note: 'checked', now }, fold(waiting))).toHaveLength(1);
+    // Rejected, the request no longer holds it.
+    const rejected = after(waiting, { ...approve(requestId), approve: false } as WalletCommand);
+    expect(decide({ type: 'EditTransaction', transactionId: txId, txType: 'adjustment', now }, fold(rejected))).toHaveLength(1);
+  });
+
+  it('separation of duties: whoever created the maker or set their password within the days cannot approve', () => {
+    const requestId = randomUUID();
+    const history = after([], manualRequest('500', requestId));
+    const controllers = [{ id: manager.id, at: '2026-10-20T10:00:00.000Z' }];
+    const withControllers = (days: number): WalletCommand =>
+      ({ ...approve(requestId), makerControllers: controllers, separationDays: days }) as WalletCommand;
+    expect(refusal(history, withControllers(30))).toMatchObject({ code: 'forbidden', message: APPROVAL_MESSAGES.separation });
+    // Past the separation days, or another checker (an admin), it can be approved.
+    expect(decide(withControllers(10), fold(history))[0]!.type).toBe('wallet.approval-approved');
+    expect(decide({ ...withControllers(30), checker: admin } as WalletCommand, fold(history))[0]!.type).toBe('wallet.approval-approved');
+  });
+
+  it('a settlement names who makes it: staff under the rule, or the system', () => {
+    const txId = randomUUID();
+    const history = after([], recorded('5', 'Pending', 'BTC', txId));
+    expect(decide({ type: 'SettleTransaction', transactionId: txId, by: { system: 'test' } }, fold(history))[0]!.type).toBe(
+      'wallet.transaction-settled',
+    );
   });
 });

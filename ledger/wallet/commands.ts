@@ -1,7 +1,8 @@
 import { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
 import { type TransactionStatus, type TransactionType } from './events.js';
-import { type ApprovalAction, type ProposedTransaction, type Valuation } from './approvals.js';
+import type { MakerController } from './approvals.js';
+import type { StaffAct } from './staff-rule.js';
 
 /** What can be asked of a wallet, and the refusals a caller can show. */
 export interface NewTransactionFields {
@@ -25,11 +26,11 @@ export type WalletCommand =
       txid: string | null;
       isHidden: boolean;
       reason: string | null;
-      /** The staff member who entered it, and the request a second person approved (four eyes). */
-      makerId?: string | null;
-      approvalRequestId?: string | null;
-      /** Staff ran it at once: the value that was below the limit. */
-      valuation?: Valuation;
+      /**
+       * Staff enter it: the two-person rule decides whether it runs now or waits for a second
+       * person. Absent: the system records it (seeding, the books' own tests).
+       */
+      staff?: StaffAct;
     } & NewTransactionFields)
   | {
       type: 'RequestSwap';
@@ -46,31 +47,26 @@ export type WalletCommand =
     }
   | { type: 'OpenStake'; stakeId: string; assetId: AssetId; amount: Decimal; durationDays: number; rate: Decimal; sentAt: string }
   | { type: 'PayOutStake'; stakeId: string; transactionId: string; now: string }
-  | { type: 'SettleTransaction'; transactionId: string; approvalRequestId?: string | null; valuation?: Valuation }
-  | { type: 'FailTransaction'; transactionId: string; reason: string | null }
-  | { type: 'EditTransaction'; transactionId: string; txType?: TransactionType; note?: string | null }
   | {
-      type: 'RequestApproval';
-      requestId: string;
-      action: ApprovalAction;
+      type: 'SettleTransaction';
       transactionId: string;
-      assetId: AssetId;
-      /** Signed: the effect on the wallet. */
-      amount: Decimal;
-      priceUsd: Decimal;
-      limitUsd: Decimal;
-      maker: { id: string; role: 'WORKER' | 'MANAGER' | 'ADMIN' };
-      now: string;
-      expiresAt: string;
-      /** The manual transaction to record once approved; null for a settlement. */
-      transaction: ProposedTransaction | null;
+      /**
+       * Who settles: staff (under the two-person rule, unless it is a customer's swap converting)
+       * or the system (seeding and tests only: no route sends it).
+       */
+      by: { staff: StaffAct } | { system: string };
     }
+  | { type: 'FailTransaction'; transactionId: string; reason: string | null }
+  | { type: 'EditTransaction'; transactionId: string; txType?: TransactionType; note?: string | null; now?: string }
   | {
       type: 'DecideApproval';
       requestId: string;
       approve: boolean;
       checker: { id: string; role: string };
       makerManagerId: string | null;
+      /** Who created the maker's account or set its password, and when (separation of duties). */
+      makerControllers: MakerController[];
+      separationDays: number;
       reason: string;
       now: string;
     }

@@ -1,8 +1,19 @@
 import { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
 import { formatAmount, money } from '../money.js';
-import { type RowType, type WalletEvent } from './events.js';
-import { APPROVAL_MESSAGES, checkerRefusal, effectiveStatus, pendingRequestFor, type ProposedTransaction } from './approvals.js';
+import { type WalletEvent } from './events.js';
+import {
+  APPROVAL_MESSAGES,
+  checkerRefusal,
+  effectiveStatus,
+  pendingRequestFor,
+  requestHolding,
+  type ApprovalAction,
+  type ProposedTransaction,
+  type Valuation,
+  type WaitReason,
+} from './approvals.js';
+import { judgeStaffAction, type StaffAct } from './staff-rule.js';
 import { knowsTransaction, transactionStatus, type WalletState } from './state.js';
 import { type WalletCommand, WalletError } from './commands.js';
 import { requirePositive, requireNew, requireAvailable, feeFor, none, requireWithinCapacity, statusKind } from './rules.js';
@@ -92,41 +103,8 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
         },
       ];
     }
-    case 'RecordTransaction': {
-      if (!command.amount.isFinite() || command.amount.isZero()) throw new WalletError('invalid_amount', 'Please enter a valid amount');
-      if (command.amount.decimalPlaces() > 18) throw new WalletError('invalid_amount', 'Amounts can have at most 18 decimal places.');
-      requireNew(state, command.transactionId);
-      if (command.amount.isNegative() && command.status !== 'Failed') {
-        requireAvailable(state, command.assetId, command.amount, `Insufficient ${command.assetId} balance`);
-      }
-      return [
-        {
-          type: 'wallet.transaction-recorded',
-          data: {
-            transactionId: command.transactionId,
-            assetId: command.assetId,
-            amount: formatAmount(command.amount),
-            fee: '0',
-            sentAt: command.sentAt,
-            note: command.note,
-            senderAddress: command.senderAddress,
-            recipientAddress: null,
-            txid: command.txid,
-            isHidden: command.isHidden,
-            requestId: null,
-            paymentMethodId: null,
-            type: command.txType,
-            status: command.status,
-            reason: command.reason,
-            ...(command.makerId ? { makerId: command.makerId } : {}),
-            ...(command.approvalRequestId ? { approvalRequestId: command.approvalRequestId } : {}),
-            ...(command.valuation ? { valuation: command.valuation } : {}),
-          },
-        },
-      ];
-    }
-    case 'RequestApproval':
-      return decideRequestApproval(command, state);
+    case 'RecordTransaction':
+      return decideRecord(command, state);
     case 'DecideApproval':
       return decideApproval(command, state);
     case 'ExpireApproval': {
@@ -179,28 +157,30 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
       if (!tx) {
         throw new WalletError('invalid_state', `A ${status} transaction cannot change status; record a correcting transaction instead.`);
       }
-      // A swap's legs move together: settling or failing one records both, in one append.
-      const ids = [command.transactionId];
-      const linked = tx.linkedTransactionId ? state.transactions.get(tx.linkedTransactionId) : undefined;
-      if (tx.linkedTransactionId && linked && linked.status === 'Pending') ids.push(tx.linkedTransactionId);
-      return ids.map((transactionId): WalletEvent => {
-        const row = state.transactions.get(transactionId)!;
-        const base = {
-          transactionId,
-          assetId: row.assetId,
-          amount: row.amount,
-          kind: statusKind(row.type),
-          ...(command.type === 'SettleTransaction' && command.approvalRequestId ? { approvalRequestId: command.approvalRequestId } : {}),
-          ...(command.type === 'SettleTransaction' && command.valuation ? { valuation: command.valuation } : {}),
-        };
-        return command.type === 'SettleTransaction'
-          ? { type: 'wallet.transaction-settled', data: base }
-          : { type: 'wallet.transaction-failed', data: { ...base, reason: command.reason } };
-      });
+      if (command.type === 'FailTransaction') return statusEvents(state, command.transactionId, { failed: command.reason });
+      // A customer's swap converts within the wallet at the server's quote: its legs are not under
+      // the rule. Anything else that staff settle pays out or credits money, whatever its label.
+      if (state.swapLegs.has(command.transactionId) || !('staff' in command.by)) return statusEvents(state, command.transactionId, {});
+      const act = command.by.staff;
+      if (pendingRequestFor(state.approvals, command.transactionId, act.now))
+        throw new WalletError('invalid_state', APPROVAL_MESSAGES.alreadyWaiting);
+      const { valuation, reasons } = judgeStaffAction(state, act, money(tx.amount));
+      if (reasons.length > 0)
+        return [requestEvent(act, 'settle-transaction', command.transactionId, tx.assetId, money(tx.amount), valuation, reasons, null)];
+      return statusEvents(state, command.transactionId, { valuation });
     }
     case 'EditTransaction': {
       if (!knowsTransaction(state, command.transactionId)) throw new WalletError('not_found', 'Transaction not found.');
       if (command.txType === undefined && command.note === undefined) return [];
+      if (command.txType !== undefined) {
+        // Only a customer's swap makes the type swap, and its legs keep it.
+        const leg = state.swapLegs.has(command.transactionId);
+        if ((command.txType === 'swap') !== leg) throw new WalletError('forbidden', APPROVAL_MESSAGES.swapType);
+        // Waiting for or approved by a second person: its type is what was approved.
+        const current = state.transactions.get(command.transactionId)?.type;
+        if (command.txType !== current && requestHolding(state.approvals, command.transactionId, command.now))
+          throw new WalletError('invalid_state', APPROVAL_MESSAGES.frozen);
+      }
       return [
         { type: 'wallet.transaction-edited', data: { transactionId: command.transactionId, type: command.txType, note: command.note } },
       ];
@@ -208,83 +188,151 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
   }
 }
 
-/** The manual transaction a request would record, as the wallet's own command. */
-function manualCommand(r: {
-  transactionId: string;
-  assetId: AssetId;
-  amount: Decimal;
-  makerId: string;
-  requestId: string | null;
-  transaction: ProposedTransaction;
-}): Extract<WalletCommand, { type: 'RecordTransaction' }> {
-  const t = r.transaction;
+/** A staff member's manual transaction: Complete ones run now or wait for a second person, as the rule decides. */
+function decideRecord(command: Extract<WalletCommand, { type: 'RecordTransaction' }>, state: WalletState): WalletEvent[] {
+  if (!command.amount.isFinite() || command.amount.isZero()) throw new WalletError('invalid_amount', 'Please enter a valid amount');
+  if (command.amount.decimalPlaces() > 18) throw new WalletError('invalid_amount', 'Amounts can have at most 18 decimal places.');
+  requireNew(state, command.transactionId);
+  if (command.amount.isNegative() && command.status !== 'Failed') {
+    requireAvailable(state, command.assetId, command.amount, `Insufficient ${command.assetId} balance`);
+  }
+  const act = command.staff;
+  if (!act) return [recordedEvent(proposalOf(command), command.transactionId, command.assetId, command.amount, {})];
+  if (command.txType === 'swap') throw new WalletError('forbidden', APPROVAL_MESSAGES.swapType);
+  const proposal = proposalOf(command);
+  const makerId = act.maker.id;
+  if (command.status !== 'Complete') return [recordedEvent(proposal, command.transactionId, command.assetId, command.amount, { makerId })];
+  const { valuation, reasons } = judgeStaffAction(state, act, command.amount);
+  if (reasons.length > 0)
+    return [requestEvent(act, 'manual-transaction', command.transactionId, command.assetId, command.amount, valuation, reasons, proposal)];
+  return [recordedEvent(proposal, command.transactionId, command.assetId, command.amount, { makerId, valuation })];
+}
+
+function proposalOf(command: Extract<WalletCommand, { type: 'RecordTransaction' }>): ProposedTransaction & { reason: string | null } {
   return {
-    type: 'RecordTransaction',
-    transactionId: r.transactionId,
-    assetId: r.assetId,
-    sentAt: t.sentAt,
-    amount: r.amount,
-    status: t.status,
-    txType: t.type,
-    note: t.note,
-    senderAddress: t.senderAddress,
-    txid: t.txid,
-    isHidden: t.isHidden,
-    reason: t.note,
-    makerId: r.makerId,
-    approvalRequestId: r.requestId,
+    sentAt: command.sentAt,
+    status: command.status,
+    type: command.txType,
+    note: command.note,
+    senderAddress: command.senderAddress,
+    txid: command.txid,
+    isHidden: command.isHidden,
+    reason: command.reason,
   };
 }
 
-/** Kinds whose settlement the rule covers: money arriving or leaving, not a swap's conversion. */
-const SETTLEMENTS_UNDER_RULE: ReadonlySet<RowType> = new Set(['deposit', 'withdrawal', 'send', 'adjustment']);
-
-/** Records a staff action above the limit as waiting; the action itself is checked as if it ran now. */
-function decideRequestApproval(command: Extract<WalletCommand, { type: 'RequestApproval' }>, state: WalletState): WalletEvent[] {
-  if (state.approvals.has(command.requestId)) throw new WalletError('duplicate', 'This request already exists.');
-  if (pendingRequestFor(state.approvals, command.transactionId, command.now))
-    throw new WalletError('invalid_state', APPROVAL_MESSAGES.alreadyWaiting);
-  let amount = command.amount;
-  if (command.action === 'manual-transaction') {
-    if (!command.transaction) throw new WalletError('invalid_state', 'A manual transaction needs its fields.');
-    decideEvents(manualCommand({ ...command, makerId: command.maker.id, requestId: null, transaction: command.transaction }), state);
-  } else {
-    const status = transactionStatus(state, command.transactionId);
-    if (!status) throw new WalletError('not_found', 'Transaction not found.');
-    const tx = state.transactions.get(command.transactionId);
-    if (!tx)
-      throw new WalletError('invalid_state', `A ${status} transaction cannot change status; record a correcting transaction instead.`);
-    if (!SETTLEMENTS_UNDER_RULE.has(tx.type) || tx.assetId !== command.assetId)
-      throw new WalletError('invalid_state', 'This transaction does not need a second approval.');
-    amount = money(tx.amount);
-  }
-  const valueUsd = amount.abs().times(command.priceUsd);
-  return [
-    {
-      type: 'wallet.approval-requested',
-      data: {
-        requestId: command.requestId,
-        action: command.action,
-        transactionId: command.transactionId,
-        assetId: command.assetId,
-        amount: formatAmount(amount),
-        priceUsd: formatAmount(command.priceUsd),
-        valueUsd: formatAmount(valueUsd.toDecimalPlaces(18)),
-        limitUsd: formatAmount(command.limitUsd),
-        makerId: command.maker.id,
-        makerRole: command.maker.role,
-        expiresAt: command.expiresAt,
-        transaction: command.action === 'manual-transaction' ? command.transaction : null,
-      },
+/** The event of a manual transaction, with who entered it and how it passed the rule (its valuation, or the approved request). */
+function recordedEvent(
+  t: ProposedTransaction & { reason?: string | null },
+  transactionId: string,
+  assetId: AssetId,
+  amount: Decimal,
+  rule: { makerId?: string; approvalRequestId?: string; valuation?: Valuation },
+): WalletEvent {
+  return {
+    type: 'wallet.transaction-recorded',
+    data: {
+      transactionId,
+      assetId,
+      amount: formatAmount(amount),
+      fee: '0',
+      sentAt: t.sentAt,
+      note: t.note,
+      senderAddress: t.senderAddress,
+      recipientAddress: null,
+      txid: t.txid,
+      isHidden: t.isHidden,
+      requestId: null,
+      paymentMethodId: null,
+      type: t.type,
+      status: t.status,
+      reason: t.reason === undefined ? t.note : t.reason,
+      ...(rule.makerId ? { makerId: rule.makerId } : {}),
+      ...(rule.approvalRequestId ? { approvalRequestId: rule.approvalRequestId } : {}),
+      ...(rule.valuation ? { valuation: rule.valuation } : {}),
     },
-  ];
+  };
+}
+
+/** Settles or fails an open transaction; a swap's legs move together, in one append. */
+function statusEvents(
+  state: WalletState,
+  transactionId: string,
+  how: { failed?: string | null; approvalRequestId?: string; valuation?: Valuation },
+): WalletEvent[] {
+  const tx = state.transactions.get(transactionId)!;
+  const ids = [transactionId];
+  const linked = tx.linkedTransactionId ? state.transactions.get(tx.linkedTransactionId) : undefined;
+  if (tx.linkedTransactionId && linked && linked.status === 'Pending') ids.push(tx.linkedTransactionId);
+  const failing = how.failed !== undefined;
+  return ids.map((id): WalletEvent => {
+    const row = state.transactions.get(id)!;
+    const base = {
+      transactionId: id,
+      assetId: row.assetId,
+      amount: row.amount,
+      kind: statusKind(row.type),
+      ...(!failing && how.approvalRequestId ? { approvalRequestId: how.approvalRequestId } : {}),
+      ...(!failing && how.valuation ? { valuation: how.valuation } : {}),
+    };
+    return failing
+      ? { type: 'wallet.transaction-failed', data: { ...base, reason: how.failed ?? null } }
+      : { type: 'wallet.transaction-settled', data: base };
+  });
+}
+
+/** A staff action that must wait for a second person: recorded as a request, moving nothing yet. */
+function requestEvent(
+  act: StaffAct,
+  action: ApprovalAction,
+  transactionId: string,
+  assetId: AssetId,
+  amount: Decimal,
+  valuation: Valuation,
+  reasons: WaitReason[],
+  transaction: ProposedTransaction | null,
+): WalletEvent {
+  const expiresAt = new Date(Date.parse(act.now) + act.policy.expiryHours * 3_600_000).toISOString();
+  return {
+    type: 'wallet.approval-requested',
+    data: {
+      requestId: act.requestId,
+      action,
+      transactionId,
+      assetId,
+      amount: formatAmount(amount),
+      priceUsd: valuation.priceUsd,
+      valueUsd: valuation.valueUsd,
+      limitUsd: valuation.limitUsd,
+      makerId: act.maker.id,
+      makerRole: act.maker.role,
+      expiresAt,
+      transaction: transaction
+        ? {
+            sentAt: transaction.sentAt,
+            status: transaction.status,
+            type: transaction.type,
+            note: transaction.note,
+            senderAddress: transaction.senderAddress,
+            txid: transaction.txid,
+            isHidden: transaction.isHidden,
+          }
+        : null,
+      reasons,
+      ...(valuation.dailyLimitUsd ? { dailyLimitUsd: valuation.dailyLimitUsd } : {}),
+    },
+  };
 }
 
 /** A second person's approval (with its effect, in the same append) or rejection. */
 function decideApproval(command: Extract<WalletCommand, { type: 'DecideApproval' }>, state: WalletState): WalletEvent[] {
   const a = state.approvals.get(command.requestId);
   if (!a) throw new WalletError('not_found', APPROVAL_MESSAGES.notFound);
-  const refusal = checkerRefusal(a.request, command.checker, command.makerManagerId);
+  const refusal = checkerRefusal(a.request, command.checker, command.makerManagerId, {
+    controllers: command.makerControllers,
+    days: command.separationDays,
+    now: command.now,
+  });
   if (refusal) throw new WalletError('forbidden', refusal);
   const status = effectiveStatus(a, command.now);
   if (status !== 'pending') throw new WalletError('invalid_state', APPROVAL_MESSAGES[status]);
@@ -299,19 +347,17 @@ function decideApproval(command: Extract<WalletCommand, { type: 'DecideApproval'
     reason,
   };
   if (!command.approve) return [{ type: 'wallet.approval-rejected', data: decision }];
-  const effect =
-    r.action === 'manual-transaction' && r.transaction
-      ? decideEvents(
-          manualCommand({
-            transactionId: r.transactionId,
-            assetId: r.assetId,
-            amount: money(r.amount),
-            makerId: r.makerId,
-            requestId: r.requestId,
-            transaction: r.transaction,
-          }),
-          state,
-        )
-      : decideEvents({ type: 'SettleTransaction', transactionId: r.transactionId, approvalRequestId: r.requestId }, state);
+  let effect: WalletEvent[];
+  if (r.action === 'manual-transaction' && r.transaction) {
+    const amount = money(r.amount);
+    requireNew(state, r.transactionId);
+    if (amount.isNegative() && r.transaction.status !== 'Failed')
+      requireAvailable(state, r.assetId, amount, `Insufficient ${r.assetId} balance`);
+    effect = [recordedEvent(r.transaction, r.transactionId, r.assetId, amount, { makerId: r.makerId, approvalRequestId: r.requestId })];
+  } else {
+    const tx = state.transactions.get(r.transactionId);
+    if (!tx) throw new WalletError('invalid_state', 'This transaction is no longer pending: the request cannot be approved.');
+    effect = statusEvents(state, r.transactionId, { approvalRequestId: r.requestId });
+  }
   return [{ type: 'wallet.approval-approved', data: decision }, ...effect];
 }

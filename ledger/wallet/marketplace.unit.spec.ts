@@ -88,7 +88,7 @@ describe('swap', () => {
   it('settles both legs together, and fails both together, from either leg', () => {
     const command = swap('1') as Extract<WalletCommand, { type: 'RequestSwap' }>;
     const history = run(run([], recorded('1')), command);
-    const settle = decide({ type: 'SettleTransaction', transactionId: command.toTransactionId }, fold(history));
+    const settle = decide({ type: 'SettleTransaction', transactionId: command.toTransactionId, by: { system: 'test' } }, fold(history));
     expect(settle.map((e) => [e.type, (e.data as { transactionId: string }).transactionId])).toEqual([
       ['wallet.transaction-settled', command.toTransactionId],
       ['wallet.transaction-settled', command.fromTransactionId],
@@ -189,7 +189,7 @@ describe('stake', () => {
             command = stake(amount.toFixed(), { durationDays: s.plan[0] as number, rate: money(s.plan[1] as string) });
           else if (s.kind === 'settle') {
             if (!swaps.length) continue;
-            command = { type: 'SettleTransaction', transactionId: swaps[s.pick % swaps.length]! };
+            command = { type: 'SettleTransaction', transactionId: swaps[s.pick % swaps.length]!, by: { system: 'test' } };
           } else {
             if (!stakes.length) continue;
             command = {

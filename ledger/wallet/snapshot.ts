@@ -3,7 +3,7 @@ import { money } from '../money.js';
 import type { SnapshotArchive, SnapshotCodec } from '../snapshots/snapshot.js';
 import type { ApprovalState } from './approvals.js';
 import type { RowType, TransactionStatus } from './events.js';
-import { initialState, knowsTransaction, type StakeState, type WalletState } from './state.js';
+import { initialState, knowsTransaction, type StaffSolo, type StakeState, type WalletState } from './state.js';
 import type { WalletCommand } from './commands.js';
 
 /** A transaction as a snapshot holds it: id, asset, amount, status, row type and the linked leg of a swap. */
@@ -16,6 +16,8 @@ interface WalletSnapshot {
   assets: AssetRow[];
   stakes: StakeRow[];
   approvals: [string, ApprovalState][];
+  staffSolo: StaffSolo[];
+  swapLegs: string[];
 }
 
 /**
@@ -45,7 +47,6 @@ export function namedTransactions(command: WalletCommand, state: WalletState): s
     case 'SettleTransaction':
     case 'FailTransaction':
     case 'EditTransaction':
-    case 'RequestApproval':
       return [command.transactionId];
     case 'RequestSwap':
       return [command.fromTransactionId, command.toTransactionId];
@@ -61,12 +62,12 @@ export function namedTransactions(command: WalletCommand, state: WalletState): s
 }
 
 /**
- * The wallet's state in a snapshot: its open transactions as short rows, balances, stakes and
- * requests under the two-person rule; the closed transactions beside it (`closedTransactions`).
+ * The wallet's state in a snapshot: its open transactions as short rows, balances, stakes,
+ * requests under the two-person rule and the day's staff actions that ran alone; the closed transactions beside it (`closedTransactions`).
  * Amounts are the canonical decimal strings, read back with decimal.js: no float on the way.
  */
 export const walletSnapshot: SnapshotCodec<WalletState, WalletCommand> = {
-  version: 2,
+  version: 3,
   archive: closedTransactions,
   encode(state): WalletSnapshot {
     const transactions: TransactionRow[] = [];
@@ -80,11 +81,18 @@ export const walletSnapshot: SnapshotCodec<WalletState, WalletCommand> = {
       assets: [...state.assets].map(([id, a]) => [id, a.balance.toFixed(), a.pendingDeposits.toFixed(), a.pendingWithdrawals.toFixed()]),
       stakes: [...state.stakes].map(([id, s]) => [id, { ...s, principal: s.principal.toFixed(), earnings: s.earnings.toFixed() }]),
       approvals: [...state.approvals].map(([id, a]) => [id, structuredClone(a)]),
+      staffSolo: state.staffSolo.map((x) => ({ ...x })),
+      swapLegs: [...state.swapLegs],
     };
   },
   decode(data) {
     const s = data as WalletSnapshot;
-    const state: WalletState = { ...initialState(), approvals: new Map(s.approvals) };
+    const state: WalletState = {
+      ...initialState(),
+      approvals: new Map(s.approvals),
+      staffSolo: s.staffSolo,
+      swapLegs: new Set(s.swapLegs),
+    };
     for (const [id, assetId, amount, status, type, linked] of s.transactions) {
       state.transactions.set(
         id,

@@ -58,13 +58,13 @@ function probes(events: WalletEvent[]): WalletCommand[] {
   const ids = [...new Set(events.flatMap((e) => ('transactionId' in e.data ? [e.data.transactionId] : [])))];
   return [
     ...ids.flatMap((transactionId): WalletCommand[] => [
-      { type: 'SettleTransaction', transactionId },
+      { type: 'SettleTransaction', transactionId, by: { system: 'test' } },
       { type: 'FailTransaction', transactionId, reason: null },
       { type: 'EditTransaction', transactionId, note: 'checked' },
       { ...recorded('1', 'Complete', 'BTC'), transactionId } as WalletCommand,
     ]),
     recorded('1', 'Complete', 'BTC'),
-    { type: 'SettleTransaction', transactionId: 'not-in-this-wallet' },
+    { type: 'SettleTransaction', transactionId: 'not-in-this-wallet', by: { system: 'test' } },
   ];
 }
 

@@ -2,7 +2,9 @@ import { Decimal } from 'decimal.js';
 import type { AssetId } from '../assets.js';
 import { canonicalAmount, money, ZERO } from '../money.js';
 import { openedStatus, openedType, type RowType, type TransactionStatus, type WalletEvent } from './events.js';
-import { evolveApprovals, type ApprovalEvent, type ApprovalState } from './approvals.js';
+import { evolveApprovals, type ApprovalEvent, type ApprovalState, type Valuation } from './approvals.js';
+
+const DAY_MS = 86_400_000;
 
 /** The wallet's state and how each event changes it: balances per asset in their buckets, the transactions, stakes and approval requests. */
 export interface AssetBalance {
@@ -57,10 +59,44 @@ export interface WalletState {
   stakes: Map<string, StakeState>;
   /** Requests under the two-person rule (ledger/wallet/approvals.ts), by request id. */
   approvals: Map<string, ApprovalState>;
+  /**
+   * Staff actions that moved this wallet's money alone (no second person), within a day of the
+   * newest: the customer's rolling daily sum (ledger/wallet/staff-rule.ts).
+   */
+  staffSolo: StaffSolo[];
+  /**
+   * The legs of the customer's swaps, open or closed: the only transactions whose type is swap
+   * and whose settlement converts rather than credits or pays out (the type label can be edited,
+   * this cannot).
+   */
+  swapLegs: Set<string>;
+}
+
+export interface StaffSolo {
+  at: string;
+  valueUsd: string;
+  makerId: string;
 }
 
 export function initialState(): WalletState {
-  return { transactions: new Map(), closed: new Map(), unarchived: new Set(), assets: new Map(), stakes: new Map(), approvals: new Map() };
+  return {
+    transactions: new Map(),
+    closed: new Map(),
+    unarchived: new Set(),
+    assets: new Map(),
+    stakes: new Map(),
+    approvals: new Map(),
+    staffSolo: [],
+    swapLegs: new Set(),
+  };
+}
+
+/** Keeps a staff action that ran alone, and forgets those more than a day older than it. */
+function rememberSolo(state: WalletState, valuation: Valuation | undefined): void {
+  if (!valuation?.valuedAt || !valuation.makerId) return;
+  const since = Date.parse(valuation.valuedAt) - DAY_MS;
+  state.staffSolo = state.staffSolo.filter((s) => Date.parse(s.at) > since);
+  state.staffSolo.push({ at: valuation.valuedAt, valueUsd: valuation.valueUsd, makerId: valuation.makerId });
 }
 
 /** The status of a transaction of this wallet, open or closed; undefined when the state does not know it. */
@@ -134,12 +170,14 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
       const status = openedStatus(event)!;
       const type = openedType(event)!;
       const amount = money(d.amount);
+      if (event.type === 'wallet.swap-requested') state.swapLegs.add(d.transactionId);
       if (status === 'Pending') {
         const tx: TransactionState = { assetId: d.assetId, amount: canonicalAmount(d.amount), status, type };
         if (event.type === 'wallet.swap-requested') tx.linkedTransactionId = event.data.linkedTransactionId;
         state.transactions.set(d.transactionId, tx);
       } else close(state, d.transactionId, status);
       state.assets.set(d.assetId, applyAmount(assetBalance(state, d.assetId), amount, status, 1));
+      if (event.type === 'wallet.transaction-recorded' && !event.data.approvalRequestId) rememberSolo(state, event.data.valuation);
       if (event.type === 'wallet.stake-opened') {
         const e = event.data;
         state.stakes.set(e.stakeId, {
@@ -162,6 +200,7 @@ export function evolve(state: WalletState, event: WalletEvent): WalletState {
       // Only an open transaction changes status: `decide` records nothing for a closed one.
       const tx = state.transactions.get(event.data.transactionId);
       if (!tx) return state;
+      if (event.type === 'wallet.transaction-settled' && !event.data.approvalRequestId) rememberSolo(state, event.data.valuation);
       const next: ClosedStatus = event.type === 'wallet.transaction-settled' ? 'Complete' : 'Failed';
       const amount = money(tx.amount);
       let b = applyAmount(assetBalance(state, tx.assetId), amount, tx.status, -1);

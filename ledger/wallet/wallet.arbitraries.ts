@@ -5,10 +5,25 @@ import { money } from '../money.js';
 import { ASSET_IDS, type AssetId } from '../assets.js';
 import type { WalletEvent } from './events.js';
 import type { WalletCommand } from './wallet.js';
+import type { StaffAct } from './staff-rule.js';
 
 /** Command builders and fast-check generators shared by the wallet's tests. */
 const sentAt = '2026-11-01T10:00:00.000Z';
 const pm = randomUUID();
+
+/**
+ * The facts of a staff action for tests: a generous policy (no test amount reaches its limits
+ * unless it means to), a fresh price at its median, nothing done alone today.
+ */
+export const staffAct = (makerId: string, over: Partial<StaffAct> = {}): StaffAct => ({
+  maker: { id: makerId, role: 'WORKER' },
+  now: new Date().toISOString(),
+  policy: { limitUsd: '100000000000', dailyLimitUsd: '500000000000', maxPriceAgeS: 600, priceBand: '0.5', expiryHours: 72 },
+  price: { usd: '1', ageS: 1, medianUsd: '1' },
+  makerDayUsd: '0',
+  requestId: randomUUID(),
+  ...over,
+});
 
 export const deposit = (amount: string, assetId: AssetId = 'BTC', transactionId = newId()): WalletCommand => ({
   type: 'RequestDeposit',
@@ -100,7 +115,7 @@ export function commandFor(step: Step, history: WalletEvent[]): WalletCommand | 
       if (ids.length === 0) return null;
       const transactionId = ids[step.pick % ids.length]!;
       return step.kind === 'settle'
-        ? { type: 'SettleTransaction', transactionId }
+        ? { type: 'SettleTransaction', transactionId, by: { system: 'test' } }
         : { type: 'FailTransaction', transactionId, reason: null };
     }
   }

@@ -66,7 +66,7 @@ describe('wallet decider', () => {
     const id = randomUUID();
     const history = run([], deposit('2', 'ETH', id));
     given(history)
-      .when({ type: 'SettleTransaction', transactionId: id })
+      .when({ type: 'SettleTransaction', transactionId: id, by: { system: 'test' } })
       .then((events) => {
         expect(events[0]).toMatchObject({
           type: 'wallet.transaction-settled',
@@ -161,19 +161,21 @@ describe('wallet decider', () => {
   it('a settled withdrawal leaves the wallet; the available balance does not move again', () => {
     const id = randomUUID();
     const history = run(run([], recorded('5.05')), withdrawal('5', 'BTC', id));
-    const after = run(history, { type: 'SettleTransaction', transactionId: id });
+    const after = run(history, { type: 'SettleTransaction', transactionId: id, by: { system: 'test' } });
     const b = assetBalance(fold(after), 'BTC');
     expect([b.balance.toFixed(), b.pendingWithdrawals.toFixed(), availableBalance(fold(after), 'BTC').toFixed()]).toEqual(['0', '0', '0']);
   });
 
   it('keeps Complete and Failed final: a status change on them is refused, the same status is a no-op', () => {
     const id = randomUUID();
-    const history = run(run([], deposit('1', 'BTC', id)), { type: 'SettleTransaction', transactionId: id });
+    const history = run(run([], deposit('1', 'BTC', id)), { type: 'SettleTransaction', transactionId: id, by: { system: 'test' } });
     given(history).when({ type: 'FailTransaction', transactionId: id, reason: null }).thenRefuses('invalid_state');
     given(history)
-      .when({ type: 'SettleTransaction', transactionId: id })
+      .when({ type: 'SettleTransaction', transactionId: id, by: { system: 'test' } })
       .then((events) => expect(events).toEqual([]));
-    given([]).when({ type: 'SettleTransaction', transactionId: randomUUID() }).thenRefuses('not_found');
+    given([])
+      .when({ type: 'SettleTransaction', transactionId: randomUUID(), by: { system: 'test' } })
+      .thenRefuses('not_found');
   });
 
   it('refuses zero, negative and over-precise amounts, and a reused transaction id', () => {
@@ -207,7 +209,7 @@ describe('wallet decider', () => {
       .when(deposit('1', 'BTC'))
       .then((events) => expect(events).toHaveLength(1)); // other assets are not touched
     // Settled, it is the balance: a staff-recorded credit on top is refused too.
-    const settled = run(first, { type: 'SettleTransaction', transactionId: id });
+    const settled = run(first, { type: 'SettleTransaction', transactionId: id, by: { system: 'test' } });
     given(settled)
       .when(recorded(big, 'Complete', 'DOGE'))
       .thenRefuses('invalid_amount', CAPACITY_MESSAGE);

@@ -80,7 +80,7 @@ async function furnish(t: TestApp, s: Session): Promise<CustomerIds> {
   await t.app.ledger.execute(
     walletDecider,
     s.user.id,
-    { type: 'SettleTransaction', transactionId: depId },
+    { type: 'SettleTransaction', transactionId: depId, by: { system: 'test' } },
     { actor: { id: 'staff', role: 'ADMIN' } },
   );
   const bank = await t.app.inject({

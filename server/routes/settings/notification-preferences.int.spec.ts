@@ -116,7 +116,12 @@ describe('notification preferences (Settings > Notifications)', () => {
       { ...recorded('2', 'Pending', 'BTC', depositId), txType: 'deposit' } as WalletCommand,
       staff,
     );
-    await t.app.ledger.execute(walletDecider, customer.user.id, { type: 'SettleTransaction', transactionId: depositId }, staff);
+    await t.app.ledger.execute(
+      walletDecider,
+      customer.user.id,
+      { type: 'SettleTransaction', transactionId: depositId, by: { system: 'test' } },
+      staff,
+    );
     // A security notice: a new deposit address is mailed and shown whatever the choices.
     await staffPost('set-user-wallet-address', {
       targetUserId: customer.user.id,
@@ -154,7 +159,12 @@ describe('notification preferences (Settings > Notifications)', () => {
       { ...recorded('4', 'Pending', 'BTC', depositId), txType: 'deposit' } as WalletCommand,
       staff,
     );
-    await t.app.ledger.execute(walletDecider, customer.user.id, { type: 'SettleTransaction', transactionId: depositId }, staff);
+    await t.app.ledger.execute(
+      walletDecider,
+      customer.user.id,
+      { type: 'SettleTransaction', transactionId: depositId, by: { system: 'test' } },
+      staff,
+    );
     expect(await bell()).toContain('Your deposit of 4 BTC has been completed.');
   });
 });

@@ -38,7 +38,12 @@ describe('notifications', () => {
         payload: { tokenId: 'BTC', amount: '1', paymentMethodId: cardId, userId: c.user.id },
       })
     ).json();
-    await t.app.ledger.execute(walletDecider, c.user.id, { type: 'SettleTransaction', transactionId: dep.transactionId }, staff);
+    await t.app.ledger.execute(
+      walletDecider,
+      c.user.id,
+      { type: 'SettleTransaction', transactionId: dep.transactionId, by: { system: 'test' } },
+      staff,
+    );
     await t.app.ledger.execute(walletDecider, c.user.id, recorded('5', 'Complete', 'ETH'), staff);
     const wd = (
       await inject({
@@ -87,7 +92,7 @@ describe('notifications', () => {
         { ...recorded(String(i), 'Pending', 'BTC', transactionId), txType: 'deposit' } as WalletCommand,
         staff,
       );
-      await t.app.ledger.execute(walletDecider, c.user.id, { type: 'SettleTransaction', transactionId }, staff);
+      await t.app.ledger.execute(walletDecider, c.user.id, { type: 'SettleTransaction', transactionId, by: { system: 'test' } }, staff);
     }
     const list = (await inject({ method: 'GET', url: '/api/v1/notifications', headers: bearer(c.access_token) })).json();
     // Eleven credits of the last week, each named by its settlement; only the newest ten settlements are stored items.

@@ -109,7 +109,7 @@ describe('swap and stake', () => {
     const result = await t.app.ledger.execute(
       walletDecider,
       carol.user.id,
-      { type: 'SettleTransaction', transactionId: entry.linkedTransaction.id },
+      { type: 'SettleTransaction', transactionId: entry.linkedTransaction.id, by: { system: 'test' } },
       staff,
     );
     expect(result.events).toHaveLength(2);

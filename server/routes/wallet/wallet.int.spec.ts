@@ -116,7 +116,7 @@ describe('customer money calls', () => {
     await t.app.ledger.execute(
       walletDecider,
       alice.user.id,
-      { type: 'SettleTransaction', transactionId: tx.id },
+      { type: 'SettleTransaction', transactionId: tx.id, by: { system: 'test' } },
       { actor: { id: 'staff', role: 'ADMIN' } },
     );
     const after = (await profile(alice)).json();
