@@ -153,6 +153,18 @@ const ConfigSchema = z
       .default('1000'),
     /** How long a request under the two-person rule waits before it expires by itself. */
     FOUR_EYES_EXPIRY_HOURS: z.coerce.number().int().min(1).max(8760).default(72),
+    /**
+     * The rolling 24-hour sum, per maker and per customer, of staff actions that ran alone: an
+     * action that would pass it waits for a second person whatever its size. Unset: 5 x FOUR_EYES_LIMIT_USD.
+     */
+    FOUR_EYES_DAILY_LIMIT_USD: z
+      .string()
+      .regex(/^(0|[1-9]\d{0,14})(\.\d{1,2})?$/, 'FOUR_EYES_DAILY_LIMIT_USD must be a number of US dollars, 0 or more (e.g. 5000)')
+      .optional(),
+    /** Separation of duties: who created a staff account or set its password cannot check its requests for this many days. */
+    FOUR_EYES_SEPARATION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+    /** A price older than this (seconds) cannot value a staff action alone: the action waits for a second person. */
+    PRICE_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(600),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && c.DEMO_USERS === 'true') {

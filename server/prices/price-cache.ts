@@ -20,6 +20,10 @@ export interface PriceCacheOptions {
 
 export type PriceListener = (snapshot: PriceSnapshot) => void;
 
+/** How far back the median of a price looks, and how many refreshes it keeps at most. */
+const HISTORY_MS = 3_600_000;
+const HISTORY_MAX = 720;
+
 const consoleLog: PriceCacheLog = { warn: (obj, msg) => console.warn(msg ?? 'price cache', obj) };
 
 /**
@@ -33,6 +37,8 @@ export class PriceCache {
   private readonly now: () => number;
   private readonly listeners = new Set<PriceListener>();
   private snapshot: PriceSnapshot | null = null;
+  /** The last hour's successful refreshes, oldest first: the band a price must stay within to value a staff action alone. */
+  private readonly history: { at: number; prices: PriceMap }[] = [];
   private inFlight: Promise<boolean> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private stopped = false;
@@ -62,6 +68,24 @@ export class PriceCache {
   /** The last good prices, or null before any fetch has succeeded. */
   current(): PriceSnapshot | null {
     return this.snapshot;
+  }
+
+  /** Seconds since the current prices were fetched, or null before any fetch has succeeded. */
+  ageSeconds(): number | null {
+    return this.snapshot ? (this.now() - Date.parse(this.snapshot.updatedAt)) / 1000 : null;
+  }
+
+  /** The median of the asset's prices fetched in the last `windowMs` (the current one included), or null without any. */
+  medianPrice(asset: keyof PriceMap, windowMs = HISTORY_MS): number | null {
+    const since = this.now() - windowMs;
+    const values = this.history
+      .filter((h) => h.at >= since)
+      .map((h) => h.prices[asset]?.price)
+      .filter((p): p is number => typeof p === 'number' && Number.isFinite(p))
+      .sort((a, b) => a - b);
+    if (values.length === 0) return null;
+    const mid = Math.floor(values.length / 2);
+    return values.length % 2 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
   }
 
   /** Hears of every successful refresh; returns the unsubscribe function. */
@@ -101,8 +125,12 @@ export class PriceCache {
       return false;
     }
     if (this.stopped) return false;
-    const snapshot: PriceSnapshot = { prices, updatedAt: new Date(this.now()).toISOString() };
+    const at = this.now();
+    const snapshot: PriceSnapshot = { prices, updatedAt: new Date(at).toISOString() };
     this.snapshot = snapshot;
+    this.history.push({ at, prices });
+    while (this.history.length > 0 && this.history[0]!.at < at - HISTORY_MS) this.history.shift();
+    if (this.history.length > HISTORY_MAX) this.history.splice(0, this.history.length - HISTORY_MAX);
     for (const listener of [...this.listeners]) {
       try {
         listener(snapshot);

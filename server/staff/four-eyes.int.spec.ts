@@ -8,6 +8,7 @@ import { walletDecider } from '../../ledger/wallet/decider.js';
 import { walletStream } from '../../ledger/wallet/events.js';
 import { APPROVAL_MESSAGES } from '../../ledger/wallet/approvals.js';
 import { money } from '../../ledger/money.js';
+import { staffAct } from '../../ledger/wallet/wallet.arbitraries.js';
 import { summaryOf } from './event-trail.js';
 
 /**
@@ -245,23 +246,29 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     const customer = await claimedCustomer('late@example.com');
     const requestId = randomUUID();
     const past = new Date(Date.now() - 60_000).toISOString();
-    // A request made FOUR_EYES_EXPIRY_HOURS ago: its expiry is already behind us.
+    // A request made more than FOUR_EYES_EXPIRY_HOURS ago: its expiry is already behind us.
     await t.app.ledger.execute(
       walletDecider,
       customer.user.id,
       {
-        type: 'RequestApproval',
-        requestId,
-        action: 'manual-transaction',
+        type: 'RecordTransaction',
         transactionId: randomUUID(),
         assetId: 'BTC',
+        sentAt: past,
         amount: money(9),
-        priceUsd: money(97000),
-        limitUsd: money(1000),
-        maker: { id: worker.userId, role: 'WORKER' },
-        now: past,
-        expiresAt: past,
-        transaction: { sentAt: past, status: 'Complete', type: 'deposit', note: null, senderAddress: 'bank', txid: null, isHidden: false },
+        status: 'Complete',
+        txType: 'deposit',
+        note: null,
+        senderAddress: 'bank',
+        txid: null,
+        isHidden: false,
+        reason: null,
+        staff: staffAct(worker.userId, {
+          now: new Date(Date.now() - 73 * 3_600_000).toISOString(),
+          requestId,
+          price: { usd: '97000', ageS: 1, medianUsd: '97000' },
+          policy: { limitUsd: '1000', dailyLimitUsd: '5000', maxPriceAgeS: 600, priceBand: '0.5', expiryHours: 72 },
+        }),
       },
       { actor: { id: worker.userId, role: 'WORKER' } },
     );

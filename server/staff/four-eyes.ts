@@ -6,21 +6,20 @@ import type { LedgerContext } from '../context.js';
 import type { PriceCache } from '../prices/price-cache.js';
 import { usdPrice } from '../prices/usd-price.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
-import {
-  isApprovalEventType,
-  needsSecondApproval,
-  type ApprovalAction,
-  type ProposedTransaction,
-  type Valuation,
-} from '../../ledger/wallet/approvals.js';
+import { isApprovalEventType, type ApprovalAction, type MakerController, type StaffRole } from '../../ledger/wallet/approvals.js';
+import type { FourEyesPolicy, PriceFact, StaffAct } from '../../ledger/wallet/staff-rule.js';
+import type { WalletCommand } from '../../ledger/wallet/commands.js';
+import { userStream } from '../../ledger/user/events.js';
+import { KeyedLock } from '../../ledger/handling/keyed-lock.js';
 import type { AssetId } from '../../ledger/assets.js';
 import { formatAmount, money } from '../../ledger/money.js';
-import type { StaffRole } from '../shared/access.js';
 import type { RealtimeHub } from '../realtime/hub.js';
 import type { FeedHandler } from '../realtime/live-feed.js';
 import type { Approval, ApprovalStatus } from '../../ledger/contract/approvals.js';
 
-const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+/** A price more than 50% away from its last hour's median cannot value a staff action alone. */
+const PRICE_BAND = '0.5';
 
 /** What the screens show of a request under the two-person rule (ledger/contract/approvals.ts). */
 export type ApprovalView = Approval;
@@ -28,80 +27,115 @@ export type ApprovalView = Approval;
 /** The answer of a staff call whose action now waits for a second person. */
 export const AWAITING_SECOND_APPROVAL = 'Awaiting second approval';
 
-export interface MakerAction {
-  customerId: string;
-  action: ApprovalAction;
-  transactionId: string;
-  assetId: AssetId;
-  /** Signed, its effect on the wallet; for a settlement the decider reads the transaction's own. */
-  amount: Decimal;
-  transaction: ProposedTransaction | null;
-}
-
 /**
- * The two-person rule on the server's side: values an action at the price of the moment,
- * records a request when it needs a second person, lets a checker decide, lapses requests
- * past their expiry (lazily: the first reader after the time writes the expiry event; the
- * wallet stream's expected revision makes it one event however many instances read), and
- * reads requests for the screens.
+ * The two-person rule on the server's side: it gathers the facts a staff money action is judged
+ * on (the policy, the price of the moment with its age and recent median, what the maker did
+ * alone today) and hands them to the wallet decider with the command, which alone decides
+ * whether the action runs or waits (ledger/wallet/staff-rule.ts). It also gives a checker's
+ * decision the facts on the maker's account, lapses requests past their expiry (lazily: the
+ * first reader after the time writes the expiry event; the wallet stream's expected revision
+ * makes it one event however many instances read), and reads requests for the screens.
  */
 export class FourEyes {
   readonly limitUsd: Decimal;
-  private readonly expiryMs: number;
+  readonly dailyLimitUsd: Decimal;
+  /** The rule's clock: the time of each action and decision. */
+  now: () => Date = () => new Date();
+  /**
+   * One staff money action of a maker at a time in this process, so that two of them cannot both
+   * read the same daily sum (across instances the sum can be short by what runs at that moment
+   * on another instance; `ledger verify` recomputes the sums from the log: docs/decisions.md).
+   */
+  private readonly makers = new KeyedLock();
 
   constructor(
     private readonly ledger: LedgerContext,
     private readonly prices: PriceCache,
   ) {
-    this.limitUsd = money(ledger.config.FOUR_EYES_LIMIT_USD);
-    this.expiryMs = ledger.config.FOUR_EYES_EXPIRY_HOURS * HOUR_MS;
+    const config = ledger.config;
+    this.limitUsd = money(config.FOUR_EYES_LIMIT_USD);
+    this.dailyLimitUsd = config.FOUR_EYES_DAILY_LIMIT_USD ? money(config.FOUR_EYES_DAILY_LIMIT_USD) : this.limitUsd.times(5);
   }
 
-  /** The USD price of the moment, |amount| x price, and the limit it is held against. */
-  valuation(assetId: AssetId, amount: Decimal): Valuation {
-    const price = usdPrice(this.prices, assetId);
+  policy(): FourEyesPolicy {
+    const config = this.ledger.config;
     return {
-      priceUsd: formatAmount(price),
-      valueUsd: formatAmount(amount.abs().times(price).toDecimalPlaces(18)),
       limitUsd: formatAmount(this.limitUsd),
+      dailyLimitUsd: formatAmount(this.dailyLimitUsd),
+      maxPriceAgeS: config.PRICE_MAX_AGE_S,
+      priceBand: PRICE_BAND,
+      expiryHours: config.FOUR_EYES_EXPIRY_HOURS,
     };
   }
 
+  /** The price an action of `assetId` is valued at, with its age and the last hour's median; 503 without prices. */
+  priceFact(assetId: AssetId): PriceFact {
+    const usd = usdPrice(this.prices, assetId);
+    const median = this.prices.medianPrice(assetId);
+    // USDT without a feed price counts as 1 (usdPrice): as old as the prices, and its own median.
+    return {
+      usd: formatAmount(usd),
+      ageS: this.prices.ageSeconds() ?? Number.POSITIVE_INFINITY,
+      medianUsd: median === null ? null : formatAmount(money(String(median))),
+    };
+  }
+
+  /** What the maker moved alone, on every wallet, in the 24 hours before `now` (the staff_limit_usage read model). */
+  async makerDayUsd(makerId: string, now: Date): Promise<string> {
+    const row = await this.ledger.database.db
+      .selectFrom('staff_limit_usage')
+      .select(sql<string>`coalesce(sum(value_usd), 0)::text`.as('sum'))
+      .where('maker_id', '=', makerId)
+      .where('valued_at', '>', new Date(now.getTime() - DAY_MS))
+      .executeTakeFirst();
+    return row?.sum ?? '0';
+  }
+
   /**
-   * Records the action as waiting for a second person when its value needs one (`waiting`);
-   * otherwise answers the valuation the action runs with at once (kept on its event).
+   * Runs a staff command that moves money: `command` is given the facts of the rule, the wallet
+   * decider decides. Answers the request when the action now waits for a second person.
    */
-  async requestIfNeeded(
+  async run(
     staff: AuthInfo,
-    a: MakerAction,
-    ctx: { ip: string | null },
-  ): Promise<{ waiting: ApprovalView | null; valuation: Valuation }> {
-    const valuation = this.valuation(a.assetId, a.amount);
-    if (!needsSecondApproval(valuation.valueUsd, valuation.limitUsd)) return { waiting: null, valuation };
-    const valued = { price: money(valuation.priceUsd) };
-    const requestId = randomUUID();
-    const now = new Date();
-    await this.ledger.execute(
-      walletDecider,
-      a.customerId,
-      {
-        type: 'RequestApproval',
-        requestId,
-        action: a.action,
-        transactionId: a.transactionId,
-        assetId: a.assetId,
-        amount: a.amount,
-        priceUsd: valued.price,
-        limitUsd: this.limitUsd,
+    customerId: string,
+    assetId: AssetId,
+    command: (act: StaffAct) => WalletCommand,
+    ctx: { reason: string; ip: string | null },
+  ): Promise<{ waiting: ApprovalView | null }> {
+    return this.makers.run(staff.userId, async () => {
+      const now = this.now();
+      const act: StaffAct = {
         maker: { id: staff.userId, role: staff.role as StaffRole },
         now: now.toISOString(),
-        expiresAt: new Date(now.getTime() + this.expiryMs).toISOString(),
-        transaction: a.transaction,
-      },
-      { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'four eyes: request', ip: ctx.ip } },
-    );
-    const [view] = await this.read({ requestId });
-    return { waiting: view ?? null, valuation };
+        policy: this.policy(),
+        price: this.priceFact(assetId),
+        makerDayUsd: await this.makerDayUsd(staff.userId, now),
+        requestId: randomUUID(),
+      };
+      const result = await this.ledger.execute(walletDecider, customerId, command(act), {
+        actor: { id: staff.userId, role: staff.role },
+        extra: { reason: ctx.reason, ip: ctx.ip },
+      });
+      if (!result.events.some((e) => e.type === 'wallet.approval-requested')) return { waiting: null };
+      const [view] = await this.read({ requestId: act.requestId });
+      return { waiting: view ?? null };
+    });
+  }
+
+  /**
+   * Who created the maker's account or set its password (a reset by staff), and when: such a
+   * person could have acted as the maker (separation of duties), read from the maker's own stream.
+   */
+  async makerControllers(makerId: string): Promise<MakerController[]> {
+    const events = await this.ledger.store.readStream(userStream(makerId));
+    const controllers: MakerController[] = [];
+    for (const e of events) {
+      const byOther = e.metadata.actorId !== makerId;
+      const sets =
+        e.type === 'user.registered' || (e.type === 'user.password-changed' && (e.data as { method?: string }).method === 'staff-reset');
+      if (byOther && sets) controllers.push({ id: e.metadata.actorId, at: e.metadata.occurredAt });
+    }
+    return controllers;
   }
 
   /** A checker's decision: approval (with its effect) or rejection, refused as the decider says. */
@@ -126,8 +160,10 @@ export class FourEyes {
         approve,
         checker: { id: staff.userId, role: staff.role },
         makerManagerId: maker?.manager_id ?? null,
+        makerControllers: await this.makerControllers(request.makerId),
+        separationDays: this.ledger.config.FOUR_EYES_SEPARATION_DAYS,
         reason,
-        now: new Date().toISOString(),
+        now: this.now().toISOString(),
       },
       { actor: { id: staff.userId, role: staff.role }, extra: { reason: approve ? 'four eyes: approve' : 'four eyes: reject', ip } },
     );
@@ -139,14 +175,14 @@ export class FourEyes {
       .selectFrom('approval_requests')
       .select(['request_id', 'user_id'])
       .where('status', '=', 'pending')
-      .where('expires_at', '<=', new Date())
+      .where('expires_at', '<=', this.now())
       .limit(500)
       .execute();
     for (const r of due) {
       await this.ledger.execute(
         walletDecider,
         r.user_id,
-        { type: 'ExpireApproval', requestId: r.request_id, now: new Date().toISOString() },
+        { type: 'ExpireApproval', requestId: r.request_id, now: this.now().toISOString() },
         { actor: { id: 'system', role: 'SYSTEM' }, extra: { reason: 'four eyes: expired' } },
       );
     }

@@ -3,14 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AddressSet, AddTransactionBody, SetWalletAddressBody, TransactionAdded } from '../../../ledger/contract/staff-users.js';
 import { authOf, type AuthInfo } from '../../auth/guard.js';
 import { badRequest } from '../../errors.js';
-import { walletDecider } from '../../../ledger/wallet/decider.js';
 import { TransactionStatus } from '../../../ledger/wallet/events.js';
 import { isAssetId } from '../../../ledger/assets.js';
 import { ADDRESS_SHAPES, isValidAddress } from '../../../ledger/addresses.js';
 import { requestAmount } from '../../shared/amounts.js';
 import { customerInReach } from '../../shared/access.js';
 import { AWAITING_SECOND_APPROVAL } from '../../staff/four-eyes.js';
-import type { Valuation } from '../../../ledger/wallet/approvals.js';
 import { actorOf, PROFILE_MESSAGES } from './shared.js';
 
 export const autoPrefix = '/functions/v1';
@@ -24,7 +22,7 @@ const SENT_AT_AHEAD_MS = 86_400_000;
  * staff member). Every call passes the one access rule first and is recorded with the staff member as actor.
  */
 const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { ledger, fourEyes } = app;
+  const { fourEyes } = app;
   const { accounts } = app.authServices;
   const reachableUser = (staff: AuthInfo, userId: string) => customerInReach(accounts, staff, userId);
 
@@ -86,51 +84,34 @@ const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
       if (amount.lte(0)) throw badRequest(PROFILE_MESSAGES.missingTxFields);
       const note = b.note?.trim() || null;
       const transactionId = newId();
-      const proposed = {
-        sentAt: sentAt.toISOString(),
-        status: status.data,
-        type: 'deposit' as const,
-        note,
-        senderAddress,
-        txid: b.txid?.trim() || null,
-        isHidden: b.isHidden ?? false,
-      };
-      // Four eyes: a Complete manual transaction above the limit waits for a second person and moves
-      // nothing yet; a Pending one is gated when it is completed, a Failed one moves nothing.
-      let valuation: Valuation | undefined;
-      if (status.data === 'Complete') {
-        const { waiting, valuation: valued } = await fourEyes.requestIfNeeded(
-          staff,
-          { customerId: b.targetUserId, action: 'manual-transaction', transactionId, assetId: b.assetId, amount, transaction: proposed },
-          { ip: request.ip ?? null },
-        );
-        if (waiting) {
-          reply.status(202);
-          return { message: AWAITING_SECOND_APPROVAL, transactionId, awaitingApproval: true, approval: waiting };
-        }
-        valuation = valued;
-      }
-      await ledger.execute(
-        walletDecider,
+      const assetId = b.assetId;
+      // The wallet decider applies the two-person rule: a Complete transaction it judges too large
+      // (alone, or with the day's others) waits for a second person and moves nothing yet.
+      const { waiting } = await fourEyes.run(
+        staff,
         b.targetUserId,
-        {
+        assetId,
+        (act) => ({
           type: 'RecordTransaction',
           transactionId,
-          assetId: b.assetId,
-          sentAt: proposed.sentAt,
+          assetId,
+          sentAt: sentAt.toISOString(),
           amount,
           status: status.data,
           txType: 'deposit',
           note,
           senderAddress,
-          txid: proposed.txid,
-          isHidden: proposed.isHidden,
+          txid: b.txid?.trim() || null,
+          isHidden: b.isHidden ?? false,
           reason: note,
-          makerId: staff.userId,
-          valuation,
-        },
-        { actor: actorOf(staff), extra: { reason: 'staff manual transaction', ip: request.ip ?? null } },
+          staff: act,
+        }),
+        { reason: 'staff manual transaction', ip: request.ip ?? null },
       );
+      if (waiting) {
+        reply.status(202);
+        return { message: AWAITING_SECOND_APPROVAL, transactionId, awaitingApproval: true, approval: waiting };
+      }
       return { message: 'Transaction added successfully!', transactionId };
     },
   );

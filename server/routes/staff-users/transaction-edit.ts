@@ -5,9 +5,7 @@ import { conflict, notFound } from '../../errors.js';
 import { walletDecider } from '../../../ledger/wallet/decider.js';
 import { customerInReach } from '../../shared/access.js';
 import { AWAITING_SECOND_APPROVAL } from '../../staff/four-eyes.js';
-import type { Valuation } from '../../../ledger/wallet/approvals.js';
 import { isAssetId } from '../../../ledger/assets.js';
-import { money } from '../../../ledger/money.js';
 import { editableTransaction, editedTransaction } from './queries.js';
 
 export const autoPrefix = '/functions/v1';
@@ -36,52 +34,47 @@ const staffTransactionRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await editableTransaction(db, targetUserId, transactionId);
       if (!row) throw notFound('Transaction not found.');
       if (row.is_hidden) throw conflict("This transaction is hidden from the user's view and cannot be edited.");
-      const ctx = { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'staff edit' } };
+      const ctx = { actor: { id: staff.userId, role: staff.role }, extra: { reason: 'staff edit', ip: request.ip ?? null } };
       const statusChange = Boolean(status && status !== row.status);
       // Refuse a status move before recording anything, so a refused save changes nothing.
       if (statusChange && (status === 'Pending' || row.status !== 'Pending')) {
         throw conflict(`A ${row.status} transaction cannot change status; record a correcting transaction instead.`);
       }
-      if (type !== undefined || note !== undefined) {
+      if (!isAssetId(row.asset_id)) throw notFound('Transaction not found.');
+      const assetId = row.asset_id;
+      // The type as the form sends it is a change only where it differs (the form sends it with every save).
+      const txType = type !== undefined && type !== row.type ? type : undefined;
+      if (txType !== undefined || note !== undefined) {
         await ledger.execute(
           walletDecider,
           targetUserId,
-          { type: 'EditTransaction', transactionId, txType: type, note: note === undefined ? undefined : note?.trim() || null },
+          {
+            type: 'EditTransaction',
+            transactionId,
+            txType,
+            note: note === undefined ? undefined : note?.trim() || null,
+            now: fourEyes.now().toISOString(),
+          },
           ctx,
         );
       }
-      // Four eyes: completing a deposit, a manual credit, a withdrawal or a send above the limit
-      // waits for a second person (a swap's legs convert and are not under the rule).
-      let valuation: Valuation | undefined;
-      if (statusChange && status === 'Complete' && row.type !== 'swap' && isAssetId(row.asset_id)) {
-        const { waiting, valuation: valued } = await fourEyes.requestIfNeeded(
+      if (statusChange && status === 'Complete') {
+        // The wallet decider applies the two-person rule to what settling does to money: a
+        // payout or a credit it judges too large waits for a second person; a swap converts.
+        const { waiting } = await fourEyes.run(
           staff,
-          {
-            customerId: targetUserId,
-            action: 'settle-transaction',
-            transactionId,
-            assetId: row.asset_id,
-            amount: money(row.amount),
-            transaction: null,
-          },
-          { ip: request.ip ?? null },
+          targetUserId,
+          assetId,
+          (act) => ({ type: 'SettleTransaction', transactionId, by: { staff: act } }),
+          { reason: 'staff edit', ip: request.ip ?? null },
         );
         if (waiting) {
           const unchanged = await editedTransaction(db, transactionId);
           reply.status(202);
           return { success: true, message: AWAITING_SECOND_APPROVAL, awaitingApproval: true, approval: waiting, transaction: unchanged };
         }
-        valuation = valued;
-      }
-      if (statusChange) {
-        await ledger.execute(
-          walletDecider,
-          targetUserId,
-          status === 'Complete'
-            ? { type: 'SettleTransaction', transactionId, valuation }
-            : { type: 'FailTransaction', transactionId, reason: null },
-          ctx,
-        );
+      } else if (statusChange) {
+        await ledger.execute(walletDecider, targetUserId, { type: 'FailTransaction', transactionId, reason: null }, ctx);
       }
       const updated = await editedTransaction(db, transactionId);
       return { success: true, transaction: updated };
