@@ -185,13 +185,23 @@ export interface JournalCheck {
 export async function checkJournal(
   db: Kysely<DB>,
   store: EventStore,
-  opts: { until: Position | null; postingsTable: string; wallet: Map<string, BalanceRow>; onProgress?: (events: number) => void },
+  opts: {
+    until: Position | null;
+    postingsTable: string;
+    wallet: Map<string, BalanceRow>;
+    onProgress?: (events: number) => void;
+    /** FOUR_EYES_SEPARATION_DAYS: how long an account's creator or password setter may not check its requests. */
+    separationDays?: number;
+  },
 ): Promise<JournalCheck> {
-  const audit = new FourEyesAudit();
+  const audit = new FourEyesAudit({ separationDays: opts.separationDays });
   const book = await foldJournal(
     store,
     { until: opts.until },
-    { onProgress: opts.onProgress, onEvent: (e) => audit.apply({ eventId: e.eventId, streamId: e.streamId, type: e.type, data: e.data }) },
+    {
+      onProgress: opts.onProgress,
+      onEvent: (e) => audit.apply({ eventId: e.eventId, streamId: e.streamId, type: e.type, data: e.data, metadata: e.metadata }),
+    },
   );
   const { rows } = await sql<{ event_id: string; asset_id: string; sum: string; commit_position: string; prepare_position: string }>`
     select p.event_id, l.asset_id, sum(l.amount)::text as sum, p.commit_position::text, p.prepare_position::text

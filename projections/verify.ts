@@ -40,7 +40,7 @@ export interface VerifyReport {
 export async function verifyReadModels(
   db: Kysely<DB>,
   store: EventStore,
-  opts: { projections?: Projection[]; onProgress?: (name: string, events: number) => void } = {},
+  opts: { projections?: Projection[]; onProgress?: (name: string, events: number) => void; separationDays?: number } = {},
 ): Promise<VerifyReport> {
   const projections = opts.projections ?? PROJECTIONS;
   await sql`drop schema if exists ${sql.id(SCRATCH)} cascade`.execute(db);
@@ -105,7 +105,12 @@ export async function verifyReadModels(
     if (projections.some((p) => p.name === 'journal')) {
       const at = journalAt ?? START;
       const wallet = await foldWalletBalances(store, at);
-      report.journal = await checkJournal(db, store, { until: at, postingsTable: `${SCRATCH}.live_journal_postings`, wallet });
+      report.journal = await checkJournal(db, store, {
+        until: at,
+        postingsTable: `${SCRATCH}.live_journal_postings`,
+        wallet,
+        separationDays: opts.separationDays,
+      });
       if (!report.journal.ok) report.ok = false;
     }
     return report;

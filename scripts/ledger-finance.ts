@@ -336,7 +336,8 @@ export function printJournalCheck(check: JournalCheck | undefined): void {
   for (const m of check.customerMismatches) console.log(`     ${m.key}: journal ${m.journal}, wallet ${m.wallet}`);
   const f = check.fourEyes;
   console.log(
-    `${f.problems.length ? 'FAIL' : 'ok  '} four eyes: every staff credit, debit and settlement above the limit has a second approval (${f.checked} checked, ${f.approved} approved by a second person, ${f.unvalued} written before the rule)`,
+    `${f.problems.length ? 'FAIL' : 'ok  '} four eyes: every staff credit, debit and settlement above the single or daily limit has an eligible second approval (${f.checked} checked, ${f.approved} approved by a second person, ${f.unvalued} written before the rule)`,
   );
+  if (f.problems[0]) console.log(`     first event that breaks it: ${f.problems[0].eventId} (${f.problems[0].type})`);
   for (const p of f.problems) console.log(`     ${p.eventId} (${p.type}, transaction ${p.transactionId}): ${p.problem}`);
 }

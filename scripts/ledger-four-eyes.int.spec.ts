@@ -6,6 +6,8 @@ import { createLedgerContext } from '../server/context.js';
 import { walletDecider } from '../ledger/wallet/decider.js';
 import type { WalletCommand } from '../ledger/wallet/wallet.js';
 import { money } from '../ledger/money.js';
+import { decide, initialState } from '../ledger/wallet/wallet.js';
+import { staffAct } from '../ledger/wallet/wallet.arbitraries.js';
 
 const cli = (args: string[]) => captureCli(args);
 
@@ -17,7 +19,14 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
   const worker = randomUUID();
   const manager = randomUUID();
   const now = new Date().toISOString();
-  const later = new Date(Date.now() + 3_600_000).toISOString();
+  /** BTC at 97000 USD, a limit of 1000 USD a action and 5000 a day. */
+  const act = (requestId = randomUUID()) =>
+    staffAct(worker, {
+      now,
+      requestId,
+      price: { usd: '97000', ageS: 1, medianUsd: '97000' },
+      policy: { limitUsd: '1000', dailyLimitUsd: '5000', maxPriceAgeS: 600, priceBand: '0.5', expiryHours: 72 },
+    });
   const manual = (amount: string, extra: Partial<Extract<WalletCommand, { type: 'RecordTransaction' }>> = {}): WalletCommand => ({
     type: 'RecordTransaction',
     transactionId: randomUUID(),
@@ -31,7 +40,7 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
     txid: null,
     isHidden: true,
     reason: null,
-    makerId: worker,
+    staff: act(),
     ...extra,
   });
   /** Runs commands on the customer's wallet, as the API would, then frees the database for the CLI. */
@@ -57,27 +66,16 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
   it('prints adjustments per staff member and asset, and verify passes a log where the large credit was approved', async () => {
     const requestId = randomUUID();
     await run([
-      manual('0.01', { valuation: { priceUsd: '97000', valueUsd: '970', limitUsd: '1000' } }),
-      {
-        type: 'RequestApproval',
-        requestId,
-        action: 'manual-transaction',
-        transactionId: randomUUID(),
-        assetId: 'BTC',
-        amount: money(500),
-        priceUsd: money(97000),
-        limitUsd: money(1000),
-        maker: { id: worker, role: 'WORKER' },
-        now,
-        expiresAt: later,
-        transaction: { sentAt: now, status: 'Complete', type: 'deposit', note: null, senderAddress: 'bank', txid: null, isHidden: true },
-      },
+      manual('0.01'),
+      manual('500', { staff: act(requestId) }),
       {
         type: 'DecideApproval',
         requestId,
         approve: true,
         checker: { id: manager, role: 'MANAGER' },
         makerManagerId: manager,
+        makerControllers: [],
+        separationDays: 30,
         reason: 'bank statement',
         now,
       },
@@ -96,15 +94,40 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
     const verify = await cli(['verify']);
     expect(verify.code).toBe(0);
     expect(verify.out).toContain(
-      'ok   four eyes: every staff credit, debit and settlement above the limit has a second approval (2 checked, 1 approved by a second person, 0 written before the rule)',
+      'ok   four eyes: every staff credit, debit and settlement above the single or daily limit has an eligible second approval (2 checked, 1 approved by a second person, 0 written before the rule)',
     );
   }, 120_000);
 
   it('verify fails on a credit above the limit that no second person approved, naming it', async () => {
-    await run([manual('1', { valuation: { priceUsd: '97000', valueUsd: '97000', limitUsd: '1000' } })]);
+    // No command can record it (the decider makes it wait): written into the log around the decider,
+    // as someone holding the database could.
+    const ledger = await createLedgerContext(
+      loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: process.env.DATABASE_URL }),
+    );
+    try {
+      const [event] = decide(manual('0.01'), initialState());
+      const forged = { ...event!.data, amount: '1' } as Record<string, unknown>;
+      const appended = await ledger.store.append(
+        `wallet-${customer}`,
+        [
+          {
+            eventId: randomUUID(),
+            type: event!.type,
+            version: 1,
+            data: forged,
+            metadata: { actorId: worker, actorRole: 'WORKER', correlationId: randomUUID(), causationId: null, occurredAt: now },
+          },
+        ],
+        { expectedRevision: 'any' },
+      );
+      await ledger.projector.waitFor(appended.position, 10_000);
+    } finally {
+      await ledger.close();
+    }
     const verify = await cli(['verify']);
     expect(verify.code).toBe(1);
     expect(verify.out).toContain('FAIL four eyes');
     expect(verify.out).toContain('worth 97000 USD, above the limit of 1000 USD, without a second approval');
+    expect(verify.out).toMatch(/first event that breaks it: [0-9a-f-]{36} \(wallet.transaction-recorded\)/);
   }, 120_000);
 });

@@ -269,7 +269,10 @@ export async function runCli(argv: string[]): Promise<number> {
         const total = await countAfter(database, store, START);
         const bars = new Map(PROJECTIONS.map((p) => [p.name, progressBar(`rebuilding ${p.name}`, total, { quiet })]));
         const t0 = performance.now();
-        const report = await verifyReadModels(database.db, store, { onProgress: (name, n) => bars.get(name)?.update(n) });
+        const report = await verifyReadModels(database.db, store, {
+          onProgress: (name, n) => bars.get(name)?.update(n),
+          separationDays: config.FOUR_EYES_SEPARATION_DAYS,
+        });
         const seconds = (performance.now() - t0) / 1000;
         if (values.json) console.log(json({ ...report, seconds }));
         else {
