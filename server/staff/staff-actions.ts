@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { usersByEmail } from '../auth/accounts.js';
 import type { DB } from '../db/schema.js';
 import { isUuid } from '../ids.js';
-import { csvCell } from '../../ledger/journal/statement.js';
+import { csvRow } from '../../ledger/csv.js';
 import type { StaffAction } from '../../ledger/contract/staff-activity.js';
 
 export const STAFF_ACTIVITY_DENIED = 'Access Denied: Only admins can view staff activity.';
@@ -78,9 +78,8 @@ const CSV_COLUMNS = [
   'position',
 ] as const;
 
-export const staffActionsCsvHeader = () => `${CSV_COLUMNS.join(',')}\r\n`;
-export const staffActionsCsvRows = (rows: StaffActionRow[]) =>
-  rows.map((r) => `${CSV_COLUMNS.map((c) => csvCell(r[c] ?? '')).join(',')}\r\n`).join('');
+export const staffActionsCsvHeader = () => csvRow(CSV_COLUMNS);
+export const staffActionsCsvRows = (rows: StaffActionRow[]) => rows.map((r) => csvRow(CSV_COLUMNS.map((c) => r[c]))).join('');
 
 /** Every matching row, newest first, page by page (for an export), up to `max`. */
 export async function* allStaffActions(
