@@ -195,6 +195,20 @@ describe('ledger CLI: staff-actions', () => {
       ['password-reset', admin],
       ['staff-create', admin],
     ]);
+    // `ledger create-staff`: the operator's command line is the maker, with no account.
+    const made = await cli(['create-staff', '--role', 'MANAGER', '--email', 'ops-made@example.com', '--name', 'Ops Made', '--json']);
+    expect(made.code).toBe(0);
+    const byOperator = JSON.parse((await cli(['staff-actions', '--action', 'staff-create', '--json'])).out).actions;
+    expect(byOperator[0]).toMatchObject({
+      action_name: 'Staff account created',
+      maker_id: null,
+      maker_role: 'OPERATOR',
+      customer_id: JSON.parse(made.out).userId,
+      customer_email: 'ops-made@example.com',
+      detail: 'Account registered (MANAGER, operator)',
+    });
+    const lines = (await cli(['staff-actions', '--action', 'staff-create'])).out;
+    expect(lines).toContain('Staff account created  operator (OPERATOR)  ops-made@example.com  Account registered (MANAGER, operator)');
     const file = (await cli(['staff-actions', '--csv'])).out;
     expect(file).toContain(
       `,Staff account created,staff-create,${admin},cli-admin@example.com,ADMIN,,,,${hostile},"'${HOSTILE_EMAIL.replace(/"/g, '""')}",`,
