@@ -28,7 +28,8 @@ import * as m0026 from './0026_notification_preferences.js';
 import * as m0027 from './0027_snapshots.js';
 import * as m0028 from './0028_snapshot_archive.js';
 import * as m0029 from './0029_read_model_fill_factor.js';
-import * as m0030 from './0030_staff_limit_usage.js';
+import * as m0030 from './0030_staff_activity.js';
+import * as m0031 from './0031_staff_limit_usage.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -60,7 +61,8 @@ const migrations: Record<string, Migration> = {
   '0027_snapshots': m0027,
   '0028_snapshot_archive': m0028,
   '0029_read_model_fill_factor': m0029,
-  '0030_staff_limit_usage': m0030,
+  '0030_staff_activity': m0030,
+  '0031_staff_limit_usage': m0031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

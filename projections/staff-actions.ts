@@ -1,49 +1,24 @@
 import { sql } from 'kysely';
 import { formatPosition, type RecordedEvent } from '../ledger/event-store/port.js';
-import { isStaffActor } from '../ledger/notifications/staff-notices.js';
-import type { StaffActionName } from '../ledger/contract/staff-activity.js';
+import {
+  attribute,
+  requestIdOf,
+  STAFF_ACTION_RULES,
+  staffActionOf as actionOf,
+  type RequestParties,
+} from '../ledger/audit/staff-actions.js';
 import { summaryOf, withoutCardNumbers, withoutSecrets } from '../server/staff/event-trail.js';
-import { isUuid } from '../server/ids.js';
-import { table, timestampText, type Projection } from './projection.js';
+import { table, timestampText, type Projection, type ProjectionTarget } from './projection.js';
 
 type Data = Record<string, unknown>;
 
-/** An event type's action name (one of the contract's), and when only some of its events are that action. */
-interface ActionRule {
-  action: StaffActionName;
-  when?: (data: Data) => boolean;
-}
-
-/**
- * Every staff action the activity list shows: event type -> action name. An event of one of
- * these types is a row when a staff member was its actor; a new kind of action (an approval's
- * request and outcome, say) is one more line here and its name in the contract's STAFF_ACTION_NAMES.
- */
-export const STAFF_ACTION_RULES: Record<string, ActionRule> = {
-  'user.claimed': { action: 'claim' },
-  'user.dashboard-note-set': { action: 'note' },
-  'user.permissions-updated': { action: 'permissions' },
-  'user.wallet-address-set': { action: 'address' },
-  'user.banned': { action: 'ban' },
-  'user.unbanned': { action: 'unban' },
-  'user.password-changed': { action: 'password-reset', when: (d) => d.method === 'staff-reset' },
-  'user.kyc-approved': { action: 'kyc-decision' },
-  'user.kyc-rejected': { action: 'kyc-decision' },
-  'user.kyc-document-viewed': { action: 'kyc-document-view' },
-  'user.signed-in': { action: 'sign-in' },
-  'wallet.transaction-recorded': { action: 'transaction-add' },
-  'wallet.transaction-settled': { action: 'transaction-status' },
-  'wallet.transaction-failed': { action: 'transaction-status' },
-  'wallet.transaction-edited': { action: 'transaction-edit' },
-  'wallet.approval-requested': { action: 'approval-request' },
-  'wallet.approval-approved': { action: 'approval-decision' },
-  'wallet.approval-rejected': { action: 'approval-decision' },
-  'user.mfa-removed-by-staff': { action: 'mfa-removal' },
-};
-
 const DETAIL_MAX = 300;
 const ROWS_PER_INSERT = 1000;
-const COLUMNS = sql.raw('(event_id, at, staff_id, staff_role, customer_id, action, detail, event_type, position)');
+const COLUMNS = sql.raw(
+  '(event_id, at, action, maker_id, maker_role, checker_id, checker_role, customer_id, request_id, detail, event_type, position)',
+);
+/** The two-person rule's events whose rows say who made and who checked a request. */
+const REQUEST_EVENTS = ['wallet.approval-requested', 'wallet.approval-approved'];
 
 /** The account an event is about: the id in its stream's name (`user-{id}`, `wallet-{id}`). */
 function subjectOf(streamId: string): string | null {
@@ -51,48 +26,84 @@ function subjectOf(streamId: string): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
-/** The row an event gives, or null when it is not a staff action. */
-export function staffActionOf(e: RecordedEvent) {
-  const rule = STAFF_ACTION_RULES[e.type];
-  // A staff member is an account: an actor id that is no account's (a tool's, a test's) is none.
-  if (!rule || !isStaffActor(e.metadata?.actorRole) || !isUuid(e.metadata.actorId)) return null;
+export type StaffActionRow = NonNullable<ReturnType<typeof staffActionOf>>;
+
+/**
+ * The row an event gives, or null when it is not a staff action. `requests` holds the makers
+ * and checkers of the requests seen so far (updated as approval events go by).
+ */
+export function staffActionOf(e: RecordedEvent, requests: Map<string, RequestParties> = new Map()) {
+  const found = actionOf(e.type, e.data, e.metadata);
+  if (!found) return null;
   const data = (e.data ?? {}) as Data;
-  if (rule.when && !rule.when(data)) return null;
+  const who = attribute(e.type, data, found.actor, requests);
   const subject = subjectOf(e.streamId);
   const shown = withoutCardNumbers(withoutSecrets(data)) as Data;
   const summary = summaryOf(e.type, shown);
   return {
     eventId: e.eventId,
     at: timestampText(e.recordedAt),
-    staffId: e.metadata.actorId,
-    staffRole: e.metadata.actorRole,
+    action: found.action,
+    maker: who.maker,
+    checker: who.checker,
     // A staff member's own sign-in is about no customer.
-    customerId: subject === e.metadata.actorId ? null : subject,
-    action: rule.action,
+    customerId: subject === found.actor.id ? null : subject,
+    requestId: who.requestId,
     detail: summary.length > DETAIL_MAX ? `${summary.slice(0, DETAIL_MAX - 1)}…` : summary,
     eventType: e.type,
     position: formatPosition(e.position),
   };
 }
 
-/** staff_actions: who of the staff did what to which customer, and when, from every stream. */
+/**
+ * The makers and checkers of the requests a batch names, from the rows of earlier batches: an
+ * approval and the transaction it created are one append, but a page of the log may end
+ * between them, and a settlement may name an approval given long before.
+ */
+async function knownRequests(target: ProjectionTarget, events: RecordedEvent[]): Promise<Map<string, RequestParties>> {
+  const ids = [...new Set(events.map((e) => requestIdOf(e.type, e.data)).filter((id): id is string => id !== null))];
+  const requests = new Map<string, RequestParties>();
+  if (ids.length === 0) return requests;
+  const { rows } = await sql<{
+    request_id: string;
+    event_type: string;
+    maker_id: string | null;
+    maker_role: string | null;
+    checker_id: string | null;
+    checker_role: string | null;
+  }>`select request_id, event_type, maker_id, maker_role, checker_id, checker_role from ${table(target, 'staff_activity')}
+     where request_id = any(${ids}::uuid[]) and event_type = any(${REQUEST_EVENTS}::text[])`.execute(target.trx);
+  // The request first, then its approval (which names the checker).
+  rows.sort((a, b) => REQUEST_EVENTS.indexOf(a.event_type) - REQUEST_EVENTS.indexOf(b.event_type));
+  for (const r of rows) {
+    const maker = { id: r.maker_id, role: r.maker_role };
+    requests.set(r.request_id, { maker, checker: r.checker_id ? { id: r.checker_id, role: r.checker_role } : null });
+  }
+  return requests;
+}
+
+/**
+ * staff_activity: who of the staff did what to which account, and when, with the maker and
+ * checker of each (migration 0030; it replaces staff_actions, which the previous release wrote).
+ */
 export const staffActionsProjection: Projection = {
-  name: 'staff-actions',
-  tables: ['staff_actions'],
+  name: 'staff-activity',
+  tables: ['staff_activity'],
   handles: (type) => type in STAFF_ACTION_RULES,
 
   async apply(target, events) {
+    const requests = await knownRequests(target, events);
     const rows = events.flatMap((e) => {
-      const r = staffActionOf(e);
+      const r = staffActionOf(e, requests);
       return r
         ? [
-            sql`(${r.eventId}::uuid, ${r.at}::timestamptz, ${r.staffId}::uuid, ${r.staffRole}, ${r.customerId}::uuid, ${r.action}, ${r.detail}, ${r.eventType}, ${r.position})`,
+            sql`(${r.eventId}::uuid, ${r.at}::timestamptz, ${r.action}, ${r.maker.id}::uuid, ${r.maker.role}, ${r.checker?.id ?? null}::uuid, ${r.checker?.role ?? null}, ${r.customerId}::uuid, ${r.requestId}::uuid, ${r.detail}, ${r.eventType}, ${r.position})`,
           ]
         : [];
     });
-    // One statement per thousand rows (9 parameters each, under the protocol's 65,535).
+    // One statement per thousand rows (12 parameters each, under the protocol's 65,535).
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      await sql`insert into ${table(target, 'staff_actions')} ${COLUMNS} values ${sql.join(rows.slice(i, i + ROWS_PER_INSERT))}`.execute(
+      await sql`insert into ${table(target, 'staff_activity')} ${COLUMNS} values ${sql.join(rows.slice(i, i + ROWS_PER_INSERT))}`.execute(
         target.trx,
       );
     }

@@ -119,5 +119,12 @@ describe('ledger CLI: finance commands', () => {
     expect(balance.code).toBe(0);
     expect(JSON.parse(balance.out)).toMatchObject({ userId: seeded, at: '2999-01-01T00:00:00.000Z' });
     expect(JSON.parse(balance.out).assets.length).toBeGreaterThan(0);
+    // The statement's CSV (what customers download) keeps signed amounts as numbers and lets no cell start a formula.
+    const csv = await cli(['statement', '--user', seeded, '--from', '2000-01-01', '--to', '2999-12-31', '--csv']);
+    expect(csv.code).toBe(0);
+    const lines = csv.out.trim().split('\r\n');
+    expect(lines[0]).toBe('date,asset,transaction_id,type,description,amount,fee,balance_after');
+    expect(lines.some((r) => /,-\d+(\.\d+)?,/.test(r))).toBe(true);
+    for (const r of lines) expect(r.split(',').filter((cell) => /^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/.test(cell))).toEqual([]);
   });
 });

@@ -26,8 +26,9 @@ the net flow with the outside world and deposits in transit. Every asset's accou
 must sum to zero. Without --at it also reconciles with the balances and journal read
 tables. Exits 1 when anything does not reconcile.
 With --from and --to it also prints the staff adjustments of that period (manual
-transactions, which post to their maker's staff adjustments account) per staff member
-and asset: the net value they put into customers' wallets.
+transactions, which post to their maker's staff adjustments account) per maker, checker
+(the second person who approved them; - when none was needed) and asset: the net value
+they put into customers' wallets.
 <time> is an ISO time (2026-03-01T12:00:00Z; without a zone, UTC) or a date (2026-03-01 = the
 end of that day, UTC).`,
   balance: `Usage: npm run ledger -- balance --user <email|id> [--asset X] [--at <time>] [--json]
@@ -131,25 +132,27 @@ function adjustmentsPeriod(values: FinanceValues): { from: Date; to: Date } | nu
   return period;
 }
 
-/** Staff adjustments per member and asset, with the member's e-mail address. */
+/** Staff adjustments per maker, checker and asset, with their e-mail addresses. */
 async function printStaffAdjustments(database: Database, lines: StaffAdjustmentLine[], period: { from: Date; to: Date }): Promise<void> {
-  const ids = lines.map((l) => l.staffId).filter((id): id is string => id !== null);
+  const ids = [...new Set(lines.flatMap((l) => [l.staffId, l.checkerId]).filter((id): id is string => id !== null))];
   const emails = new Map(
     (ids.length ? await database.db.selectFrom('users').select(['id', 'email']).where('id', 'in', ids).execute() : []).map((u) => [
       u.id,
       u.email,
     ]),
   );
+  const person = (id: string) => `${emails.get(id) ?? '?'} (${id})`;
   console.log(
-    `\nStaff adjustments from ${period.from.toISOString()} to ${period.to.toISOString()} (manual transactions, net put into customers' wallets)\n`,
+    `\nStaff adjustments from ${period.from.toISOString()} to ${period.to.toISOString()} (manual transactions, net put into customers' wallets; the maker entered them, the checker approved them)\n`,
   );
   if (lines.length === 0) console.log('(none)');
   else
     console.log(
       table(
-        ['staff member', 'asset', 'net credited', 'postings'],
+        ['maker', 'checker', 'asset', 'net credited', 'postings'],
         lines.map((l) => [
-          l.staffId ? `${emails.get(l.staffId) ?? '?'} (${l.staffId})` : '(maker not recorded)',
+          l.staffId ? person(l.staffId) : '(maker not recorded)',
+          l.checkerId ? person(l.checkerId) : '-',
           l.assetId,
           l.credited,
           String(l.postings),
@@ -175,7 +178,8 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
         onProgress: (n) => bar.update(n),
         onEvent: (e, postings) => {
           last = formatPosition(e.position);
-          if (period && e.recordedAt >= period.from && e.recordedAt <= period.to) adjustments.add(postings);
+          // Every event goes by, so that a credit of the period knows the approval given before it.
+          if (period) adjustments.add(e.recordedAt >= period.from && e.recordedAt <= period.to ? postings : [], e);
         },
       },
     );

@@ -83,7 +83,14 @@ describe('ledger CLI: staff adjustments and the two-person rule', () => {
     const tb = await cli(['trial-balance', '--from', '2000-01-01', '--to', '2100-01-01', '--json']);
     expect(tb.code).toBe(0);
     const report = JSON.parse(tb.out);
-    expect(report.staffAdjustments.lines).toEqual([{ staffId: worker, assetId: 'BTC', credited: '500.01', postings: 2 }]);
+    // Per maker and checker: the small credit the worker made alone, the large one the manager approved.
+    expect(report.staffAdjustments.lines).toEqual([
+      { staffId: worker, checkerId: null, assetId: 'BTC', credited: '0.01', postings: 1 },
+      { staffId: worker, checkerId: manager, assetId: 'BTC', credited: '500', postings: 1 },
+    ]);
+    const text = (await cli(['trial-balance', '--from', '2000-01-01', '--to', '2100-01-01'])).out;
+    expect(text).toMatch(/maker\s+checker\s+asset\s+net credited\s+postings/);
+    expect(text).toMatch(new RegExp(`\\? \\(${worker}\\)\\s+\\? \\(${manager}\\)\\s+BTC\\s+500\\s+1`));
     expect(report.lines[0]).toMatchObject({ assetId: 'BTC', staffAdjustments: '-500.01', externalNet: '0', total: '0' });
     // A period before anything happened has none.
     expect(

@@ -4,7 +4,7 @@ import { migrateToLatest } from '../migrations/index.js';
 import { isUuid } from '../server/ids.js';
 import { usersByEmail } from '../server/auth/accounts.js';
 import { allStaffActions, staffActionsCsvHeader, staffActionsCsvRows, type StaffActionFilter } from '../server/staff/staff-actions.js';
-import { STAFF_ACTION_NAMES } from '../ledger/contract/staff-activity.js';
+import { STAFF_ACTION_NAMES, staffActionLabel } from '../ledger/contract/staff-activity.js';
 import { FinanceUsageError, parseMoment } from './ledger-finance.js';
 
 const STAFF_ACTIONS: readonly string[] = STAFF_ACTION_NAMES;
@@ -12,11 +12,13 @@ const STAFF_ACTIONS: readonly string[] = STAFF_ACTION_NAMES;
 export const STAFF_HELP: Record<string, string> = {
   'staff-actions': `Usage: npm run ledger -- staff-actions [--staff <email|id>] [--customer <email|id>] [--action A] [--from <time>] [--to <time>] [--csv|--json]
 
-Every staff action (claims, notes, permissions, addresses, transactions and edits, bans,
-password resets, KYC decisions and document views, staff sign-ins), newest first, from the
-staff_actions read table: time, staff member and role, customer, action, a short detail and
-the event. --csv prints what the Staff activity screen downloads.
-Actions: ${STAFF_ACTIONS.join(', ')}.
+Every staff action (staff accounts created, claims, notes, permissions, addresses, manual
+transactions, settlements and edits, approvals, bans, password resets, KYC decisions and
+document views, staff sign-ins), newest first, from the staff_activity read table: time,
+action, maker (who did it or asked for it) and checker (the second person who approved it),
+the account concerned, a short detail and the event. --staff matches the maker or the
+checker. --csv prints what the Staff activity screen downloads.
+Actions (--action takes the code): ${STAFF_ACTIONS.map((a) => `${a} (${staffActionLabel(a)})`).join(', ')}.
 A date for --from means the start of that day, for --to the end of it (UTC); a time
 without a zone is UTC.`,
 };
@@ -71,9 +73,9 @@ export async function staffActionsCommand(config: Config, values: Record<string,
       let n = 0;
       for await (const rows of pages) {
         for (const r of rows) {
-          console.log(
-            `${r.at}  ${r.staff_email ?? r.staff_id} (${r.staff_role})  ${r.action}  ${r.customer_email ?? r.customer_id ?? '-'}  ${r.detail}`,
-          );
+          const maker = r.maker_id ? `${r.maker_email ?? r.maker_id} (${r.maker_role ?? '?'})` : `operator (${r.maker_role ?? '?'})`;
+          const checker = r.checker_id ? `  checked by ${r.checker_email ?? r.checker_id} (${r.checker_role ?? '?'})` : '';
+          console.log(`${r.at}  ${r.action_name}  ${maker}${checker}  ${r.customer_email ?? r.customer_id ?? '-'}  ${r.detail}`);
           n++;
         }
       }

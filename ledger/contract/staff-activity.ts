@@ -6,8 +6,9 @@ import { z } from 'zod';
  */
 
 /**
- * The actions the list names and filters by, sorted. Which event is which action is the read
- * model's rule (STAFF_ACTION_RULES in projections/staff-actions.ts maps event types to these).
+ * The actions the list names and filters by, sorted: the code each row keeps (`action`) and
+ * the name the screen, the CSV and the CLI show (`STAFF_ACTION_LABELS`). Which event is which
+ * action is the rule in ledger/audit/staff-actions.ts (STAFF_ACTION_RULES).
  */
 export const STAFF_ACTION_NAMES = [
   'address',
@@ -22,13 +23,40 @@ export const STAFF_ACTION_NAMES = [
   'password-reset',
   'permissions',
   'sign-in',
+  'staff-create',
   'transaction-add',
   'transaction-edit',
-  'transaction-status',
+  'transaction-fail',
+  'transaction-settle',
   'unban',
 ] as const;
 export const StaffActionName = z.enum(STAFF_ACTION_NAMES);
 export type StaffActionName = z.infer<typeof StaffActionName>;
+
+/** Each action's readable name. */
+export const STAFF_ACTION_LABELS: Record<StaffActionName, string> = {
+  address: 'Wallet address set',
+  'approval-decision': 'Approval decision',
+  'approval-request': 'Approval requested',
+  ban: 'Ban',
+  claim: 'Customer claimed',
+  'kyc-decision': 'KYC decision',
+  'kyc-document-view': 'KYC document opened',
+  'mfa-removal': 'Two-factor removed',
+  note: 'Dashboard note',
+  'password-reset': 'Password reset',
+  permissions: 'Permissions changed',
+  'sign-in': 'Staff sign-in',
+  'staff-create': 'Staff account created',
+  'transaction-add': 'Manual transaction',
+  'transaction-edit': 'Transaction edited',
+  'transaction-fail': 'Transaction failed',
+  'transaction-settle': 'Transaction settled',
+  unban: 'Unban',
+};
+
+/** The readable name of an action code (the code itself for one this version does not know). */
+export const staffActionLabel = (code: string): string => STAFF_ACTION_LABELS[code as StaffActionName] ?? code;
 
 /** Rows of a page when the call asks for no other number. */
 export const STAFF_ACTIONS_PAGE = 50;
@@ -52,17 +80,28 @@ export const StaffActionsQuery = z.object({
   format: z.enum(['json', 'csv']).default('json'),
 });
 
-/** One staff action: who, on whose account, what, when (`at` an ISO time), and where in the log. */
+/**
+ * One staff action: what (`action_name`, and its code `action`), on whose account, when (`at`
+ * an ISO time), by whom and where in the log. The maker is who did it (or asked for it); the
+ * checker is the second person who approved it, null when none did. A maker with no id is the
+ * operator's command line (`maker_role` OPERATOR).
+ */
 export const StaffActionSchema = z.object({
   at: z.string(),
-  staff_id: z.string(),
-  staff_email: z.string().nullable(),
-  staff_name: z.string().nullable(),
-  staff_role: z.string(),
+  action: z.string(),
+  action_name: z.string(),
+  maker_id: z.string().nullable(),
+  maker_email: z.string().nullable(),
+  maker_name: z.string().nullable(),
+  maker_role: z.string().nullable(),
+  checker_id: z.string().nullable(),
+  checker_email: z.string().nullable(),
+  checker_name: z.string().nullable(),
+  checker_role: z.string().nullable(),
   customer_id: z.string().nullable(),
   customer_email: z.string().nullable(),
-  action: z.string(),
   detail: z.string(),
+  event_type: z.string(),
   event_id: z.string(),
   position: z.string(),
 });

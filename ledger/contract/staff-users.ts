@@ -125,6 +125,9 @@ export const StaffTransactionPage = z.object({ transactions: z.array(Transaction
 
 export const LogoFile = Bytes("image/png: the link's logo");
 
+/** A maker or a checker in the trail: id (null for the operator's command line), role and name. */
+const TrailPerson = z.object({ id: z.string().nullable(), role: z.string().nullable(), name: z.string() });
+
 /** One event of the customer's trail, secrets left out, with who did it. */
 export const TrailEvent = z.object({
   id: z.string(),
@@ -135,6 +138,18 @@ export const TrailEvent = z.object({
   kind: z.string(),
   occurred_at: z.string(),
   actor: z.object({ id: z.string(), role: z.string(), name: z.string() }),
+  /**
+   * When the event is a staff action: its readable name and its code (`action`), who did it or asked for it
+   * (maker; no id: the operator's command line) and who approved it (checker, null: nobody had to).
+   */
+  staff_action: z
+    .object({
+      action: z.string(),
+      name: z.string(),
+      maker: TrailPerson,
+      checker: TrailPerson.nullable(),
+    })
+    .nullable(),
   summary: z.string(),
   data: z.record(z.string(), z.unknown()),
   metadata: z.record(z.string(), z.unknown()),

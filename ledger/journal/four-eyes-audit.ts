@@ -6,6 +6,7 @@ import type { Valuation } from '../wallet/approvals.js';
 import { parseAccount } from './accounts.js';
 import type { Posting } from './postings.js';
 import type { BookEvent } from './book.js';
+import { attribute, requestIdOf, type ActorMetadata, type RequestParties } from '../audit/staff-actions.js';
 
 const STAFF_ROLES = new Set(['WORKER', 'MANAGER', 'ADMIN']);
 const CHECKER_ROLES = new Set(['MANAGER', 'ADMIN']);
@@ -207,24 +208,47 @@ function rollingSum(lists: Map<string, { at: number; value: Decimal }[]>, who: s
 }
 
 export interface StaffAdjustmentLine {
-  /** The staff member who entered the manual transactions; null: the log does not name them. */
+  /** The staff member who entered the manual transactions (the maker); null: the log does not name them. */
   staffId: string | null;
+  /** The second person who approved them (the checker); null: none was needed. */
+  checkerId: string | null;
   assetId: AssetId;
   /** Net value those transactions put into customers' wallets (negative: taken out). */
   credited: string;
   postings: number;
 }
 
-/** Sums the staff adjustments accounts' postings per staff member and asset (`ledger trial-balance --from --to`). */
-export class StaffAdjustments {
-  private readonly sums = new Map<string, { staffId: string | null; assetId: AssetId; sum: Decimal; postings: number }>();
+/** An event as the staff adjustments read it: its postings' cause, with who wrote it. */
+export interface AttributedEvent {
+  type: string;
+  data: unknown;
+  metadata?: ActorMetadata;
+}
 
-  add(postings: Posting[]): void {
+/**
+ * Sums the staff adjustments accounts' postings per maker, checker and asset (`ledger
+ * trial-balance --from --to`). Fed every event of the log in order (with its postings, none
+ * for most), so that it knows which approval each settlement or credit came with.
+ */
+export class StaffAdjustments {
+  private readonly sums = new Map<
+    string,
+    { staffId: string | null; checkerId: string | null; assetId: AssetId; sum: Decimal; postings: number }
+  >();
+  private readonly requests = new Map<string, RequestParties>();
+
+  add(postings: Posting[], event?: AttributedEvent): void {
+    let checkerId: string | null = null;
+    if (event && requestIdOf(event.type, event.data)) {
+      const actorId = typeof event.metadata?.actorId === 'string' ? event.metadata.actorId : null;
+      const actorRole = typeof event.metadata?.actorRole === 'string' ? event.metadata.actorRole : null;
+      checkerId = attribute(event.type, event.data, { id: actorId, role: actorRole }, this.requests).checker?.id ?? null;
+    }
     for (const p of postings) {
       const account = parseAccount(p.account);
       if (account.kind !== 'staff-adjustments') continue;
-      const key = `${account.userId ?? ''}|${p.assetId}`;
-      const line = this.sums.get(key) ?? { staffId: account.userId, assetId: p.assetId, sum: ZERO, postings: 0 };
+      const key = `${account.userId ?? ''}|${checkerId ?? ''}|${p.assetId}`;
+      const line = this.sums.get(key) ?? { staffId: account.userId, checkerId, assetId: p.assetId, sum: ZERO, postings: 0 };
       // The account gives what the customers receive: its postings are the negation.
       this.sums.set(key, { ...line, sum: line.sum.minus(new Decimal(p.amount)), postings: line.postings + 1 });
     }
@@ -232,7 +256,18 @@ export class StaffAdjustments {
 
   lines(): StaffAdjustmentLine[] {
     return [...this.sums.values()]
-      .sort((a, b) => (a.staffId ?? '').localeCompare(b.staffId ?? '') || a.assetId.localeCompare(b.assetId))
-      .map((l) => ({ staffId: l.staffId, assetId: l.assetId, credited: formatAmount(l.sum), postings: l.postings }));
+      .sort(
+        (a, b) =>
+          (a.staffId ?? '').localeCompare(b.staffId ?? '') ||
+          (a.checkerId ?? '').localeCompare(b.checkerId ?? '') ||
+          a.assetId.localeCompare(b.assetId),
+      )
+      .map((l) => ({
+        staffId: l.staffId,
+        checkerId: l.checkerId,
+        assetId: l.assetId,
+        credited: formatAmount(l.sum),
+        postings: l.postings,
+      }));
   }
 }

@@ -4,6 +4,7 @@ import { formatAmount, money, ZERO } from '../money.js';
 import type { RecordedEvent } from '../event-store/port.js';
 import { isWalletEventType, openedType, type RowType, type WalletEvent } from '../wallet/events.js';
 import { assetBalance, evolve, initialState } from '../wallet/wallet.js';
+import { csvRow } from '../csv.js';
 
 export interface StatementLine {
   at: string;
@@ -132,11 +133,6 @@ export function buildStatement(
   return { userId, from: from.toISOString(), to: to.toISOString(), assets, lines };
 }
 
-/** A CSV field, quoted when it holds a comma, a quote or a line break. */
-export function csvCell(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
 /** The statement as CSV: opening and closing rows per asset around its lines. */
 export function statementCsv(s: Statement): string {
   const rows: string[][] = [['date', 'asset', 'transaction_id', 'type', 'description', 'amount', 'fee', 'balance_after']];
@@ -147,7 +143,7 @@ export function statementCsv(s: Statement): string {
     }
     rows.push([s.to, a.assetId, '', 'closing', 'Closing balance', '', '', a.closing]);
   }
-  return rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return rows.map(csvRow).join('');
 }
 
 /** Checks opening + credits + debits = closing for every asset of a statement. */

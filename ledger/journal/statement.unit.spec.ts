@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { money } from '../money.js';
 import { decide, evolve, initialState, type WalletCommand, type WalletState } from '../wallet/wallet.js';
 import { deposit, recorded } from '../wallet/wallet.arbitraries.js';
-import { buildStatement, statementAddsUp } from './statement.js';
+import { buildStatement, statementAddsUp, statementCsv, type Statement } from './statement.js';
 
 const USER = '00000000-0000-4000-8000-000000000001';
 const STREAM = `wallet-${USER}`;
@@ -92,5 +92,34 @@ describe("the customer's copy of a statement", () => {
     expect(customer.assets).toEqual(operator.assets);
     expect(customer.assets[0]!.closing).toBe('5');
     expect(statementAddsUp(customer)).toBe(true);
+  });
+});
+
+describe('the statement as CSV', () => {
+  it('neutralises a cell that a spreadsheet would run, and keeps signed amounts as numbers', () => {
+    const s: Statement = {
+      userId: USER,
+      from: '2026-11-01T00:00:00.000Z',
+      to: '2026-11-30T23:59:59.999Z',
+      assets: [
+        { assetId: 'BTC', opening: '1', credits: '0', debits: '-0.5', closing: '0.5', pendingDeposits: '0', pendingWithdrawals: '0' },
+      ],
+      lines: [
+        {
+          at: '2026-11-02T10:00:00.000Z',
+          assetId: 'BTC',
+          transactionId: null,
+          type: 'adjustment',
+          description: '=HYPERLINK("http://evil.example","statement")',
+          amount: '-0.5',
+          fee: '0',
+          balanceAfter: '0.5',
+          eventId: randomUUID(),
+        },
+      ],
+    };
+    const rows = statementCsv(s).split('\r\n');
+    expect(rows[2]).toBe(`2026-11-02T10:00:00.000Z,BTC,,adjustment,"'=HYPERLINK(""http://evil.example"",""statement"")",-0.5,0,0.5`);
+    expect(rows[3]).toBe('2026-11-30T23:59:59.999Z,BTC,,closing,Closing balance,,,0.5');
   });
 });

@@ -62,7 +62,7 @@ export interface JournalTables {
     expires_at: ColumnType<Date, Date | string, Date | string>;
     decided_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   };
-  /** Staff actions that moved money alone: the makers' rolling daily sums (migrations/0030). */
+  /** Staff actions that moved money alone: the makers' rolling daily sums (migrations/0031). */
   staff_limit_usage: {
     event_id: string;
     maker_id: string;

@@ -3,6 +3,8 @@ import type { DB } from '../db/schema.js';
 import { comparePositions, type EventStore, type RecordedEvent } from '../../ledger/event-store/port.js';
 import { holdsCardLikeNumber } from '../../ledger/payment-methods/card.js';
 import type { TrailKind } from '../../ledger/contract/staff-users.js';
+import { staffActionLabel } from '../../ledger/contract/staff-activity.js';
+import { attribute, requestIdOf, staffActionOf, type Party, type RequestParties } from '../../ledger/audit/staff-actions.js';
 
 /**
  * Field names that never leave the server in the trail, whatever a future event carries:
@@ -181,4 +183,31 @@ export async function userTrail(store: EventStore, db: Kysely<DB>, userId: strin
   const all: RecordedEvent[] = [];
   for (const stream of streams) all.push(...(await store.readStream(stream)));
   return all.sort((a, b) => comparePositions(b.position, a.position));
+}
+
+/** A staff action of the trail: its action (code and readable name), maker and checker (ids and roles). */
+export interface TrailStaffAction {
+  action: string;
+  name: string;
+  maker: Party;
+  checker: Party | null;
+}
+
+/**
+ * The staff actions among a trail's events (newest first, as userTrail gives them), by event
+ * id: read oldest first, so that a credit or a settlement an approval created names the
+ * approval's maker and checker.
+ */
+export function staffActionsOfTrail(trail: RecordedEvent[]): Map<string, TrailStaffAction> {
+  const requests = new Map<string, RequestParties>();
+  const out = new Map<string, TrailStaffAction>();
+  for (let i = trail.length - 1; i >= 0; i--) {
+    const e = trail[i]!;
+    const found = staffActionOf(e.type, e.data, e.metadata);
+    if (found) {
+      const who = attribute(e.type, e.data, found.actor, requests);
+      out.set(e.eventId, { action: found.action, name: staffActionLabel(found.action), maker: who.maker, checker: who.checker });
+    } else if (requestIdOf(e.type, e.data)) attribute(e.type, e.data, { id: null, role: null }, requests);
+  }
+  return out;
 }

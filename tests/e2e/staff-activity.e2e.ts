@@ -4,9 +4,12 @@ import {
   apiSignIn,
   bearer,
   createConfirmedUser,
+  createWorker,
   demoAdminSession,
+  demoManagerSession,
   expectReachableOnPhone,
   openAs,
+  ownSession,
   screens,
   waitForMail,
 } from './helpers.js';
@@ -45,8 +48,11 @@ test.describe('staff activity', () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     const rows = page.locator('tbody tr');
     await expect(rows).toHaveCount(4);
-    await expect(rows.nth(0)).toContainText('unban');
-    await expect(rows.nth(1)).toContainText('ban');
+    await expect(rows.nth(0).locator('td[data-label="Action"]')).toHaveText('Unban');
+    await expect(rows.nth(1).locator('td[data-label="Action"]')).toHaveText('Ban');
+    // The admin did each alone: the maker, and no checker.
+    await expect(rows.nth(0).locator('td[data-label="Maker"]')).toContainText('ADMIN');
+    await expect(rows.nth(0).locator('td[data-label="Checker"]')).toHaveText('-');
     await expect(rows.nth(3)).toContainText('Dashboard note set: "Asked about fees"');
     await expect(rows.nth(0)).toContainText(customer.email);
     await page.screenshot({ path: `${screens}/staff-activity.png`, fullPage: true });
@@ -76,8 +82,67 @@ test.describe('staff activity', () => {
       .readFileSync((await file.path())!, 'utf8')
       .trim()
       .split('\r\n');
-    expect(csv[0]).toBe('at,staff_id,staff_email,staff_role,customer_id,customer_email,action,detail,event_id,position');
+    expect(csv[0]).toBe(
+      'at,action,action_code,maker_id,maker_email,maker_role,checker_id,checker_email,checker_role,customer_id,customer_email,detail,event_type,event_id,position',
+    );
     expect(csv).toHaveLength(2);
-    expect(csv[1]).toContain(`,ADMIN,${customerId},${customer.email},permissions,`);
+    expect(csv[1]).toContain(`,Permissions changed,permissions,`);
+    expect(csv[1]).toContain(`,ADMIN,,,,${customerId},${customer.email},`);
+  });
+
+  test('a credit a worker asked for and a manager approved shows the worker as maker and the manager as checker', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const admin = await demoAdminSession(request);
+    const manager = await demoManagerSession(request);
+    const made = await createWorker(request, 'maker', 'Maya Maker');
+    const worker = await ownSession(request, made.email, made.password, 'Maker-own-pass-1');
+    const customer = await createConfirmedUser(request, 'approved', 'Carl Credited');
+    const customerId = (await apiSignIn(request, customer.email, customer.password)).user.id;
+    const claimed = await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: customerId } });
+    expect(claimed.ok(), await claimed.text()).toBe(true);
+    // 500 BTC is above the browser tests' limit (FOUR_EYES_LIMIT_USD 10,000,000): it waits for the manager.
+    const asked = await request.post('/functions/v1/add-transaction', {
+      headers: bearer(worker),
+      data: {
+        targetUserId: customerId,
+        assetId: 'BTC',
+        amount: '500',
+        status: 'Complete',
+        senderAddress: 'bank',
+        sentAt: new Date().toISOString(),
+      },
+    });
+    expect(asked.status(), await asked.text()).toBe(202);
+    const { requestId } = ((await asked.json()) as { approval: { requestId: string } }).approval;
+    const decided = await request.post('/functions/v1/decide-approval', {
+      headers: bearer(manager),
+      data: { requestId, decision: 'approve', reason: 'Bank statement checked' },
+    });
+    expect(decided.ok(), await decided.text()).toBe(true);
+
+    await openAs(page, admin, '/dashboard/admin/staff-activity');
+    await page.getByLabel('Customer or account').fill(customer.email);
+    await page.getByLabel('Action').selectOption({ label: 'Manual transaction' });
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const rows = page.locator('tbody tr');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.nth(0).locator('td[data-label="Action"]')).toHaveText('Manual transaction');
+    await expect(rows.nth(0).locator('td[data-label="Maker"]')).toContainText('Maya Maker');
+    await expect(rows.nth(0).locator('td[data-label="Maker"]')).toContainText('WORKER');
+    await expect(rows.nth(0).locator('td[data-label="Checker"]')).toContainText('MANAGER');
+    await page.getByLabel('Action').selectOption('');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(rows).toHaveCount(4);
+    await expect(rows.locator('td[data-label="Action"]')).toHaveText([
+      'Manual transaction',
+      'Approval decision',
+      'Approval requested',
+      'Customer claimed',
+    ]);
+    await page.screenshot({ path: `${screens}/staff-activity-maker-checker.png`, fullPage: true });
   });
 });

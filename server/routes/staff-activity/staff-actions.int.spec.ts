@@ -33,9 +33,13 @@ describe('staff activity: every staff action, for admins', () => {
     return res.json() as {
       actions: {
         action: string;
-        staff_id: string;
-        staff_email: string;
-        staff_role: string;
+        action_name: string;
+        maker_id: string | null;
+        maker_email: string | null;
+        maker_role: string | null;
+        checker_id: string | null;
+        checker_email: string | null;
+        checker_role: string | null;
         customer_id: string | null;
         customer_email: string | null;
         detail: string;
@@ -102,7 +106,7 @@ describe('staff activity: every staff action, for admins', () => {
       'password-reset',
       'unban',
       'ban',
-      'transaction-status',
+      'transaction-settle',
       'transaction-edit',
       'transaction-add',
       'address',
@@ -112,13 +116,18 @@ describe('staff activity: every staff action, for admins', () => {
     ]);
     const byAction = new Map(actions.map((a) => [a.action, a]));
     expect(byAction.get('claim')).toMatchObject({
-      staff_id: worker.userId,
-      staff_email: 'activity-worker@example.com',
-      staff_role: 'WORKER',
+      action_name: 'Customer claimed',
+      maker_id: worker.userId,
+      maker_email: 'activity-worker@example.com',
+      maker_role: 'WORKER',
+      checker_id: null,
       customer_id: customer.user.id,
       customer_email: 'activity-customer@example.com',
     });
-    expect(byAction.get('kyc-decision')).toMatchObject({ staff_id: admin.userId, staff_role: 'ADMIN', detail: 'KYC approved' });
+    expect(byAction.get('kyc-decision')).toMatchObject({ maker_id: admin.userId, maker_role: 'ADMIN', detail: 'KYC approved' });
+    // An action below the limit needs no second person: a maker and no checker.
+    expect(byAction.get('transaction-add')).toMatchObject({ action_name: 'Manual transaction', maker_id: worker.userId, checker_id: null });
+    expect(byAction.get('transaction-settle')!.action_name).toBe('Transaction settled');
     expect(byAction.get('note')!.detail).toBe('Dashboard note set: "Called about the wire"');
     expect(byAction.get('transaction-add')!.detail).toContain('Wire 42');
     expect(byAction.get('password-reset')!.detail).toBe('Password reset by staff');
@@ -131,17 +140,17 @@ describe('staff activity: every staff action, for admins', () => {
     await post('log-login-details', manager.access_token, {});
     const { actions } = await list(`?staff=activity-manager@example.com&action=sign-in`);
     expect(actions.length).toBeGreaterThan(0);
-    expect(actions.every((a) => a.staff_id === manager.userId && a.customer_id === null && a.action === 'sign-in')).toBe(true);
+    expect(actions.every((a) => a.maker_id === manager.userId && a.customer_id === null && a.action === 'sign-in')).toBe(true);
   });
 
   it('filters by staff member (id or e-mail), customer, action and time, and refuses an unknown e-mail', async () => {
     const byWorker = await list(`?staff=${worker.userId}&limit=200`);
-    expect(byWorker.actions.every((a) => a.staff_id === worker.userId)).toBe(true);
+    expect(byWorker.actions.every((a) => a.maker_id === worker.userId || a.checker_id === worker.userId)).toBe(true);
     expect((await list('?staff=ACTIVITY-WORKER@example.com&limit=200')).actions.map((a) => a.event_id)).toEqual(
       byWorker.actions.map((a) => a.event_id),
     );
     const forOther = await list(`?customer=activity-other@example.com`);
-    expect(forOther.actions.map((a) => [a.action, a.staff_id])).toEqual([['permissions', admin.userId]]);
+    expect(forOther.actions.map((a) => [a.action, a.maker_id])).toEqual([['permissions', admin.userId]]);
     const bans = await list('?action=ban');
     expect(bans.actions.map((a) => a.customer_id)).toEqual([customer.user.id]);
     const future = await list(`?from=${new Date(Date.now() + 86_400_000).toISOString()}`);
@@ -190,9 +199,13 @@ describe('staff activity: every staff action, for admins', () => {
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="staff-activity.csv"');
     const lines = res.body.trim().split('\r\n');
-    expect(lines[0]).toBe('at,staff_id,staff_email,staff_role,customer_id,customer_email,action,detail,event_id,position');
+    expect(lines[0]).toBe(
+      'at,action,action_code,maker_id,maker_email,maker_role,checker_id,checker_email,checker_role,customer_id,customer_email,detail,event_type,event_id,position',
+    );
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(`,activity-worker@example.com,WORKER,${customer.user.id},activity-customer@example.com,ban,Banned until `);
+    expect(lines[1]).toContain(
+      `,Ban,ban,${worker.userId},activity-worker@example.com,WORKER,,,,${customer.user.id},activity-customer@example.com,Banned until `,
+    );
   });
 
   it('is for admins only: a worker and a manager are refused, and so is a customer', async () => {

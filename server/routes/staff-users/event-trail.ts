@@ -6,7 +6,16 @@ import { formatPosition } from '../../../ledger/event-store/port.js';
 import { assertCanManageUser } from '../../shared/access.js';
 import { isUuid } from '../../ids.js';
 import { actorsByIds } from './queries.js';
-import { kindOf, summaryOf, userTrail, withoutCardNumbers, withoutSecrets, type Data } from '../../staff/event-trail.js';
+import {
+  kindOf,
+  staffActionsOfTrail,
+  summaryOf,
+  userTrail,
+  withoutCardNumbers,
+  withoutSecrets,
+  type Data,
+} from '../../staff/event-trail.js';
+import type { Party } from '../../../ledger/audit/staff-actions.js';
 
 export const autoPrefix = '/api/v1';
 
@@ -31,11 +40,25 @@ const eventTrailRoutes: FastifyPluginAsyncZod = async (app) => {
       const { userId } = request.params;
       const { kind, page, pageSize } = request.query;
       await assertCanManageUser(db, staff, userId);
-      const trail = (await userTrail(ledger.store, db, userId)).filter((e) => kind === 'all' || kindOf(e.type) === kind);
+      const whole = await userTrail(ledger.store, db, userId);
+      const staffActions = staffActionsOfTrail(whole);
+      const trail = whole.filter((e) => kind === 'all' || kindOf(e.type) === kind);
       const slice = trail.slice((page - 1) * pageSize, page * pageSize);
-      const actorIds = [...new Set(slice.map((e) => e.metadata.actorId).filter(isUuid))];
+      const parties = slice.flatMap((e) => {
+        const a = staffActions.get(e.eventId);
+        return a ? [a.maker.id, a.checker?.id] : [];
+      });
+      const actorIds = [...new Set([...slice.map((e) => e.metadata.actorId), ...parties].filter(isUuid))];
       const actors = await actorsByIds(db, actorIds);
       const nameOf = new Map(actors.map((a) => [a.id, a.full_name || a.email]));
+      const person = (p: Party) => ({
+        ...p,
+        name: p.id ? (nameOf.get(p.id) ?? 'Unknown') : p.role === 'OPERATOR' ? 'Operator (command line)' : 'Unknown',
+      });
+      const staffAction = (eventId: string) => {
+        const a = staffActions.get(eventId);
+        return a ? { ...a, maker: person(a.maker), checker: a.checker ? person(a.checker) : null } : null;
+      };
       return {
         events: slice.map((e) => {
           const shown = withoutSecrets(e.data);
@@ -54,6 +77,7 @@ const eventTrailRoutes: FastifyPluginAsyncZod = async (app) => {
               role: e.metadata.actorRole,
               name: nameOf.get(e.metadata.actorId) ?? (e.metadata.actorRole === 'SYSTEM' ? 'System' : 'Unknown'),
             },
+            staff_action: staffAction(e.eventId),
             summary: summaryOf(e.type, data),
             data,
             metadata: withoutSecrets(

@@ -4,7 +4,8 @@ import { Button } from '@/components/button.js';
 import { Field } from '@/components/field.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
 import { useSubmit } from '@/lib/use-submit.js';
-import { staffActionsCsv, useStaffActions, type StaffActionFilters } from './api.js';
+import { staffActionLabel } from '@ledger/contract/staff-activity.js';
+import { staffActionsCsv, useStaffActions, type StaffAction, type StaffActionFilters } from './api.js';
 import './staff-activity.css';
 import { ScrollArea } from '@/components/scroll-area.js';
 
@@ -21,9 +22,25 @@ const when = (iso: string) =>
     second: '2-digit',
   });
 
+/** A maker or a checker as the list names them: name, then e-mail address and role. */
+function Person({ id, name, email, role }: { id: string | null; name: string | null; email: string | null; role: string | null }) {
+  if (!id) return <strong>{role === 'OPERATOR' ? 'Operator (command line)' : '-'}</strong>;
+  return (
+    <div>
+      <strong>{name || email || id}</strong>
+      <div className="staff-activity__sub">
+        {email} · {role ?? '-'}
+      </div>
+    </div>
+  );
+}
+
+const checkerOf = (a: StaffAction) => ({ id: a.checker_id, name: a.checker_name, email: a.checker_email, role: a.checker_role });
+
 /**
- * Staff activity (admins): every staff action newest first, filtered by staff member,
- * customer, action and dates, paged by the server's cursor, and downloadable as CSV.
+ * Staff activity (admins): every staff action newest first, with its maker and, when a second
+ * person approved it, its checker; filtered by staff member, account, action and dates, paged
+ * by the server's cursor, and downloadable as CSV.
  */
 export function StaffActivityTab() {
   const [draft, setDraft] = useState<StaffActionFilters>(NO_FILTERS);
@@ -83,11 +100,13 @@ export function StaffActivityTab() {
         <h2 id="staff-activity-title" className="card__title">
           Staff activity
         </h2>
-        <p className="staff-activity__sub">Every action staff took on customers&apos; accounts, newest first.</p>
+        <p className="staff-activity__sub">
+          Every action staff took on customers&apos; and staff accounts, newest first: who did it (maker) and who approved it (checker).
+        </p>
       </div>
       <form className="staff-activity__filters" onSubmit={apply} aria-label="Filters">
-        <Field label="Staff member" placeholder="E-mail or id" value={draft.staff} onChange={set('staff')} />
-        <Field label="Customer" placeholder="E-mail or id" value={draft.customer} onChange={set('customer')} />
+        <Field label="Staff member (maker or checker)" placeholder="E-mail or id" value={draft.staff} onChange={set('staff')} />
+        <Field label="Customer or account" placeholder="E-mail or id" value={draft.customer} onChange={set('customer')} />
         <div className="field">
           <label className="field__label" htmlFor="staff-activity-action">
             Action
@@ -96,7 +115,7 @@ export function StaffActivityTab() {
             <option value="">All actions</option>
             {actionNames.map((name) => (
               <option key={name} value={name}>
-                {name}
+                {staffActionLabel(name)}
               </option>
             ))}
           </select>
@@ -117,7 +136,7 @@ export function StaffActivityTab() {
         </div>
       </form>
       {error && <Banner variant="error">{error}</Banner>}
-      {!page && !error && <SkeletonRows rows={5} columns={5} label="Loading staff activity" />}
+      {!page && !error && <SkeletonRows rows={5} columns={6} label="Loading staff activity" />}
       {page && page.actions.length === 0 && <p className="empty-text">No staff action matches these filters.</p>}
       {page && page.actions.length > 0 && (
         <ScrollArea className="staff-table-wrap" label="Staff activity results">
@@ -125,9 +144,10 @@ export function StaffActivityTab() {
             <thead>
               <tr>
                 <th scope="col">Time</th>
-                <th scope="col">Staff member</th>
-                <th scope="col">Customer</th>
                 <th scope="col">Action</th>
+                <th scope="col">Maker</th>
+                <th scope="col">Checker</th>
+                <th scope="col">Account</th>
                 <th scope="col">Detail</th>
               </tr>
             </thead>
@@ -137,18 +157,18 @@ export function StaffActivityTab() {
                   <td data-label="Time" className="nowrap">
                     {when(a.at)}
                   </td>
-                  <td data-label="Staff member">
-                    <div>
-                      <strong>{a.staff_name || a.staff_email || a.staff_id}</strong>
-                      <div className="staff-activity__sub">
-                        {a.staff_email} · {a.staff_role}
-                      </div>
-                    </div>
-                  </td>
-                  <td data-label="Customer">{a.customer_email ?? a.customer_id ?? <span className="staff-activity__sub">-</span>}</td>
                   <td data-label="Action">
-                    <span className="staff-activity__action">{a.action}</span>
+                    <span className="staff-activity__action" title={a.action}>
+                      {a.action_name}
+                    </span>
                   </td>
+                  <td data-label="Maker">
+                    <Person id={a.maker_id} name={a.maker_name} email={a.maker_email} role={a.maker_role} />
+                  </td>
+                  <td data-label="Checker">
+                    {a.checker_id ? <Person {...checkerOf(a)} /> : <span className="staff-activity__sub">-</span>}
+                  </td>
+                  <td data-label="Account">{a.customer_email ?? a.customer_id ?? <span className="staff-activity__sub">-</span>}</td>
                   <td data-label="Detail">{a.detail}</td>
                 </tr>
               ))}

@@ -36,7 +36,9 @@ function readable(value: unknown, indent = ''): string {
 
 /**
  * Event trail: every event behind this user across their streams, newest first, with who did
- * it and when. Read from the log itself, so it shows what happened, not what a table says now.
+ * it (the maker) and, for a staff action a second person approved, who approved it (the
+ * checker), and when. Read from the log itself, so it shows what happened, not what a table
+ * says now.
  */
 export function EventTrailTab() {
   const { userId } = useProfile();
@@ -88,7 +90,8 @@ export function EventTrailTab() {
               <tr>
                 <th scope="col">Time</th>
                 <th scope="col">Event</th>
-                <th scope="col">Actor</th>
+                <th scope="col">Maker</th>
+                <th scope="col">Checker</th>
                 <th scope="col">Details</th>
                 {showBalance && <th scope="col">Balance at this event</th>}
               </tr>
@@ -102,14 +105,25 @@ export function EventTrailTab() {
                   <td data-label="Event">
                     <div>
                       <span className={`pill pill--kind-${e.kind}`}>{e.kind}</span>
+                      {e.staff_action && <div>{e.staff_action.name}</div>}
                       <div className="mono small">{e.type}</div>
                     </div>
                   </td>
-                  <td data-label="Actor">
+                  <td data-label="Maker">
                     <div>
-                      <strong>{e.actor.name}</strong>
-                      <div className="muted small">{e.actor.role}</div>
+                      <strong>{e.staff_action?.maker.name ?? e.actor.name}</strong>
+                      <div className="muted small">{e.staff_action ? (e.staff_action.maker.role ?? '-') : e.actor.role}</div>
                     </div>
+                  </td>
+                  <td data-label="Checker">
+                    {e.staff_action?.checker ? (
+                      <div>
+                        <strong>{e.staff_action.checker.name}</strong>
+                        <div className="muted small">{e.staff_action.checker.role ?? '-'}</div>
+                      </div>
+                    ) : (
+                      <span className="muted">-</span>
+                    )}
                   </td>
                   <td data-label="Details">
                     <div>
