@@ -63,7 +63,9 @@ describe('staff activity: maker and checker, staff accounts, and a CSV that cann
   let creditRequest: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // The manager who created the worker checks the worker's request here: no separation days
+    // (separation of duties is the rule's own test, ledger/wallet/approvals.unit.spec.ts).
+    t = await createTestApp({ FOUR_EYES_SEPARATION_DAYS: '0' });
     for (const [role, email] of [
       ['ADMIN', 'mc-admin@example.com'],
       ['MANAGER', 'mc-manager@example.com'],
