@@ -8,7 +8,7 @@ import { walletStream } from '../ledger/wallet/events.js';
 import { foldJournal } from '../ledger/journal/fold.js';
 import { trialBalance, type TrialBalanceLine } from '../ledger/journal/trial-balance.js';
 import { balanceAt } from '../ledger/journal/time-travel.js';
-import { buildStatement, statementCsv } from '../ledger/journal/statement.js';
+import { buildStatement, statementCsv, type StatementLine } from '../ledger/journal/statement.js';
 import type { JournalCheck } from '../projections/journal.js';
 import { progressBar } from './progress.js';
 import { withLedger } from './with-ledger.js';
@@ -35,10 +35,13 @@ end of that day, UTC).`,
 A customer's balances as they stood at <time> (default now): the wallet's events recorded
 up to then, folded by the ledger's own rules. Shows balance, pending deposits, pending
 withdrawals and available per asset.`,
-  statement: `Usage: npm run ledger -- statement --user <email|id> --from <time> --to <time> [--asset X] [--csv] [--json]
+  statement: `Usage: npm run ledger -- statement --user <email|id> --from <time> --to <time> [--asset X] [--csv|--json]
 
-Opening balance, every change to the balance with the balance after it, and closing
-balance per asset for the period. --csv prints the CSV customers download.
+Per asset for the period: the opening balance, every booked movement (booking date, value
+date, reference, counterparty, amount; its fee as a line of its own) with the running
+balance, the closing balance, then what is still pending at --to and the available
+balance. Amounts in are positive, out negative. --csv prints the CSV customers download.
+A staff account has no statement (exit 2).
 A date for --from means the start of that day, for --to the end of it (UTC); a time
 without a zone is UTC.`,
 };
@@ -244,8 +247,23 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
   });
 }
 
+/**
+ * `--at` of a balance: a moment that has happened. A date alone that is today means now; a
+ * later moment is refused, since the ledger cannot know balances yet to come.
+ */
+function pastMoment(text: string | undefined): Date {
+  const now = new Date();
+  if (text === undefined) return now;
+  const at = parseMoment(text, 'at', true);
+  if (at <= now) return at;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && text === now.toISOString().slice(0, 10)) return now;
+  throw new FinanceUsageError(`--at ${text} is in the future; give a moment up to now.`);
+}
+
 async function balanceCommand(config: Config, values: FinanceValues): Promise<number> {
-  const at = values.at ? parseMoment(values.at, 'at', true) : new Date();
+  if (values.from !== undefined || values.to !== undefined)
+    throw new FinanceUsageError('balance takes --at (one moment), not --from or --to; for a period use statement.');
+  const at = pastMoment(values.at);
   const asset = assetOption(values.asset);
   return withLedger(config, async (database, store) => {
     const userId = await resolveUser(database, store, values.user);
@@ -268,34 +286,46 @@ async function balanceCommand(config: Config, values: FinanceValues): Promise<nu
 
 async function statementCommand(config: Config, values: FinanceValues): Promise<number> {
   if (!values.from || !values.to) throw new FinanceUsageError('--from and --to are required.');
+  if (values.csv && values.json) throw new FinanceUsageError('Give --csv or --json, not both.');
   const from = parseMoment(values.from, 'from', false);
   const to = parseMoment(values.to, 'to', true);
   if (from > to) throw new FinanceUsageError('--from must not be after --to.');
   const asset = assetOption(values.asset);
   return withLedger(config, async (database, store) => {
     const userId = await resolveUser(database, store, values.user);
+    // A statement is a customer's: staff accounts hold no wallet of their own.
+    const account = await database.db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
+    if (account && account.role !== 'USER')
+      throw new FinanceUsageError(`${values.user} is a staff account (${account.role}); a statement is for a customer.`);
     const statement = buildStatement(userId, await store.readStream(walletStream(userId)), from, to);
     if (asset) {
       statement.assets = statement.assets.filter((a) => a.assetId === asset);
       statement.lines = statement.lines.filter((l) => l.assetId === asset);
+      statement.pending = statement.pending.filter((l) => l.assetId === asset);
     }
     if (values.csv) process.stdout.write(statementCsv(statement));
     else if (values.json) console.log(json(statement));
     else {
       console.log(`Statement of ${who(values.user!, userId)} from ${statement.from} to ${statement.to}\n`);
+      const headers = ['booking date', 'value date', 'type', 'description', 'reference', 'counterparty', 'amount', 'balance'];
+      const cells = (l: StatementLine) => [
+        l.bookingDate,
+        l.valueDate,
+        l.type,
+        l.description,
+        l.reference,
+        l.counterparty,
+        l.amount,
+        l.balance,
+      ];
       for (const a of statement.assets) {
-        console.log(
-          `${a.assetId}: opening ${a.opening}, credits ${a.credits}, debits ${a.debits}, closing ${a.closing} (pending: deposits ${a.pendingDeposits}, withdrawals ${a.pendingWithdrawals})`,
-        );
+        console.log(`${a.assetId}: opening balance ${a.opening}`);
         const lines = statement.lines.filter((l) => l.assetId === a.assetId);
-        if (lines.length)
-          console.log(
-            table(
-              ['date', 'type', 'description', 'amount', 'fee', 'balance after'],
-              lines.map((l) => [l.at, l.type, l.description, l.amount, l.fee, l.balanceAfter]),
-            ),
-          );
-        console.log('');
+        if (lines.length) console.log(table(headers, lines.map(cells)));
+        console.log(`${a.assetId}: closing balance ${a.closing} (in ${a.credits}, out ${a.debits}, fees ${a.fees})`);
+        const pending = statement.pending.filter((l) => l.assetId === a.assetId);
+        if (pending.length) console.log(`pending at ${statement.to}:\n${table(headers, pending.map(cells))}`);
+        console.log(`${a.assetId}: available balance ${a.available}\n`);
       }
       if (statement.assets.length === 0) console.log('No balance and no movements in this period.');
     }

@@ -44,11 +44,13 @@ test.describe('statement download', () => {
       .readFileSync((await download.path())!, 'utf8')
       .trim()
       .split('\r\n');
-    expect(csv[0]).toBe('date,asset,transaction_id,type,description,amount,fee,balance_after');
-    expect(csv.slice(1).map((l) => l.split(',').slice(1))).toEqual([
-      ['ETH', '', 'opening', 'Opening balance', '', '', '0'],
-      ['ETH', transactionId, 'deposit', 'Deposit settled', '1.98', '0.02', '1.98'],
-      ['ETH', '', 'closing', 'Closing balance', '', '', '1.98'],
+    expect(csv[0]).toBe('section,booking_date,value_date,asset,transaction_id,type,description,reference,counterparty,amount,balance');
+    expect(csv.slice(1).map((l) => [l.split(',')[0]!, ...l.split(',').slice(3)])).toEqual([
+      ['opening', 'ETH', '', '', 'Opening balance', '', '', '', '0'],
+      ['booked', 'ETH', transactionId, 'deposit', 'Deposit settled', '', '', '2', '2'],
+      ['booked', 'ETH', transactionId, 'fee', 'Fee: Deposit', '', '', '-0.02', '1.98'],
+      ['closing', 'ETH', '', '', 'Closing balance', '', '', '', '1.98'],
+      ['available', 'ETH', '', '', 'Available balance', '', '', '', '1.98'],
     ]);
 
     // A period that ends before it starts is refused on the screen, before any call.

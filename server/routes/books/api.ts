@@ -31,6 +31,11 @@ const booksRoutes: FastifyPluginAsyncZod = async (app) => {
       if (from > to) throw badRequest('The start date must be on or before the end date.');
       const events = await ledger.store.readStream(walletStream(caller.userId));
       const statement = buildStatement(caller.userId, events, from, to, { hideHidden: true });
+      if (request.query.format === 'json')
+        return reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(JSON.stringify(statement));
       const name = `statement-${request.query.from.slice(0, 10)}-to-${request.query.to.slice(0, 10)}.csv`;
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
