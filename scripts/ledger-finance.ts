@@ -14,6 +14,10 @@ import { progressBar } from './progress.js';
 import { withLedger } from './with-ledger.js';
 import { reconcileReadModels } from './ledger-reconcile.js';
 import { StaffAdjustments, type StaffAdjustmentLine } from '../ledger/journal/four-eyes-audit.js';
+import { PeriodBook } from '../ledger/journal/period.js';
+import { valueDate } from '../ledger/journal/value-date.js';
+import { pricesAt } from './ledger-prices.js';
+import { periodTrialBalance, printPeriodTrialBalance } from './ledger-period.js';
 
 /** The finance commands of `npm run ledger` (trial-balance, balance, statement). */
 export const FINANCE_HELP: Record<string, string> = {
@@ -25,9 +29,14 @@ pending deposits, staked, fees earned, adjustments, swap conversion, staking rew
 the net flow with the outside world and deposits in transit. Every asset's accounts
 must sum to zero. Without --at it also reconciles with the balances and journal read
 tables. Exits 1 when anything does not reconcile.
-With --from and --to it also prints the staff adjustments of that period (manual
-transactions, which post to their maker's staff adjustments account) per staff member
-and asset: the net value they put into customers' wallets.
+With --from and --to (instead of --at) it also gives the period's trial balance by value
+date (a manual transaction's own date, otherwise when it was recorded): per account and
+asset the opening balance, increases, decreases and closing balance (customers' accounts
+summed per kind), every asset summing to zero, and per account the same in USD at the
+prices of the period's end (the simulated feed's of that moment, or --prices FILE, a JSON
+object {"BTC": "97000", ...}, required with PRICE_FEED_URL); and the staff adjustments of
+the period (manual transactions, per staff member and asset: the net value they put into
+customers' wallets). A period's closing equals the next period's opening.
 <time> is an ISO time (2026-03-01T12:00:00Z; without a zone, UTC) or a date (2026-03-01 = the
 end of that day, UTC).`,
   balance: `Usage: npm run ledger -- balance --user <email|id> [--asset X] [--at <time>] [--json]
@@ -53,6 +62,7 @@ export const FINANCE_OPTIONS = {
   from: { type: 'string' },
   to: { type: 'string' },
   csv: { type: 'boolean' },
+  prices: { type: 'string' },
 } as const;
 
 export interface FinanceValues {
@@ -63,6 +73,7 @@ export interface FinanceValues {
   from?: string;
   to?: string;
   csv?: boolean;
+  prices?: string;
 }
 
 /** A mistake in the command line: printed without a stack, exit code 2. */
@@ -164,7 +175,11 @@ async function printStaffAdjustments(database: Database, lines: StaffAdjustmentL
 async function trialBalanceCommand(config: Config, values: FinanceValues): Promise<number> {
   const at = values.at ? parseMoment(values.at, 'at', true) : undefined;
   const period = adjustmentsPeriod(values);
+  if (at && period) throw new FinanceUsageError('Give --at (the books at one moment) or --from and --to (a period), not both.');
+  if (values.prices && !period) throw new FinanceUsageError('--prices values a period: give it with --from and --to.');
   const adjustments = new StaffAdjustments();
+  const periodBook = period ? new PeriodBook(period.from, period.to) : null;
+  const prices = period ? await pricesAt(period.to, values.prices, config.PRICE_FEED_URL) : null;
   const quiet = Boolean(values.json);
   return withLedger(config, async (database, store) => {
     const head = await store.headPosition();
@@ -178,7 +193,11 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
         onProgress: (n) => bar.update(n),
         onEvent: (e, postings) => {
           last = formatPosition(e.position);
-          if (period && e.recordedAt >= period.from && e.recordedAt <= period.to) adjustments.add(postings);
+          if (!period || postings.length === 0) return;
+          // A period counts by value date (a manual transaction's own date), not by when it was recorded.
+          const valued = valueDate(e.type, e.data, e.recordedAt);
+          periodBook!.add(valued, postings);
+          if (valued >= period.from && valued <= period.to) adjustments.add(postings);
         },
       },
     );
@@ -186,7 +205,12 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
     const tb = trialBalance(book.entries());
     const position = last ?? (head ? formatPosition(head) : null);
     const readModels = !at && head ? await reconcileReadModels(database, store, tb, head) : [];
-    const ok = tb.reconciles && !book.firstProblem && readModels.every((c) => c.differences.length === 0);
+    const periodReport = periodBook && prices ? periodTrialBalance(periodBook, prices) : undefined;
+    const ok =
+      tb.reconciles &&
+      !book.firstProblem &&
+      readModels.every((c) => c.differences.length === 0) &&
+      (periodReport?.imbalances.length ?? 0) === 0;
     if (values.json) {
       const staffAdjustments = period
         ? { from: period.from.toISOString(), to: period.to.toISOString(), lines: adjustments.lines() }
@@ -200,6 +224,7 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
           firstProblem: book.firstProblem,
           readModels,
           staffAdjustments,
+          period: periodReport,
           ok,
         }),
       );
@@ -242,6 +267,7 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
       for (const d of c.differences) console.log(`     ${d}`);
     }
     if (period) await printStaffAdjustments(database, adjustments.lines(), period);
+    if (periodReport) printPeriodTrialBalance(periodReport);
     console.log(ok ? 'trial balance: the books balance.' : 'trial balance: FAILED');
     return ok ? 0 : 1;
   });

@@ -20,6 +20,7 @@ import { withLedger } from './with-ledger.js';
 import { BACKUP_HELP, RESTORE_HELP, backupDataDir, restoreDataDir } from './ledger-backup.js';
 import { FINANCE_HELP, FINANCE_OPTIONS, printJournalCheck, runFinanceCommand } from './ledger-finance.js';
 import { STAFF_HELP, STAFF_OPTIONS, staffActionsCommand } from './ledger-staff.js';
+import { BOOKS_ARGUMENTS, BOOKS_HELP, BOOKS_OPTIONS, runBooksCommand } from './ledger-books.js';
 
 /** True when this file is the process's command (`npm run ledger`), not imported by a test. */
 const RUN_AS_COMMAND = import.meta.url === `file://${process.argv[1]}`;
@@ -47,6 +48,11 @@ Commands:
   trial-balance         per asset: owed to customers, pending, fees, external flows; must sum to zero
   balance               a customer's balances at any moment (--user, --at)
   statement             a customer's statement for a period (--user, --from, --to, --csv)
+  close                 close a month of the books (--period YYYY-MM): entries dated in it are refused
+  journal               the journal's postings of a period for a general ledger (--from, --to, --csv|--json)
+  liabilities           every customer's liabilities at a moment with their Merkle root (--at, --publish)
+  reserves              custody reserves against liabilities per asset (import FILE.csv)
+  verify-proof          check a customer's proof of inclusion (FILE, --root)
   staff-actions         every staff action, filtered (--staff, --customer, --action, --from, --to, --csv)
 
 Every command takes --help and --json (machine-readable output on stdout).`,
@@ -86,6 +92,7 @@ Creates a confirmed staff account and prints a one-time password, shown only thi
 The password must be changed at the first sign-in.`,
   ...FINANCE_HELP,
   ...STAFF_HELP,
+  ...BOOKS_HELP,
 };
 
 class UsageError extends Error {}
@@ -163,6 +170,7 @@ export async function runCli(argv: string[]): Promise<number> {
       'without-keys': { type: 'boolean' },
       ...FINANCE_OPTIONS,
       ...STAFF_OPTIONS,
+      ...BOOKS_OPTIONS,
     },
   });
   const [command = '', ...rest] = positionals;
@@ -171,7 +179,7 @@ export async function runCli(argv: string[]): Promise<number> {
     return command === '' && !values.help ? 2 : 0;
   }
   if (!(command in HELP)) throw new UsageError(`Unknown command "${command}". Run \`npm run ledger -- --help\`.`);
-  const allowed = command === 'replay' ? 1 : 0;
+  const allowed = command === 'replay' ? 1 : (BOOKS_ARGUMENTS[command] ?? 0);
   if (rest.length > allowed)
     throw new UsageError(`Unexpected argument "${rest[allowed]}" for ${command}. Run \`npm run ledger -- ${command} --help\`.`);
   const config = loadConfig();
@@ -179,6 +187,8 @@ export async function runCli(argv: string[]): Promise<number> {
   const finance = runFinanceCommand(command, config, values);
   if (finance) return finance;
   if (command === 'staff-actions') return staffActionsCommand(config, values);
+  const books = runBooksCommand(command, config, values, rest);
+  if (books) return books;
 
   switch (command) {
     case 'migrate': {

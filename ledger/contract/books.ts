@@ -53,3 +53,15 @@ export const BalanceAt = z.object({
     .nullable(),
   assets: z.array(AssetBalanceAt),
 });
+
+/** What a customer downloads in Settings: their proof of inclusion in the last published liabilities (docs/finance.md). */
+export const LiabilitiesProof = z.object({
+  format: z.literal('wallet-ledger-liabilities-proof/1'),
+  at: z.string(),
+  root: z.string(),
+  customerHash: z.string(),
+  balances: z.record(z.string(), z.string()),
+  path: z.array(z.object({ side: z.enum(['left', 'right']), hash: z.string() })),
+});
+
+export const NO_PUBLISHED_LIABILITIES = 'No published liabilities include your account yet.';

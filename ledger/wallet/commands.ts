@@ -30,6 +30,8 @@ export type WalletCommand =
       approvalRequestId?: string | null;
       /** Staff ran it at once: the value that was below the limit. */
       valuation?: Valuation;
+      /** The books are closed through this moment (ledger/books/periods.ts): a `sentAt` on or before it is refused. */
+      closedThrough?: string | null;
     } & NewTransactionFields)
   | {
       type: 'RequestSwap';

@@ -7,6 +7,7 @@ import { knowsTransaction, transactionStatus, type WalletState } from './state.j
 import { type WalletCommand, WalletError } from './commands.js';
 import { requirePositive, requireNew, requireAvailable, feeFor, none, requireWithinCapacity, statusKind } from './rules.js';
 import { decideSwap, decideStake } from './marketplace-decisions.js';
+import { requireOpenPeriod } from './closed-period.js';
 
 /**
  * The wallet decider's `decide`. Pure: reads the state, returns the events that record the
@@ -96,6 +97,7 @@ function decideEvents(command: WalletCommand, state: WalletState): WalletEvent[]
       if (!command.amount.isFinite() || command.amount.isZero()) throw new WalletError('invalid_amount', 'Please enter a valid amount');
       if (command.amount.decimalPlaces() > 18) throw new WalletError('invalid_amount', 'Amounts can have at most 18 decimal places.');
       requireNew(state, command.transactionId);
+      requireOpenPeriod(command.sentAt, command.closedThrough);
       if (command.amount.isNegative() && command.status !== 'Failed') {
         requireAvailable(state, command.assetId, command.amount, `Insufficient ${command.assetId} balance`);
       }

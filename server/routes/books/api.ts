@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BalanceAt, BalanceAtQuery, DATE_ONLY, StatementCsv, StatementQuery } from '../../../ledger/contract/books.js';
+import {
+  BalanceAt,
+  BalanceAtQuery,
+  DATE_ONLY,
+  LiabilitiesProof,
+  NO_PUBLISHED_LIABILITIES,
+  StatementCsv,
+  StatementQuery,
+} from '../../../ledger/contract/books.js';
+import { latestProofOf } from '../../books/liabilities-proofs.js';
 import { authOf } from '../../auth/guard.js';
 import { onlyFor } from '../../shared/access.js';
 import { badRequest, notFound } from '../../errors.js';
@@ -44,6 +53,16 @@ const booksRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(statementCsv(statement));
     },
   );
+
+  app.get('/liabilities-proof', { schema: { tags: ['api'], response: { 200: LiabilitiesProof } } }, async (request, reply) => {
+    const caller = authOf(request);
+    const proof = await latestProofOf(ledger.database.db, caller.userId);
+    if (!proof) throw notFound(NO_PUBLISHED_LIABILITIES);
+    return reply
+      .header('content-disposition', `attachment; filename="liabilities-proof-${proof.at.slice(0, 10)}.json"`)
+      .header('cache-control', 'no-store')
+      .send(proof);
+  });
 
   app.get(
     '/admin/balance-at',

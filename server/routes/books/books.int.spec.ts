@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../../tests/support/test-app.js';
 import { createStaff } from '../../auth/staff-accounts.js';
 import { money } from '../../../ledger/money.js';
+import { toNewEvents } from '../../../ledger/command-handler.js';
+import { booksDecider, decideBooks } from '../../../ledger/books/periods.js';
+import { closedPeriodMessage } from '../../../ledger/wallet/closed-period.js';
+import { customerHash, verifyProof } from '../../../ledger/books/merkle.js';
+import { NO_PUBLISHED_LIABILITIES } from '../../../ledger/contract/books.js';
+import { liabilitiesAt, storeLiabilities } from '../../../scripts/ledger-books.js';
 
 describe('finance: statements and balances at a moment', () => {
   let t: TestApp;
@@ -197,6 +203,63 @@ describe('finance: statements and balances at a moment', () => {
     expect(now.assets.find((a: { assetId: string }) => a.assetId === 'SOL').balance).toBe('9.9');
     expect((await at(`eventId=${customer.user.id}`)).statusCode).toBe(404);
     expect((await at('')).statusCode).toBe(400);
+  });
+
+  it('a closed month refuses a staff entry dated inside it (409, nothing recorded) and takes one dated after it', async () => {
+    const closedThrough = '2026-01-31T23:59:59.999Z';
+    const stream = 'books-periods';
+    await t.app.ledger.store.append(
+      stream,
+      toNewEvents(
+        booksDecider,
+        stream,
+        decideBooks({ type: 'ClosePeriod', period: '2026-01', now: new Date().toISOString(), position: null }, booksDecider.initialState()),
+        {
+          actor: { id: 'operator:test', role: 'OPERATOR' },
+        },
+      ),
+      { expectedRevision: 'no_stream' },
+    );
+    const before = (await t.app.ledger.store.readStream(`wallet-${customer.user.id}`)).length;
+    const add = (sentAt: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/functions/v1/add-transaction',
+        headers: bearer(admin.access_token),
+        payload: {
+          targetUserId: customer.user.id,
+          assetId: 'LTC',
+          amount: '0.5',
+          status: 'Complete',
+          sentAt,
+          senderAddress: 'ltc1qsender',
+        },
+      });
+    const backdated = await add('2026-01-20T10:00:00.000Z');
+    expect([backdated.statusCode, backdated.json()]).toEqual([409, { error: closedPeriodMessage(closedThrough) }]);
+    expect((await t.app.ledger.store.readStream(`wallet-${customer.user.id}`)).length).toBe(before);
+    const open = await add('2026-02-01T00:00:00.000Z');
+    expect(open.statusCode).toBe(200);
+  });
+
+  it('a customer downloads their proof of inclusion in the published liabilities, which verifies against the root', async () => {
+    const proofOf = (token?: string) =>
+      t.app.inject({ method: 'GET', url: '/api/v1/liabilities-proof', headers: token ? bearer(token) : {} });
+    expect([(await proofOf(customer.access_token)).statusCode, (await proofOf(customer.access_token)).json()]).toEqual([
+      404,
+      { error: NO_PUBLISHED_LIABILITIES },
+    ]);
+    const published = await liabilitiesAt(t.app.ledger.store, new Date(), true);
+    await storeLiabilities(t.app.ledger.database, published);
+    const res = await proofOf(customer.access_token);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="liabilities-proof-\d{4}-\d{2}-\d{2}\.json"$/);
+    const proof = res.json();
+    expect(proof).toMatchObject({ root: published.root, customerHash: customerHash(customer.user.id) });
+    expect(proof.balances.SOL).toBe(published.customers.find((c) => c.userId === customer.user.id)!.balances.SOL);
+    expect(verifyProof(proof, published.root)).toEqual({ ok: true });
+    expect(verifyProof({ ...proof, balances: { ...proof.balances, SOL: '1000' } }, published.root).ok).toBe(false);
+    expect((await proofOf()).statusCode).toBe(401);
   });
 
   it('only admins may read balances at a moment', async () => {

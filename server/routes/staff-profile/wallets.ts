@@ -11,6 +11,7 @@ import { requestAmount } from '../../shared/amounts.js';
 import { customerInReach } from '../../shared/access.js';
 import { AWAITING_SECOND_APPROVAL } from '../../staff/four-eyes.js';
 import type { Valuation } from '../../../ledger/wallet/approvals.js';
+import { readClosedThrough } from '../../../ledger/books/periods.js';
 import { actorOf, PROFILE_MESSAGES } from './shared.js';
 
 export const autoPrefix = '/functions/v1';
@@ -128,6 +129,7 @@ const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
           reason: note,
           makerId: staff.userId,
           valuation,
+          closedThrough: await readClosedThrough(ledger.store),
         },
         { actor: actorOf(staff), extra: { reason: 'staff manual transaction', ip: request.ip ?? null } },
       );
