@@ -60,3 +60,14 @@ test.describe('statement download', () => {
     await expect(page.getByRole('alert')).toContainText('The start date must be on or before the end date.');
   });
 });
+
+test.describe('proof of liabilities', () => {
+  test('Settings offers the proof download and says so when no published liabilities include the customer', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await signInNewCustomer(page, request, 'proof', 'Priya Proof');
+    await page.goto('/dashboard/settings');
+    await expect(page.getByRole('heading', { level: 2, name: 'Proof of liabilities' })).toBeVisible();
+    await page.getByRole('button', { name: 'Download my proof (JSON)' }).click();
+    await expect(page.getByRole('alert')).toContainText('No published liabilities include your account yet.');
+  });
+});
