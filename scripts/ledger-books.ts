@@ -25,7 +25,7 @@ import {
 } from '../ledger/books/periods.js';
 import { liabilitiesFrom, type Liabilities } from '../ledger/books/liabilities.js';
 import { verifyProof } from '../ledger/books/merkle.js';
-import { FinanceUsageError, parseMoment } from './ledger-finance.js';
+import { FinanceUsageError, parseMoment, pastMoment } from './ledger-finance.js';
 import { progressBar } from './progress.js';
 import { withLedger } from './with-ledger.js';
 
@@ -232,17 +232,8 @@ export async function storeLiabilities(database: Database, l: Liabilities): Prom
   });
 }
 
-function pastAt(text: string | undefined): Date {
-  const now = new Date();
-  if (text === undefined) return now;
-  const at = parseMoment(text, 'at', true);
-  if (at <= now) return at;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && text === now.toISOString().slice(0, 10)) return now;
-  throw new FinanceUsageError(`--at ${text} is in the future; give a moment up to now.`);
-}
-
 async function liabilitiesCommand(config: Config, values: BooksValues): Promise<number> {
-  const at = pastAt(values.at);
+  const at = pastMoment(values.at);
   const format = csvOrJson(values, false);
   return withLedger(config, async (database, store) => {
     const l = await liabilitiesAt(store, at, format !== 'text');

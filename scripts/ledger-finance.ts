@@ -277,7 +277,7 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
  * `--at` of a balance: a moment that has happened. A date alone that is today means now; a
  * later moment is refused, since the ledger cannot know balances yet to come.
  */
-function pastMoment(text: string | undefined): Date {
+export function pastMoment(text: string | undefined): Date {
   const now = new Date();
   if (text === undefined) return now;
   const at = parseMoment(text, 'at', true);
