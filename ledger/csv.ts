@@ -31,3 +31,8 @@ export function csvCell(value: string | number | null | undefined): string {
 export function csvRow(values: readonly (string | number | null | undefined)[]): string {
   return `${values.map(csvCell).join(',')}\r\n`;
 }
+
+/** Rows as CSV text, every cell through csvCell, each row ending with CRLF (RFC 4180). */
+export function csvText(rows: readonly (readonly (string | number | null | undefined)[])[]): string {
+  return rows.map(csvRow).join('');
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvRow, isFormulaLike } from './csv.js';
+import { csvCell, csvRow, csvText, isFormulaLike } from './csv.js';
 
 /** Reads one CSV row back as RFC 4180 says (quoted fields, doubled quotes). */
 function parseRow(line: string): string[] {
@@ -70,5 +70,16 @@ describe('CSV cells (OWASP CSV injection)', () => {
     const line = csvRow(values);
     expect(line.endsWith('\r\n')).toBe(true);
     expect(parseRow(line.slice(0, -2))).toEqual(['2026-01-01', "'=1+1", 'note, "quoted"', '-3.25', "'@x"]);
+  });
+});
+
+describe('csv text', () => {
+  it('writes rows through the same cells: formulas neutralised, signed numbers kept', () => {
+    expect(
+      csvText([
+        ['a', '=1'],
+        ['-1', 'b'],
+      ]),
+    ).toBe(`a,"'=1"\r\n-1,b\r\n`);
   });
 });

@@ -85,6 +85,21 @@ describe('ledger CLI: finance commands', () => {
       '--at must be an ISO time like 2026-03-01T12:00:00Z or a date like 2026-03-01.',
     );
     await expect(runCli(['statement', '--user', 'x'])).rejects.toThrow('--from and --to are required.');
+    // A balance is at one moment that has happened: not a later one, not a period.
+    await expect(runCli(['balance', '--user', 'x', '--at', '2999-01-01'])).rejects.toThrow(
+      '--at 2999-01-01 is in the future; give a moment up to now.',
+    );
+    await expect(runCli(['balance', '--user', 'x', '--at', '2026-01-01', '--from', '2026-01-01', '--to', '2026-01-31'])).rejects.toThrow(
+      'balance takes --at (one moment), not --from or --to; for a period use statement.',
+    );
+  });
+
+  it('refuses a statement of a staff account', async () => {
+    const created = await cli(['create-staff', '--role', 'WORKER', '--email', 'teller@example.com', '--name', 'Tess Teller', '--json']);
+    expect(created.code).toBe(0);
+    await expect(runCli(['statement', '--user', 'teller@example.com', '--from', '2026-01-01', '--to', '2026-01-31'])).rejects.toThrow(
+      'teller@example.com is a staff account (WORKER); a statement is for a customer.',
+    );
   });
 
   it('refuses a day the calendar does not have instead of rolling it into the next month, and reads a time without a zone as UTC', async () => {
@@ -98,9 +113,9 @@ describe('ledger CLI: finance commands', () => {
     await expect(runCli(['trial-balance', '--at', '2026-02-30T12:00:00Z'])).rejects.toThrow(
       '--at: 2026-02-30 is not a day of the calendar.',
     );
-    // 2028 is a leap year: its 29 February passes the check (and the unknown id is refused next).
+    // 2024 is a leap year: its 29 February passes the check (and the unknown id is refused next).
     const id = randomUUID();
-    await expect(runCli(['balance', '--user', id, '--at', '2028-02-29T12:00:00'])).rejects.toThrow(
+    await expect(runCli(['balance', '--user', id, '--at', '2024-02-29T12:00:00'])).rejects.toThrow(
       `No user and no wallet with the id ${id}.`,
     );
   });
@@ -115,15 +130,16 @@ describe('ledger CLI: finance commands', () => {
       "select substr(stream_id, 8) as id from events where stream_id like 'wallet-%' limit 1",
     );
     const seeded = rows[0]!.id;
-    const balance = await cli(['balance', '--user', seeded.toUpperCase(), '--at', '2999-01-01T00:00:00', '--json']);
+    const now = new Date().toISOString();
+    const balance = await cli(['balance', '--user', seeded.toUpperCase(), '--at', now, '--json']);
     expect(balance.code).toBe(0);
-    expect(JSON.parse(balance.out)).toMatchObject({ userId: seeded, at: '2999-01-01T00:00:00.000Z' });
+    expect(JSON.parse(balance.out)).toMatchObject({ userId: seeded, at: now });
     expect(JSON.parse(balance.out).assets.length).toBeGreaterThan(0);
     // The statement's CSV (what customers download) keeps signed amounts as numbers and lets no cell start a formula.
     const csv = await cli(['statement', '--user', seeded, '--from', '2000-01-01', '--to', '2999-12-31', '--csv']);
     expect(csv.code).toBe(0);
     const lines = csv.out.trim().split('\r\n');
-    expect(lines[0]).toBe('date,asset,transaction_id,type,description,amount,fee,balance_after');
+    expect(lines[0]).toBe('section,booking_date,value_date,asset,transaction_id,type,description,reference,counterparty,amount,balance');
     expect(lines.some((r) => /,-\d+(\.\d+)?,/.test(r))).toBe(true);
     for (const r of lines) expect(r.split(',').filter((cell) => /^[=+@\t\r]|^-(?!\d+(\.\d+)?$)/.test(cell))).toEqual([]);
   });

@@ -8,12 +8,16 @@ import { walletStream } from '../ledger/wallet/events.js';
 import { foldJournal } from '../ledger/journal/fold.js';
 import { trialBalance, type TrialBalanceLine } from '../ledger/journal/trial-balance.js';
 import { balanceAt } from '../ledger/journal/time-travel.js';
-import { buildStatement, statementCsv } from '../ledger/journal/statement.js';
+import { buildStatement, statementCsv, type StatementLine } from '../ledger/journal/statement.js';
 import type { JournalCheck } from '../projections/journal.js';
 import { progressBar } from './progress.js';
 import { withLedger } from './with-ledger.js';
 import { reconcileReadModels } from './ledger-reconcile.js';
 import { StaffAdjustments, type StaffAdjustmentLine } from '../ledger/journal/four-eyes-audit.js';
+import { PeriodBook } from '../ledger/journal/period.js';
+import { valueDate } from '../ledger/journal/value-date.js';
+import { pricesAt } from './ledger-prices.js';
+import { periodTrialBalance, printPeriodTrialBalance } from './ledger-period.js';
 
 /** The finance commands of `npm run ledger` (trial-balance, balance, statement). */
 export const FINANCE_HELP: Record<string, string> = {
@@ -25,10 +29,15 @@ pending deposits, staked, fees earned, adjustments, swap conversion, staking rew
 the net flow with the outside world and deposits in transit. Every asset's accounts
 must sum to zero. Without --at it also reconciles with the balances and journal read
 tables. Exits 1 when anything does not reconcile.
-With --from and --to it also prints the staff adjustments of that period (manual
-transactions, which post to their maker's staff adjustments account) per maker, checker
-(the second person who approved them; - when none was needed) and asset: the net value
-they put into customers' wallets.
+With --from and --to (instead of --at) it also gives the period's trial balance by value
+date (a manual transaction's own date, otherwise when it was recorded): per account and
+asset the opening balance, increases, decreases and closing balance (customers' accounts
+summed per kind), every asset summing to zero, and per account the same in USD at the
+prices of the period's end (the simulated feed's of that moment, or --prices FILE, a JSON
+object {"BTC": "97000", ...}, required with PRICE_FEED_URL); and the staff adjustments of
+the period (manual transactions, which post to their maker's staff adjustments account, per
+maker, checker (the second person who approved them; - when none was needed) and asset: the
+net value they put into customers' wallets). A period's closing equals the next period's opening.
 <time> is an ISO time (2026-03-01T12:00:00Z; without a zone, UTC) or a date (2026-03-01 = the
 end of that day, UTC).`,
   balance: `Usage: npm run ledger -- balance --user <email|id> [--asset X] [--at <time>] [--json]
@@ -36,10 +45,13 @@ end of that day, UTC).`,
 A customer's balances as they stood at <time> (default now): the wallet's events recorded
 up to then, folded by the ledger's own rules. Shows balance, pending deposits, pending
 withdrawals and available per asset.`,
-  statement: `Usage: npm run ledger -- statement --user <email|id> --from <time> --to <time> [--asset X] [--csv] [--json]
+  statement: `Usage: npm run ledger -- statement --user <email|id> --from <time> --to <time> [--asset X] [--csv|--json]
 
-Opening balance, every change to the balance with the balance after it, and closing
-balance per asset for the period. --csv prints the CSV customers download.
+Per asset for the period: the opening balance, every booked movement (booking date, value
+date, reference, counterparty, amount; its fee as a line of its own) with the running
+balance, the closing balance, then what is still pending at --to and the available
+balance. Amounts in are positive, out negative. --csv prints the CSV customers download.
+A staff account has no statement (exit 2).
 A date for --from means the start of that day, for --to the end of it (UTC); a time
 without a zone is UTC.`,
 };
@@ -51,6 +63,7 @@ export const FINANCE_OPTIONS = {
   from: { type: 'string' },
   to: { type: 'string' },
   csv: { type: 'boolean' },
+  prices: { type: 'string' },
 } as const;
 
 export interface FinanceValues {
@@ -61,6 +74,7 @@ export interface FinanceValues {
   from?: string;
   to?: string;
   csv?: boolean;
+  prices?: string;
 }
 
 /** A mistake in the command line: printed without a stack, exit code 2. */
@@ -164,7 +178,11 @@ async function printStaffAdjustments(database: Database, lines: StaffAdjustmentL
 async function trialBalanceCommand(config: Config, values: FinanceValues): Promise<number> {
   const at = values.at ? parseMoment(values.at, 'at', true) : undefined;
   const period = adjustmentsPeriod(values);
+  if (at && period) throw new FinanceUsageError('Give --at (the books at one moment) or --from and --to (a period), not both.');
+  if (values.prices && !period) throw new FinanceUsageError('--prices values a period: give it with --from and --to.');
   const adjustments = new StaffAdjustments();
+  const periodBook = period ? new PeriodBook(period.from, period.to) : null;
+  const prices = period ? await pricesAt(period.to, values.prices, config.PRICE_FEED_URL) : null;
   const quiet = Boolean(values.json);
   return withLedger(config, async (database, store) => {
     const head = await store.headPosition();
@@ -178,8 +196,12 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
         onProgress: (n) => bar.update(n),
         onEvent: (e, postings) => {
           last = formatPosition(e.position);
+          if (!period) return;
+          // A period counts by value date (a manual transaction's own date), not by when it was recorded.
+          const valued = valueDate(e.type, e.data, e.recordedAt);
+          if (postings.length > 0) periodBook!.add(valued, postings);
           // Every event goes by, so that a credit of the period knows the approval given before it.
-          if (period) adjustments.add(e.recordedAt >= period.from && e.recordedAt <= period.to ? postings : [], e);
+          adjustments.add(valued >= period.from && valued <= period.to ? postings : [], e);
         },
       },
     );
@@ -187,7 +209,12 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
     const tb = trialBalance(book.entries());
     const position = last ?? (head ? formatPosition(head) : null);
     const readModels = !at && head ? await reconcileReadModels(database, store, tb, head) : [];
-    const ok = tb.reconciles && !book.firstProblem && readModels.every((c) => c.differences.length === 0);
+    const periodReport = periodBook && prices ? periodTrialBalance(periodBook, prices) : undefined;
+    const ok =
+      tb.reconciles &&
+      !book.firstProblem &&
+      readModels.every((c) => c.differences.length === 0) &&
+      (periodReport?.imbalances.length ?? 0) === 0;
     if (values.json) {
       const staffAdjustments = period
         ? { from: period.from.toISOString(), to: period.to.toISOString(), lines: adjustments.lines() }
@@ -201,6 +228,7 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
           firstProblem: book.firstProblem,
           readModels,
           staffAdjustments,
+          period: periodReport,
           ok,
         }),
       );
@@ -243,13 +271,29 @@ async function trialBalanceCommand(config: Config, values: FinanceValues): Promi
       for (const d of c.differences) console.log(`     ${d}`);
     }
     if (period) await printStaffAdjustments(database, adjustments.lines(), period);
+    if (periodReport) printPeriodTrialBalance(periodReport);
     console.log(ok ? 'trial balance: the books balance.' : 'trial balance: FAILED');
     return ok ? 0 : 1;
   });
 }
 
+/**
+ * `--at` of a balance: a moment that has happened. A date alone that is today means now; a
+ * later moment is refused, since the ledger cannot know balances yet to come.
+ */
+export function pastMoment(text: string | undefined): Date {
+  const now = new Date();
+  if (text === undefined) return now;
+  const at = parseMoment(text, 'at', true);
+  if (at <= now) return at;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text) && text === now.toISOString().slice(0, 10)) return now;
+  throw new FinanceUsageError(`--at ${text} is in the future; give a moment up to now.`);
+}
+
 async function balanceCommand(config: Config, values: FinanceValues): Promise<number> {
-  const at = values.at ? parseMoment(values.at, 'at', true) : new Date();
+  if (values.from !== undefined || values.to !== undefined)
+    throw new FinanceUsageError('balance takes --at (one moment), not --from or --to; for a period use statement.');
+  const at = pastMoment(values.at);
   const asset = assetOption(values.asset);
   return withLedger(config, async (database, store) => {
     const userId = await resolveUser(database, store, values.user);
@@ -272,34 +316,46 @@ async function balanceCommand(config: Config, values: FinanceValues): Promise<nu
 
 async function statementCommand(config: Config, values: FinanceValues): Promise<number> {
   if (!values.from || !values.to) throw new FinanceUsageError('--from and --to are required.');
+  if (values.csv && values.json) throw new FinanceUsageError('Give --csv or --json, not both.');
   const from = parseMoment(values.from, 'from', false);
   const to = parseMoment(values.to, 'to', true);
   if (from > to) throw new FinanceUsageError('--from must not be after --to.');
   const asset = assetOption(values.asset);
   return withLedger(config, async (database, store) => {
     const userId = await resolveUser(database, store, values.user);
+    // A statement is a customer's: staff accounts hold no wallet of their own.
+    const account = await database.db.selectFrom('users').select('role').where('id', '=', userId).executeTakeFirst();
+    if (account && account.role !== 'USER')
+      throw new FinanceUsageError(`${values.user} is a staff account (${account.role}); a statement is for a customer.`);
     const statement = buildStatement(userId, await store.readStream(walletStream(userId)), from, to);
     if (asset) {
       statement.assets = statement.assets.filter((a) => a.assetId === asset);
       statement.lines = statement.lines.filter((l) => l.assetId === asset);
+      statement.pending = statement.pending.filter((l) => l.assetId === asset);
     }
     if (values.csv) process.stdout.write(statementCsv(statement));
     else if (values.json) console.log(json(statement));
     else {
       console.log(`Statement of ${who(values.user!, userId)} from ${statement.from} to ${statement.to}\n`);
+      const headers = ['booking date', 'value date', 'type', 'description', 'reference', 'counterparty', 'amount', 'balance'];
+      const cells = (l: StatementLine) => [
+        l.bookingDate,
+        l.valueDate,
+        l.type,
+        l.description,
+        l.reference,
+        l.counterparty,
+        l.amount,
+        l.balance,
+      ];
       for (const a of statement.assets) {
-        console.log(
-          `${a.assetId}: opening ${a.opening}, credits ${a.credits}, debits ${a.debits}, closing ${a.closing} (pending: deposits ${a.pendingDeposits}, withdrawals ${a.pendingWithdrawals})`,
-        );
+        console.log(`${a.assetId}: opening balance ${a.opening}`);
         const lines = statement.lines.filter((l) => l.assetId === a.assetId);
-        if (lines.length)
-          console.log(
-            table(
-              ['date', 'type', 'description', 'amount', 'fee', 'balance after'],
-              lines.map((l) => [l.at, l.type, l.description, l.amount, l.fee, l.balanceAfter]),
-            ),
-          );
-        console.log('');
+        if (lines.length) console.log(table(headers, lines.map(cells)));
+        console.log(`${a.assetId}: closing balance ${a.closing} (in ${a.credits}, out ${a.debits}, fees ${a.fees})`);
+        const pending = statement.pending.filter((l) => l.assetId === a.assetId);
+        if (pending.length) console.log(`pending at ${statement.to}:\n${table(headers, pending.map(cells))}`);
+        console.log(`${a.assetId}: available balance ${a.available}\n`);
       }
       if (statement.assets.length === 0) console.log('No balance and no movements in this period.');
     }

@@ -17,8 +17,8 @@ export const Moment = z
     },
   );
 
-/** The statement download: the customer's own settled movements from one moment to another. */
-export const StatementQuery = z.object({ from: Moment, to: Moment });
+/** The statement: the customer's own booked movements from one moment to another, then what is pending; CSV (default) or JSON. */
+export const StatementQuery = z.object({ from: Moment, to: Moment, format: z.enum(['csv', 'json']).optional() });
 
 /** An admin's balances of a customer just after one of their events, or at a moment (one of the two), of all assets or one. */
 export const BalanceAtQuery = z.object({
@@ -28,8 +28,12 @@ export const BalanceAtQuery = z.object({
   asset: z.enum(ASSET_IDS).optional(),
 });
 
-/** The statement download: CSV, one line per settled movement, reconciling with the balance. */
-export const StatementCsv = Bytes('text/csv: the statement');
+/**
+ * The statement: CSV (one row per booked movement and per fee, with the running balance, then
+ * the pending items and the available balance, docs/finance.md), or with format=json the same
+ * content as an object (`{userId, from, to, assets, lines, pending}`).
+ */
+export const StatementCsv = Bytes('text/csv (or application/json with format=json): the statement');
 
 /** One asset's buckets at the moment: `available` is the balance plus the pending withdrawals. */
 export const AssetBalanceAt = z.object({
@@ -49,3 +53,15 @@ export const BalanceAt = z.object({
     .nullable(),
   assets: z.array(AssetBalanceAt),
 });
+
+/** What a customer downloads in Settings: their proof of inclusion in the last published liabilities (docs/finance.md). */
+export const LiabilitiesProof = z.object({
+  format: z.literal('wallet-ledger-liabilities-proof/1'),
+  at: z.string(),
+  root: z.string(),
+  customerHash: z.string(),
+  balances: z.record(z.string(), z.string()),
+  path: z.array(z.object({ side: z.enum(['left', 'right']), hash: z.string() })),
+});
+
+export const NO_PUBLISHED_LIABILITIES = 'No published liabilities include your account yet.';

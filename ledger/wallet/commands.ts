@@ -31,6 +31,8 @@ export type WalletCommand =
        * person. Absent: the system records it (seeding, the books' own tests).
        */
       staff?: StaffAct;
+      /** The books are closed through this moment (ledger/books/periods.ts): a `sentAt` on or before it is refused. */
+      closedThrough?: string | null;
     } & NewTransactionFields)
   | {
       type: 'RequestSwap';
@@ -66,6 +68,8 @@ export type WalletCommand =
       makerManagerId: string | null;
       /** Who created the maker's account or set its password, and when (separation of duties). */
       makerControllers: MakerController[];
+      /** The books are closed through this moment: an approved manual transaction dated on or before it is refused. */
+      closedThrough?: string | null;
       separationDays: number;
       reason: string;
       now: string;

@@ -18,6 +18,7 @@ import { knowsTransaction, transactionStatus, type WalletState } from './state.j
 import { type WalletCommand, WalletError } from './commands.js';
 import { requirePositive, requireNew, requireAvailable, feeFor, none, requireWithinCapacity, statusKind } from './rules.js';
 import { decideSwap, decideStake } from './marketplace-decisions.js';
+import { requireOpenPeriod } from './closed-period.js';
 
 /**
  * The wallet decider's `decide`. Pure: reads the state, returns the events that record the
@@ -193,6 +194,7 @@ function decideRecord(command: Extract<WalletCommand, { type: 'RecordTransaction
   if (!command.amount.isFinite() || command.amount.isZero()) throw new WalletError('invalid_amount', 'Please enter a valid amount');
   if (command.amount.decimalPlaces() > 18) throw new WalletError('invalid_amount', 'Amounts can have at most 18 decimal places.');
   requireNew(state, command.transactionId);
+  requireOpenPeriod(command.sentAt, command.closedThrough);
   if (command.amount.isNegative() && command.status !== 'Failed') {
     requireAvailable(state, command.assetId, command.amount, `Insufficient ${command.assetId} balance`);
   }
@@ -351,6 +353,7 @@ function decideApproval(command: Extract<WalletCommand, { type: 'DecideApproval'
   if (r.action === 'manual-transaction' && r.transaction) {
     const amount = money(r.amount);
     requireNew(state, r.transactionId);
+    requireOpenPeriod(r.transaction.sentAt, command.closedThrough);
     if (amount.isNegative() && r.transaction.status !== 'Failed')
       requireAvailable(state, r.assetId, amount, `Insufficient ${r.assetId} balance`);
     effect = [recordedEvent(r.transaction, r.transactionId, r.assetId, amount, { makerId: r.makerId, approvalRequestId: r.requestId })];

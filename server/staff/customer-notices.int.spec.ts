@@ -171,15 +171,17 @@ describe('the customer is told of staff actions on their account, and their stat
       .trim()
       .split('\r\n')
       .map((l) => l.split(','));
-    const eth = rows.filter((r) => r[1] === 'ETH').map((r) => [r[3], r[4], r[5], r[7]]);
+    // section, booking_date, value_date, asset, transaction_id, type, description, reference, counterparty, amount, balance
+    const eth = rows.filter((r) => r[3] === 'ETH').map((r) => [r[0], r[5], r[6], r[9], r[10]]);
     expect(eth).toEqual([
-      ['opening', 'Opening balance', '', '0'],
-      ['adjustment', 'Balance adjustment', '0.4', '0.4'],
-      ['deposit', 'Deposit recorded', '0.1', '0.5'],
-      ['closing', 'Closing balance', '', '0.5'],
+      ['opening', '', 'Opening balance', '', '0'],
+      ['booked', 'adjustment', 'Balance adjustment', '0.4', '0.4'],
+      ['booked', 'deposit', 'Deposit recorded', '0.1', '0.5'],
+      ['closing', '', 'Closing balance', '', '0.5'],
+      ['available', '', 'Available balance', '', '0.5'],
     ]);
     expect(csv).not.toContain('Goodwill');
-    expect(rows.find((r) => r[4] === 'Balance adjustment')![2]).toBe('');
+    expect(rows.find((r) => r[6] === 'Balance adjustment')![4]).toBe('');
     expect(balance.balances.ETH).toBe('0.5');
   });
 });

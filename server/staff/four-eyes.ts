@@ -10,6 +10,7 @@ import { isApprovalEventType, type ApprovalAction, type MakerController, type St
 import type { FourEyesPolicy, PriceFact, StaffAct } from '../../ledger/wallet/staff-rule.js';
 import type { WalletCommand } from '../../ledger/wallet/commands.js';
 import { userStream } from '../../ledger/user/events.js';
+import { readClosedThrough } from '../../ledger/books/periods.js';
 import { KeyedLock } from '../../ledger/handling/keyed-lock.js';
 import type { AssetId } from '../../ledger/assets.js';
 import { formatAmount, money } from '../../ledger/money.js';
@@ -161,6 +162,7 @@ export class FourEyes {
         checker: { id: staff.userId, role: staff.role },
         makerManagerId: maker?.manager_id ?? null,
         makerControllers: await this.makerControllers(request.makerId),
+        closedThrough: await readClosedThrough(this.ledger.store),
         separationDays: this.ledger.config.FOUR_EYES_SEPARATION_DAYS,
         reason,
         now: this.now().toISOString(),

@@ -44,11 +44,13 @@ test.describe('statement download', () => {
       .readFileSync((await download.path())!, 'utf8')
       .trim()
       .split('\r\n');
-    expect(csv[0]).toBe('date,asset,transaction_id,type,description,amount,fee,balance_after');
-    expect(csv.slice(1).map((l) => l.split(',').slice(1))).toEqual([
-      ['ETH', '', 'opening', 'Opening balance', '', '', '0'],
-      ['ETH', transactionId, 'deposit', 'Deposit settled', '1.98', '0.02', '1.98'],
-      ['ETH', '', 'closing', 'Closing balance', '', '', '1.98'],
+    expect(csv[0]).toBe('section,booking_date,value_date,asset,transaction_id,type,description,reference,counterparty,amount,balance');
+    expect(csv.slice(1).map((l) => [l.split(',')[0]!, ...l.split(',').slice(3)])).toEqual([
+      ['opening', 'ETH', '', '', 'Opening balance', '', '', '', '0'],
+      ['booked', 'ETH', transactionId, 'deposit', 'Deposit settled', '', '', '2', '2'],
+      ['booked', 'ETH', transactionId, 'fee', 'Fee: Deposit', '', '', '-0.02', '1.98'],
+      ['closing', 'ETH', '', '', 'Closing balance', '', '', '', '1.98'],
+      ['available', 'ETH', '', '', 'Available balance', '', '', '', '1.98'],
     ]);
 
     // A period that ends before it starts is refused on the screen, before any call.
@@ -56,5 +58,16 @@ test.describe('statement download', () => {
     await page.getByLabel('To', { exact: true }).fill('2026-05-01');
     await page.getByRole('button', { name: 'Download statement (CSV)' }).click();
     await expect(page.getByRole('alert')).toContainText('The start date must be on or before the end date.');
+  });
+});
+
+test.describe('proof of liabilities', () => {
+  test('Settings offers the proof download and says so when no published liabilities include the customer', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await signInNewCustomer(page, request, 'proof', 'Priya Proof');
+    await page.goto('/dashboard/settings');
+    await expect(page.getByRole('heading', { level: 2, name: 'Proof of liabilities' })).toBeVisible();
+    await page.getByRole('button', { name: 'Download my proof (JSON)' }).click();
+    await expect(page.getByRole('alert')).toContainText('No published liabilities include your account yet.');
   });
 });

@@ -1,5 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { BalanceAt, BalanceAtQuery, DATE_ONLY, StatementCsv, StatementQuery } from '../../../ledger/contract/books.js';
+import {
+  BalanceAt,
+  BalanceAtQuery,
+  DATE_ONLY,
+  LiabilitiesProof,
+  NO_PUBLISHED_LIABILITIES,
+  StatementCsv,
+  StatementQuery,
+} from '../../../ledger/contract/books.js';
+import { latestProofOf } from '../../books/liabilities-proofs.js';
 import { authOf } from '../../auth/guard.js';
 import { onlyFor } from '../../shared/access.js';
 import { badRequest, notFound } from '../../errors.js';
@@ -31,6 +40,11 @@ const booksRoutes: FastifyPluginAsyncZod = async (app) => {
       if (from > to) throw badRequest('The start date must be on or before the end date.');
       const events = await ledger.store.readStream(walletStream(caller.userId));
       const statement = buildStatement(caller.userId, events, from, to, { hideHidden: true });
+      if (request.query.format === 'json')
+        return reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('cache-control', 'no-store')
+          .send(JSON.stringify(statement));
       const name = `statement-${request.query.from.slice(0, 10)}-to-${request.query.to.slice(0, 10)}.csv`;
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
@@ -39,6 +53,16 @@ const booksRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(statementCsv(statement));
     },
   );
+
+  app.get('/liabilities-proof', { schema: { tags: ['api'], response: { 200: LiabilitiesProof } } }, async (request, reply) => {
+    const caller = authOf(request);
+    const proof = await latestProofOf(ledger.database.db, caller.userId);
+    if (!proof) throw notFound(NO_PUBLISHED_LIABILITIES);
+    return reply
+      .header('content-disposition', `attachment; filename="liabilities-proof-${proof.at.slice(0, 10)}.json"`)
+      .header('cache-control', 'no-store')
+      .send(proof);
+  });
 
   app.get(
     '/admin/balance-at',

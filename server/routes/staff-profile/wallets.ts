@@ -9,6 +9,7 @@ import { ADDRESS_SHAPES, isValidAddress } from '../../../ledger/addresses.js';
 import { requestAmount } from '../../shared/amounts.js';
 import { customerInReach } from '../../shared/access.js';
 import { AWAITING_SECOND_APPROVAL } from '../../staff/four-eyes.js';
+import { readClosedThrough } from '../../../ledger/books/periods.js';
 import { actorOf, PROFILE_MESSAGES } from './shared.js';
 
 export const autoPrefix = '/functions/v1';
@@ -22,7 +23,7 @@ const SENT_AT_AHEAD_MS = 86_400_000;
  * staff member). Every call passes the one access rule first and is recorded with the staff member as actor.
  */
 const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { fourEyes } = app;
+  const { ledger, fourEyes } = app;
   const { accounts } = app.authServices;
   const reachableUser = (staff: AuthInfo, userId: string) => customerInReach(accounts, staff, userId);
 
@@ -85,6 +86,7 @@ const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
       const note = b.note?.trim() || null;
       const transactionId = newId();
       const assetId = b.assetId;
+      const closedThrough = await readClosedThrough(ledger.store);
       // The wallet decider applies the two-person rule: a Complete transaction it judges too large
       // (alone, or with the day's others) waits for a second person and moves nothing yet.
       const { waiting } = await fourEyes.run(
@@ -105,6 +107,7 @@ const profileWalletRoutes: FastifyPluginAsyncZod = async (app) => {
           isHidden: b.isHidden ?? false,
           reason: note,
           staff: act,
+          closedThrough,
         }),
         { reason: 'staff manual transaction', ip: request.ip ?? null },
       );

@@ -4,6 +4,7 @@ import { Card } from '@/components/card.js';
 import { ScreenTitle } from '@/components/screen-title.js';
 import { Tabs } from '@/components/tabs.js';
 import { GeneralTab } from './components/general-tab.js';
+import { LiabilitiesProofSection } from './components/liabilities-proof-section.js';
 import { NotificationsTab } from './components/notifications-tab.js';
 import { PaymentMethodsTab } from './components/payment-methods-tab.js';
 import { SecurityTab } from './components/security-tab.js';
@@ -34,7 +35,12 @@ export function SettingsPage() {
       <ScreenTitle>Account Settings</ScreenTitle>
       <Card className="overview-card settings-card">
         <Tabs label="Account settings" tabs={[...TABS]} selected={tab} onSelect={setTab}>
-          {tab === 'general' && <GeneralTab />}
+          {tab === 'general' && (
+            <>
+              <GeneralTab />
+              <LiabilitiesProofSection />
+            </>
+          )}
           {tab === 'notifications' && <NotificationsTab />}
           {tab === 'verification' && <VerificationTab />}
           {tab === 'paymentMethods' && <PaymentMethodsTab />}

@@ -30,7 +30,8 @@ async function save(from: string, to: string): Promise<void> {
 
 /**
  * "Download statement (CSV)": the customer's own statement for a period, built by the
- * server from the ledger (opening balance, every settled movement, closing balance).
+ * server from the ledger (opening balance, every booked movement with its fee line and the
+ * running balance, closing balance, pending items, available balance).
  */
 export function StatementDownload() {
   const today = new Date();
