@@ -4,6 +4,7 @@ import { money } from '../money.js';
 import type { WalletEvent } from './events.js';
 import { APPROVAL_MESSAGES, needsSecondApproval } from './approvals.js';
 import type { StaffAct } from './staff-rule.js';
+import { closedPeriodMessage } from './closed-period.js';
 import { assetBalance, decide, fold, WalletError, type WalletCommand } from './wallet.js';
 import { recorded, withdrawal } from './wallet.arbitraries.js';
 
@@ -304,6 +305,19 @@ describe('two-person rule (wallet decider)', () => {
     const history = after([], recorded('5', 'Pending', 'BTC', txId));
     expect(decide({ type: 'SettleTransaction', transactionId: txId, by: { system: 'test' } }, fold(history))[0]!.type).toBe(
       'wallet.transaction-settled',
+    );
+  });
+
+  it('a closed month holds for an approved manual transaction too: its date is checked again when it is approved', () => {
+    const requestId = randomUUID();
+    const history = after([], manualRequest('500', requestId));
+    const closedThrough = '2026-11-30T23:59:59.999Z';
+    expect(refusal(history, { ...approve(requestId), closedThrough } as WalletCommand)).toMatchObject({
+      code: 'invalid_state',
+      message: closedPeriodMessage(closedThrough),
+    });
+    expect(decide({ ...approve(requestId), closedThrough: '2026-10-31T23:59:59.999Z' } as WalletCommand, fold(history))[1]!.type).toBe(
+      'wallet.transaction-recorded',
     );
   });
 });
