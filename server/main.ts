@@ -60,7 +60,10 @@ export async function main(): Promise<void> {
     process.exit(2);
   }
   const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
-  console.log(`wallet-ledger listening on http://${config.HOST}:${config.PORT} (${where}, event store: ${app.ledger.store.name})`);
+  // The port bound, which PORT=0 leaves to the system.
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  console.log(`wallet-ledger listening on http://${config.HOST}:${port} (${where}, event store: ${app.ledger.store.name})`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -335,10 +335,16 @@ describe('the built server with a bad setting', () => {
         });
         child.on('exit', (code) => reject(new Error(`exited ${code}`)));
       });
-      expect(line).toMatch(/^wallet-ledger listening on http:\/\/127\.0\.0\.1:\d+ \(PGlite in /);
-    } finally {
+      expect(line).toMatch(/^wallet-ledger listening on http:\/\/127\.0\.0\.1:[1-9]\d* \(PGlite in /);
+      const port = Number(/:(\d+) /.exec(line)![1]);
+      expect((await fetch(`http://127.0.0.1:${port}/livez`)).status).toBe(200);
+      // Drained on SIGTERM (docs/operations.md, "Draining an instance"): it closes and exits 0.
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      expect(await exited).toBe(0);
+      await expect(fetch(`http://127.0.0.1:${port}/livez`)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
   }, 120_000);
 });
