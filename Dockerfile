@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
 # The app's image: built once here, run with production dependencies only, as a user
-# without privileges. The Node version is the one package.json's `engines` asks for (the
-# current LTS; fastify's static files and inject need 22 or later).
-ARG NODE_IMAGE=node:24-bookworm-slim
+# without privileges. The Node version is the one CI tests and package.json's `engines` admits:
+# Node 20.20, as on the machines that run the suite (docs/decisions.md, "One runtime").
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
 
 # --- build: every dependency, the client (web/dist) and the server's JavaScript (build/)
 FROM ${NODE_IMAGE} AS build

@@ -7,6 +7,11 @@ function isHostOrAddress(value: string): boolean {
   return value.length <= 253 && value.split('.').every((label) => /^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/.test(label));
 }
 
+/** A URL that parses and names a host. */
+function hasHost(value: string): boolean {
+  return URL.canParse(value) && new URL(value).hostname !== '';
+}
+
 /** `a@b.c` or `Name <a@b.c>`: what an SMTP server accepts as the sender. */
 const MAIL_ADDRESS = /^[^\s@<>"]+@[^\s@<>".]+(\.[^\s@<>".]+)+$/;
 function isMailbox(value: string): boolean {
@@ -57,6 +62,7 @@ const ConfigSchema = z
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// or postgresql:// URL')
+      .refine(URL.canParse, 'DATABASE_URL is not a URL (postgres://user:password@host:5432/database)')
       .optional(),
     DATA_DIR: z.string().min(1).default('./var'),
     EVENTSTORE_URL: z
@@ -92,6 +98,7 @@ const ConfigSchema = z
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'SMTP_URL must be an smtp:// or smtps:// URL')
+      .refine(hasHost, 'SMTP_URL must name the mail server (smtp://user:password@smtp.example.com:587)')
       .optional(),
     /** Explicitly keep mail in the outbox folder in production (no SMTP server). */
     MAIL_OUTBOX: z.enum(['true', 'false']).optional(),
@@ -105,6 +112,10 @@ const ConfigSchema = z
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\/[^/]/, 'REDIS_URL must be a redis:// or rediss:// URL')
+      .refine(
+        (v) => hasHost(v) && /^(\/\d{0,5})?$/.test(new URL(v).pathname),
+        'REDIS_URL must be redis://host:6379 or redis://host:6379/N with N a database number',
+      )
       .optional(),
     /** Prefix of every key the app writes to Redis, so deployments (or test runs) can share one Redis. */
     REDIS_KEY_PREFIX: z
@@ -212,5 +223,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
     throw new ConfigError(lines.join('\n'));
   }
+  const ineffective = settingsWithoutEffect(parsed.data);
+  if (ineffective.length) throw new ConfigError(ineffective.map(([name, why]) => `Invalid configuration: ${name}: ${why}`).join('\n'));
   return parsed.data;
+}
+
+/**
+ * Values each valid alone that together would be silently ignored: refused by name, so that an
+ * operator does not believe a setting holds that does not. One entry per check.
+ */
+function settingsWithoutEffect(c: Config): Array<[string, string]> {
+  const refused: Array<[string, string]> = [];
+  if (c.DEMO_USERS === 'true' && c.DATABASE_URL) {
+    refused.push([
+      'DEMO_USERS',
+      'true only applies to the embedded database; on PostgreSQL the first staff account comes from `npm run ledger -- create-staff` (docs/operations.md)',
+    ]);
+  }
+  if (c.SESSION_IDLE_DAYS > c.SESSION_MAX_DAYS) {
+    refused.push([
+      'SESSION_IDLE_DAYS',
+      `${c.SESSION_IDLE_DAYS} is longer than SESSION_MAX_DAYS (${c.SESSION_MAX_DAYS}), which would end the session first`,
+    ]);
+  }
+  if (c.STAFF_SESSION_IDLE_MINUTES > c.STAFF_SESSION_MAX_HOURS * 60) {
+    refused.push([
+      'STAFF_SESSION_IDLE_MINUTES',
+      `${c.STAFF_SESSION_IDLE_MINUTES} minutes is longer than STAFF_SESSION_MAX_HOURS (${c.STAFF_SESSION_MAX_HOURS} h), which would end the session first`,
+    ]);
+  }
+  if (c.MAIL_OUTBOX === 'true' && c.SMTP_URL) {
+    refused.push([
+      'MAIL_OUTBOX',
+      'true asks to keep mail in DATA_DIR/outbox, but SMTP_URL is set too and would be used; unset one of them',
+    ]);
+  }
+  return refused;
 }

@@ -82,7 +82,8 @@ export async function openEventStore(config: Pick<Config, 'EVENTSTORE_URL'>, dat
     return new EventStoreDbEventStore(config.EVENTSTORE_URL);
   } catch (err) {
     // Refused at start in one line, as a bad value of the configuration is.
-    if (err instanceof EventStoreUrlError) throw new ConfigError(`Invalid configuration:\n  EVENTSTORE_URL: ${err.message}`);
+    if (err instanceof EventStoreUrlError)
+      throw new ConfigError(`Invalid configuration: EVENTSTORE_URL: ${err.message.replace(/\s+/g, ' ')}`);
     throw err;
   }
 }

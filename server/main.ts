@@ -2,7 +2,7 @@ import { ConfigError, demoUsersWanted, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { buildApp } from './app.js';
 import { configureHeap } from './heap.js';
-import { preflight } from './preflight.js';
+import { listenRefusal, preflight } from './preflight.js';
 
 /** Starts the server: parse config, open and migrate the database, project, listen. */
 export async function main(): Promise<void> {
@@ -49,9 +49,21 @@ export async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  await app.listen({ host: config.HOST, port: config.PORT });
+  try {
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } catch (err) {
+    // Taken since preflight tried it (another process was quicker): the same one line.
+    const refusal = listenRefusal(err, config.HOST, config.PORT);
+    if (!refusal) throw err;
+    console.error(refusal.message);
+    await app.close();
+    process.exit(2);
+  }
   const where = config.DATABASE_URL ? 'PostgreSQL' : `PGlite in ${config.DATA_DIR}`;
-  console.log(`wallet-ledger listening on http://${config.HOST}:${config.PORT} (${where}, event store: ${app.ledger.store.name})`);
+  // The port bound, which PORT=0 leaves to the system.
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  console.log(`wallet-ledger listening on http://${config.HOST}:${port} (${where}, event store: ${app.ledger.store.name})`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -24,16 +24,32 @@ export async function openRedis(url: string): Promise<Redis> {
     await redis.ping();
   } catch (err) {
     redis.disconnect();
-    let where = 'the given address';
-    try {
-      const u = new URL(url);
-      where = `${u.hostname}:${u.port || '6379'}`;
-    } catch {
-      // keep the generic wording
-    }
     throw new ConfigError(
-      `Invalid configuration: REDIS_URL: cannot use Redis at ${where} (${String((err as Error).message ?? err).split('\n')[0]})`,
+      `Invalid configuration: REDIS_URL: cannot use Redis at ${where(url)} (${String((err as Error).message ?? err).split('\n')[0]})`,
     );
   }
+  // ioredis selects the URL's database on connecting and only emits an error when the server
+  // refuses it, then carries on in database 0: asked again here, so that a refusal stops the start.
+  const database = redis.options.db ?? 0;
+  if (database !== 0) {
+    try {
+      await redis.select(database);
+    } catch (err) {
+      redis.disconnect();
+      throw new ConfigError(
+        `Invalid configuration: REDIS_URL: Redis at ${where(url)} has no database ${database} (${String((err as Error).message ?? err).split('\n')[0]})`,
+      );
+    }
+  }
   return redis;
+}
+
+/** Redis' host and port, without the URL's password, for a message. */
+function where(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '6379'}`;
+  } catch {
+    return 'the given address';
+  }
 }

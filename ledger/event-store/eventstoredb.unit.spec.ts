@@ -126,9 +126,9 @@ describe('an EVENTSTORE_URL the client cannot use', () => {
       );
       expect(refusal).toBeInstanceOf(ConfigError);
       const lines = (refusal as Error).message.split('\n');
-      expect(lines).toHaveLength(2);
-      expect(lines[1]).toMatch(/^ {2}EVENTSTORE_URL: the EventStoreDB client cannot use it: /);
-      expect(lines[1]).toMatch(why);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^Invalid configuration: EVENTSTORE_URL: the EventStoreDB client cannot use it: /);
+      expect(lines[0]).toMatch(why);
     }
   });
 });

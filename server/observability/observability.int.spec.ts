@@ -82,6 +82,19 @@ describe('operations', () => {
     await registeredCustomer(t, 'hops@example.com');
     // The client wrote 198.51.100.1 itself; the one trusted proxy appended what it saw.
     expect(await signInAddress(t, 'hops@example.com', '172.16.0.2', '198.51.100.1, 203.0.113.9')).toBe('203.0.113.9');
+    // What docs/operations.md says events record: the sign-in's address, none at registration.
+    const user = await t.app.ledger.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'hops@example.com')
+      .executeTakeFirstOrThrow();
+    const events = await t.app.ledger.store.readStream(`user-${user.id}`);
+    const registered = events.find((e) => e.type === 'user.registered')!;
+    expect(JSON.stringify(registered.data)).not.toMatch(/"ip/);
+    expect(registered.metadata).not.toHaveProperty('ip');
+    expect(events.filter((e) => e.type === 'user.signed-in').map((e) => (e.data as { ipAddress: string }).ipAddress)).toContain(
+      '203.0.113.9',
+    );
   });
 
   it('takes a valid X-Request-Id, returns it and makes it the correlation id of the events the request causes', async () => {
