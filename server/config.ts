@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
+import { Decimal } from 'decimal.js';
 
 /** A host name (RFC 1123 labels) or an IP address. */
 function isHostOrAddress(value: string): boolean {
@@ -178,6 +179,13 @@ const ConfigSchema = z
     PRICE_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(600),
   })
   .superRefine((c, ctx) => {
+    if (c.FOUR_EYES_DAILY_LIMIT_USD !== undefined && new Decimal(c.FOUR_EYES_DAILY_LIMIT_USD).lt(c.FOUR_EYES_LIMIT_USD)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['FOUR_EYES_DAILY_LIMIT_USD'],
+        message: `must be at least FOUR_EYES_LIMIT_USD (${c.FOUR_EYES_LIMIT_USD}): a day holds at least one action`,
+      });
+    }
     if (c.NODE_ENV === 'production' && c.DEMO_USERS === 'true') {
       ctx.addIssue({
         code: 'custom',

@@ -195,6 +195,12 @@ function cases(): Record<string, Case> {
       good: [{ FOUR_EYES_LIMIT_USD: '2500.50' }],
     },
     FOUR_EYES_EXPIRY_HOURS: { bad: [{ FOUR_EYES_EXPIRY_HOURS: '0' }], good: [{ FOUR_EYES_EXPIRY_HOURS: '24' }] },
+    FOUR_EYES_DAILY_LIMIT_USD: {
+      bad: [{ FOUR_EYES_DAILY_LIMIT_USD: 'lots' }, { FOUR_EYES_LIMIT_USD: '1000', FOUR_EYES_DAILY_LIMIT_USD: '999' }],
+      good: [{ FOUR_EYES_DAILY_LIMIT_USD: '7500' }],
+    },
+    FOUR_EYES_SEPARATION_DAYS: { bad: [{ FOUR_EYES_SEPARATION_DAYS: '-1' }], good: [{ FOUR_EYES_SEPARATION_DAYS: '90' }] },
+    PRICE_MAX_AGE_S: { bad: [{ PRICE_MAX_AGE_S: '0' }, { PRICE_MAX_AGE_S: 'ten' }], good: [{ PRICE_MAX_AGE_S: '120' }] },
     PRICE_FEED_URL: { bad: [{ PRICE_FEED_URL: 'ftp://prices.example.com' }], good: [{ PRICE_FEED_URL: 'https://prices.example.com/v1' }] },
     RATE_LIMIT_FACTOR: { bad: [{ RATE_LIMIT_FACTOR: '0' }, { RATE_LIMIT_FACTOR: '1.5' }], good: [{ RATE_LIMIT_FACTOR: '20' }] },
     SESSION_IDLE_DAYS: { bad: [{ SESSION_IDLE_DAYS: '0' }, { SESSION_IDLE_DAYS: '60' }], good: [{ SESSION_IDLE_DAYS: '3' }] },
