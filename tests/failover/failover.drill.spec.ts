@@ -18,9 +18,9 @@ import { DepositLoad, DrillClient, ReadinessWatch, type Customer } from './drill
  * as its own process on a PostgreSQL primary and synchronous standby under Patroni, behind
  * HAProxy (scripts/ha/cluster.sh), under a steady load of deposits. The primary is killed with
  * SIGKILL, the old primary comes back as the standby, then the standby is stopped, started
- * again and killed with SIGKILL; after each,
- * every acknowledged command is in the log exactly once, the read tables match the log, and
- * `verify` passes. The figures go to tmp/failover-last-run.json.
+ * again and killed with SIGKILL; after each, every acknowledged command is in the log exactly
+ * once, the read tables match the log, and `verify` passes. The figures go to
+ * tmp/failover-last-run.json.
  */
 const root = path.resolve(import.meta.dirname, '../..');
 const clusterScript = path.join(root, 'scripts/ha/cluster.sh');
