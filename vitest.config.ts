@@ -12,7 +12,7 @@ export default defineConfig({
   },
   test: {
     include: ['ledger/**/*.spec.ts', 'projections/**/*.spec.ts', 'server/**/*.spec.ts', 'scripts/**/*.spec.ts', 'tests/**/*.spec.ts'],
-    exclude: ['tests/e2e/**', 'node_modules/**', 'tests/long/**'],
+    exclude: ['tests/e2e/**', 'node_modules/**', 'tests/long/**', 'tests/failover/**'],
     pool: 'forks',
     maxWorkers: 2,
     // Test files run one after another in two long-lived processes rather than one fresh process

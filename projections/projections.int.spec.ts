@@ -95,6 +95,41 @@ describe('projections', () => {
     expect(Number(row.balance)).toBe(15);
   });
 
+  it('a projector waiting out its backoff after failed pages retries at once when a new commit is waited for (the database is back)', async () => {
+    database = await createTestDatabase();
+    const store = new PostgresEventStore(database.db);
+    const handler = new CommandHandler(store);
+    const user = randomUUID();
+    await handler.handle(walletDecider, user, recorded('1', 'Complete', 'BTC'), ctx);
+    // Three failed pages (a database lost for a while): the next retry is 4 s away.
+    let failuresLeft = 3;
+    const flaky = {
+      ...balancesProjection,
+      async apply(...args: Parameters<typeof balancesProjection.apply>) {
+        if (failuresLeft-- > 0) throw new Error('Connection terminated unexpectedly');
+        return balancesProjection.apply(...args);
+      },
+    };
+    const projector = new Projector(database.projectionDb, store, [flaky]);
+    const reported: number[] = [];
+    const backingOff = new Promise<void>((resolve) =>
+      projector.on('failed', (_err: Error, retryInMs: number) => {
+        reported.push(retryInMs);
+        if (retryInMs === 2_000) setTimeout(resolve, 100);
+      }),
+    );
+    await projector.start();
+    await backingOff;
+    const second = await handler.handle(walletDecider, user, recorded('2', 'Complete', 'BTC'), ctx);
+    const started = Date.now();
+    expect(await projector.waitFor(second.position!, 1_500)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    await projector.stop();
+    expect(reported).toEqual([500, 1_000, 2_000]);
+    const row = await database.db.selectFrom('balances').select('balance').where('user_id', '=', user).executeTakeFirstOrThrow();
+    expect(Number(row.balance)).toBe(3);
+  });
+
   it('a projector that dies mid-batch loses nothing and doubles nothing when it starts again', async () => {
     database = await createTestDatabase();
     const store = new PostgresEventStore(database.db);

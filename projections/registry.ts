@@ -52,6 +52,8 @@ export class Projector extends EventEmitter {
   private subscription: Subscription | null = null;
   private stopped = true;
   private loop: Promise<void> | null = null;
+  /** Ends the wait before a failed page is retried (`waitFor`: a command just committed, so the database answers again). */
+  private retryWait: AbortController | null = null;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -98,7 +100,9 @@ export class Projector extends EventEmitter {
         await this.subscription?.close().catch(() => {});
         this.subscription = null;
         for (const r of this.runners) r.resetTo(await r.loadCheckpoint().catch(() => r.position));
-        await sleep(delay);
+        this.retryWait = new AbortController();
+        await sleep(delay, undefined, { signal: this.retryWait.signal }).catch(() => {});
+        this.retryWait = null;
         delay = Math.min(delay * 2, RETRY_MAX_MS);
       }
     }
@@ -116,15 +120,22 @@ export class Projector extends EventEmitter {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.retryWait?.abort();
     await this.subscription?.close();
     await this.loop;
     this.subscription = null;
     this.loop = null;
   }
 
-  /** True once every read model shows `position`; false if that took longer than `timeoutMs`. */
+  /**
+   * True once every read model shows `position`; false if that took longer than `timeoutMs`.
+   * A position to wait for is a commit that just succeeded: if the loop is waiting to retry a
+   * failed page (the database was lost, as in a failover), it retries now rather than after
+   * its backoff, so that the read tables, and the commands waiting on them, resume at once.
+   */
   waitFor(position: Position, timeoutMs: number): Promise<boolean> {
     if (comparePositions(this.position, position) >= 0) return Promise.resolve(true);
+    this.retryWait?.abort();
     return new Promise((resolve) => {
       const onProgress = () => {
         if (comparePositions(this.position, position) >= 0) finish(true);

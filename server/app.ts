@@ -118,6 +118,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   if (redis) app.addHook('onClose', async () => void (await redis.quit().catch(() => redis.disconnect())));
   registerRequestId(app);
   metrics.projectionLag(() => projectionLags(ledger, config.READY_MAX_LAG + 1));
+  if (ledger.database.pool) metrics.databasePool(ledger.database.pool);
   ledger.projector.on('failed', (err: unknown, retryInMs: number) => {
     metrics.projectionFailures.inc();
     app.log.error({ err, retryInMs }, 'projections: a page of the log failed to apply; the read tables wait until it passes');

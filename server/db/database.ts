@@ -73,6 +73,10 @@ export async function openDatabase(opts: DatabaseOptions): Promise<Database> {
       const opened = new pg.Pool({
         connectionString: opts.databaseUrl,
         connectionTimeoutMillis: opts.checkoutTimeoutMs ?? 10_000,
+        // TCP keepalives: a server that vanished without closing its sockets (a machine lost
+        // in a failover) ends its connections here in seconds rather than never.
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
         ...config,
       });
       // An idle client that loses its server must not crash the process.

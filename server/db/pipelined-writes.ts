@@ -11,7 +11,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { checkout, type StatementNames } from './pool.js';
+import { checkout, releaseClient, staleConnection, type StatementNames } from './pool.js';
 
 /**
  * Transactions whose plain writes go out without waiting for their answers, on node-postgres'
@@ -54,9 +54,15 @@ class PipelinedConnection implements DatabaseConnection {
     private readonly names?: StatementNames,
   ) {}
 
+  /** The first error that makes the connection stale (server/db/pool.ts): then it is closed, not pooled again. */
+  failure: unknown;
+
   /** Sends `text` now, named when the pool prepares its statements (server/db/pool.ts). */
   private query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
-    return this.client.query({ name: this.names?.nameOf(text, values), text, values: values as unknown[] });
+    return this.client.query({ name: this.names?.nameOf(text, values), text, values: values as unknown[] }).catch((err: unknown) => {
+      if (this.failure === undefined && staleConnection(err)) this.failure = err;
+      throw err;
+    });
   }
 
   /** Sends a statement at once; its promise is kept, with its rejection handled, for `settle`. */
@@ -135,7 +141,7 @@ class PipelinedDriver implements Driver {
     const c = conn as PipelinedConnection;
     await c.settle().catch(() => {});
     c.inTransaction = false;
-    c.client.release();
+    releaseClient(c.client, c.failure);
   }
 
   /** The pool is ended by its owner (openDatabase's close). */

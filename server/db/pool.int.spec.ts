@@ -43,6 +43,38 @@ describe.runIf(usingPostgres)('checking out a connection on PostgreSQL', () => {
   });
 });
 
+describe.runIf(usingPostgres)('a connection that reaches a standby (PostgreSQL)', () => {
+  // After a failover a pooled connection may reach a server that is read-only now; the pool
+  // must close it rather than hand it to the next request. `default_transaction_read_only`
+  // on the one connection stands in for the demoted server.
+  for (const through of ['db', 'projectionDb'] as const) {
+    it(`is closed after its read-only error, and the next transaction gets a new one, through ${through}`, async () => {
+      const test = await createTestDatabase({ migrate: false });
+      await test.release();
+      const database = await openDatabase({ databaseUrl: test.url!, poolSize: 1 });
+      try {
+        const db = database[through];
+        await sql`create table items (id int primary key)`.execute(db);
+        const insert = (id: number) =>
+          db.transaction().execute(async (trx) => {
+            await sql`insert into items (id) values (${id})`.execute(trx);
+            return (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+          });
+        await sql`set default_transaction_read_only = on`.execute(db);
+        const pidBefore = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(db)).rows[0]!.pid;
+        await expect(insert(1)).rejects.toMatchObject({ code: '25006' });
+        const pidAfter = await insert(2);
+        expect(pidAfter).not.toBe(pidBefore);
+        const { rows } = await sql<{ id: number }>`select id from items order by id`.execute(db);
+        expect(rows).toEqual([{ id: 2 }]);
+      } finally {
+        await database.close();
+        await test.close();
+      }
+    });
+  }
+});
+
 describe.runIf(usingPostgres)('prepared statements on PostgreSQL (DB_PREPARED_STATEMENTS)', () => {
   const prepared = async (on: boolean) => {
     const test = await createTestDatabase();

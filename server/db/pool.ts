@@ -71,17 +71,41 @@ export async function checkout(pool: pg.Pool): Promise<pg.PoolClient> {
   }
 }
 
+/**
+ * An error after which a pooled connection is not used again: the server it reaches is a
+ * standby now (read-only transaction, 25006: a failover demoted it, or a router still points
+ * there), or it is going away (57P01-57P03: shut down, crashed, not accepting connections yet;
+ * class 08: the connection failed). node-postgres' pool already drops a client whose socket
+ * closed; one like these would otherwise go back to the pool and fail the next request too.
+ */
+export function staleConnection(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && (code === '25006' || /^57P0[1-3]$/.test(code) || code.startsWith('08'));
+}
+
+/** Releases `client` to its pool, or, after a `staleConnection` error, closes it (the pool opens a new one). */
+export function releaseClient(client: pg.PoolClient, failure: unknown): void {
+  client.release(staleConnection(failure) ? (failure as Error) : undefined);
+}
+
 /** `pool` as Kysely's PostgresDialect takes it: checked out with `checkout`, statements named by `names` when given. */
 export function kyselyPool(pool: pg.Pool, names?: StatementNames): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
       const client = await checkout(pool);
+      // The first stale-connection error decides the release (the statements after it fail otherwise).
+      let failure: unknown;
+      const noted = <T>(answer: Promise<T>) =>
+        answer.catch((err: unknown) => {
+          if (failure === undefined && staleConnection(err)) failure = err;
+          throw err;
+        });
       // A cursor (Kysely's streaming) goes through as it is; a text with its values gets its name.
       const query = (textOrCursor: unknown, values: unknown[] = []) =>
         typeof textOrCursor === 'string'
-          ? client.query({ name: names?.nameOf(textOrCursor, values), text: textOrCursor, values })
+          ? noted(client.query({ name: names?.nameOf(textOrCursor, values), text: textOrCursor, values }))
           : client.query(textOrCursor as pg.Submittable);
-      return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+      return { query: query as unknown as PostgresPoolClient['query'], release: () => releaseClient(client, failure) };
     },
     end: () => pool.end(),
   };

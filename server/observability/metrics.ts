@@ -73,6 +73,25 @@ export class Metrics implements LedgerObserver {
     });
   }
 
+  /**
+   * `ledger_db_pool_connections{state}` of a PostgreSQL pool, read when scraped: `total` and
+   * `idle` connections, and `waiting` requests queued for one. Through a failover, total drops
+   * as dead connections are closed and waiting rises while no primary answers.
+   */
+  databasePool(pool: { totalCount: number; idleCount: number; waitingCount: number }): void {
+    new client.Gauge({
+      name: 'ledger_db_pool_connections',
+      help: 'PostgreSQL pool: connections open (total), idle, and requests waiting for one',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.set({ state: 'total' }, pool.totalCount);
+        this.set({ state: 'idle' }, pool.idleCount);
+        this.set({ state: 'waiting' }, pool.waitingCount);
+      },
+    });
+  }
+
   command(type: string, outcome: string, seconds: number): void {
     this.commands.observe({ type, outcome }, seconds);
   }

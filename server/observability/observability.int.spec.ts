@@ -137,6 +137,11 @@ describe('operations', () => {
     expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="unmatched",status_code="404"\} 1/);
     expect(text).toMatch(/ledger_command_duration_seconds_count\{type="Register",outcome="accepted"\} 1/);
     expect(text).toMatch(/ledger_projection_lag_events\{projection="balances"\} 0/);
+    // On PostgreSQL, its pool: connections open and none waiting after the traffic.
+    if (t.database.kind === 'postgres') {
+      expect(Number(/ledger_db_pool_connections\{state="total"\} (\d+)/.exec(text)?.[1])).toBeGreaterThan(0);
+      expect(text).toMatch(/ledger_db_pool_connections\{state="waiting"\} 0/);
+    }
     for (const name of [
       'ledger_append_conflicts_total',
       'ledger_command_retries_total',

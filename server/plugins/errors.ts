@@ -16,14 +16,26 @@ const walletStatus: Record<WalletError['code'], number> = {
 };
 
 /**
- * The database did not answer: refused or lost connections (node's socket codes) and
- * PostgreSQL's "connection exception" and "operator intervention" classes (08, 57P) and
- * too many connections (53300). Nothing was decided; the same request may be tried again.
+ * node-postgres' own words for a connection that closed under it (a failover, a router that
+ * cut it): they come without a code.
+ */
+const CONNECTION_LOST =
+  /^(Connection terminated( unexpectedly)?|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)$/;
+
+/**
+ * The database did not answer: refused or lost connections (node's socket codes, or
+ * node-postgres' messages), PostgreSQL's "connection exception" and "operator intervention"
+ * classes (08, 57P), too many connections (53300), and a read-only transaction (25006: the
+ * server reached is a standby, during a failover). Nothing was committed, or, for a commit cut
+ * off, the same request with its Idempotency-Key answers as the first would have.
  */
 function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof Error && CONNECTION_LOST.test(err.message)) return true;
   const code = (err as { code?: unknown })?.code;
   if (typeof code !== 'string') return false;
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '53300'].includes(code) || code.startsWith('08') || code.startsWith('57P');
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '53300', '25006'].includes(code) || code.startsWith('08') || code.startsWith('57P')
+  );
 }
 
 /**

@@ -16,6 +16,10 @@ describe('an outage answers 503', () => {
     ['shut-down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
     ['too-many', Object.assign(new Error('sorry, too many clients already'), { code: '53300' })],
     ['pool-busy', new DatabaseBusyError(new Error('timeout exceeded when trying to connect'))],
+    // A failover: the connection closed under the query (node-postgres gives no code), or reached a standby.
+    ['connection-lost', new Error('Connection terminated unexpectedly')],
+    ['not-queryable', new Error('Client has encountered a connection error and is not queryable')],
+    ['read-only', Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' })],
     ['bug', new TypeError("Cannot read properties of undefined (reading 'id')")],
     ['constraint', Object.assign(new Error('duplicate key value violates unique constraint "users_pkey"'), { code: '23505' })],
   ]);
@@ -29,7 +33,7 @@ describe('an outage answers 503', () => {
   });
   afterAll(() => app.close());
 
-  for (const kind of ['event-store', 'refused', 'shut-down', 'too-many', 'pool-busy']) {
+  for (const kind of ['event-store', 'refused', 'shut-down', 'too-many', 'pool-busy', 'connection-lost', 'not-queryable', 'read-only']) {
     it(`${kind}: 503, try again`, async () => {
       const res = await app.inject({ method: 'GET', url: `/${kind}` });
       expect([res.statusCode, res.json(), res.headers['retry-after']]).toEqual([
