@@ -179,7 +179,13 @@ const ConfigSchema = z
     PRICE_MAX_AGE_S: z.coerce.number().int().min(1).max(86_400).default(600),
   })
   .superRefine((c, ctx) => {
-    if (c.FOUR_EYES_DAILY_LIMIT_USD !== undefined && new Decimal(c.FOUR_EYES_DAILY_LIMIT_USD).lt(c.FOUR_EYES_LIMIT_USD)) {
+    // Compared only when both are amounts (a bad one is refused by its own rule above).
+    const usd = (v: unknown): v is string => typeof v === 'string' && /^\d+(\.\d+)?$/.test(v);
+    if (
+      usd(c.FOUR_EYES_DAILY_LIMIT_USD) &&
+      usd(c.FOUR_EYES_LIMIT_USD) &&
+      new Decimal(c.FOUR_EYES_DAILY_LIMIT_USD).lt(c.FOUR_EYES_LIMIT_USD)
+    ) {
       ctx.addIssue({
         code: 'custom',
         path: ['FOUR_EYES_DAILY_LIMIT_USD'],
