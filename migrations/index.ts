@@ -28,6 +28,7 @@ import * as m0026 from './0026_notification_preferences.js';
 import * as m0027 from './0027_snapshots.js';
 import * as m0028 from './0028_snapshot_archive.js';
 import * as m0029 from './0029_read_model_fill_factor.js';
+import * as m0030 from './0030_session_methods.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0027_snapshots': m0027,
   '0028_snapshot_archive': m0028,
   '0029_read_model_fill_factor': m0029,
+  '0030_session_methods': m0030,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
