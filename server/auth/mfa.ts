@@ -123,7 +123,8 @@ export class SecondFactors {
     await this.accounts.record(auth.userId, { type: 'EnrolFactor', factorId: id }, { id: auth.userId, role: auth.role });
     const uri = generateURI({ issuer: ISSUER, label: email, secret });
     const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
-    return { id, type: 'totp' as const, totp: { qr_code: `data:image/svg+xml;utf-8,${encodeURIComponent(svg)}`, secret, uri } };
+    // The SVG itself, as GoTrue answers it: Supabase's SDK (and our client, web/src/features/customer/settings/api/security.ts) makes it a data URL.
+    return { id, type: 'totp' as const, totp: { qr_code: svg, secret, uri } };
   }
 
   private async ownFactor(userId: string, factorId: string) {
