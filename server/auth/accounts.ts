@@ -28,6 +28,7 @@ import { assertPasswordAllowed } from './password-policy.js';
 import { isNewDevice, networkOf } from './new-device.js';
 import { issueLinkToken } from './one-time-tokens.js';
 import { unconfirmedView, userView, type ViewedUser } from './user-view.js';
+import { AnswerTiming } from './answer-timing.js';
 
 /** A session's sign-in or its last password confirmation counts as a recent authentication this long. */
 export const RECENT_AUTH_MS = 5 * 60_000;
@@ -150,17 +151,25 @@ export class Accounts {
   ): Promise<UserView> {
     await this.spendCaptcha(input.captchaToken);
     assertPasswordAllowed(input.password, [input.email, input.fullName]);
+    const startedAt = performance.now();
     let userId: string;
     try {
       userId = await this.createAccount({ ...input, role: 'USER', source: 'self', requiresPasswordChange: false, emailConfirmed: false });
     } catch (error) {
       if (!(error instanceof AuthError && error.code === 'email_exists')) throw error;
       await this.mailExistingOwner(input.email, req);
+      // Creating nothing is quicker than creating an account: answered when a new account's sign-up would be.
+      await this.signUpTiming.padCheap(startedAt);
       return unconfirmedView(input.email, input.fullName);
     }
     await this.sendConfirmation({ id: userId, email: input.email.trim(), full_name: input.fullName.trim() }, req);
-    return this.view((await this.findById(userId))!);
+    const view = await this.view((await this.findById(userId))!);
+    this.signUpTiming.noteFull(startedAt);
+    return view;
   }
+
+  /** How long sign-ups that created an account took, which a sign-up for a known address takes too. */
+  private readonly signUpTiming = new AnswerTiming();
 
   private async mailExistingOwner(email: string, req: RequestInfo): Promise<void> {
     const owner = await this.findByEmail(email);
