@@ -31,6 +31,7 @@ import * as m0029 from './0029_read_model_fill_factor.js';
 import * as m0030 from './0030_staff_activity.js';
 import * as m0031 from './0031_staff_limit_usage.js';
 import * as m0032 from './0032_liabilities_proofs.js';
+import * as m0033 from './0033_session_methods.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0030_staff_activity': m0030,
   '0031_staff_limit_usage': m0031,
   '0032_liabilities_proofs': m0032,
+  '0033_session_methods': m0033,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -10,6 +10,7 @@ import { createLedgerContext, type LedgerContext } from './context.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerClient } from './plugins/client.js';
 import { registerSecurity, requestForLog } from './plugins/security.js';
+import { acceptEmptyBodies } from './plugins/empty-bodies.js';
 import { guardDocs } from './plugins/production-surface.js';
 import { answerSerializer, declareRefusals, openApiTransform } from './plugins/responses.js';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -24,7 +25,8 @@ import type { BlobStore } from './blobs/blob-store.js';
 import type { Redis } from 'ioredis';
 import { openRedis } from './shared-state.js';
 import { Metrics } from './observability/metrics.js';
-import { registerRequestId, requestIdOf } from './observability/request-id.js';
+import { registerRequestId, requestIdOf, trustedPeer } from './observability/request-id.js';
+import { operatorAccess } from './observability/operator-access.js';
 import { projectionLags } from './observability/projection-lag.js';
 
 declare module 'fastify' {
@@ -103,8 +105,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           },
     // Which proxies may tell the client's address (X-Forwarded-For): none unless TRUST_PROXY says.
     trustProxy: trustProxyOption(config.TRUST_PROXY),
-    // The caller's X-Request-Id when it is a sane one, else a new UUID (server/observability/request-id.ts).
-    genReqId: requestIdOf,
+    // A trusted proxy's X-Request-Id when it is a sane one, else a new UUID (server/observability/request-id.ts).
+    genReqId: requestIdOf(trustedPeer(config.TRUST_PROXY)),
     bodyLimit: 1024 * 1024,
   });
   const routeTable: Array<{ method: string; url: string }> = [];
@@ -128,10 +130,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // Outside production an answer with a field its schema does not declare is an error (tests see it).
   app.setSerializerCompiler(answerSerializer(config.NODE_ENV !== 'production'));
   registerErrorHandling(app);
+  acceptEmptyBodies(app);
   declareRefusals(app);
   await registerSecurity(app);
   guardDocs(app, config);
-  metrics.register(app);
+  metrics.register(app, operatorAccess(config));
 
   await app.register(fastifySwagger, {
     openapi: {

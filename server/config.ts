@@ -123,6 +123,8 @@ const ConfigSchema = z
       .string()
       .regex(/^[\w.:-]{1,64}$/, 'REDIS_KEY_PREFIX must be 1 to 64 letters, digits or . : - _')
       .default('wallet-ledger:'),
+    /** Bearer token for /metrics and the detail of /readyz; unset: open outside production, closed in production. */
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     /** /readyz fails when a read model is more than this many events behind the log. */
     READY_MAX_LAG: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
     /** altcha (self-hosted proof of work, the default), recaptcha or turnstile (need CAPTCHA_SECRET). */

@@ -140,7 +140,16 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return state.emailConfirmed ? [] : [{ type: 'user.email-confirmed', data: {} }];
     case 'RecordSignIn':
       return [
-        { type: 'user.signed-in', data: { sessionId: command.sessionId, ipAddress: command.ipAddress, userAgent: command.userAgent } },
+        {
+          type: 'user.signed-in',
+          data: {
+            sessionId: command.sessionId,
+            ipAddress: command.ipAddress,
+            userAgent: command.userAgent,
+            method: command.method,
+            aal: command.aal,
+          },
+        },
       ];
     case 'RecordPasswordChange':
       return recordPasswordChange(command, state);

@@ -55,7 +55,14 @@ export const userEventSchemas = {
   'user.email-confirmed': { version: 1, schema: z.object({}) },
   'user.signed-in': {
     version: 1,
-    schema: z.object({ sessionId: z.uuid(), ipAddress: z.string().nullable(), userAgent: z.string().nullable() }),
+    schema: z.object({
+      sessionId: z.uuid(),
+      ipAddress: z.string().nullable(),
+      userAgent: z.string().nullable(),
+      /** How the sign-in was completed ('password', 'totp', 'otp', 'recovery_code') and the level reached; absent in events before issue 45. */
+      method: z.string().optional(),
+      aal: z.enum(['aal1', 'aal2']).optional(),
+    }),
   },
   'user.password-changed': {
     version: 1,

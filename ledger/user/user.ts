@@ -126,7 +126,14 @@ export type UserCommand =
       emailConfirmed: boolean;
     }
   | { type: 'ConfirmEmail' }
-  | { type: 'RecordSignIn'; sessionId: string; ipAddress: string | null; userAgent: string | null }
+  | {
+      type: 'RecordSignIn';
+      sessionId: string;
+      ipAddress: string | null;
+      userAgent: string | null;
+      method: string;
+      aal: 'aal1' | 'aal2';
+    }
   | { type: 'RecordPasswordChange'; method: 'self' | 'recovery' | 'forced' | 'staff-reset' }
   | { type: 'RequirePasswordChange' }
   | { type: 'EnrolFactor'; factorId: string }

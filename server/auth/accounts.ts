@@ -22,11 +22,13 @@ import { hashPassword, sha256, verifyPassword } from './crypto.js';
 import { AuthError, authErrors } from './errors.js';
 import { clearFailures, countAttempt, SignInThrottle } from './failures.js';
 import { DatabaseThrottleStore } from './throttle.js';
-import type { SessionService } from './sessions.js';
+import type { AmrEntry, SessionService } from './sessions.js';
+import { requiredAalFor } from './mfa.js';
 import { assertPasswordAllowed } from './password-policy.js';
 import { isNewDevice, networkOf } from './new-device.js';
 import { issueLinkToken } from './one-time-tokens.js';
 import { unconfirmedView, userView, type ViewedUser } from './user-view.js';
+import { AnswerTiming } from './answer-timing.js';
 
 /** A session's sign-in or its last password confirmation counts as a recent authentication this long. */
 export const RECENT_AUTH_MS = 5 * 60_000;
@@ -36,6 +38,8 @@ const CONFIRMATION_RESEND_MS = 10 * 60_000;
 const RECOVERY_LINK_TTL_MS = 3600_000;
 /** Mails an hour to an account's owner about sign-ups with their address. */
 const ACCOUNT_EXISTS_MAILS = 3;
+/** Reset links, and confirmation links, mailed to one account within an hour; more are not sent (the answer stays the same). */
+export const LINK_MAILS_PER_HOUR = 5;
 
 export type { UserView } from '../../ledger/contract/access.js';
 import type { UserView } from '../../ledger/contract/access.js';
@@ -108,7 +112,7 @@ export class Accounts {
     emailConfirmed: boolean;
     actor?: Actor;
   }): Promise<string> {
-    assertPasswordAllowed(input.password);
+    assertPasswordAllowed(input.password, [input.email, input.fullName]);
     const userId = randomUUID();
     const passwordHash = await hashPassword(input.password);
     const reserved = await this.db
@@ -146,18 +150,26 @@ export class Accounts {
     req: RequestInfo,
   ): Promise<UserView> {
     await this.spendCaptcha(input.captchaToken);
-    assertPasswordAllowed(input.password);
+    assertPasswordAllowed(input.password, [input.email, input.fullName]);
+    const startedAt = performance.now();
     let userId: string;
     try {
       userId = await this.createAccount({ ...input, role: 'USER', source: 'self', requiresPasswordChange: false, emailConfirmed: false });
     } catch (error) {
       if (!(error instanceof AuthError && error.code === 'email_exists')) throw error;
       await this.mailExistingOwner(input.email, req);
+      // Creating nothing is quicker than creating an account: answered when a new account's sign-up would be.
+      await this.signUpTiming.padCheap(startedAt);
       return unconfirmedView(input.email, input.fullName);
     }
     await this.sendConfirmation({ id: userId, email: input.email.trim(), full_name: input.fullName.trim() }, req);
-    return this.view((await this.findById(userId))!);
+    const view = await this.view((await this.findById(userId))!);
+    this.signUpTiming.noteFull(startedAt);
+    return view;
   }
+
+  /** How long sign-ups that created an account took, which a sign-up for a known address takes too. */
+  private readonly signUpTiming = new AnswerTiming();
 
   private async mailExistingOwner(email: string, req: RequestInfo): Promise<void> {
     const owner = await this.findByEmail(email);
@@ -168,6 +180,7 @@ export class Accounts {
 
   /** Mails a new confirmation link (valid 24 hours) to an address not yet confirmed. */
   private async sendConfirmation(user: { id: string; email: string; full_name: string }, req: RequestInfo): Promise<void> {
+    if (!(await this.mailAllowed(`confirmation-mail:${user.id}`, req))) return;
     const token = await issueLinkToken(this.db, user.id, 'signup', SIGNUP_LINK_TTL_MS);
     const link = `${this.publicUrl}/auth/v1/verify?type=signup&token=${token}`;
     void sendQuietly(this.mailer, confirmationMail(user.email, user.full_name, link), req.log);
@@ -291,21 +304,29 @@ export class Accounts {
     }
     if (user.banned_until && new Date(user.banned_until) > new Date()) throw authErrors.banned();
     const sessionId = await this.sessions.create(user.id, { aal: 'aal1', ipAddress: req.ip, userAgent: req.userAgent });
+    // Without a second step the password completes the sign-in; otherwise the second step does (mfa.ts).
+    if ((await this.requiredAal(user)) === 'aal1') await this.recordSignIn(sessionId, { id: user.id, role: user.role }, req.log);
     const tokens = await this.sessions.issue(sessionId, user.id, user.role);
     return { ...tokens, user: await this.view(user) };
   }
 
-  /** Records this session's sign-in (time, IP, user agent) once, by `user` with their own role (a staff member's is a staff sign-in). */
-  async logLogin(sessionId: string, user: Actor, req: RequestInfo): Promise<void> {
-    const first = await this.db
+  /**
+   * Records the session's sign-in once, by the server, when the session reaches the level its
+   * account needs (after the password, or after the second step): time, the client's IP (as
+   * TRUST_PROXY lets it be seen) and user agent of the password step, the method that completed
+   * it and the level. The actor is the user with their own role, so a staff member's sign-in is a
+   * staff action. A sign-in from a browser and network the account has not used before is mailed.
+   */
+  async recordSignIn(sessionId: string, user: Actor, log: RequestInfo['log'] = this.log): Promise<void> {
+    const session = await this.db
       .updateTable('auth_sessions')
       .set({ login_logged: true })
       .where('id', '=', sessionId)
       .where('login_logged', '=', false)
-      .returning('id')
+      .where('recovery', '=', false)
+      .returning(['ip_address', 'user_agent', 'aal', 'amr'])
       .executeTakeFirst();
-    if (!first) return;
-    const userAgent = req.userAgent?.slice(0, 512) ?? null;
+    if (!session) return;
     const seen = await this.db
       .selectFrom('login_history')
       .select(['ip_address', 'user_agent'])
@@ -313,10 +334,28 @@ export class Accounts {
       .orderBy('timestamp', 'desc')
       .limit(200)
       .execute();
-    await this.record(user.id, { type: 'RecordSignIn', sessionId, ipAddress: req.ip, userAgent }, user);
-    if (isNewDevice(seen, { ip: req.ip, userAgent })) {
-      await this.notify(user.id, { kind: 'new-sign-in', at: new Date(), ip: req.ip, network: networkOf(req.ip), userAgent }, req.log);
+    const [latest] = JSON.parse(session.amr) as AmrEntry[];
+    const ip = session.ip_address;
+    const userAgent = session.user_agent;
+    await this.record(
+      user.id,
+      { type: 'RecordSignIn', sessionId, ipAddress: ip, userAgent, method: latest?.method ?? 'password', aal: session.aal },
+      user,
+    );
+    if (isNewDevice(seen, { ip, userAgent })) {
+      await this.notify(user.id, { kind: 'new-sign-in', at: new Date(), ip, network: networkOf(ip), userAgent }, log);
     }
+  }
+
+  /** The level the user's sessions must reach (mfa.ts `requiredAalFor`). */
+  private async requiredAal(user: { id: string; active_mfa_method: 'totp' | 'email' | null }): Promise<'aal1' | 'aal2'> {
+    const factor = await this.db
+      .selectFrom('auth_mfa_factors')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('status', '=', 'verified')
+      .executeTakeFirst();
+    return requiredAalFor(user.active_mfa_method, Boolean(factor));
   }
 
   async checkPassword(userId: string, password: string): Promise<boolean> {
@@ -345,13 +384,15 @@ export class Accounts {
     newPassword: string,
     ctx: { sessionId: string | null; method: 'self' | 'recovery' | 'forced' | 'staff-reset'; actor: Actor; log?: RequestInfo['log'] },
   ): Promise<void> {
-    assertPasswordAllowed(newPassword);
+    const owner = await this.findById(userId);
+    assertPasswordAllowed(newPassword, owner ? [owner.email, owner.full_name] : []);
     const passwordHash = await hashPassword(newPassword);
     await this.db
       .updateTable('auth_credentials')
       .set({ password_hash: passwordHash, updated_at: new Date() })
       .where('user_id', '=', userId)
       .execute();
+    await this.retireResetLinks(userId);
     await this.record(userId, { type: 'RecordPasswordChange', method: ctx.method }, ctx.actor);
     if (ctx.method === 'recovery' || ctx.method === 'staff-reset' || !ctx.sessionId) await this.sessions.revokeAll(userId);
     else await this.sessions.revokeAll(userId, ctx.sessionId);
@@ -359,12 +400,35 @@ export class Accounts {
     if (ctx.method !== 'staff-reset') await this.notify(userId, { kind: 'password-changed', at: new Date() }, ctx.log);
   }
 
-  /** Always answers the same; an existing account gets a single-use link valid one hour. */
+  /** Whether one more link mail of this kind may go to the account this hour (LINK_MAILS_PER_HOUR); counts it. */
+  private async mailAllowed(key: string, req: RequestInfo): Promise<boolean> {
+    if ((await this.throttle.store.increment(key, 3600_000)) <= LINK_MAILS_PER_HOUR) return true;
+    req.log.warn({ key }, 'link mail not sent: too many for this address in an hour');
+    return false;
+  }
+
+  /**
+   * Always answers the same; an existing account gets a single-use link valid one hour, which
+   * retires every earlier link (one live reset link per account), at most LINK_MAILS_PER_HOUR an hour.
+   */
   async recover(email: string, req: RequestInfo): Promise<void> {
     const user = await this.findByEmail(email);
     if (!user) return;
+    if (!(await this.mailAllowed(`reset-mail:${user.id}`, req))) return;
+    await this.retireResetLinks(user.id);
     const token = await issueLinkToken(this.db, user.id, 'recovery', RECOVERY_LINK_TTL_MS);
     void sendQuietly(this.mailer, passwordResetMail(user.email, `${this.publicUrl}/update-password#type=recovery&token=${token}`), req.log);
+  }
+
+  /** Spends every unused reset link of the account (a newer link, or a new password, replaces them). */
+  private async retireResetLinks(userId: string): Promise<void> {
+    await this.db
+      .updateTable('auth_one_time_tokens')
+      .set({ used_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'recovery')
+      .where('used_at', 'is', null)
+      .execute();
   }
 
   /** Exchanges a reset link's token for a recovery session that may only set a password. */

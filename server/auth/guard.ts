@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookH
 import type { UsersTable } from '../db/schema.js';
 import type { Accounts } from './accounts.js';
 import { requiredAalFor } from './mfa.js';
-import type { AccessClaims, SessionService } from './sessions.js';
+import { recoveryExpired, type AccessClaims, type SessionService } from './sessions.js';
 import { authErrors, AuthError } from './errors.js';
 import { HttpError } from '../errors.js';
 
@@ -101,6 +101,7 @@ export function createGuard(sessions: SessionService, verifyToken: (token: strin
       await sessions.revokeAll(user.id);
       throw new AuthError(401, 'user_banned', 'User is banned');
     }
+    if (recoveryExpired(session)) throw authErrors.notAuthenticated();
     if (session.recovery && !opts.allowRecovery) throw authErrors.passwordChangeRequired();
     const secondStepOwed = session.aal !== 'aal2' && requiredAalFor(user.active_mfa_method, hasVerifiedFactor) === 'aal2';
     if (secondStepOwed && !opts.allowAal1 && !(session.recovery && opts.allowRecoveryAtAal1)) throw authErrors.mfaRequired();

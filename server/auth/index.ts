@@ -73,6 +73,7 @@ export async function registerAuth(app: FastifyInstance, ledger: LedgerContext, 
     config.ACCESS_TOKEN_TTL_SECONDS,
     ledger.database.watch,
     lifetimes,
+    secrets.dataKey,
   );
   const throttle = new SignInThrottle(new DatabaseThrottleStore(db), config.RATE_LIMIT_FACTOR);
   const accounts = new Accounts(db, ledger, sessions, mailer, captcha, publicUrl, app.log, throttle);

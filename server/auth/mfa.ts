@@ -30,6 +30,19 @@ export interface SessionAuth {
   role: string;
 }
 
+/** Marks an open challenge answered; false when it was answered already (by a parallel verification) or expired. */
+async function spendChallenge(trx: Kysely<DB>, challengeId: string): Promise<boolean> {
+  const spent = await trx
+    .updateTable('auth_mfa_challenges')
+    .set({ verified_at: new Date() })
+    .where('id', '=', challengeId)
+    .where('verified_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .returning('id')
+    .executeTakeFirst();
+  return Boolean(spent);
+}
+
 /** The rule of `SecondFactors.requiredAal`, for a caller that already knows whether a verified factor exists. */
 export function requiredAalFor(activeMfaMethod: 'totp' | 'email' | null, hasVerifiedFactor: boolean): 'aal1' | 'aal2' {
   if (activeMfaMethod === 'email') return 'aal2';
@@ -110,7 +123,8 @@ export class SecondFactors {
     await this.accounts.record(auth.userId, { type: 'EnrolFactor', factorId: id }, { id: auth.userId, role: auth.role });
     const uri = generateURI({ issuer: ISSUER, label: email, secret });
     const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
-    return { id, type: 'totp' as const, totp: { qr_code: `data:image/svg+xml;utf-8,${encodeURIComponent(svg)}`, secret, uri } };
+    // The SVG itself, as GoTrue answers it: Supabase's SDK (and our client, web/src/features/customer/settings/api/security.ts) makes it a data URL.
+    return { id, type: 'totp' as const, totp: { qr_code: svg, secret, uri } };
   }
 
   private async ownFactor(userId: string, factorId: string) {
@@ -155,21 +169,26 @@ export class SecondFactors {
       : { valid: false as const };
     if (!result.valid) throw authErrors.mfaFailed();
     const timeStep = (result as { timeStep: number }).timeStep;
-    // Spend the step race-free: only one request can move last_used_step past it.
-    const spent = await this.db
-      .updateTable('auth_mfa_factors')
-      .set({
-        last_used_step: timeStep,
-        ...(factor.status === 'unverified' ? { status: 'verified' as const, verified_at: new Date() } : {}),
-      })
-      .where('id', '=', factorId)
-      .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', String(timeStep))]))
-      .returning('id')
-      .executeTakeFirst();
+    // The code's time step and the challenge are spent together, race-free: of two parallel
+    // verifications (the same code, or two codes of neighbouring steps) exactly one passes.
+    const spent = await this.db.transaction().execute(async (trx) => {
+      const step = await trx
+        .updateTable('auth_mfa_factors')
+        .set({
+          last_used_step: timeStep,
+          ...(factor.status === 'unverified' ? { status: 'verified' as const, verified_at: new Date() } : {}),
+        })
+        .where('id', '=', factorId)
+        .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', String(timeStep))]))
+        .returning('id')
+        .executeTakeFirst();
+      if (!step || !(await spendChallenge(trx, challengeId))) throw authErrors.mfaFailed();
+      return true;
+    });
     if (!spent) throw authErrors.mfaFailed();
     await clearFailures(this.db, failures);
-    await this.db.updateTable('auth_mfa_challenges').set({ verified_at: new Date() }).where('id', '=', challengeId).execute();
-    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2' });
+    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2', method: 'totp' });
+    await this.accounts.recordSignIn(auth.sessionId, { id: auth.userId, role: auth.role }, log);
     if (factor.status === 'verified') return this.sessionBody(auth);
     await this.accounts.record(auth.userId, { type: 'VerifyFactor', factorId }, { id: auth.userId, role: auth.role });
     // The enrolment's recovery codes: shown in this answer only, stored as argon2id hashes.
@@ -229,20 +248,22 @@ export class SecondFactors {
         break;
       }
     }
-    // Spent race-free: only one request can set used_at.
-    const spent =
-      match === undefined
-        ? undefined
-        : await this.db
-            .updateTable('auth_mfa_recovery_codes')
-            .set({ used_at: new Date() })
-            .where('code_digest', '=', match)
-            .where('used_at', 'is', null)
-            .returning('code_digest')
-            .executeTakeFirst();
-    if (!spent) throw authErrors.recoveryCodeInvalid();
+    if (match === undefined) throw authErrors.recoveryCodeInvalid();
+    const digest = match;
+    // The code and the challenge are spent together, race-free: of two parallel verifications
+    // (the same code, or two valid codes) exactly one passes, and a losing code stays unspent.
+    await this.db.transaction().execute(async (trx) => {
+      const code = await trx
+        .updateTable('auth_mfa_recovery_codes')
+        .set({ used_at: new Date() })
+        .where('code_digest', '=', digest)
+        .where('used_at', 'is', null)
+        .returning('code_digest')
+        .executeTakeFirst();
+      if (!code) throw authErrors.recoveryCodeInvalid();
+      if (!(await spendChallenge(trx, challengeId))) throw authErrors.mfaFailed();
+    });
     await clearFailures(this.db, failures);
-    await this.db.updateTable('auth_mfa_challenges').set({ verified_at: new Date() }).where('id', '=', challengeId).execute();
     const left = await this.db
       .selectFrom('auth_mfa_recovery_codes')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -250,7 +271,8 @@ export class SecondFactors {
       .where('used_at', 'is', null)
       .executeTakeFirst();
     await this.accounts.record(auth.userId, { type: 'UseRecoveryCode', left: Number(left?.n ?? 0) }, { id: auth.userId, role: auth.role });
-    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2' });
+    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2', method: 'recovery_code' });
+    await this.accounts.recordSignIn(auth.sessionId, { id: auth.userId, role: auth.role }, log);
     await this.accounts.notify(auth.userId, { kind: 'recovery-code-used', at: new Date(), left: Number(left?.n ?? 0) }, log);
     return this.sessionBody(auth);
   }
@@ -348,7 +370,7 @@ export class SecondFactors {
    * is e-mail, or who is turning e-mail codes on. With a verified authenticator (or `totp` as the
    * method) it is refused before the code is looked at, so e-mail access never stands in for it.
    */
-  async verifyEmailCode(auth: SessionAuth, email: string, code: string) {
+  async verifyEmailCode(auth: SessionAuth, email: string, code: string, log: MailLog) {
     const user = await this.accounts.findById(auth.userId);
     if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) throw authErrors.otpInvalid();
     if (await this.usesAuthenticator(user)) throw authErrors.emailCodeNotAccepted();
@@ -382,7 +404,8 @@ export class SecondFactors {
       .executeTakeFirst();
     if (!spent) throw authErrors.otpInvalid();
     await clearFailures(this.db, failures);
-    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2', emailOtpVerifiedAt: new Date() });
+    await this.sessions.upgrade(auth.sessionId, { aal: 'aal2', emailOtpVerifiedAt: new Date(), method: 'otp' });
+    await this.accounts.recordSignIn(auth.sessionId, { id: auth.userId, role: auth.role }, log);
     return this.sessionBody(auth);
   }
 

@@ -5,12 +5,29 @@ import { randomToken, sha256 } from './crypto.js';
 import { authErrors } from './errors.js';
 import { WatchedCache, type WriteWatch } from '../db/write-watch.js';
 import { isStaffRole } from '../shared/access.js';
+import { decrypt, encrypt } from '../secrets.js';
 
 /** How long the guard may reuse what it read of a session (writes by this process end it at once). */
 const FOR_REQUEST_MAX_AGE_MS = 1000;
 const FOR_REQUEST_CACHE_SIZE = 10_000;
 
 export type Aal = 'aal1' | 'aal2';
+
+/**
+ * How a session's owner proved who they are, in GoTrue's words (its `amr` claim): the password,
+ * a reset link ('recovery'), an authenticator's code ('totp'), an e-mailed code ('otp') or a
+ * one-time recovery code ('recovery_code').
+ */
+export type AuthMethod = 'password' | 'recovery' | 'totp' | 'otp' | 'recovery_code';
+
+/** One entry of the `amr` claim: a method and when it was used (seconds since the epoch). */
+export interface AmrEntry {
+  method: AuthMethod;
+  timestamp: number;
+}
+
+/** A spent refresh token used again within this long returns the pair it was exchanged for (two tabs, a retry). */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
 
 export interface AccessClaims {
   sub: string;
@@ -19,6 +36,8 @@ export interface AccessClaims {
   session_id: string;
   /** Unique per token, so that two tokens issued in one second still differ. */
   jti?: string;
+  /** The session's authentication methods, newest first, as GoTrue's tokens carry them. */
+  amr?: AmrEntry[];
 }
 
 export type { IssuedTokens } from '../../ledger/contract/access.js';
@@ -39,6 +58,14 @@ export interface SessionLifetimes {
 }
 
 const DAY_MS = 24 * 3600_000;
+
+/** A reset link's session exists to set a new password: it ends this long after the link was used, or at the change. */
+export const RECOVERY_SESSION_MS = 15 * 60_000;
+
+/** Whether a reset link's session has outlived RECOVERY_SESSION_MS. */
+export function recoveryExpired(session: { recovery: boolean; created_at: Date | string }, now = Date.now()): boolean {
+  return session.recovery && new Date(session.created_at).getTime() + RECOVERY_SESSION_MS <= now;
+}
 export const DEFAULT_LIFETIMES: SessionLifetimes = {
   customer: { idleMs: 7 * DAY_MS, maxMs: 30 * DAY_MS },
   staff: { idleMs: 30 * 60_000, maxMs: 12 * 3600_000 },
@@ -71,6 +98,8 @@ export class SessionService {
     /** When given, `forRequest` answers repeated calls from memory until a watched table is written. */
     watch?: WriteWatch,
     private readonly lifetimes: SessionLifetimes = DEFAULT_LIFETIMES,
+    /** Encrypts a spent refresh token's successor pair for the grace; without it a repeat ends the session. */
+    private readonly dataKey?: Buffer,
   ) {
     this.recent =
       watch &&
@@ -85,6 +114,7 @@ export class SessionService {
     opts: { aal: Aal; recovery?: boolean; ipAddress: string | null; userAgent: string | null },
   ): Promise<string> {
     const id = randomUUID();
+    const amr: AmrEntry[] = [{ method: opts.recovery ? 'recovery' : 'password', timestamp: Math.floor(Date.now() / 1000) }];
     await this.db
       .insertInto('auth_sessions')
       .values({
@@ -97,6 +127,7 @@ export class SessionService {
         reauthenticated_at: null,
         email_otp_verified_at: null,
         revoked_at: null,
+        amr: JSON.stringify(amr),
       })
       .execute();
     return id;
@@ -104,7 +135,11 @@ export class SessionService {
 
   /** New access and refresh tokens for a live session (earlier unspent refresh tokens are retired). */
   async issue(sessionId: string, userId: string, role: string): Promise<IssuedTokens> {
-    const session = await this.db.selectFrom('auth_sessions').select(['aal', 'revoked_at']).where('id', '=', sessionId).executeTakeFirst();
+    const session = await this.db
+      .selectFrom('auth_sessions')
+      .select(['aal', 'revoked_at', 'amr'])
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
     if (!session || session.revoked_at) throw authErrors.notAuthenticated();
     const refresh = randomToken();
     await this.db.transaction().execute(async (trx) => {
@@ -119,13 +154,16 @@ export class SessionService {
         .values({ token_hash: sha256(refresh), session_id: sessionId, spent_at: null })
         .execute();
     });
-    return this.tokens(sessionId, userId, role, session.aal, refresh);
+    return this.tokens(sessionId, userId, role, session.aal, refresh, session.amr);
   }
 
-  private tokens(sessionId: string, userId: string, role: string, aal: Aal, refresh: string): IssuedTokens {
+  private tokens(sessionId: string, userId: string, role: string, aal: Aal, refresh: string, amr: string): IssuedTokens {
     const now = Math.floor(Date.now() / 1000);
     return {
-      access_token: this.sign({ sub: userId, role, aal, session_id: sessionId, jti: randomUUID() }, this.ttlSeconds),
+      access_token: this.sign(
+        { sub: userId, role, aal, amr: JSON.parse(amr) as AmrEntry[], session_id: sessionId, jti: randomUUID() },
+        this.ttlSeconds,
+      ),
       refresh_token: refresh,
       expires_in: this.ttlSeconds,
       expires_at: now + this.ttlSeconds,
@@ -133,47 +171,99 @@ export class SessionService {
     };
   }
 
-  /** Spends a refresh token for a new pair. Reuse of a spent one ends the session. */
+  /**
+   * Spends a refresh token for a new pair. A spent one used again within REFRESH_REUSE_GRACE_MS
+   * (two tabs, a retry, a parallel refresh) answers the same pair it was exchanged for; later, it
+   * was copied, and the whole session ends. A reset link's session is never refreshed.
+   */
   async refresh(
     refreshToken: string,
     roleOf: (userId: string) => Promise<{ role: string; banned: boolean } | null>,
   ): Promise<IssuedTokens & { userId: string }> {
     const hash = sha256(refreshToken);
-    const row = await this.db
-      .selectFrom('auth_refresh_tokens as t')
-      .innerJoin('auth_sessions as s', 's.id', 't.session_id')
-      .select(['t.session_id', 't.spent_at', 's.user_id', 's.revoked_at', 's.aal', 's.created_at', 's.refreshed_at'])
-      .where('t.token_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await this.refreshTokenRow(hash);
     if (!row || row.revoked_at) throw authErrors.refreshInvalid();
-    if (row.spent_at) {
+    if (row.recovery) {
       await this.revoke(row.session_id);
-      throw authErrors.refreshReused();
+      throw authErrors.refreshInvalid();
     }
-    const spent = await this.db
-      .updateTable('auth_refresh_tokens')
-      .set({ spent_at: new Date() })
-      .where('token_hash', '=', hash)
-      .where('spent_at', 'is', null)
-      .returning('token_hash')
-      .executeTakeFirst();
-    if (!spent) {
-      // Lost a race with another use of the same token: that is reuse too.
-      await this.revoke(row.session_id);
-      throw authErrors.refreshReused();
-    }
+    if (row.spent_at) return this.repeatOrEnd(row);
     const user = await roleOf(row.user_id);
     if (!user || user.banned || this.endsAt(user.role, row) <= Date.now()) {
       await this.revoke(row.session_id);
       throw authErrors.refreshInvalid();
     }
     const next = randomToken();
-    await this.db
-      .insertInto('auth_refresh_tokens')
-      .values({ token_hash: sha256(next), session_id: row.session_id, spent_at: null })
-      .execute();
-    await this.db.updateTable('auth_sessions').set({ refreshed_at: new Date() }).where('id', '=', row.session_id).execute();
-    return { ...this.tokens(row.session_id, row.user_id, user.role, row.aal, next), userId: row.user_id };
+    const pair = this.tokens(row.session_id, row.user_id, user.role, row.aal, next, row.amr);
+    const now = new Date();
+    // The token is spent, its successor stored and the session's use noted at once: of two
+    // parallel uses one wins here, the other finds the winner's pair (repeatOrEnd).
+    const won = await this.db.transaction().execute(async (trx) => {
+      const spent = await trx
+        .updateTable('auth_refresh_tokens')
+        .set({ spent_at: now, successor_encrypted: this.dataKey ? encrypt(this.dataKey, JSON.stringify(pair)) : null })
+        .where('token_hash', '=', hash)
+        .where('spent_at', 'is', null)
+        .returning('token_hash')
+        .executeTakeFirst();
+      if (!spent) return false;
+      await trx
+        .insertInto('auth_refresh_tokens')
+        .values({ token_hash: sha256(next), session_id: row.session_id, spent_at: null })
+        .execute();
+      await trx.updateTable('auth_sessions').set({ refreshed_at: now }).where('id', '=', row.session_id).execute();
+      // A pair kept for the grace is no longer needed once it has passed.
+      await trx
+        .updateTable('auth_refresh_tokens')
+        .set({ successor_encrypted: null })
+        .where('session_id', '=', row.session_id)
+        .where('spent_at', '<', new Date(now.getTime() - REFRESH_REUSE_GRACE_MS))
+        .where('successor_encrypted', 'is not', null)
+        .execute();
+      return true;
+    });
+    if (!won) {
+      const again = await this.refreshTokenRow(hash);
+      if (!again || again.revoked_at) throw authErrors.refreshInvalid();
+      return this.repeatOrEnd(again);
+    }
+    return { ...pair, userId: row.user_id };
+  }
+
+  private refreshTokenRow(hash: string) {
+    return this.db
+      .selectFrom('auth_refresh_tokens as t')
+      .innerJoin('auth_sessions as s', 's.id', 't.session_id')
+      .select([
+        't.session_id',
+        't.spent_at',
+        't.successor_encrypted',
+        's.user_id',
+        's.revoked_at',
+        's.aal',
+        's.amr',
+        's.recovery',
+        's.created_at',
+        's.refreshed_at',
+      ])
+      .where('t.token_hash', '=', hash)
+      .executeTakeFirst();
+  }
+
+  /** A spent token used again: within the grace, the pair it gave; after it, the session ends (it was copied). */
+  private async repeatOrEnd(row: {
+    session_id: string;
+    user_id: string;
+    spent_at: Date | null;
+    successor_encrypted: string | null;
+  }): Promise<IssuedTokens & { userId: string }> {
+    const withinGrace = row.spent_at !== null && Date.now() - new Date(row.spent_at).getTime() <= REFRESH_REUSE_GRACE_MS;
+    if (withinGrace && row.successor_encrypted && this.dataKey) {
+      const pair = JSON.parse(decrypt(this.dataKey, row.successor_encrypted)) as IssuedTokens;
+      return { ...pair, userId: row.user_id };
+    }
+    await this.revoke(row.session_id);
+    throw authErrors.refreshReused();
   }
 
   /** When a session of a user with `role` ends: idle since its last refresh, or at its absolute end. */
@@ -247,6 +337,7 @@ export class SessionService {
         's.aal as session_aal',
         's.recovery as session_recovery',
         's.revoked_at as session_revoked_at',
+        's.created_at as session_created_at',
         eb
           .exists(
             eb.selectFrom('auth_mfa_factors as f').select('f.id').whereRef('f.user_id', '=', 'u.id').where('f.status', '=', 'verified'),
@@ -256,18 +347,44 @@ export class SessionService {
       .where('s.id', '=', sessionId)
       .executeTakeFirst();
     if (!row) return undefined;
-    const { session_id, session_user_id, session_aal, session_recovery, session_revoked_at, has_verified_factor, ...user } = row;
+    const {
+      session_id,
+      session_user_id,
+      session_aal,
+      session_recovery,
+      session_revoked_at,
+      session_created_at,
+      has_verified_factor,
+      ...user
+    } = row;
     return {
-      session: { id: session_id, user_id: session_user_id, aal: session_aal, recovery: session_recovery, revoked_at: session_revoked_at },
+      session: {
+        id: session_id,
+        user_id: session_user_id,
+        aal: session_aal,
+        recovery: session_recovery,
+        revoked_at: session_revoked_at,
+        created_at: session_created_at,
+      },
       user,
       hasVerifiedFactor: Boolean(has_verified_factor),
     };
   }
 
-  async upgrade(sessionId: string, changes: { aal?: Aal; emailOtpVerifiedAt?: Date; reauthenticatedAt?: Date }): Promise<void> {
+  async upgrade(
+    sessionId: string,
+    changes: { aal?: Aal; emailOtpVerifiedAt?: Date; reauthenticatedAt?: Date; method?: AuthMethod },
+  ): Promise<void> {
+    let amr: string | undefined;
+    if (changes.method) {
+      const row = await this.db.selectFrom('auth_sessions').select('amr').where('id', '=', sessionId).executeTakeFirst();
+      const earlier = (JSON.parse(row?.amr ?? '[]') as AmrEntry[]).filter((e) => e.method !== changes.method);
+      amr = JSON.stringify([{ method: changes.method, timestamp: Math.floor(Date.now() / 1000) }, ...earlier]);
+    }
     await this.db
       .updateTable('auth_sessions')
       .set({
+        ...(amr ? { amr } : {}),
         ...(changes.aal ? { aal: changes.aal } : {}),
         ...(changes.emailOtpVerifiedAt ? { email_otp_verified_at: changes.emailOtpVerifiedAt } : {}),
         ...(changes.reauthenticatedAt ? { reauthenticated_at: changes.reauthenticatedAt } : {}),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { createTestApp, solveCaptcha, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
+import { createTestApp, solveCaptcha, bearer, ipFor, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from './staff-accounts.js';
 
 /*
@@ -13,7 +13,7 @@ describe('accounts and access (/auth/v1)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     // The account that a second sign-up for the same address, in another case, must not duplicate.
-    await registeredCustomer(t, 'Ada.Lovelace@example.com', 'analytical1');
+    await registeredCustomer(t, 'Ada.Lovelace@example.com', 'analytical engine 1');
   });
   afterAll(async () => {
     await t.close();
@@ -30,7 +30,7 @@ describe('accounts and access (/auth/v1)', () => {
     const dup = await inject({
       method: 'POST',
       url: '/auth/v1/signup',
-      payload: payload('ADA.LOVELACE@example.com', 'whatever12', await solveCaptcha(t.app)),
+      payload: payload('ADA.LOVELACE@example.com', 'whatever-pass-12', await solveCaptcha(t.app)),
     });
     // Answered as for a new address (server/auth/enumeration.int.spec.ts); no second account is made.
     expect([dup.statusCode, dup.json().email_confirmed_at]).toEqual([200, null]);
@@ -54,7 +54,7 @@ describe('accounts and access (/auth/v1)', () => {
   });
 
   it('answers a wrong password and an unknown e-mail alike, then wants the captcha, which works once', async () => {
-    await registeredCustomer(t, 'grace@example.com', 'compiler99');
+    await registeredCustomer(t, 'grace@example.com', 'compiler-grace-99');
     const ip = '10.0.0.7';
     const wrong = await inject({
       method: 'POST',
@@ -74,7 +74,7 @@ describe('accounts and access (/auth/v1)', () => {
       method: 'POST',
       url: '/auth/v1/token?grant_type=password',
       remoteAddress: ip,
-      payload: { email: 'grace@example.com', password: 'compiler99' },
+      payload: { email: 'grace@example.com', password: 'compiler-grace-99' },
     });
     expect(noCaptcha.json().code).toBe('captcha_required');
     const captcha = await solveCaptcha(t.app);
@@ -82,7 +82,7 @@ describe('accounts and access (/auth/v1)', () => {
       method: 'POST',
       url: '/auth/v1/token?grant_type=password',
       remoteAddress: ip,
-      payload: { email: 'grace@example.com', password: 'compiler99', gotrue_meta_security: { captcha_token: captcha } },
+      payload: { email: 'grace@example.com', password: 'compiler-grace-99', gotrue_meta_security: { captcha_token: captcha } },
     });
     expect(ok.statusCode).toBe(200);
     await inject({
@@ -95,21 +95,21 @@ describe('accounts and access (/auth/v1)', () => {
       method: 'POST',
       url: '/auth/v1/token?grant_type=password',
       remoteAddress: ip,
-      payload: { email: 'grace@example.com', password: 'compiler99', gotrue_meta_security: { captcha_token: captcha } },
+      payload: { email: 'grace@example.com', password: 'compiler-grace-99', gotrue_meta_security: { captcha_token: captcha } },
     });
     expect(replay.json().code).toBe('captcha_failed');
   });
 
   it('logs out one session, the others, or all', async () => {
-    await registeredCustomer(t, 'scopes@example.com', 'scopes1234');
-    const a = await signIn(t, 'scopes@example.com', 'scopes1234');
-    const b = await signIn(t, 'scopes@example.com', 'scopes1234');
-    const c = await signIn(t, 'scopes@example.com', 'scopes1234');
+    await registeredCustomer(t, 'scopes@example.com', 'scopes-narrow-34');
+    const a = await signIn(t, 'scopes@example.com', 'scopes-narrow-34');
+    const b = await signIn(t, 'scopes@example.com', 'scopes-narrow-34');
+    const c = await signIn(t, 'scopes@example.com', 'scopes-narrow-34');
     const alive = async (s: { access_token: string }) =>
       (await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode === 200;
     expect((await inject({ method: 'POST', url: '/auth/v1/logout?scope=others', headers: bearer(a.access_token) })).statusCode).toBe(204);
     expect([await alive(a), await alive(b), await alive(c)]).toEqual([true, false, false]);
-    const d = await signIn(t, 'scopes@example.com', 'scopes1234');
+    const d = await signIn(t, 'scopes@example.com', 'scopes-narrow-34');
     await inject({ method: 'POST', url: '/auth/v1/logout?scope=local', headers: bearer(d.access_token) });
     expect([await alive(a), await alive(d)]).toEqual([true, false]);
     await inject({ method: 'POST', url: '/auth/v1/logout?scope=global', headers: bearer(a.access_token) });
@@ -117,7 +117,7 @@ describe('accounts and access (/auth/v1)', () => {
   });
 
   it('a banned user cannot sign in and loses the sessions they had', async () => {
-    const s = await registeredCustomer(t, 'banned@example.com', 'banned1234');
+    const s = await registeredCustomer(t, 'banned@example.com', 'banned-pass-34');
     // Signed in and just seen by the guard: the ban must still count from the very next request.
     expect((await inject({ method: 'GET', url: '/auth/v1/user', headers: bearer(s.access_token) })).statusCode).toBe(200);
     await t.app.authServices.accounts.ban(s.user.id, new Date(Date.now() + 100 * 365 * 86400_000), { id: 'admin', role: 'ADMIN' });
@@ -125,31 +125,54 @@ describe('accounts and access (/auth/v1)', () => {
     const refused = await inject({
       method: 'POST',
       url: '/auth/v1/token?grant_type=password',
-      payload: { email: 'banned@example.com', password: 'banned1234' },
+      payload: { email: 'banned@example.com', password: 'banned-pass-34' },
     });
     expect(refused.json()).toEqual({ error: 'User is banned', code: 'user_banned' });
   });
 
-  it('records each sign-in once, with IP and user agent', async () => {
-    const s = await registeredCustomer(t, 'history@example.com', 'history123');
-    const headers = { ...bearer(s.access_token), 'user-agent': 'HistoryTest/1.0' };
+  it('records each sign-in by itself, once, with IP and user agent; log-login-details adds nothing', async () => {
+    await registeredCustomer(t, 'history@example.com', 'history-pass-23');
+    const res = await inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      remoteAddress: '192.0.2.10',
+      headers: { 'user-agent': 'HistoryTest/1.0' },
+      payload: { email: 'history@example.com', password: 'history-pass-23' },
+    });
+    const s = res.json();
+    const headers = { ...bearer(s.access_token), 'user-agent': 'Forged/1.0' };
     await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers });
     await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers });
-    const rows = await t.database.db.selectFrom('login_history').selectAll().where('user_id', '=', s.user.id).execute();
-    expect(rows.map((r) => [r.ip_address, r.user_agent])).toEqual([['127.0.0.1', 'HistoryTest/1.0']]);
-    const [customerSignIn] = (await t.app.ledger.store.readStream(`user-${s.user.id}`)).filter((e) => e.type === 'user.signed-in');
-    expect(customerSignIn!.metadata).toMatchObject({ actorId: s.user.id, actorRole: 'USER' });
+    const rows = await t.database.db
+      .selectFrom('login_history')
+      .selectAll()
+      .where('user_id', '=', s.user.id)
+      .orderBy('timestamp', 'desc')
+      .execute();
+    // The sign-in of registeredCustomer, then this one: nothing from the two calls.
+    expect(rows.map((r) => [r.ip_address, r.user_agent])).toEqual([
+      ['192.0.2.10', 'HistoryTest/1.0'],
+      [ipFor('history@example.com'), 'lightMyRequest'],
+    ]);
+    const signIns = (await t.app.ledger.store.readStream(`user-${s.user.id}`)).filter((e) => e.type === 'user.signed-in');
+    expect(signIns.at(-1)!.metadata).toMatchObject({ actorId: s.user.id, actorRole: 'USER' });
+    expect(signIns.at(-1)!.data).toMatchObject({ ipAddress: '192.0.2.10', method: 'password', aal: 'aal1' });
 
-    // A staff member's sign-in names them with their own role.
+    // A staff member's sign-in names them with their own role, and is a staff action, with no call of the client.
     const { password, userId } = await createStaff(t.app.authServices.accounts, {
       email: 'history.admin@example.com',
       fullName: 'History Admin',
       role: 'ADMIN',
     });
-    const admin = await signIn(t, 'history.admin@example.com', password);
-    await inject({ method: 'POST', url: '/functions/v1/log-login-details', headers: bearer(admin.access_token) });
+    await signIn(t, 'history.admin@example.com', password);
     const [staffSignIn] = (await t.app.ledger.store.readStream(`user-${userId}`)).filter((e) => e.type === 'user.signed-in');
     expect(staffSignIn!.metadata).toMatchObject({ actorId: userId, actorRole: 'ADMIN' });
+    const actions = await t.database.db
+      .selectFrom('staff_actions')
+      .select(['action', 'customer_id'])
+      .where('staff_id', '=', userId)
+      .execute();
+    expect(actions).toEqual([{ action: 'sign-in', customer_id: null }]);
   });
 
   it('limits sign-ups per address and says so', async () => {

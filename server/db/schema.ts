@@ -180,6 +180,8 @@ export interface AuthSessionsTable {
   email_otp_verified_at: Date | null;
   login_logged: ColumnType<boolean, boolean | undefined, boolean>;
   revoked_at: Date | null;
+  /** GoTrue's authentication methods of the session, JSON `[{method, timestamp}]` newest first (migration 0033). */
+  amr: ColumnType<string, string | undefined, string>;
 }
 
 export interface AuthRefreshTokensTable {
@@ -187,6 +189,8 @@ export interface AuthRefreshTokensTable {
   session_id: string;
   created_at: ColumnType<Date, Date | undefined, never>;
   spent_at: Date | null;
+  /** The pair this token was exchanged for, encrypted, for a repeat within the grace (migration 0030). */
+  successor_encrypted: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AuthMfaFactorsTable {

@@ -1,5 +1,6 @@
 import client from 'prom-client';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { METRICS_TOKEN_NEEDED } from './operator-access.js';
 import type { LedgerObserver } from '../context.js';
 
 /**
@@ -106,13 +107,14 @@ export class Metrics implements LedgerObserver {
   }
 
   /** Times every request by its route pattern (never the raw URL: ids would make endless series) and serves `/metrics`. */
-  register(app: FastifyInstance): void {
+  register(app: FastifyInstance, mayRead: (request: FastifyRequest) => boolean = () => true): void {
     app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       this.httpDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
       done();
     });
-    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (!mayRead(request)) return reply.status(401).header('cache-control', 'no-store').send({ error: METRICS_TOKEN_NEEDED });
       const body = `${await processMetrics().metrics()}\n${await this.registry.metrics()}`;
       return reply.header('content-type', this.registry.contentType).header('cache-control', 'no-store').send(body);
     });

@@ -97,8 +97,8 @@ describe('operations', () => {
     );
   });
 
-  it('takes a valid X-Request-Id, returns it and makes it the correlation id of the events the request causes', async () => {
-    t = await createTestApp();
+  it('takes a valid X-Request-Id from a trusted proxy, returns it and makes it the correlation id of the events the request causes', async () => {
+    t = await createTestApp({ TRUST_PROXY: '10.0.0.0/8' });
     const res = await t.app.inject({
       method: 'POST',
       url: '/auth/v1/signup',
@@ -117,8 +117,22 @@ describe('operations', () => {
     const caused = events.filter((e) => e.metadata.correlationId === 'edge-7f3a9c21-signup');
     expect(caused.map((e) => e.type)).toContain('user.registered');
 
+    // A client's own id (not through a trusted proxy) is never taken: it would choose the events' correlation id.
+    const direct = await t.app.inject({
+      method: 'POST',
+      url: '/auth/v1/recover',
+      remoteAddress: '192.0.2.60',
+      headers: { 'x-request-id': 'client-chosen-id' },
+      payload: { email: 'traced@example.com' },
+    });
+    expect(direct.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     // An id unfit for logs is replaced by a new one, which is returned.
-    const bad = await t.app.inject({ method: 'GET', url: '/livez', headers: { 'x-request-id': 'two words "and" quotes' } });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/livez',
+      remoteAddress: '10.2.2.2',
+      headers: { 'x-request-id': 'two words "and" quotes' },
+    });
     expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const none = await t.app.inject({ method: 'GET', url: '/livez' });
     expect(none.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -151,6 +165,44 @@ describe('operations', () => {
     ]) {
       expect(text).toContain(`# TYPE ${name}`);
     }
+  });
+
+  it('without TRUST_PROXY no X-Request-Id is taken from anyone', async () => {
+    t = await createTestApp();
+    const res = await t.app.inject({ method: 'GET', url: '/livez', remoteAddress: '10.2.2.2', headers: { 'x-request-id': 'edge-abc-1' } });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('in production /metrics needs METRICS_TOKEN, and /readyz without it says ready or not ready only', async () => {
+    const production = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'j'.repeat(40),
+      DATA_ENCRYPTION_KEY: 'a'.repeat(64),
+      PUBLIC_URL: 'https://wallet.example.com',
+      MAIL_OUTBOX: 'true',
+    };
+    const token = 'operators-only-token-1234';
+    t = await createTestApp({ ...production, METRICS_TOKEN: token });
+    const anonymous = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.body).not.toContain('http_request_duration_seconds');
+    expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer('wrong-token-wrong-token') })).statusCode).toBe(401);
+    const operator = await t.app.inject({ method: 'GET', url: '/metrics', headers: bearer(token) });
+    expect(operator.statusCode).toBe(200);
+    expect(operator.body).toContain('# TYPE http_request_duration_seconds histogram');
+
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
+    expect((await t.app.inject({ method: 'GET', url: '/readyz', headers: bearer(token) })).json()).toMatchObject({
+      status: 'ready',
+      problems: [],
+      eventStore: { name: 'postgres' },
+    });
+    await t.close();
+
+    // Without a token set, production shows the metrics to nobody.
+    t = await createTestApp(production);
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ready' });
   });
 
   it('counts an append that lost a race to another instance, and its retry', async () => {

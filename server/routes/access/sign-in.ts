@@ -98,7 +98,7 @@ const signInRoutes: FastifyPluginAsyncZod = async (app) => {
       if (body.type === 'recovery') return accounts.verifyRecovery(body.token, requestInfo(request));
       // An e-mailed code is a second step: it needs the session of the password step.
       const auth = await authenticate(request, { allowAal1: true, allowPasswordChange: true });
-      return mfa.verifyEmailCode(auth, body.email, body.token.trim());
+      return mfa.verifyEmailCode(auth, body.email, body.token.trim(), request.log);
     },
   );
 

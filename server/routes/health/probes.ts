@@ -4,6 +4,7 @@ import { isStaffCaller } from '../../plugins/production-surface.js';
 import { projectionLags } from '../../observability/projection-lag.js';
 import { describeLiveFeed, eventStoreState, firstLine, withTimeout } from '../../../ledger/event-store/state.js';
 import { pingDatabase } from './queries.js';
+import { operatorAccess } from '../../observability/operator-access.js';
 
 const HealthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -31,6 +32,10 @@ const ReadySchema = z.object({
   projections: z.array(z.object({ name: z.string(), lag: z.number().int(), lagCapped: z.boolean() })),
 });
 
+/** What /readyz tells a caller without the operators' token in production: ready or not, nothing of what is behind it. */
+const AnonymousReadySchema = z.object({ status: z.enum(['ready', 'not ready']) });
+const ReadyAnswer = z.union([ReadySchema, AnonymousReadySchema]);
+
 /** Events not yet applied that /healthz counts at most (one read of the log per probe). */
 const HEALTH_LAG_CAP = 1_000;
 
@@ -44,6 +49,7 @@ const PROBE_TIMEOUT_MS = 2_000;
  */
 const healthProbes: FastifyPluginAsyncZod = async (app) => {
   const { ledger } = app;
+  const operator = operatorAccess(ledger.config);
   // Liveness: the process serves requests. Touches nothing else, so a database outage does
   // not make an orchestrator restart every instance.
   app.get(
@@ -66,10 +72,10 @@ const healthProbes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Database, event store and read tables fit to serve',
-        response: { 200: ReadySchema, 503: ReadySchema },
+        response: { 200: ReadyAnswer, 503: ReadyAnswer },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const problems: string[] = [];
       const maxLag = ledger.config.READY_MAX_LAG;
       const [, { state: eventStore }] = await Promise.all([
@@ -94,10 +100,10 @@ const healthProbes: FastifyPluginAsyncZod = async (app) => {
         }
       }
       const ready = problems.length === 0;
-      return reply
-        .header('cache-control', 'no-store')
-        .status(ready ? 200 : 503)
-        .send({ status: ready ? ('ready' as const) : ('not ready' as const), problems, eventStore, projections });
+      const status = ready ? ('ready' as const) : ('not ready' as const);
+      reply.header('cache-control', 'no-store').status(ready ? 200 : 503);
+      // The event store's kind and head and each read model's lag are for operators (METRICS_TOKEN).
+      return operator(request) ? reply.send({ status, problems, eventStore, projections }) : reply.send({ status });
     },
   );
 

@@ -68,13 +68,15 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
   });
 
   it('login history: 5 per page, newest first', async () => {
+    // The server records each sign-in with the browser of the sign-in itself.
     for (let i = 0; i < 6; i++) {
-      const s = await signIn(t, 'dana@example.com', 'dana-pass-12');
-      await inject({
+      const s = await inject({
         method: 'POST',
-        url: '/functions/v1/log-login-details',
-        headers: { ...bearer(s.access_token), 'user-agent': `Browser ${i}` },
+        url: '/auth/v1/token?grant_type=password',
+        headers: { 'user-agent': `Browser ${i}` },
+        payload: { email: 'dana@example.com', password: 'dana-pass-12' },
       });
+      expect(s.statusCode, s.body).toBe(200);
     }
     const page = async (n: number) =>
       (
@@ -87,9 +89,10 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
     const first = await page(1);
     const second = await page(2);
     expect(first).toHaveLength(5);
-    expect(second).toHaveLength(1);
     expect(first[0].user_agent).toBe('Browser 5');
+    // Then Browser 0, and the sign-ins before these six (registeredCustomer's).
     expect(second[0].user_agent).toBe('Browser 0');
+    expect(second.slice(1).some((e: { user_agent: string }) => e.user_agent.startsWith('Browser'))).toBe(false);
     for (const e of first) expect(Object.keys(e).sort()).toEqual(['id', 'ip_address', 'timestamp', 'user_agent']);
   });
 
@@ -112,7 +115,8 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
     await expect(signIn(t, 'dana@example.com', 'dana-pass-12')).rejects.toThrow();
     const fresh = await signIn(t, 'dana@example.com', 'temp12-reset', await solveCaptcha(t.app));
     expect(fresh.user.user_metadata).toMatchObject({ requires_password_change: true });
-    const events = (await t.app.ledger.store.readStream(`user-${customer.user.id}`)).slice(-2);
+    // The last two changes (the sign-in with the new password is recorded after them).
+    const events = (await t.app.ledger.store.readStream(`user-${customer.user.id}`)).filter((e) => e.type !== 'user.signed-in').slice(-2);
     expect(events.map((e) => [e.type, e.metadata.actorId])).toEqual([
       ['user.password-change-required', worker.userId],
       ['user.password-changed', worker.userId],

@@ -24,9 +24,13 @@ import { parseAnswer } from '@/lib/query.js';
 /** A new authenticator to scan (the access contract's Enrolment). */
 export type TotpEnrolment = z.infer<typeof Enrolment>;
 
-export function enrolTotp(): Promise<TotpEnrolment> {
+export async function enrolTotp(): Promise<TotpEnrolment> {
   const body: z.input<typeof EnrolFactorBody> = { factor_type: 'totp', friendly_name: 'Authenticator App' };
-  return postJson<TotpEnrolment>('auth/v1/factors', body);
+  const answer = await postJson<TotpEnrolment>('auth/v1/factors', body);
+  // The server answers the QR code's SVG, as GoTrue does; an <img> shows it as a data URL (as Supabase's SDK makes it).
+  if (answer?.totp?.qr_code?.startsWith('<svg'))
+    return { ...answer, totp: { ...answer.totp, qr_code: `data:image/svg+xml;utf-8,${encodeURIComponent(answer.totp.qr_code)}` } };
+  return answer;
 }
 
 export function unenrolFactor(factorId: string): Promise<z.infer<typeof FactorRemoved>> {
