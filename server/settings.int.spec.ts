@@ -200,6 +200,7 @@ function cases(): Record<string, Case> {
       good: [{ FOUR_EYES_DAILY_LIMIT_USD: '7500' }],
     },
     FOUR_EYES_SEPARATION_DAYS: { bad: [{ FOUR_EYES_SEPARATION_DAYS: '-1' }], good: [{ FOUR_EYES_SEPARATION_DAYS: '90' }] },
+    METRICS_TOKEN: { bad: [{ METRICS_TOKEN: 'short' }], good: [{ METRICS_TOKEN: 'm'.repeat(24) }] },
     PRICE_MAX_AGE_S: { bad: [{ PRICE_MAX_AGE_S: '0' }, { PRICE_MAX_AGE_S: 'ten' }], good: [{ PRICE_MAX_AGE_S: '120' }] },
     PRICE_FEED_URL: { bad: [{ PRICE_FEED_URL: 'ftp://prices.example.com' }], good: [{ PRICE_FEED_URL: 'https://prices.example.com/v1' }] },
     RATE_LIMIT_FACTOR: { bad: [{ RATE_LIMIT_FACTOR: '0' }, { RATE_LIMIT_FACTOR: '1.5' }], good: [{ RATE_LIMIT_FACTOR: '20' }] },

@@ -168,9 +168,9 @@ describe('accounts and access (/auth/v1)', () => {
     const [staffSignIn] = (await t.app.ledger.store.readStream(`user-${userId}`)).filter((e) => e.type === 'user.signed-in');
     expect(staffSignIn!.metadata).toMatchObject({ actorId: userId, actorRole: 'ADMIN' });
     const actions = await t.database.db
-      .selectFrom('staff_actions')
+      .selectFrom('staff_activity')
       .select(['action', 'customer_id'])
-      .where('staff_id', '=', userId)
+      .where('maker_id', '=', userId)
       .execute();
     expect(actions).toEqual([{ action: 'sign-in', customer_id: null }]);
   });

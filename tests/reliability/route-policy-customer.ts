@@ -80,6 +80,8 @@ export const CUSTOMER_ROUTES: Record<string, RoutePolicy> = {
 
   'GET /api/v1/balance-history': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
   'GET /api/v1/statement': { policy: 'signed-in', request: () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }) },
+  // Answers 404 until the books publish a proof of liabilities: past the access rule is what counts here.
+  'GET /api/v1/liabilities-proof': { policy: 'signed-in' },
   'GET /api/v1/scheduled-transactions': { policy: 'signed-in', expect: { 'USER/own': 'ok' } },
   'POST /functions/v1/create-swap-request': {
     policy: 'signed-in',
