@@ -17,7 +17,11 @@ export const SESSION_TIMING = {
   refreshThresholdTicks: 3,
   /** A session with less than this left counts as expired: refresh before using it. */
   expiryMarginMs: 90_000,
-  /** A page closed longer than this before it is opened again starts signed out. */
+  /**
+   * The app closed (every tab) longer than this before it is opened again starts signed out.
+   * A reload, a typed URL or a link in a tab that already held the app is not a closing,
+   * however slowly the next page starts.
+   */
   reopenSignOutMs: 3_000,
   /** Failed refreshes are retried after 200 ms × 2^n ... */
   retryBaseMs: 200,
@@ -27,6 +31,8 @@ export const SESSION_TIMING = {
 
 export const SESSION_STORAGE_KEY = 'wallet-ledger.session';
 const CLOSED_AT_KEY = 'wallet-ledger.closed-at';
+/** Kept in the tab's own sessionStorage: the tab held the app before (a reload or a navigation). */
+const TAB_KEY = 'wallet-ledger.tab';
 const REFRESH_LOCK = 'wallet-ledger.refresh';
 
 export type SessionState = {
@@ -340,8 +346,27 @@ function closedTooLongAgo(): boolean {
   return Number.isFinite(closedAt) && closedAt > 0 && Date.now() - closedAt > SESSION_TIMING.reopenSignOutMs;
 }
 
+/**
+ * Whether this page continues a tab that already held the app: a reload, a typed URL or a link
+ * (its sessionStorage survives those and is gone when the tab is closed). A page the browser
+ * brings back through history (`back_forward`, also how a closed browser restores its tabs) is
+ * judged by the time it was away instead.
+ */
+function continuesThisTab(): boolean {
+  let before: boolean;
+  try {
+    before = window.sessionStorage.getItem(TAB_KEY) !== null;
+    window.sessionStorage.setItem(TAB_KEY, '1');
+  } catch {
+    return false;
+  }
+  const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+  return before && entry?.type !== 'back_forward';
+}
+
 async function restore(): Promise<void> {
-  const reopenedLate = closedTooLongAgo();
+  const sameTab = continuesThisTab();
+  const reopenedLate = closedTooLongAgo() && !sameTab;
   const stored = readStoredSession();
   if (!stored) {
     apply(null, false);
@@ -368,9 +393,8 @@ export function startSession(): void {
 
   window.addEventListener('pagehide', () => writeStorage(CLOSED_AT_KEY, String(Date.now())));
   window.addEventListener('pageshow', (event) => {
-    // Back from the back/forward cache: the page was "closed" while it sat there.
-    if (!event.persisted) return;
-    if (closedTooLongAgo() && useSession.getState().session) void signOut();
+    // Back from the back/forward cache: the tab never closed, it only went elsewhere for a while.
+    if (event.persisted) writeStorage(CLOSED_AT_KEY, null);
   });
   window.addEventListener('storage', (event) => {
     if (event.key === SESSION_STORAGE_KEY) {
