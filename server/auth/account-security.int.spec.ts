@@ -311,8 +311,15 @@ describe('account security (issue 29)', () => {
     expect((await mailTo(t.outbox, email, /^A recovery code was used$/)).text).toContain('Recovery codes left: 9');
 
     const again = await signIn(t, email, 'recovery-codes-1');
+    // A spent code says so (it was mailed when used); a code the account never had is invalid.
     const reused = await secondStep(email, again.access_token, id, codes[3]!);
-    expect([reused.statusCode, reused.json().code]).toEqual([400, 'mfa_verification_failed']);
+    expect([reused.statusCode, reused.json().code, reused.json().error]).toEqual([
+      400,
+      'recovery_code_used',
+      'This recovery code has already been used. Each code works once: please use another one.',
+    ]);
+    const wrong = await secondStep(email, again.access_token, id, 'aaaaa-aaaaa');
+    expect([wrong.statusCode, wrong.json().code]).toEqual([400, 'mfa_verification_failed']);
     expect(
       (await as(email)({ method: 'GET', url: '/functions/v1/get-login-history', headers: bearer(again.access_token) })).json().code,
     ).toBe('mfa_required');

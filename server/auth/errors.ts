@@ -44,5 +44,8 @@ export const authErrors = {
   factorNotFound: () => new AuthError(404, 'factor_not_found', 'No verified authenticator app found for your account.'),
   /** A verified authenticator's recovery codes are spent or wrong. */
   recoveryCodeInvalid: () => new AuthError(400, 'mfa_verification_failed', 'Invalid recovery code. Please try again.'),
+  /** A recovery code that signed in once already: each works once. */
+  recoveryCodeUsed: () =>
+    new AuthError(400, 'recovery_code_used', 'This recovery code has already been used. Each code works once: please use another one.'),
   rateLimited: () => new AuthError(429, 'rate_limited', 'Too many attempts. Please wait a few minutes and try again.'),
 };

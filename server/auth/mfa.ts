@@ -235,21 +235,24 @@ export class SecondFactors {
     await this.assertOpenChallenge(auth, factorId, challengeId);
     const failures = `totp:${auth.userId}`;
     await countAttempt(this.db, failures);
-    const unspent = await this.db
+    // Every code of the account, unspent first: a spent one is told apart, so its owner knows
+    // that code is gone (and was mailed when it was used) rather than mistyped.
+    const codes = await this.db
       .selectFrom('auth_mfa_recovery_codes')
-      .select('code_digest')
+      .select(['code_digest', 'used_at'])
       .where('user_id', '=', auth.userId)
-      .where('used_at', 'is', null)
       .execute();
-    let match: string | undefined;
-    for (const row of unspent) {
+    codes.sort((a, b) => Number(a.used_at !== null) - Number(b.used_at !== null));
+    let match: { code_digest: string; used_at: Date | null } | undefined;
+    for (const row of codes) {
       if (await verifyPassword(row.code_digest, normaliseRecoveryCode(code))) {
-        match = row.code_digest;
+        match = row;
         break;
       }
     }
     if (match === undefined) throw authErrors.recoveryCodeInvalid();
-    const digest = match;
+    if (match.used_at !== null) throw authErrors.recoveryCodeUsed();
+    const digest = match.code_digest;
     // The code and the challenge are spent together, race-free: of two parallel verifications
     // (the same code, or two valid codes) exactly one passes, and a losing code stays unspent.
     await this.db.transaction().execute(async (trx) => {
@@ -260,7 +263,7 @@ export class SecondFactors {
         .where('used_at', 'is', null)
         .returning('code_digest')
         .executeTakeFirst();
-      if (!code) throw authErrors.recoveryCodeInvalid();
+      if (!code) throw authErrors.recoveryCodeUsed();
       if (!(await spendChallenge(trx, challengeId))) throw authErrors.mfaFailed();
     });
     await clearFailures(this.db, failures);

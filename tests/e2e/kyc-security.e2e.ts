@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { generate } from 'otplib';
 import {
@@ -151,7 +152,10 @@ test.describe('KYC and account security', () => {
     await test.step('set up: QR, then a code from the app', async () => {
       await mfa.getByRole('button', { name: 'Set Up' }).click();
       await expect(mfa.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
-      const secret = (await mfa.locator('.mfa-panel__secret').textContent())!.trim();
+      // Shown in groups of four, as authenticator apps print a key.
+      const shown = (await mfa.locator('.mfa-panel__secret').textContent())!.trim();
+      expect(shown).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
+      const secret = shown.replace(/ /g, '');
       await page.screenshot({ path: `${screens}/settings-mfa-qr.png` });
       await mfa.getByRole('button', { name: 'Next' }).click();
       await mfa.getByLabel(/6-digit code/).fill('12');
@@ -167,6 +171,12 @@ test.describe('KYC and account security', () => {
       const codes = await mfa.getByTestId('recovery-codes').getByRole('listitem').allTextContents();
       const stored = await page.evaluate(() => JSON.stringify({ ...window.localStorage, ...window.sessionStorage }));
       for (const code of codes) expect(stored).not.toContain(code.trim());
+      // Kept by downloading them too, as a text file with every code.
+      const [download] = await Promise.all([page.waitForEvent('download'), mfa.getByRole('button', { name: 'Download Codes' }).click()]);
+      expect(download.suggestedFilename()).toBe('wallet-ledger-recovery-codes.txt');
+      const file = fs.readFileSync((await download.path())!, 'utf8');
+      for (const code of codes) expect(file).toContain(code.trim());
+      await expect(mfa.getByRole('button', { name: 'Print Codes' })).toBeVisible();
       await mfa.getByRole('button', { name: 'I Have Saved My Codes' }).click();
       await expect(mfa.getByTestId('recovery-codes')).toHaveCount(0);
       await expect(mfa.getByRole('button', { name: 'Enable' })).toBeDisabled();

@@ -144,4 +144,28 @@ test.describe('marketplace', () => {
       await page.screenshot({ path: `${screens}/swap-mobile.png`, fullPage: true });
     });
   });
+
+  test('the swap form opens on what the customer holds: USDT alone, not BTC', async ({ page, request }) => {
+    const user = await signInNewCustomer(page, request, 'tether', 'Tess Tether');
+    const admin = await demoAdminSession(request);
+    const credit = await request.post('/functions/v1/add-transaction', {
+      headers: bearer(admin),
+      data: {
+        targetUserId: user.session.user.id,
+        assetId: 'USDT',
+        amount: '250',
+        status: 'Complete',
+        sentAt: new Date().toISOString(),
+        senderAddress: 'TFundingAddress',
+        note: 'Opening funds',
+      },
+    });
+    expect(credit.ok(), await credit.text()).toBe(true);
+    await page.goto('/dashboard/marketplace/swap');
+    await expect(page.getByRole('heading', { level: 1, name: 'Swap Tokens' })).toBeVisible();
+    await expect(page.getByLabel('From token')).toHaveValue('USDT');
+    await expect(page.getByLabel('To token')).toHaveValue('ETH');
+    await expect(page.getByText(/Available: 250\.\d+ USDT/)).toBeVisible();
+    await page.screenshot({ path: `${screens}/swap-usdt-only.png` });
+  });
 });

@@ -84,6 +84,10 @@ test.describe('customer money screens, with answers changed in the browser', () 
     await expect(page.getByText('No payment methods available. Please add one.')).toBeVisible();
     await page.getByRole('tab', { name: 'Deposit' }).click();
     await expect(page.getByText('No credit cards available. Please add one.')).toBeVisible();
+    // "Please add one." leads to where one is added.
+    await page.getByRole('link', { name: 'Please add one.' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/settings$/);
+    await expect(page.getByRole('tab', { name: 'Payment Methods' })).toHaveAttribute('aria-selected', 'true');
   });
 
   test('failed loads show their error banners', async ({ page, request }) => {

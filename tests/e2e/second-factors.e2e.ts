@@ -100,7 +100,7 @@ test.describe('second step', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Wallets' })).toBeVisible();
   });
 
-  test('a lost authenticator: a recovery code stands in for it once at the second step', async ({ page, request }) => {
+  test('a lost authenticator: a recovery code stands in for it once at the second step', async ({ page, request, browser }) => {
     const user = await createConfirmedUser(request, 'recovery-code');
     const { recoveryCodes } = await enrolAuthenticator(request, await apiSignIn(request, user.email, user.password));
     expect(recoveryCodes).toHaveLength(10);
@@ -116,6 +116,20 @@ test.describe('second step', () => {
     await page.getByRole('button', { name: 'Verify Code' }).click();
     await expect(page).toHaveURL(/\/dashboard\/overview$/);
     await waitForMail(request, user.email, 'A recovery code was used');
+
+    // The same code again, at a later sign-in: it says the code is spent, not that it was mistyped.
+    const elsewhere = await browser.newContext({ baseURL: test.info().project.use.baseURL, reducedMotion: 'reduce' });
+    const again = await elsewhere.newPage();
+    await again.goto('/login');
+    await again.getByLabel('Email Address').fill(user.email);
+    await again.getByLabel('Password').fill(user.password);
+    await again.getByRole('button', { name: 'Sign In' }).click();
+    await again.getByRole('button', { name: 'Lost your authenticator? Use a recovery code' }).click();
+    await again.getByLabel('Recovery Code').fill(recoveryCodes[0]!);
+    await again.getByRole('button', { name: 'Verify Code' }).click();
+    await expect(again.getByText('This recovery code has already been used. Each code works once: please use another one.')).toBeVisible();
+    await again.screenshot({ path: `${screens}/login-recovery-code-spent.png` });
+    await elsewhere.close();
   });
 });
 

@@ -189,6 +189,19 @@ test.describe('sessions', () => {
       .getByRole('row', { name: /Safari 17\.1 on iOS/ })
       .getByRole('button', { name: /End session/ })
       .click();
+    // Asked first: Cancel ends nothing.
+    const ask = page.getByRole('dialog', { name: 'End Session' });
+    await expect(ask).toContainText('Safari 17.1 on iOS 17.1');
+    await page.screenshot({ path: `${screens}/settings-session-end-confirm.png` });
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(ask).toBeHidden();
+    expect((await request.get('/auth/v1/user', { headers: bearer(phoneSession) })).status()).toBe(200);
+    await sessions
+      .getByRole('row', { name: /Safari 17\.1 on iOS/ })
+      .getByRole('button', { name: /End session/ })
+      .click();
+    await ask.getByRole('button', { name: 'End Session' }).click();
+    await expect(ask).toBeHidden();
     await expect(sessions.getByRole('cell', { name: 'Safari 17.1 on iOS 17.1' })).toBeHidden();
     await expect(sessions.getByRole('row')).toHaveCount(2);
     expect((await request.get('/auth/v1/user', { headers: bearer(phoneSession) })).status()).toBe(401);

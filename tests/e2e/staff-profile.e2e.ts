@@ -167,6 +167,14 @@ test.describe('staff user profile', () => {
       await expect(page.getByRole('button', { name: 'Update Password' })).toBeDisabled();
       await page.getByLabel('New Password').fill('12345');
       await expect(page.getByRole('button', { name: 'Update Password' })).toBeDisabled();
+      // The hint and the checks say the one password rule (8 with a digit), before anything is sent.
+      await expect(page.getByText(/^At least 8 characters, including at least one number\./)).toBeVisible();
+      await page.getByLabel('New Password').fill('abcdefg');
+      await page.getByRole('button', { name: 'Update Password' }).click();
+      await expect(page.getByText('Password must be at least 8 characters long.')).toBeVisible();
+      await page.getByLabel('New Password').fill('abcdefgh');
+      await page.getByRole('button', { name: 'Update Password' }).click();
+      await expect(page.getByText('Password must contain at least one number.')).toBeVisible();
       await page.getByLabel('New Password').fill('');
       await expect(page.getByRole('heading', { name: 'Login History' })).toBeVisible();
       await expect(page.getByRole('columnheader', { name: 'Date & Time' })).toBeVisible();

@@ -256,7 +256,13 @@ export function useLoginFlow(entry: LoginEntry) {
         await logLoginDetails();
         return finish();
       },
-      (error) => (error instanceof ApiError && error.code === 'mfa_verification_failed' ? MESSAGES.invalidTotpCode : MESSAGES.mfaFailed),
+      (error) =>
+        error instanceof ApiError && error.code === 'mfa_verification_failed'
+          ? MESSAGES.invalidTotpCode
+          : // A spent recovery code says so: the owner knows that code is gone, not mistyped.
+            error instanceof ApiError && error.code === 'recovery_code_used' && error.message
+            ? error.message
+            : MESSAGES.mfaFailed,
     );
   };
 

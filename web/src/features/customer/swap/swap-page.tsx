@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
@@ -7,6 +7,7 @@ import { Modal } from '@/components/modal.js';
 import { ScreenTitle } from '@/components/screen-title.js';
 import { ApiError } from '@/lib/api-client.js';
 import { useSubmit } from '@/lib/use-submit.js';
+import { Decimal } from 'decimal.js';
 import { cleanAmountInput, formatCrypto, formatUsd, parseAmountInput } from '@/lib/money.js';
 import { quoteSwap, type SwapQuote } from '@ledger/swap/quote.js';
 import { ASSET_IDS, ASSETS, type AssetId } from '../shared/assets.js';
@@ -79,7 +80,34 @@ export function SwapPage() {
     if (value && value.greaterThan(0)) quote = quoteSwap(value.toFixed(), fromPrice.toFixed(), toPrice.toFixed());
   }
 
-  const touched = swapping.reset;
+  // The form opens on something the customer can swap: BTC when they hold some, else the
+  // asset they hold most of by value (BTC when prices are unknown yet), once, before any edit.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current || !profile) return;
+    if (availableBalance(profile, from).greaterThan(0)) {
+      opened.current = true;
+      return;
+    }
+    let best: AssetId | null = null;
+    let bestValue = new Decimal(0);
+    for (const asset of ASSET_IDS) {
+      const held = availableBalance(profile, asset);
+      if (held.isZero()) continue;
+      const worth = held.times(priceOf(prices, asset) ?? 0);
+      if (best === null || worth.greaterThan(bestValue)) [best, bestValue] = [asset, worth];
+    }
+    // Nothing held yet (or not read yet): decide when the balances say something.
+    if (best === null) return;
+    opened.current = true;
+    if (best === to) setTo(from);
+    setFrom(best);
+  }, [profile, prices, from, to]);
+
+  const touched = () => {
+    opened.current = true;
+    swapping.reset();
+  };
   // Choosing on one side the token already on the other side exchanges the two.
   const pickFrom = (asset: AssetId) => {
     if (asset === to) setTo(from);

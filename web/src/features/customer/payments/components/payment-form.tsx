@@ -114,7 +114,7 @@ export function PaymentForm({ kind, profile, methods, methodsLoading, methodsErr
             edit();
           }}
           error={errors.method}
-          hint={offered.length === 0 ? (kind === 'deposit' ? M.noCards : M.noMethods) : undefined}
+          hint={offered.length === 0 ? <AddOne text={kind === 'deposit' ? M.noCards : M.noMethods} /> : undefined}
           disabled={!permitted || offered.length === 0}
         >
           <option value="">{offered.length === 0 ? 'None saved' : 'Select a payment method'}</option>
@@ -199,5 +199,20 @@ export function PaymentForm({ kind, profile, methods, methodsLoading, methodsErr
         {permitted ? label : 'Not Permitted'}
       </Button>
     </form>
+  );
+}
+
+const ADD_ONE = 'Please add one.';
+
+/** The spec's "… Please add one." with its last words a link to where one is added. */
+function AddOne({ text }: { text: string }) {
+  if (!text.endsWith(ADD_ONE)) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, -ADD_ONE.length)}
+      <Link to="/dashboard/settings" state={{ activeTab: 'paymentMethods' }}>
+        {ADD_ONE}
+      </Link>
+    </>
   );
 }

@@ -280,7 +280,10 @@ export function MfaSection() {
           <p>Scan this QR code with your authenticator app (Google Authenticator, Authy, 1Password...).</p>
           <img className="mfa-panel__qr" src={enrolment.totp.qr_code} alt="QR code for your authenticator app" width={180} height={180} />
           <p className="muted">
-            Or enter this key by hand: <code className="mono mfa-panel__secret">{enrolment.totp.secret}</code>
+            Or enter this key by hand:{' '}
+            <code className="mono mfa-panel__secret" aria-label={`Key ${enrolment.totp.secret.split('').join(' ')}`}>
+              {groupsOfFour(enrolment.totp.secret)}
+            </code>
           </p>
           <div className="mfa-panel__actions">
             <Button variant="secondary" onClick={() => void cancelAuthenticator()}>
@@ -379,3 +382,6 @@ export function MfaSection() {
     </section>
   );
 }
+
+/** The key in groups of four, as authenticator apps print it and accept it back (spaces ignored). */
+const groupsOfFour = (key: string) => key.replace(/(.{4})(?=.)/g, '$1 ');

@@ -1,5 +1,8 @@
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Banner } from '@/components/banner.js';
+import { Button } from '@/components/button.js';
+import { Modal } from '@/components/modal.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
 import { describeDevice } from '@/lib/device.js';
 import { formatListDateTime } from '@/lib/money.js';
@@ -19,6 +22,8 @@ export function SessionsSection() {
   const rows = sessions.data ?? null;
   const submit = useSubmit();
   const error = submit.error ?? (sessions.error ? SESSIONS_FAILED : null);
+  // The session the owner chose to end, asked about before anything is sent.
+  const [asking, setAsking] = useState<AccountSession | null>(null);
 
   const end = (id: string) =>
     submit.run(
@@ -82,7 +87,7 @@ export function SessionsSection() {
                         className="button button--secondary"
                         disabled={submit.busy}
                         aria-label={`End session signed in ${when(s.created_at)}`}
-                        onClick={() => void end(s.id)}
+                        onClick={() => setAsking(s)}
                       >
                         {submit.busyWith === s.id ? 'Ending...' : 'End'}
                       </button>
@@ -94,6 +99,38 @@ export function SessionsSection() {
           </table>
         </div>
       )}
+      <Modal
+        open={asking !== null}
+        onClose={() => !submit.busy && setAsking(null)}
+        title="End Session"
+        size="small"
+        footer={
+          <>
+            <Button variant="secondary" onClick={() => setAsking(null)} disabled={submit.busy}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              loading={submit.busy}
+              loadingText="Ending..."
+              onClick={() => {
+                const id = asking?.id;
+                if (!id) return;
+                void end(id).finally(() => setAsking(null));
+              }}
+            >
+              End Session
+            </Button>
+          </>
+        }
+      >
+        {asking && (
+          <p>
+            End the session of <strong>{describeDevice(asking.user_agent)}</strong> signed in {when(asking.created_at)}? That device is
+            signed out at its next request.
+          </p>
+        )}
+      </Modal>
     </section>
   );
 }
