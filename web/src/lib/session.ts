@@ -391,16 +391,23 @@ export function startSession(): void {
 
   connectSession({ accessToken: getAccessToken, renewAfterUnauthorized });
 
-  window.addEventListener('pagehide', () => writeStorage(CLOSED_AT_KEY, String(Date.now())));
+  let hidden = false;
+  window.addEventListener('pagehide', () => {
+    hidden = true;
+    writeStorage(CLOSED_AT_KEY, String(Date.now()));
+  });
   window.addEventListener('pageshow', (event) => {
+    hidden = false;
     // Back from the back/forward cache: the tab never closed, it only went elsewhere for a while.
     if (event.persisted) writeStorage(CLOSED_AT_KEY, null);
   });
   window.addEventListener('storage', (event) => {
     if (event.key === SESSION_STORAGE_KEY) {
       apply(parseSession(event.newValue), false);
-    } else if (event.key === CLOSED_AT_KEY && event.newValue) {
-      // Another tab closed while this one stays open: the app as a whole was not closed.
+    } else if (event.key === CLOSED_AT_KEY && event.newValue && !hidden && readStorage(CLOSED_AT_KEY) === event.newValue) {
+      // Another tab closed while this one stays open: the app as a whole was not closed. A tab
+      // that is closing itself, or a mark newer than the event (this tab's own), is left alone:
+      // the notice of an earlier close can arrive after this tab's own pagehide.
       writeStorage(CLOSED_AT_KEY, null);
     }
   });
