@@ -47,6 +47,8 @@ export const ApprovalSchema = z.object({
   requestedAt: z.string(),
   expiresAt: z.string(),
   decidedAt: z.string().nullable(),
+  /** For a checker's list: why this checker may not decide it (separation of duties), or absent. */
+  decideRefusal: z.string().optional(),
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 

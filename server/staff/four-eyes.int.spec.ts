@@ -334,4 +334,30 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
       for (const s of Object.values(sockets)) s.socket.close();
     }
   });
+  it('a worker the manager created: the list tells the manager an admin must decide, the decider refuses the manager, an admin approves', async () => {
+    const created = await post('create-worker-for-manager', manager.token, {
+      fullName: 'New Hire',
+      email: 'new-hire@example.com',
+      password: 'chosen-by-mgr-1',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const first = await signIn(t, 'new-hire@example.com', 'chosen-by-mgr-1');
+    await inject({ method: 'PUT', url: '/auth/v1/user', headers: bearer(first.access_token), payload: { password: 'own-pass-of-hire-1' } });
+    const hire = (await signIn(t, 'new-hire@example.com', 'own-pass-of-hire-1')).access_token;
+    const customer = await registeredCustomer(t, 'hired-credit@example.com', 'customer-pass-1');
+    expect((await post('claim-user', hire, { userIdToClaim: customer.user.id })).statusCode).toBe(200);
+    const requestId = (await credit(hire, customer.user.id, '70')).json().approval.requestId;
+
+    const listed = async (token: string) =>
+      (await post('list-approvals', token, {})).json().approvals.find((a: { requestId: string }) => a.requestId === requestId);
+    // Changing their own password later does not lift it: the manager knew the first one.
+    expect((await listed(manager.token)).decideRefusal).toBe(APPROVAL_MESSAGES.separation);
+    expect((await listed(admin.token)).decideRefusal).toBeUndefined();
+    const before = await events(customer.user.id);
+    const refused = await decide(manager.token, requestId, 'approve');
+    expect([refused.statusCode, refused.json()]).toEqual([403, { error: APPROVAL_MESSAGES.separation }]);
+    expect(await events(customer.user.id)).toEqual(before);
+    expect((await decide(admin.token, requestId, 'approve')).statusCode).toBe(200);
+    expect((await balances(hire, customer.user.id)).BTC).toBe('70');
+  });
 });

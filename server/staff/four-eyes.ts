@@ -6,7 +6,14 @@ import type { LedgerContext } from '../context.js';
 import type { PriceCache } from '../prices/price-cache.js';
 import { usdPrice } from '../prices/usd-price.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
-import { isApprovalEventType, type ApprovalAction, type MakerController, type StaffRole } from '../../ledger/wallet/approvals.js';
+import {
+  APPROVAL_MESSAGES,
+  controlsMaker,
+  isApprovalEventType,
+  type ApprovalAction,
+  type MakerController,
+  type StaffRole,
+} from '../../ledger/wallet/approvals.js';
 import type { FourEyesPolicy, PriceFact, StaffAct } from '../../ledger/wallet/staff-rule.js';
 import type { WalletCommand } from '../../ledger/wallet/commands.js';
 import { userStream } from '../../ledger/user/events.js';
@@ -137,6 +144,16 @@ export class FourEyes {
       if (byOther && sets) controllers.push({ id: e.metadata.actorId, at: e.metadata.occurredAt });
     }
     return controllers;
+  }
+
+  /** The separation-of-duties refusal the decider would give this checker for this maker now, or null. */
+  async separationRefusal(checkerId: string, makerId: string): Promise<string | null> {
+    const separation = {
+      controllers: await this.makerControllers(makerId),
+      days: this.ledger.config.FOUR_EYES_SEPARATION_DAYS,
+      now: this.now().toISOString(),
+    };
+    return controlsMaker(checkerId, separation) ? APPROVAL_MESSAGES.separation : null;
   }
 
   /** A checker's decision: approval (with its effect) or rejection, refused as the decider says. */

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   bearer,
   createConfirmedUser,
+  demoAdminSession,
   demoManagerSession,
   expectReachableOnPhone,
   openAs,
@@ -15,7 +16,8 @@ import {
  * The two-person rule on screen: a worker adds a large hidden credit from the profile's Wallets
  * tab and is told it awaits a second approval (amount and maker); the customer's balance does
  * not move; their manager's Approvals tab lists it live with customer, action, amount, value,
- * maker and age, and approves it with a reason; the worker's profile then names who approved it.
+ * maker and age, but the manager created the maker (separation of duties), so an admin approves
+ * it with a reason; the worker's profile and My requests then name who approved it.
  */
 test.describe('approvals', () => {
   test("a large manual credit waits on the manager's Approvals tab and moves money only once approved", async ({
@@ -69,7 +71,7 @@ test.describe('approvals', () => {
       expect(await btcBalance()).toBe('0');
     });
 
-    await test.step('the manager sees it live, with customer, action, amount, value, maker and age, and approves with a reason', async () => {
+    await test.step('the manager sees it live, with customer, action, amount, value, maker and age, but created the maker: no buttons', async () => {
       const row = managerPage.getByRole('row', { name: new RegExp(customer.email) });
       await expect(row).toBeVisible({ timeout: 10_000 });
       await expect(row).toContainText('Manual transaction');
@@ -77,10 +79,26 @@ test.describe('approvals', () => {
       await expect(row).toContainText('USD');
       await expect(row).toContainText('Wes Maker');
       await expect(row).toContainText('0 min');
-      await managerPage.screenshot({ path: `${screens}/approvals.png`, fullPage: true });
+      // Separation of duties: the manager chose the maker's first password, so an admin decides.
+      await expect(row).toContainText(
+        "You created this maker's account or set their password recently: another manager or an admin must decide this request.",
+      );
+      await expect(row.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+      await managerPage.screenshot({ path: `${screens}/approvals-separation.png`, fullPage: true });
+    });
+
+    await test.step('an admin sees it with both decisions and approves it with a reason', async () => {
+      const adminContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const adminPage = await adminContext.newPage();
+      await openAs(adminPage, await demoAdminSession(request), '/dashboard/admin/approvals');
+      const row = adminPage.getByRole('row', { name: new RegExp(customer.email) });
+      await expect(row).toBeVisible({ timeout: 10_000 });
+      await expect(row).toContainText('+500 BTC');
+      await expect(row).toContainText('Wes Maker');
+      await adminPage.screenshot({ path: `${screens}/approvals.png`, fullPage: true });
       // On a phone the request is a card: its amount, maker and both decisions on screen, no sideways scroll.
       await expectReachableOnPhone(
-        managerPage,
+        adminPage,
         [
           row.getByText('+500 BTC'),
           row.getByText('Wes Maker'),
@@ -91,22 +109,33 @@ test.describe('approvals', () => {
         { width: 1280, height: 900 },
       );
       await row.getByRole('button', { name: 'Approve' }).click();
-      await managerPage.getByRole('button', { name: 'Confirm approval' }).click();
-      await expect(managerPage.getByText('Please give a reason for your decision.')).toBeVisible();
-      await managerPage.getByLabel('Reason to approve *').fill('Bonus confirmed with the customer');
-      await managerPage.getByRole('button', { name: 'Confirm approval' }).click();
-      // Its row leaves the queue (other suites' requests may wait beside it).
+      await adminPage.getByRole('button', { name: 'Confirm approval' }).click();
+      await expect(adminPage.getByText('Please give a reason for your decision.')).toBeVisible();
+      await adminPage.getByLabel('Reason to approve *').fill('Bonus confirmed with the customer');
+      await adminPage.getByRole('button', { name: 'Confirm approval' }).click();
+      // Its row leaves the queue (other suites' requests may wait beside it), also on the manager's screen.
       await expect(row).toHaveCount(0);
+      await expect(managerPage.getByRole('row', { name: new RegExp(customer.email) })).toHaveCount(0);
       expect(await btcBalance()).toBe('500');
+      await adminContext.close();
     });
 
     await test.step('the maker sees who approved it, on the profile and in My Requests', async () => {
-      await expect(page.getByText(/Approved by Mona Manager: \+500 BTC .*Reason: Bonus confirmed with the customer/)).toBeVisible({
+      await expect(page.getByText(/Approved by Ada Admin: \+500 BTC .*Reason: Bonus confirmed with the customer/)).toBeVisible({
         timeout: 10_000,
       });
       await openAs(page, worker, '/dashboard/worker/approvals');
       await expect(page.getByRole('heading', { name: 'My requests' })).toBeVisible();
-      await expect(page.getByText(/Approved by Mona Manager/)).toBeVisible();
+      // A table: date, customer, amount, value, status and checker, each in its own column.
+      const mine = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Checker' }) });
+      const request = mine.getByRole('row').filter({ hasText: 'Carla Customer' });
+      await expect(request.getByRole('cell').nth(0)).toHaveText(/^\d{2} [A-Z][a-z]{2} \d{4} \| \d{2}:\d{2}$/);
+      await expect(request.getByRole('cell').nth(2)).toHaveText('+500 BTC');
+      await expect(request.getByRole('cell').nth(3)).toHaveText(/^[\d,]+\.\d{2} USD$/);
+      await expect(request.getByRole('cell').nth(4)).toHaveText('Approved');
+      await expect(request.getByRole('cell').nth(5)).toContainText('Ada Admin');
+      await expect(request.getByRole('cell').nth(5)).toContainText('Reason: Bonus confirmed with the customer');
+      await page.screenshot({ path: `${screens}/approvals-my-requests.png`, fullPage: true });
       await expect(page.getByRole('heading', { name: 'Waiting for your approval' })).toHaveCount(0);
     });
     await managerContext.close();

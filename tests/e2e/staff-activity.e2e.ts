@@ -90,7 +90,7 @@ test.describe('staff activity', () => {
     expect(csv[1]).toContain(`,ADMIN,,,,${customerId},${customer.email},`);
   });
 
-  test('a credit a worker asked for and a manager approved shows the worker as maker and the manager as checker', async ({
+  test('a credit a worker asked for and an admin approved shows the worker as maker and the admin as checker', async ({
     page,
     request,
   }) => {
@@ -104,7 +104,7 @@ test.describe('staff activity', () => {
     const customerId = (await apiSignIn(request, customer.email, customer.password)).user.id;
     const claimed = await request.post('/functions/v1/claim-user', { headers: bearer(worker), data: { userIdToClaim: customerId } });
     expect(claimed.ok(), await claimed.text()).toBe(true);
-    // 500 BTC is above the browser tests' limit (FOUR_EYES_LIMIT_USD 10,000,000): it waits for the manager.
+    // 500 BTC is above the browser tests' limit (FOUR_EYES_LIMIT_USD 10,000,000): it waits for a second person.
     const asked = await request.post('/functions/v1/add-transaction', {
       headers: bearer(worker),
       data: {
@@ -118,8 +118,17 @@ test.describe('staff activity', () => {
     });
     expect(asked.status(), await asked.text()).toBe(202);
     const { requestId } = ((await asked.json()) as { approval: { requestId: string } }).approval;
-    const decided = await request.post('/functions/v1/decide-approval', {
+    // The manager created the worker and chose their first password (separation of duties): refused.
+    const refused = await request.post('/functions/v1/decide-approval', {
       headers: bearer(manager),
+      data: { requestId, decision: 'approve', reason: 'Bank statement checked' },
+    });
+    expect(refused.status()).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: "You created this maker's account or set their password recently: another manager or an admin must decide this request.",
+    });
+    const decided = await request.post('/functions/v1/decide-approval', {
+      headers: bearer(admin),
       data: { requestId, decision: 'approve', reason: 'Bank statement checked' },
     });
     expect(decided.ok(), await decided.text()).toBe(true);
@@ -133,7 +142,7 @@ test.describe('staff activity', () => {
     await expect(rows.nth(0).locator('td[data-label="Action"]')).toHaveText('Manual transaction');
     await expect(rows.nth(0).locator('td[data-label="Maker"]')).toContainText('Maya Maker');
     await expect(rows.nth(0).locator('td[data-label="Maker"]')).toContainText('WORKER');
-    await expect(rows.nth(0).locator('td[data-label="Checker"]')).toContainText('MANAGER');
+    await expect(rows.nth(0).locator('td[data-label="Checker"]')).toContainText('ADMIN');
     await page.getByLabel('Action').selectOption('');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect(rows).toHaveCount(4);

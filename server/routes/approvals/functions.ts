@@ -34,7 +34,18 @@ const approvalFunctions: FastifyPluginAsyncZod = async (app) => {
       if (scope === 'mine') return { approvals: await fourEyes.read({ makerId: staff.userId, status }) };
       assertRole(staff, ['MANAGER', 'ADMIN'], APPROVAL_MESSAGES.worker);
       // An admin sees every request; a manager those of the workers who report to them.
-      const approvals = await fourEyes.read({ status: status ?? 'pending', team: staff.role === 'MANAGER' ? staff.userId : undefined });
+      const listed = await fourEyes.read({ status: status ?? 'pending', team: staff.role === 'MANAGER' ? staff.userId : undefined });
+      // A request this checker may not decide (they created the maker or set their password
+      // recently) says so, instead of offering buttons the decider will refuse.
+      const refusals = new Map<string, string | null>();
+      for (const a of listed) {
+        if (a.status !== 'pending' || refusals.has(a.makerId)) continue;
+        refusals.set(a.makerId, await fourEyes.separationRefusal(staff.userId, a.makerId));
+      }
+      const approvals = listed.map((a) => {
+        const refusal = refusals.get(a.makerId);
+        return refusal ? { ...a, decideRefusal: refusal } : a;
+      });
       return { approvals, limitUsd: fourEyes.limitUsd.toFixed(), expiryHours: ledger.config.FOUR_EYES_EXPIRY_HOURS };
     },
   );

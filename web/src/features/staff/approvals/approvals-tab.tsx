@@ -5,6 +5,7 @@ import { Button } from '@/components/button.js';
 import { serverWords } from '@/lib/error-text.js';
 import { useSession } from '@/lib/session.js';
 import { useSubmit } from '@/lib/use-submit.js';
+import { formatListDateTime, formatUsd } from '@/lib/money.js';
 import {
   ACTION_LABELS,
   age,
@@ -18,6 +19,17 @@ import {
   type Approval,
 } from './api.js';
 import { ScrollArea } from '@/components/scroll-area.js';
+
+const STATUS_LABELS: Record<Approval['status'], string> = {
+  pending: 'Waiting',
+  approved: 'Approved',
+  rejected: 'Rejected',
+  expired: 'Expired',
+};
+
+const signedAmount = (a: Approval) => (a.amount.startsWith('-') ? a.amount : `+${a.amount}`);
+/** A USD value with 2 decimals and thousands separators, from its decimal string (no float). */
+const usd = (value: string) => formatUsd(value).replace('$', '');
 
 /** One waiting request: its facts, and Approve / Reject with a reason. */
 function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<void> }) {
@@ -44,10 +56,10 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
         </td>
         <td data-label="Action">{ACTION_LABELS[a.action]}</td>
         <td data-label="Amount" className="mono approvals__nowrap">
-          {a.amount.startsWith('-') ? a.amount : `+${a.amount}`} {a.assetId}
+          {signedAmount(a)} {a.assetId}
         </td>
         <td data-label="Value" className="mono approvals__nowrap">
-          {Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD
+          {usd(a.valueUsd)} USD
         </td>
         <td data-label="Maker" className="approvals__nowrap">
           {a.makerName || a.makerEmail}
@@ -56,14 +68,19 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
           {age(a.requestedAt)}
         </td>
         <td className="staff-table__actions">
-          <div className="approvals__actions">
-            <Button variant="primary" onClick={() => setDecision('approve')} disabled={busy}>
-              Approve
-            </Button>
-            <Button variant="secondary" onClick={() => setDecision('reject')} disabled={busy}>
-              Reject
-            </Button>
-          </div>
+          {a.decideRefusal ? (
+            // Separation of duties: the server would refuse this checker, so it offers no buttons.
+            <p className="muted small approvals__refusal">{a.decideRefusal}</p>
+          ) : (
+            <div className="approvals__actions">
+              <Button variant="primary" onClick={() => setDecision('approve')} disabled={busy}>
+                Approve
+              </Button>
+              <Button variant="secondary" onClick={() => setDecision('reject')} disabled={busy}>
+                Reject
+              </Button>
+            </div>
+          )}
         </td>
       </tr>
       {decision && (
@@ -123,8 +140,8 @@ export function ApprovalsTab() {
             Waiting for your approval
           </h2>
           <p className="card__subtitle">
-            Staff actions worth more than {limit ? `${Number(limit).toLocaleString('en-US')} USD` : 'the limit'} move no money until a
-            second person approves them.
+            Staff actions worth more than {limit ? `${usd(limit)} USD` : 'the limit'}, past a day&rsquo;s limit or valued at a price that
+            cannot be trusted alone move no money until a second person approves them.
             {role === 'MANAGER' ? ' These are your workers\u2019 requests.' : ' These are all requests.'}
           </p>
           {waiting === null ? (
@@ -166,13 +183,48 @@ export function ApprovalsTab() {
         ) : mine.length === 0 ? (
           <p className="muted">You have no requests.</p>
         ) : (
-          <ul className="approvals__mine">
-            {mine.map((a) => (
-              <li key={a.requestId}>
-                <span className={`approvals__status approvals__status--${a.status}`}>{a.status}</span> {a.customerEmail}: {approvalLine(a)}
-              </li>
-            ))}
-          </ul>
+          <ScrollArea className="staff-table-wrap" label="My requests">
+            <table className="staff-table approvals__table approvals__mine table--stack">
+              <thead>
+                <tr>
+                  <th scope="col">Requested</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Checker</th>
+                </tr>
+              </thead>
+              <tbody>
+                {mine.map((a) => (
+                  <tr key={a.requestId}>
+                    <td data-label="Requested" className="approvals__nowrap">
+                      {formatListDateTime(a.requestedAt)}
+                    </td>
+                    <td data-label="Customer">
+                      <div>
+                        {a.customerName || a.customerEmail}
+                        {a.customerName && <div className="muted small">{a.customerEmail}</div>}
+                      </div>
+                    </td>
+                    <td data-label="Amount" className="mono approvals__nowrap">
+                      {signedAmount(a)} {a.assetId}
+                    </td>
+                    <td data-label="Value" className="mono approvals__nowrap">
+                      {usd(a.valueUsd)} USD
+                    </td>
+                    <td data-label="Status">
+                      <span className={`approvals__status approvals__status--${a.status}`}>{STATUS_LABELS[a.status]}</span>
+                    </td>
+                    <td data-label="Checker">
+                      {a.checkerName || a.checkerEmail || <span className="muted">-</span>}
+                      {a.reason && <div className="muted small">Reason: {a.reason}</div>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollArea>
         )}
       </section>
     </div>
