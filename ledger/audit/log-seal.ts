@@ -228,7 +228,7 @@ function step(walk: Walk | undefined, e: RecordedEvent): { next: Walk; problem: 
       problem: {
         ...at,
         problem: 'missing',
-        text: `${describe(e)}: revision${e.revision - expected > 1n ? `s ${expected} to ${e.revision - 1n}` : ` ${expected}`} of the stream ${e.revision - expected > 1n ? 'are' : 'is'} not in the log (deleted)`,
+        text: `${describe(e)}: revision${e.revision - expected > 1n ? `s ${expected} to ${e.revision - 1n}` : ` ${expected}`} of the stream ${e.revision - expected > 1n ? 'are' : 'is'} not in the log before it (deleted or reordered)`,
       },
     };
   if (e.revision < expected)

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash as oneShotHash } from 'node:crypto';
 
 /**
  * The hash chain of the event log (docs/finance.md, "A log no one can rewrite"), shared by both
@@ -16,43 +16,42 @@ import { createHash } from 'node:crypto';
 /** The previous hash of a stream's first event. */
 export const GENESIS = '0'.repeat(64);
 
+/**
+ * A copy of a JSON value whose objects have their keys in code-point order, undefined members
+ * and functions left out: JSON.stringify of it is the canonical text. Copying, then one native
+ * JSON.stringify, took about half the time of a serialiser written out in JavaScript.
+ */
+function sorted(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i] as unknown;
+      const copy = sorted(item);
+      if (copy !== item && !out) out = value.slice(0, i);
+      if (out) out.push(copy);
+    }
+    return out ?? value;
+  }
+  const json = (value as { toJSON?: () => unknown }).toJSON;
+  if (typeof json === 'function') return sorted(json.call(value));
+  const keys = Object.keys(value);
+  // Already canonical (keys in order, nothing to leave out or copy below): the object itself.
+  let same = true;
+  for (let i = 0; i < keys.length && same; i++) {
+    const v = (value as Record<string, unknown>)[keys[i]!];
+    same = (i === 0 || keys[i - 1]! < keys[i]!) && v !== undefined && typeof v !== 'function' && sorted(v) === v;
+  }
+  if (same) return value;
+  keys.sort();
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = sorted((value as Record<string, unknown>)[k]);
+  return out;
+}
+
 /** JSON with object keys in code-point order and undefined members left out (as JSON.stringify leaves them). */
 export function canonicalJson(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'object': {
-      if (value === null) return 'null';
-      if (Array.isArray(value)) {
-        let out = '[';
-        for (let i = 0; i < value.length; i++) {
-          const item = value[i] as unknown;
-          out += (i ? ',' : '') + (item === undefined || typeof item === 'function' ? 'null' : canonicalJson(item));
-        }
-        return out + ']';
-      }
-      const json = (value as { toJSON?: () => unknown }).toJSON;
-      if (typeof json === 'function') return canonicalJson(json.call(value));
-      const keys = Object.keys(value).sort();
-      let out = '{';
-      let first = true;
-      for (const k of keys) {
-        const v = (value as Record<string, unknown>)[k];
-        if (v === undefined || typeof v === 'function') continue;
-        out += (first ? '' : ',') + JSON.stringify(k) + ':' + canonicalJson(v);
-        first = false;
-      }
-      return out + '}';
-    }
-    case 'bigint':
-      return value.toString();
-    default:
-      return 'null';
-  }
+  return JSON.stringify(sorted(value)) ?? 'null';
 }
 
 /** What an event's hash covers, besides the previous hash. */
@@ -76,8 +75,12 @@ export function hashCanonical(
   dataJson: string,
   metadataJson: string,
 ): string {
-  const text = `[${JSON.stringify(prevHash)},${JSON.stringify(e.streamId)},"${e.revision}",${JSON.stringify(e.eventId)},${JSON.stringify(e.type)},${e.version},${dataJson},${metadataJson}]`;
-  return createHash('sha256').update(text).digest('hex');
+  // The canonical JSON of the array, hashed in one call (no Hash object per event).
+  return oneShotHash(
+    'sha256',
+    `["${prevHash}",${JSON.stringify(e.streamId)},"${e.revision}",${JSON.stringify(e.eventId)},${JSON.stringify(e.type)},${e.version},${dataJson},${metadataJson}]`,
+    'hex',
+  );
 }
 
 /** The hash of one event (as stored: its stored schema version and data, before upcasting). */
