@@ -32,6 +32,7 @@ import * as m0030 from './0030_staff_activity.js';
 import * as m0031 from './0031_staff_limit_usage.js';
 import * as m0032 from './0032_liabilities_proofs.js';
 import * as m0033 from './0033_session_methods.js';
+import * as m0034 from './0034_event_hash_chain.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0031_staff_limit_usage': m0031,
   '0032_liabilities_proofs': m0032,
   '0033_session_methods': m0033,
+  '0034_event_hash_chain': m0034,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../server/db/schema.js';
 import { comparePositions, type EventStore, type Position, type RecordedEvent } from '../ledger/event-store/port.js';
 import type { Projection } from './projection.js';
+import { assertValidEvents } from '../ledger/event-schemas.js';
 import { ProjectionRunner, readUntil } from './runner.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -144,6 +145,7 @@ export async function catchUpTogether(
           at = last;
           if (!plan) return { own, planned: undefined };
           const relevant = own.filter((e) => r.projection.handles(e.type));
+          assertValidEvents(relevant);
           return { own, planned: relevant.length > 0 ? plan(relevant) : undefined };
         };
         /** Page `n` (null past the end) and what `prepare` makes of it. */

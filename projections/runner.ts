@@ -8,6 +8,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '../ledger/event-store/port.js';
+import { assertValidEvents } from '../ledger/event-schemas.js';
 import type { PlannedWrite, Projection } from './projection.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -145,6 +146,8 @@ export class ProjectionRunner {
       const own =
         comparePositions(r.position, events[0]!.position) < 0 ? events : events.filter((e) => comparePositions(e.position, r.position) > 0);
       const relevant = own.filter((e) => r.projection.handles(e.type));
+      // An event that does not match its schema stops the page before anything is written, named.
+      assertValidEvents(relevant);
       if (opts.skipIrrelevant && relevant.length === 0 && r.unpersisted + own.length < (r.options.skipLimit ?? SKIP_LIMIT)) {
         r.unpersisted += own.length;
         r.position = last;

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { assertValidEvents } from '../ledger/event-schemas.js';
 import type { DB } from '../server/db/schema.js';
 import { comparePositions, formatPosition, START, type EventStore, type Position } from '../ledger/event-store/port.js';
 import { PostgresEventStore, readAllFrom } from '../ledger/event-store/postgres.js';
@@ -261,6 +262,7 @@ async function catchUpInside(trx: Transaction<DB>, store: EventStore, projection
     const page = (await read(position)).filter((e) => comparePositions(e.position, livePosition) <= 0);
     if (page.length === 0) break;
     const relevant = page.filter((e) => projection.handles(e.type));
+    assertValidEvents(relevant);
     if (relevant.length > 0) await projection.apply({ trx, schema: SHADOW_SCHEMA }, relevant);
     applied += page.length;
     position = page[page.length - 1]!.position;

@@ -15,6 +15,8 @@ import type { Projection } from '../projections/projection.js';
 import { shadowReplay } from '../projections/shadow-replay.js';
 import { verifyReadModels, type VerifyReport } from '../projections/verify.js';
 import { seedLedger } from './seed.js';
+import { sealLog, UnchainedLogError, verifyLog, type LogVerification } from '../ledger/audit/log-seal.js';
+import { backfillChains } from '../ledger/event-store/postgres-backfill.js';
 import { progressBar } from './progress.js';
 import { withLedger } from './with-ledger.js';
 import { BACKUP_HELP, RESTORE_HELP, backupDataDir, restoreDataDir } from './ledger-backup.js';
@@ -40,7 +42,10 @@ Commands:
   migrate               apply database migrations (--status: list applied and pending ones)
   seed                  append generated wallet histories (for trials and benchmarks)
   replay [name|all]     rebuild read tables from the event log
-  verify                rebuild into scratch tables, compare with the live ones, check invariants
+  verify                recompute the event log's hash chains and seals (--seal DIGEST: against a digest kept
+                        outside), rebuild into scratch tables, compare with the live ones, check invariants
+  seal                  append a seal over the event log and print its digest to keep outside the database
+                        (--backfill: chain the events written before the chain, once)
   stats                 event store state and head, events, streams, lag per projection
   create-staff          create a WORKER, MANAGER or ADMIN account with a one-time password
   backup                copy the embedded database and its keys to one file (--out FILE; BACKUP_PASSPHRASE or --without-keys)
@@ -74,13 +79,31 @@ rebuilds from the event log in one pass, printing events/s.
 --shadow  rebuild while the app keeps serving: into copies of the tables, caught up to the
           live position, then swapped in by one transaction (PostgreSQL). The process runs
           at a lower priority (nice 10) so that the app's requests come first.`,
-  verify: `Usage: npm run ledger -- verify [--json]
+  verify: `Usage: npm run ledger -- verify [--seal DIGEST] [--json]
 
-Rebuilds every read model into scratch tables up to the position the live tables show,
+First recomputes every event's hash from its content and checks it against the stored one and
+against its stream's previous event, and recomputes every seal's digest: an edited, deleted or
+reordered event is named (stream, revision, position, type, id), also after every read table
+was rebuilt from the log (replay all).
+
+--seal DIGEST  a seal's digest kept outside the database (mail, ticket, paper): proves the log
+               up to that seal, or names the seal it no longer matches, also when the seals in
+               the database were rewritten with the log.
+
+Then rebuilds every read model into scratch tables up to the position the live tables show,
 compares them row by row, checks that no available balance is negative and that the
 balances equal the fold of the events, that every event's journal postings sum to zero
 (naming the first event that breaks it) and that the journal's customer accounts equal the
 wallet balances. Exits 1 with the differences when they differ.`,
+  seal: `Usage: npm run ledger -- seal [--backfill] [--json]
+
+Appends a seal to the log (stream ledger-seals, the operator as actor): the Merkle root over
+every stream's last event hash, up to the last event. Prints the digest: keep it outside the
+database (mail, a ticket, paper), with the seal's number and date. \`ledger verify --seal DIGEST\`
+later proves the log up to that seal. The app also seals every day at 00:15 UTC.
+
+--backfill  chains the events written before the hash chain existed (once, PostgreSQL and
+            PGlite), then seals. A log with unchained events cannot be sealed without it.`,
   stats: `Usage: npm run ledger -- stats [--json]
 
 The event store in use (postgres or eventstoredb): whether it answers, its head position and,
@@ -148,6 +171,25 @@ function printReplay(results: ReplayResult[], peakRssMB: number): void {
   );
 }
 
+function printLogVerification(log: LogVerification): void {
+  const chained = log.breakCount === 0 && log.unchained === 0;
+  console.log(
+    `${chained ? 'ok  ' : 'FAIL'} event log: ${log.events.toLocaleString('en-US')} events in ${log.streams.toLocaleString('en-US')} streams, each hash recomputed from its content`,
+  );
+  if (log.breakCount > 0) {
+    console.log(`     first event that differs: ${log.breaks[0]!.text}`);
+    for (const b of log.breaks.slice(1)) console.log(`     also: ${b.text}`);
+    if (log.breakCount > log.breaks.length) console.log(`     (${log.breakCount - log.breaks.length} more)`);
+  }
+  if (log.unchained > 0) console.log(`     ${log.unchained} events are not chained: run \`ledger seal --backfill\` once`);
+  for (const s of log.seals)
+    console.log(
+      `${s.ok ? 'ok  ' : 'FAIL'} seal ${s.sealNumber} (sealed ${s.sealedAt}, events up to ${s.upTo}): recorded ${s.recorded}${s.ok ? '' : `, the log now gives ${s.recomputed}`}`,
+    );
+  if (log.seals.length === 0) console.log('     no seal yet: run `ledger seal`');
+  if (log.kept) console.log(`${log.kept.result === 'proven' ? 'ok  ' : 'FAIL'} seal kept outside ${log.kept.digest}: ${log.kept.text}`);
+}
+
 function printVerify(report: VerifyReport): void {
   for (const p of report.projections) {
     for (const t of p.tables) {
@@ -186,6 +228,8 @@ export async function runCli(argv: string[]): Promise<number> {
       out: { type: 'string' },
       force: { type: 'boolean' },
       status: { type: 'boolean' },
+      backfill: { type: 'boolean' },
+      seal: { type: 'string' },
       'without-keys': { type: 'boolean' },
       ...FINANCE_OPTIONS,
       ...STAFF_OPTIONS,
@@ -293,25 +337,66 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       });
     }
-    case 'verify':
+    case 'verify': {
+      if (values.seal !== undefined && !/^[0-9a-fA-F]{64}$/.test(values.seal))
+        throw new UsageError('--seal must be a digest printed by `ledger seal`: 64 hexadecimal characters.');
       return withLedger(config, async (database, store) => {
         const total = await countAfter(database, store, START);
-        const bars = new Map(PROJECTIONS.map((p) => [p.name, progressBar(`rebuilding ${p.name}`, total, { quiet })]));
         const t0 = performance.now();
+        const chainBar = progressBar('recomputing the hash chains', total, { quiet });
+        const log = await verifyLog(store, { keptDigest: values.seal, onProgress: (n) => chainBar.update(n) });
+        chainBar.finish(log.events);
+        const bars = new Map(PROJECTIONS.map((p) => [p.name, progressBar(`rebuilding ${p.name}`, total, { quiet })]));
         const report = await verifyReadModels(database.db, store, {
           onProgress: (name, n) => bars.get(name)?.update(n),
           separationDays: config.FOUR_EYES_SEPARATION_DAYS,
         });
         const seconds = (performance.now() - t0) / 1000;
-        if (values.json) console.log(json({ ...report, seconds }));
+        const ok = report.ok && log.ok;
+        if (values.json) console.log(json({ ...report, log, ok, seconds }));
         else {
           if (!quiet && process.stderr.isTTY) process.stderr.write('\n');
+          printLogVerification(log);
           printVerify(report);
+          if (!log.ok) console.log('verify: FAILED: the event log is not the one that was written and sealed');
           console.log(
             `(${seconds.toFixed(1)} s, ${Math.round((total * PROJECTIONS.length) / Math.max(seconds, 1e-3)).toLocaleString('en-US')} events/s rebuilt)`,
           );
         }
-        return report.ok ? 0 : 1;
+        return ok ? 0 : 1;
+      });
+    }
+    case 'seal':
+      return withLedger(config, async (database, store) => {
+        let backfilled = null;
+        if (values.backfill) {
+          if (!(store instanceof PostgresEventStore))
+            throw new UsageError(
+              '--backfill chains the events of the PostgreSQL (or embedded) log; EventStoreDB keeps its events as written.',
+            );
+          const bar = progressBar('chaining the events written before the chain', await countAfter(database, store, START), { quiet });
+          backfilled = await backfillChains(database.db, (n) => bar.update(n));
+          bar.finish(backfilled.events);
+          if (!values.json)
+            console.log(
+              `Chained ${backfilled.events.toLocaleString('en-US')} events in ${backfilled.streams.toLocaleString('en-US')} streams.${backfilled.skipped.length ? ` Skipped (some events chained, some not; look at them): ${backfilled.skipped.join(', ')}.` : ''}`,
+            );
+        }
+        let seal;
+        try {
+          seal = await sealLog(store, { id: `operator:${os.userInfo().username}`, role: 'OPERATOR' });
+        } catch (err) {
+          if (err instanceof UnchainedLogError) throw new UsageError(err.message);
+          throw err;
+        }
+        if (values.json) console.log(json({ backfilled, seal }));
+        else
+          console.log(
+            `Sealed the log: seal ${seal.sealNumber}, ${seal.events.toLocaleString('en-US')} events in ${seal.streams.toLocaleString('en-US')} streams up to ${seal.upTo}.\n` +
+              `Digest: ${seal.digest}\n` +
+              `Keep it outside the database (mail, a ticket, paper) with the seal's number and today's date; \`npm run ledger -- verify --seal ${seal.digest}\` proves the log up to this seal.`,
+          );
+        return 0;
       });
     case 'create-staff': {
       const role = values.role?.toUpperCase();

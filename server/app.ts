@@ -18,6 +18,7 @@ import type { AuthServices } from './auth/index.js';
 import { AuthError } from './auth/errors.js';
 import type { FourEyes } from './staff/four-eyes.js';
 import type { PayoutScheduler } from './marketplace/payout-scheduler.js';
+import type { DailySeal } from './audit/daily-seal.js';
 import type { PriceCache } from './prices/price-cache.js';
 import type { RealtimeHub } from './realtime/hub.js';
 import type { LiveFeed } from './realtime/live-feed.js';
@@ -41,6 +42,7 @@ declare module 'fastify' {
     liveFeed: LiveFeed;
     /** Pays matured stakes (server/marketplace/payout-scheduler.ts). */
     payouts: PayoutScheduler;
+    dailySeal: DailySeal;
     /** Uploaded files (KYC documents, attachments, logos). */
     blobs: BlobStore;
     /** Shared by every instance when REDIS_URL is set: rate limits and captcha memory (null: this process's memory). */
@@ -166,7 +168,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // handler wrapper) sees them. The routes' autoload below leaves their folder out.
   await app.register(autoload, { dir: HEALTH_DIR, ignorePattern: /\.spec\.[jt]s$/ });
   // The services, in the order of their dependencies: auth (whose guard checks every route
-  // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts.
+  // registered after it), blobs, prices, four eyes, realtime, the live feed, payouts, the daily seal.
   await app.register(autoload, { dir: SERVICES_DIR, options: { config } satisfies ServiceOptions });
   // The spec's three call families (DESIGN.md, "The API keeps the spec's call tables"), one folder
   // of server/routes/ per feature (the tests beside the routes are not plugins). A folder's module

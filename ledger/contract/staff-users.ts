@@ -154,4 +154,35 @@ export const TrailEvent = z.object({
   data: z.record(z.string(), z.unknown()),
   metadata: z.record(z.string(), z.unknown()),
 });
-export const TrailPage = z.object({ events: z.array(TrailEvent), total: z.number(), page: z.number(), pageSize: z.number() });
+/**
+ * Whether the customer's streams verify: each event's hash recomputed from its content and the one
+ * before it (docs/finance.md, "A log no one can rewrite"); the first event that does not, named.
+ */
+export const TrailChain = z.object({
+  verified: z.boolean(),
+  text: z.string(),
+  streams: z.array(
+    z.object({
+      stream: z.string(),
+      events: z.number(),
+      verified: z.boolean(),
+      first_break: z
+        .object({
+          revision: z.string(),
+          position: z.string(),
+          event_id: z.string(),
+          type: z.string(),
+          problem: z.string(),
+          text: z.string(),
+        })
+        .nullable(),
+    }),
+  ),
+});
+export const TrailPage = z.object({
+  events: z.array(TrailEvent),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  chain: TrailChain,
+});

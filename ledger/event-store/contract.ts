@@ -8,6 +8,7 @@ import {
   type NewEvent,
   type RecordedEvent,
 } from './port.js';
+import { checkStream } from '../audit/log-seal.js';
 
 /**
  * The behaviour every EventStore adapter must show, as one suite that each adapter's
@@ -107,6 +108,22 @@ export function eventStoreContract(name: string, open: () => Promise<{ store: Ev
       expect((await store.append(s, [event()], { expectedRevision: 0n })).nextExpectedRevision).toBe(1n);
       expect((await store.append(s, [event()], { expectedRevision: 'any' })).nextExpectedRevision).toBe(2n);
       expect((await store.append(s, [event()], { expectedRevision: 'stream_exists' })).nextExpectedRevision).toBe(3n);
+    });
+
+    it('chains every event to the one before it in its stream, one append or many, whatever the expectation', async () => {
+      const s = stream();
+      await store.append(s, [event(), event('test.happened', { b: 2, a: { z: [1, 'two'], y: null } })], { expectedRevision: 'no_stream' });
+      await store.append(s, [event()], { expectedRevision: 1n });
+      await store.append(s, [event(), event()], { expectedRevision: 'any' });
+      await store.append(s, [event()], { expectedRevision: 'stream_exists' });
+      const read = await store.readStream(s);
+      expect(read).toHaveLength(6);
+      expect(read.every((e) => /^[0-9a-f]{64}$/.test(e.hash ?? ''))).toBe(true);
+      expect(new Set(read.map((e) => e.hash)).size).toBe(6);
+      expect(checkStream(read)).toMatchObject({ ok: true, events: 6, firstBreak: null });
+      // The hash is read as stored, also from the global log.
+      const all = await readAllUntil({ after: read[0]!.position, maxCount: 1000 }, (es) => es.filter((e) => e.streamId === s).length >= 5);
+      expect(all.filter((e) => e.streamId === s).map((e) => e.hash)).toEqual(read.slice(1).map((e) => e.hash));
     });
 
     it('treats a re-append of the same event ids as a no-op with the same result', async () => {

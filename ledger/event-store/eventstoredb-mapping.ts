@@ -70,6 +70,9 @@ export function answeredForStoredEvents(
   return false;
 }
 
+/** The metadata key that carries an event's chain hash (chain.ts) on EventStoreDB. */
+export const CHAIN_HASH_KEY = 'chainHash';
+
 function parseJson(value: unknown): unknown {
   if (value instanceof Uint8Array) {
     const text = Buffer.from(value).toString('utf8');
@@ -87,25 +90,31 @@ export function toRecorded(event: EsdbRecordedEvent, fallbackCommit?: bigint): R
   const rawMetadata = parseJson(event.metadata);
   let version = 1;
   let metadata: Record<string, unknown> = {};
+  let hash: string | null = null;
   if (rawMetadata && typeof rawMetadata === 'object' && !Array.isArray(rawMetadata)) {
-    const { schemaVersion, ...rest } = rawMetadata as Record<string, unknown>;
+    const { schemaVersion, [CHAIN_HASH_KEY]: chainHash, ...rest } = rawMetadata as Record<string, unknown>;
     if (typeof schemaVersion === 'number' && Number.isInteger(schemaVersion)) version = schemaVersion;
+    if (typeof chainHash === 'string') hash = chainHash;
     metadata = rest;
   }
   const position =
     validPosition(event.position) ??
     (fallbackCommit !== undefined && fallbackCommit <= MAX_POSITION ? { commit: fallbackCommit, prepare: fallbackCommit } : START);
-  return upcast({
+  const data = parseJson(event.data);
+  const recorded: RecordedEvent = {
     eventId: event.id,
     streamId: event.streamId,
     revision: event.revision,
     type: event.type,
     version,
-    data: parseJson(event.data),
+    data,
     metadata: metadata as EventMetadata,
     position,
     recordedAt: event.created,
-  });
+    hash,
+  };
+  const current = upcast(recorded);
+  return current === recorded ? recorded : { ...current, stored: { version, data } };
 }
 
 /** The stored event of a resolved event from `$all`, or null for a system event. */

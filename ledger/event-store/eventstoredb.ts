@@ -36,6 +36,8 @@ import {
   toRecorded,
   validPosition,
 } from './eventstoredb-mapping.js';
+import { CHAIN_HASH_KEY } from './eventstoredb-mapping.js';
+import { chainAppend, GENESIS, StreamHeads } from './chain.js';
 
 export { answeredForStoredEvents };
 
@@ -79,22 +81,64 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  /** Heads this adapter wrote or read lately (chain.ts): an append with a known revision chains without reading first. */
+  readonly heads = new StreamHeads();
+
   async append(streamId: string, events: NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const data = events.map((e) =>
+    const exact = typeof expectedRevision === 'bigint';
+    // The previous hash travels in each event's metadata (`chainHash`). A new stream chains
+    // from GENESIS; a known revision from the remembered head, else from the stream's last
+    // event (one read). `any` and `stream_exists` go to the server as they are (its
+    // idempotent re-append by event id needs them), chained from the head read just before:
+    // the app itself appends with exact revisions (docs/decisions.md).
+    let head: { revision: bigint; hash: string | null } | undefined;
+    if (expectedRevision === 'no_stream') head = { revision: -1n, hash: GENESIS };
+    else if (exact) {
+      const known = this.heads.get(streamId);
+      if (known && known.revision === expectedRevision) head = known;
+    }
+    head ??= await this.readHead(streamId);
+    const hashes = head.hash === null ? null : chainAppend(streamId, head.revision + 1n, head.hash, events).map((c) => c.hash);
+    try {
+      return await this.appendAt(streamId, events, expectedRevision, hashes);
+    } catch (err) {
+      this.heads.forget(streamId);
+      throw err;
+    }
+  }
+
+  /** The stream's last revision and its chain hash (null: an event from before the chain), or -1n for no stream. */
+  private async readHead(streamId: string): Promise<{ revision: bigint; hash: string | null }> {
+    try {
+      for await (const resolved of this.client.readStream(streamId, { fromRevision: END, maxCount: 1, direction: BACKWARDS })) {
+        if (resolved.event) {
+          const e = toRecorded(resolved.event, resolved.commitPosition);
+          return { revision: e.revision, hash: e.hash ?? null };
+        }
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return { revision: -1n, hash: GENESIS };
+      throw portError(err);
+    }
+    return { revision: -1n, hash: GENESIS };
+  }
+
+  private async appendAt(streamId: string, events: NewEvent[], expected: ExpectedRevision, hashes: string[] | null): Promise<AppendResult> {
+    const data = events.map((e, i) =>
       jsonEvent({
         id: e.eventId,
         type: e.type,
         data: e.data as JSONType,
-        metadata: { ...e.metadata, schemaVersion: e.version },
+        metadata: { ...e.metadata, schemaVersion: e.version, ...(hashes ? { [CHAIN_HASH_KEY]: hashes[i]! } : {}) },
       }),
     );
     let result;
     try {
-      result = await this.client.appendToStream(streamId, data, { expectedRevision: toExpectedRevision(expectedRevision) });
+      result = await this.client.appendToStream(streamId, data, { expectedRevision: toExpectedRevision(expected) });
     } catch (err) {
       if (err instanceof EsdbWrongExpectedVersionError) {
-        throw new WrongExpectedVersionError(streamId, expectedRevision, err.actualVersion);
+        throw new WrongExpectedVersionError(streamId, expected, err.actualVersion);
       }
       throw portError(err);
     }
@@ -105,9 +149,9 @@ export class EventStoreDbEventStore implements EventStore {
     const answered = validPosition(result.position);
     const position = events.length === 1 && answered ? answered : ((await this.positionOf(streamId, nextExpectedRevision)) ?? answered);
     if (!position) throw new Error(`no log position for ${streamId}@${nextExpectedRevision}`);
-    return answeredForStoredEvents(expectedRevision, events.length, result)
-      ? { nextExpectedRevision, position, alreadyStored: true }
-      : { nextExpectedRevision, position };
+    if (answeredForStoredEvents(expected, events.length, result)) return { nextExpectedRevision, position, alreadyStored: true };
+    this.heads.set(streamId, nextExpectedRevision, hashes ? hashes[hashes.length - 1]! : null);
+    return { nextExpectedRevision, position };
   }
 
   private async positionOf(streamId: string, revision: bigint): Promise<Position | undefined> {
@@ -130,6 +174,8 @@ export class EventStoreDbEventStore implements EventStore {
       for await (const resolved of read) {
         if (resolved.event) out.push(toRecorded(resolved.event, resolved.commitPosition));
       }
+      const last = out[out.length - 1];
+      if (last && (options.maxCount === undefined || out.length < options.maxCount)) this.heads.set(streamId, last.revision, last.hash);
     } catch (err) {
       if (err instanceof StreamNotFoundError) return [];
       throw portError(err);

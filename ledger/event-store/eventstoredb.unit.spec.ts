@@ -5,6 +5,10 @@ import { openEventStore } from '../../server/context.js';
 import { ConfigError } from '../../server/config.js';
 import type { Database } from '../../server/db/database.js';
 import type { NewEvent } from './port.js';
+import type { RecordedEvent as EsdbRecordedEvent } from '@eventstore/db-client';
+import { CHAIN_HASH_KEY, toRecorded } from './eventstoredb-mapping.js';
+import { chainAppend, GENESIS } from './chain.js';
+import { checkStream } from '../audit/log-seal.js';
 
 /** Nothing listens on port 1: every call fails as unavailable. */
 const NO_SERVER = 'esdb://127.0.0.1:1?tls=false';
@@ -130,5 +134,34 @@ describe('an EVENTSTORE_URL the client cannot use', () => {
       expect(lines[0]).toMatch(/^Invalid configuration: EVENTSTORE_URL: the EventStoreDB client cannot use it: /);
       expect(lines[0]).toMatch(why);
     }
+  });
+});
+
+describe('EventStoreDB: the chain hash in the metadata', () => {
+  it('reads chainHash out of the metadata into the hash, keeps the stored version and data of an upcast event, and the chain verifies', () => {
+    const meta = { actorId: 'u-1', actorRole: 'USER', correlationId: 'c', causationId: null, occurredAt: '2026-01-01T00:00:00.000Z' };
+    const data = { amount: '-10', fee: '1', transactionId: randomUUID() };
+    const eventId = randomUUID();
+    const [chained] = chainAppend('wallet-x', 0n, GENESIS, [
+      { eventId, type: 'wallet.withdrawal-requested', version: 0, data, metadata: meta },
+    ]);
+    const stored = {
+      id: eventId,
+      streamId: 'wallet-x',
+      revision: 0n,
+      type: 'wallet.withdrawal-requested',
+      data: Buffer.from(JSON.stringify(data)),
+      metadata: Buffer.from(JSON.stringify({ ...meta, schemaVersion: 0, [CHAIN_HASH_KEY]: chained!.hash })),
+      position: { commit: 5n, prepare: 5n },
+      created: new Date(),
+      isJson: true,
+      contentType: 'application/json',
+    } as unknown as EsdbRecordedEvent;
+    const read = toRecorded(stored);
+    expect(read.hash).toBe(chained!.hash);
+    expect(read.metadata).toEqual(meta);
+    expect(read.version).toBe(1);
+    expect(read.stored).toEqual({ version: 0, data });
+    expect(checkStream([read])).toMatchObject({ ok: true });
   });
 });

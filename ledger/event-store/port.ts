@@ -52,6 +52,13 @@ export interface RecordedEvent<Type extends string = string, Data = unknown> ext
   revision: bigint;
   position: Position;
   recordedAt: Date;
+  /**
+   * The hash chaining the event to its stream's previous one (ledger/event-store/chain.ts), as
+   * stored at append (hex); null for an event from before the chain that is not backfilled.
+   */
+  hash?: string | null;
+  /** The schema version and data as stored, when upcasting changed them (the hash covers these). */
+  stored?: { version: number; data: unknown };
 }
 
 /** `no_stream`: must not exist; `stream_exists`: must exist; `any`; or the exact last revision. */

@@ -27,10 +27,13 @@ export interface EventRow {
   tx: string;
   /** Milliseconds since the epoch, truncated as a Date would truncate the microseconds. */
   recorded_ms: string;
+  /** The chain hash (hex), null before the chain. */
+  hash: string | null;
 }
 
 export const COLUMNS = sql`global_position, event_id, stream_id, stream_revision, event_type, event_version,
-  data, metadata::text as metadata, tx_id::text as tx, floor(extract(epoch from recorded_at) * 1000)::int8 as recorded_ms`;
+  data, metadata::text as metadata, tx_id::text as tx, floor(extract(epoch from recorded_at) * 1000)::int8 as recorded_ms,
+  encode(hash, 'hex') as hash`;
 
 /**
  * Transaction ids that pg_stat_activity shows running in other databases (transaction ids
@@ -124,6 +127,8 @@ class StoredEvent implements RecordedEvent {
   readonly data: unknown;
   readonly position: Position;
   readonly recordedAt: Date;
+  readonly hash: string | null;
+  readonly stored?: { version: number; data: unknown };
   #metadataText: string;
   #metadata: RecordedEvent['metadata'] | undefined;
 
@@ -139,6 +144,8 @@ class StoredEvent implements RecordedEvent {
     // A number is turned into a Date far faster than the timestamp's text is parsed.
     this.recordedAt = new Date(Number(row.recorded_ms));
     this.#metadataText = row.metadata;
+    this.hash = row.hash;
+    if (current.version !== row.event_version) this.stored = { version: row.event_version, data: row.data };
   }
 
   get metadata(): RecordedEvent['metadata'] {

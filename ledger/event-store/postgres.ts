@@ -20,6 +20,7 @@ import { AppendBatcher } from './append-batcher.js';
 import { WakeSignal } from './wake-signal.js';
 import { COLUMNS, eventTables, OtherDatabaseXids, readAllFrom, readHorizon, toRecorded, type EventRow } from './postgres-reads.js';
 import { appendStatement, batchAppendStatement, writtenRow, type AppendRow, type StreamAppend } from './postgres-appends.js';
+import { chainAppend, GENESIS, StreamHeads } from './chain.js';
 
 export { OtherDatabaseXids, readAllFrom };
 
@@ -33,6 +34,15 @@ const MAX_BATCHED_EVENTS = 16;
 
 /** Thrown inside the append transaction to roll it back when the expectation fails. */
 class ExpectationFailed extends Error {}
+
+/** How often an append with `any` or `stream_exists` reads the head again after another writer moved it. */
+const HEAD_RETRIES = 20;
+
+/** A stream's head as an append chains from it: its revision (-1n: no stream) and hash (null: not chained). */
+interface Head {
+  revision: bigint;
+  hash: string | null;
+}
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -55,6 +65,8 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
   private readonly batcher: AppendBatcher<StreamAppend, AppendRow>;
 
   private readonly db: Kysely<DB>;
+  /** Heads this store wrote or read lately: an append with a known expected revision chains without asking first. */
+  readonly heads = new StreamHeads();
 
   constructor(
     tables: Kysely<T>,
@@ -84,6 +96,57 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
 
   async append(streamId: string, events: NewEvent[], { expectedRevision }: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    const exact = typeof expectedRevision === 'bigint';
+    // The previous hash: GENESIS for a new stream; for a known revision the remembered head,
+    // else the stream's row (one read, only then). `any` and `stream_exists` append at the
+    // head they found, and find it again if another writer moved it first.
+    let head: Head | null =
+      expectedRevision === 'no_stream' ? { revision: -1n, hash: GENESIS } : this.knownHead(streamId, expectedRevision);
+    for (let attempt = 0; ; attempt++) {
+      head ??= await this.readHead(streamId);
+      const expected: ExpectedRevision = expectedRevision === 'no_stream' ? 'no_stream' : head.revision < 0n ? 'no_stream' : head.revision;
+      const mismatch = (exact && head.revision !== expectedRevision) || (expectedRevision === 'stream_exists' && head.revision < 0n);
+      const append: StreamAppend = {
+        streamId,
+        events,
+        // A head that cannot meet the expectation still goes to the statement: it finds the
+        // expectation failed, and a retry of stored events is told apart there.
+        expected: mismatch ? expectedRevision : expected,
+        chained: head.hash === null ? null : chainAppend(streamId, head.revision + 1n, head.hash, events),
+        prevHash: head.hash === GENESIS && head.revision < 0n ? null : head.hash,
+      };
+      try {
+        return await this.appendAt(append, expectedRevision);
+      } catch (err) {
+        if (!(err instanceof WrongExpectedVersionError) || mismatch || attempt >= HEAD_RETRIES) throw err;
+        // The head moved (another writer), or its hash was not the one remembered (a
+        // backfill chained the stream since): read it and try again, if it still meets the
+        // expectation.
+        this.heads.forget(streamId);
+        const fresh = await this.readHead(streamId);
+        const sameRevision = exact && fresh.revision === head.revision && fresh.hash !== head.hash;
+        if (exact && !sameRevision) throw err;
+        if (!exact && expectedRevision === 'no_stream') throw err;
+        head = fresh;
+      }
+    }
+  }
+
+  private knownHead(streamId: string, expected: ExpectedRevision): Head | null {
+    const known = this.heads.get(streamId);
+    if (!known) return null;
+    return typeof expected !== 'bigint' || known.revision === expected ? known : null;
+  }
+
+  /** The stream's revision and head hash from its row. */
+  private async readHead(streamId: string): Promise<Head> {
+    const row = await this.db.selectFrom('streams').select(['revision', 'head_hash']).where('stream_id', '=', streamId).executeTakeFirst();
+    if (!row) return { revision: -1n, hash: GENESIS };
+    return { revision: BigInt(row.revision), hash: row.head_hash ? Buffer.from(row.head_hash).toString('hex') : null };
+  }
+
+  private async appendAt(append: StreamAppend, expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const { streamId, events } = append;
     let result: AppendResult;
     try {
       const done = (row: AppendRow | undefined) => {
@@ -93,7 +156,6 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
           position: { commit: BigInt(row.tx), prepare: BigInt(row.last_position) },
         };
       };
-      const append: StreamAppend = { streamId, events, expected: expectedRevision };
       // One statement in autocommit, alone or with other streams' appends: the stream's
       // revision and the rows move together or not at all. The test hook runs the
       // statement alone, in a transaction it holds open.
@@ -115,6 +177,7 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
       if (duplicateId) throw new DuplicateEventIdError(events.map((e) => e.eventId));
       throw new WrongExpectedVersionError(streamId, expectedRevision, await this.currentRevision(streamId));
     }
+    this.heads.set(streamId, result.nextExpectedRevision, append.chained ? append.chained[append.chained.length - 1]!.hash : null);
     this.wake.notify(result.position);
     return result;
   }
@@ -158,7 +221,11 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
       select ${COLUMNS} from events
       where stream_id = ${streamId} and stream_revision >= ${String(from)}
       order by stream_revision limit ${limit}`.execute(this.db);
-    return rows.map(toRecorded);
+    const events = rows.map(toRecorded);
+    const last = events[events.length - 1];
+    // A read to the stream's end tells the head an append after it chains from.
+    if (last && events.length < limit) this.heads.set(streamId, last.revision, last.hash);
+    return events;
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {

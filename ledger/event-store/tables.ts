@@ -15,6 +15,8 @@ export interface EventsTable {
   metadata: ColumnType<unknown, string, never>;
   tx_id: ColumnType<string, never, never>;
   recorded_at: ColumnType<Date, never, never>;
+  /** SHA-256 chaining the event to its stream's previous one (chain.ts); null before the chain, until backfilled. */
+  hash: ColumnType<Buffer | null, never, Buffer | null>;
 }
 
 export interface StreamsTable {
@@ -23,6 +25,8 @@ export interface StreamsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
   /** Commit-order label of the stream's latest append (xid8 as text). */
   last_tx: string | null;
+  /** The hash of the stream's last event (null while the stream is not chained). */
+  head_hash: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 }
 
 export interface EventStoreTables {

@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { BELOW_FOUR_EYES_LIMIT, createTestApp, bearer, registeredCustomer, signIn, type TestApp } from '../../tests/support/test-app.js';
 import { createStaff } from '../auth/staff-accounts.js';
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { CARD_LIKE_HIDDEN, withoutSecrets } from './event-trail.js';
 
 /** Every key anywhere in a JSON value. */
@@ -199,6 +200,27 @@ describe('event trail behind a customer', () => {
     }
     expect(added.data).toMatchObject({ notes: CARD_LIKE_HIDDEN, cardHolderName: 'Dana Customer', last4: '4242', expiryDate: '12/30' });
     expect(JSON.stringify(await trail())).not.toMatch(/4242\.4242\.4242\.4242/);
+  });
+
+  it("says whether the customer's streams verify, and names the event an SQL edit changed", async () => {
+    const clean = (await trail()).chain;
+    expect(clean.verified).toBe(true);
+    expect(clean.text).toMatch(/^Verified: every event of the customer's \d+ streams matches its hash chain\.$/);
+    expect(clean.streams.map((s: { stream: string }) => s.stream)).toContain(`user-${customer.user.id}`);
+    // Someone holding the database changes the customer's first user event.
+    const stream = `user-${customer.user.id}`;
+    await sql`update events set data = data || '{"fullName": "Someone Else"}'::jsonb where stream_id = ${stream} and stream_revision = 0`.execute(
+      t.app.ledger.database.db,
+    );
+    const edited = (await trail()).chain;
+    expect(edited.verified).toBe(false);
+    const broken = edited.streams.find((s: { stream: string }) => s.stream === stream);
+    expect(broken).toMatchObject({ verified: false, first_break: { revision: '0', problem: 'edited' } });
+    expect(edited.text).toMatch(
+      new RegExp(
+        `^Does not verify: ${stream} revision 0 \\(position \\d+/\\d+, user\\.[a-z-]+, event [0-9a-f-]{36}\\): its content does not give its hash`,
+      ),
+    );
   });
 
   it('drops secret-looking fields at any depth', () => {

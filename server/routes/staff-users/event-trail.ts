@@ -16,6 +16,35 @@ import {
   type Data,
 } from '../../staff/event-trail.js';
 import type { Party } from '../../../ledger/audit/staff-actions.js';
+import { checkStream } from '../../../ledger/audit/log-seal.js';
+import type { RecordedEvent } from '../../../ledger/event-store/port.js';
+
+/** Whether each of the customer's streams verifies (its chain recomputed), and all of them. */
+function chainOf(whole: RecordedEvent[]) {
+  const byStream = new Map<string, RecordedEvent[]>();
+  for (const e of whole) byStream.set(e.streamId, [...(byStream.get(e.streamId) ?? []), e]);
+  const streams = [...byStream].map(([stream, events]) => {
+    const checked = checkStream(events);
+    const b = checked.firstBreak;
+    return {
+      stream,
+      events: checked.events,
+      verified: checked.ok,
+      first_break: b
+        ? { revision: b.revision, position: b.position, event_id: b.eventId, type: b.type, problem: b.problem, text: b.text }
+        : null,
+    };
+  });
+  const broken = streams.filter((s) => !s.verified);
+  return {
+    verified: broken.length === 0,
+    text:
+      broken.length === 0
+        ? `Verified: every event of the customer's ${streams.length} stream${streams.length === 1 ? '' : 's'} matches its hash chain.`
+        : `Does not verify: ${broken[0]!.first_break!.text}`,
+    streams,
+  };
+}
 
 export const autoPrefix = '/api/v1';
 
@@ -88,6 +117,7 @@ const eventTrailRoutes: FastifyPluginAsyncZod = async (app) => {
         total: trail.length,
         page,
         pageSize,
+        chain: chainOf(whole),
       };
     },
   );

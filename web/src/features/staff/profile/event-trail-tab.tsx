@@ -81,6 +81,15 @@ export function EventTrailTab() {
         </div>
       </div>
       {error && <Banner variant="error">{error}</Banner>}
+      {data && (
+        <p
+          className={data.chain.verified ? 'muted small' : 'inline-error'}
+          role={data.chain.verified ? undefined : 'alert'}
+          data-testid="trail-chain"
+        >
+          {data.chain.text}
+        </p>
+      )}
       {!data && !error && <p className="page-status">Loading...</p>}
       {data && data.events.length === 0 && <p className="empty-text">No events of this kind.</p>}
       {data && data.events.length > 0 && (
