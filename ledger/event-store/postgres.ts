@@ -36,7 +36,7 @@ const MAX_BATCHED_EVENTS = 16;
 class ExpectationFailed extends Error {}
 
 /** How often an append with `any` or `stream_exists` reads the head again after another writer moved it. */
-const HEAD_RETRIES = 20;
+const HEAD_RETRIES = 200;
 
 /** A stream's head as an append chains from it: its revision (-1n: no stream) and hash (null: not chained). */
 interface Head {
@@ -119,6 +119,9 @@ export class PostgresEventStore<T extends DB = DB> implements EventStore {
         return await this.appendAt(append, expectedRevision);
       } catch (err) {
         if (!(err instanceof WrongExpectedVersionError) || mismatch || attempt >= HEAD_RETRIES) throw err;
+        // Many writers on one stream with `any`: each lost round means another writer won, so
+        // the stream moves; a short random pause keeps one writer from losing every round.
+        if (attempt >= 2) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, attempt * 5)));
         // The head moved (another writer), or its hash was not the one remembered (a
         // backfill chained the stream since): read it and try again, if it still meets the
         // expectation.
