@@ -156,12 +156,9 @@ describe('operations', () => {
       expect(Number(/ledger_db_pool_connections\{state="total"\} (\d+)/.exec(text)?.[1])).toBeGreaterThan(0);
       // The projectors poll beside the scrape, so one scrape may catch a query queued for a
       // moment; once the traffic is over the queue empties.
-      await expect
-        .poll(
-          async () =>
-            /ledger_db_pool_connections\{state="waiting"\} (\d+)/.exec((await t.app.inject({ method: 'GET', url: '/metrics' })).body)?.[1],
-        )
-        .toBe('0');
+      const app = t.app;
+      const waiting = async () => /ledger_db_pool_connections\{state="waiting"\} (\d+)/.exec((await app.inject('/metrics')).body)?.[1];
+      await expect.poll(waiting).toBe('0');
     }
     for (const name of [
       'ledger_append_conflicts_total',
