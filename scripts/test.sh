@@ -65,7 +65,7 @@ if [ -n "${DATABASE_URL:-}" ]; then
 fi
 if [ -n "${PGBOUNCER_DATABASE_URL:-}" ]; then
   echo "== integration tests through PgBouncer, transaction pooling (${PGBOUNCER_DATABASE_URL%%@*}@...)"
-  DATABASE_URL="$PGBOUNCER_DATABASE_URL" DB_PREPARED_STATEMENTS=false server_pass || failed+=("tests through PgBouncer")
+  DATABASE_URL="$PGBOUNCER_DATABASE_URL" DB_PREPARED_STATEMENTS=false TEST_DB_POOLER=pgbouncer server_pass || failed+=("tests through PgBouncer")
 fi
 
 echo "== browser tests (Playwright, Chromium)"

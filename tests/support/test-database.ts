@@ -12,6 +12,12 @@ export interface TestDatabase extends Database {
 
 /** True when this run uses the real PostgreSQL (DATABASE_URL set) rather than PGlite. */
 export const usingPostgres = Boolean(process.env.DATABASE_URL);
+/**
+ * The pass through PgBouncer in transaction pooling (scripts/test.sh sets TEST_DB_POOLER): a
+ * session setting made on one client connection stays on the server connection PgBouncer
+ * shares, so tests that stand a session setting in for a server state do not apply there.
+ */
+export const throughPooler = Boolean(process.env.TEST_DB_POOLER);
 
 /**
  * A fresh, migrated database for one test: an in-memory PGlite, or with DATABASE_URL
