@@ -10,7 +10,7 @@ import {
   type Position,
   type RecordedEvent,
 } from '../event-store/port.js';
-import { eventHash, GENESIS, merkleRoot, type StreamHead } from '../event-store/chain.js';
+import { contentHash, GENESIS, merkleRoot, type StreamHead } from '../event-store/chain.js';
 import { deterministicUuid } from '../handling/idempotency.js';
 
 /**
@@ -183,19 +183,6 @@ const MAX_BREAKS = 50;
 
 const describe = (e: RecordedEvent) =>
   `${e.streamId} revision ${e.revision} (position ${formatPosition(e.position)}, ${e.type}, event ${e.eventId})`;
-
-/** The hash an event's content gives, chained from `prevHash`: over the stored version and data. */
-export function contentHash(e: RecordedEvent, prevHash: string): string {
-  return eventHash(prevHash, {
-    streamId: e.streamId,
-    revision: e.revision,
-    eventId: e.eventId,
-    type: e.type,
-    version: e.stored?.version ?? e.version,
-    data: e.stored?.data ?? e.data,
-    metadata: e.metadata,
-  });
-}
 
 /** State of one stream while the log is walked. */
 interface Walk {

@@ -1,4 +1,5 @@
 import { createHash, hash as oneShotHash } from 'node:crypto';
+import type { RecordedEvent } from './port.js';
 
 /**
  * The hash chain of the event log (docs/finance.md, "A log no one can rewrite"), shared by both
@@ -86,6 +87,19 @@ export function hashCanonical(
 /** The hash of one event (as stored: its stored schema version and data, before upcasting). */
 export function eventHash(prevHash: string, e: ChainedFields): string {
   return hashCanonical(prevHash, e, canonicalJson(e.data), canonicalJson(e.metadata));
+}
+
+/** The hash a recorded event's content gives, chained from `prevHash`: over the stored version and data. */
+export function contentHash(e: RecordedEvent, prevHash: string): string {
+  return eventHash(prevHash, {
+    streamId: e.streamId,
+    revision: e.revision,
+    eventId: e.eventId,
+    type: e.type,
+    version: e.stored?.version ?? e.version,
+    data: e.stored?.data ?? e.data,
+    metadata: e.metadata,
+  });
 }
 
 /** One event of an append, hashed, with the canonical texts of its data and metadata. */

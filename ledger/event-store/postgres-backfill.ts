@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { EventStoreTables as DB } from './tables.js';
 import { COLUMNS, eventTables, toRecorded, type EventRow, type WithEventTables } from './postgres-reads.js';
-import { eventHash, GENESIS } from './chain.js';
+import { contentHash, GENESIS } from './chain.js';
 
 /** What `ledger seal --backfill` did. */
 export interface BackfillResult {
@@ -42,15 +42,7 @@ export async function backfillChains<T extends DB>(
       const ids: string[] = [];
       const hashes: string[] = [];
       for (const e of events) {
-        prev = eventHash(prev, {
-          streamId,
-          revision: e.revision,
-          eventId: e.eventId,
-          type: e.type,
-          version: e.stored?.version ?? e.version,
-          data: e.stored?.data ?? e.data,
-          metadata: e.metadata,
-        });
+        prev = contentHash(e, prev);
         ids.push(e.eventId);
         hashes.push(prev);
       }
