@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
@@ -86,6 +87,36 @@ describe('the HTTP application', () => {
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json())).toEqual(['BTC', 'ETH', 'USDT', 'BNB', 'SOL', 'XRP', 'ADA', 'DOGE', 'DOT', 'LTC']);
     expect(res.json().BTC.price).toBeGreaterThan(0);
+  });
+
+  it('sends JSON answers of 1 KB and more compressed when the client accepts it, and never the sign-in family', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/docs/json' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.length).toBeGreaterThan(1024);
+    for (const [encoding, inflate] of [
+      ['br', zlib.brotliDecompressSync],
+      ['gzip', zlib.gunzipSync],
+    ] as const) {
+      const res = await app.inject({ method: 'GET', url: '/docs/json', headers: { 'accept-encoding': encoding } });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(res.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+      expect(Object.keys(JSON.parse(inflate(res.rawPayload).toString('utf8')))).toEqual(Object.keys(plain.json()));
+    }
+    // A token answer holds a secret beside what the caller sent: never compressed.
+    const { password } = await createStaff(app.authServices.accounts, {
+      email: 'compress.admin@example.com',
+      fullName: 'Compress Administrator With A Name Long Enough For One Kilobyte',
+      role: 'ADMIN',
+    });
+    const token = await app.inject({
+      method: 'POST',
+      url: '/auth/v1/token?grant_type=password',
+      headers: { 'accept-encoding': 'br, gzip' },
+      payload: { email: 'compress.admin@example.com', password },
+    });
+    expect(token.statusCode).toBe(200);
+    expect(token.rawPayload.length).toBeGreaterThan(1024);
+    expect(token.headers['content-encoding']).toBeUndefined();
   });
 
   it('refuses malformed JSON with a 400, not a 500', async () => {
