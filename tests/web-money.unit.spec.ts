@@ -6,6 +6,7 @@ import {
   formatFullDateTime,
   formatListDateTime,
   formatPercent,
+  formatDay,
   formatShortDateTime,
   formatSigned,
   formatUsd,
@@ -87,6 +88,13 @@ describe('amount input', () => {
 describe('dates', () => {
   // Local time, as the screens show it.
   const date = new Date(2025, 2, 5, 14, 7, 9);
+
+  it("formats a calendar day as 'dd MMM' whatever the time zone, and leaves anything else as it is", () => {
+    expect(formatDay('2026-12-06')).toBe('06 Dec');
+    expect(formatDay('2026-01-31')).toBe('31 Jan');
+    expect(formatDay('2026-13-01')).toBe('2026-13-01');
+    expect(formatDay('yesterday')).toBe('yesterday');
+  });
 
   it("formats 'dd MMM | HH:mm' for the overview", () => {
     expect(formatShortDateTime(date)).toBe('05 Mar | 14:07');

@@ -1,14 +1,10 @@
 import type { MouseEvent } from 'react';
 import { Dropdown } from '@/components/dropdown.js';
+import { formatFullDateTime } from '@/lib/money.js';
 import type { NotificationItem } from '../api/notifications.js';
 import { useNotifications } from '../hooks/use-notifications.js';
 import { timeAgo } from '../relative-time.js';
 import { icons } from './icons.js';
-
-function fullDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
-}
 
 function ItemBody({ item }: { item: NotificationItem }) {
   return (
@@ -16,7 +12,7 @@ function ItemBody({ item }: { item: NotificationItem }) {
       {!item.read && <span className="notifications__dot" aria-hidden="true" />}
       <span className="notifications__text">
         <span className="notifications__message">{item.message}</span>
-        <time className="notifications__time" dateTime={item.created_at} title={fullDate(item.created_at)}>
+        <time className="notifications__time" dateTime={item.created_at} title={formatFullDateTime(item.created_at)}>
           {timeAgo(item.created_at)}
         </time>
         {!item.read && <span className="visually-hidden"> (unread)</span>}

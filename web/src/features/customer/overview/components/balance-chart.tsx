@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { Decimal } from 'decimal.js';
 import { Card } from '@/components/card.js';
-import { formatUsd, toDecimal, ZERO } from '@/lib/money.js';
+import { formatDay, formatUsd, toDecimal, ZERO } from '@/lib/money.js';
 import type { PriceMap } from '@/features/customer/shared/api/prices.js';
 import { ASSET_IDS } from '@/features/customer/shared/assets.js';
 import { priceOf } from '@/features/customer/shared/balances.js';
@@ -19,9 +19,6 @@ const WIDTH = 720;
 const HEIGHT = 180;
 const PAD_X = 8;
 const PAD_Y = 14;
-
-const dayLabel = (date: string) =>
-  new Date(`${date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /**
  * The settled holdings of each of the last 30 days, valued at today's prices, so the line
@@ -65,7 +62,7 @@ export function BalanceChart({ days, prices, loading, error }: BalanceChartProps
         </h2>
         {shown && (
           <p className="balance-chart__readout" data-testid="balance-chart-readout">
-            <span className="muted">{dayLabel(shown.date)}</span> {formatUsd(shown.value)}
+            <span className="muted">{formatDay(shown.date)}</span> {formatUsd(shown.value)}
           </p>
         )}
       </div>
@@ -114,8 +111,8 @@ export function BalanceChart({ days, prices, loading, error }: BalanceChartProps
       )}
       {points && points.length > 1 && !flat && !loading && !error && (
         <div className="balance-chart__axis muted">
-          <span>{dayLabel(points[0]!.date)}</span>
-          <span>{dayLabel(points.at(-1)!.date)}</span>
+          <span>{formatDay(points[0]!.date)}</span>
+          <span>{formatDay(points.at(-1)!.date)}</span>
         </div>
       )}
     </Card>
