@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
+import { pendingSecondFactor } from './lib/auth-types.js';
 import { startSession, useSession } from './lib/session.js';
 import './styles/global.css';
 import './styles/components.css';
@@ -14,6 +15,7 @@ if (!container) {
 
 // Before the first render: the stored session decides where the first screen goes.
 startSession();
+readAheadForFirstScreen();
 // The live connection follows the session: open while signed in, closed on sign-out. Its code
 // loads with the first session, so the sign-in screen does not download it.
 const stopWaiting = useSession.subscribe(startLiveOnceSignedIn);
@@ -23,6 +25,17 @@ function startLiveOnceSignedIn(state: { session: unknown }): void {
   if (!state.session) return;
   stopWaiting?.();
   void import('./lib/realtime.js').then((m) => m.startRealtime());
+}
+
+/**
+ * A signed-in customer opening the overview: its code and its four reads start now, beside the
+ * shell's code, rather than one after the other once the shell has rendered.
+ */
+function readAheadForFirstScreen(): void {
+  const { session, user, role, requiresPasswordChange } = useSession.getState();
+  if (!session || !user || role !== 'USER' || requiresPasswordChange || pendingSecondFactor(session)) return;
+  if (!/^\/dashboard(\/(overview\/?)?)?$/.test(window.location.pathname)) return;
+  void import('./features/customer/overview/read-ahead.js').then((m) => m.readOverviewAhead(user.id));
 }
 
 createRoot(container).render(

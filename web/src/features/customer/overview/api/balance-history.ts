@@ -15,6 +15,20 @@ export const HISTORY_ERROR = 'Failed to load your balance history.';
 
 const HistorySchema = z.object({ days: z.array(DayBalancesSchema) });
 
+/** The read of the last `days` days' balances, for the hook and for a read ahead of the screen. */
+export const balanceHistoryQuery = (days: number) => ({
+  queryKey: customerKeys.balanceHistory(days),
+  queryFn: async ({ signal }: { signal?: AbortSignal }) =>
+    parseAnswer(
+      HistorySchema,
+      await getJson('api/v1/balance-history', {
+        signal,
+        searchParams: { days } satisfies z.input<typeof BalanceHistoryQuery>,
+      }),
+      HISTORY_ERROR,
+    ).days,
+});
+
 /**
  * GET /api/v1/balance-history: settled balances per asset at the end of each of the last 30
  * days, read again whenever a transaction changes (the realtime hint).
@@ -22,17 +36,6 @@ const HistorySchema = z.object({ days: z.array(DayBalancesSchema) });
 export function useBalanceHistory(): BalanceHistoryState {
   const key = customerKeys.balanceHistory(HISTORY_DAYS);
   useRefetchOn('transactions', [key]);
-  const query = useQuery({
-    queryKey: key,
-    queryFn: async ({ signal }) =>
-      parseAnswer(
-        HistorySchema,
-        await getJson('api/v1/balance-history', {
-          signal,
-          searchParams: { days: HISTORY_DAYS } satisfies z.input<typeof BalanceHistoryQuery>,
-        }),
-        HISTORY_ERROR,
-      ).days,
-  });
+  const query = useQuery(balanceHistoryQuery(HISTORY_DAYS));
   return { days: query.data ?? null, loading: query.isPending, error: query.error ? HISTORY_ERROR : null };
 }

@@ -29,6 +29,12 @@ export async function fetchPrices(signal?: AbortSignal): Promise<PriceMap> {
   return prices;
 }
 
+/** The prices' read, for the hook and for a read ahead of the screen. */
+export const pricesQuery = {
+  queryKey: customerKeys.prices,
+  queryFn: ({ signal }: { signal?: AbortSignal }) => fetchPrices(signal),
+};
+
 export type PricesState = { prices: PriceMap | null; loading: boolean; error: string | null };
 
 /**
@@ -37,11 +43,7 @@ export type PricesState = { prices: PriceMap | null; loading: boolean; error: st
  */
 export function usePrices(): PricesState {
   const client = useQueryClient();
-  const query = useQuery({
-    queryKey: customerKeys.prices,
-    queryFn: ({ signal }) => fetchPrices(signal),
-    refetchInterval: PRICE_REFRESH_MS,
-  });
+  const query = useQuery({ ...pricesQuery, refetchInterval: PRICE_REFRESH_MS });
   useRealtime('prices', (payload) => {
     const prices = priceMap(payload);
     if (prices) client.setQueryData(customerKeys.prices, prices);

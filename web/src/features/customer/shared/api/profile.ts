@@ -28,6 +28,12 @@ export async function fetchProfileDetails(userId: string, signal?: AbortSignal):
   return parseAnswer(ProfileDetailsSchema, details, PROFILE_MESSAGES.empty);
 }
 
+/** The signed-in customer's details: the read, for the hook and for a read ahead of the screen. */
+export const profileQuery = (userId: string) => ({
+  queryKey: customerKeys.profile,
+  queryFn: ({ signal }: { signal?: AbortSignal }) => fetchProfileDetails(userId, signal),
+});
+
 export type ProfileState = {
   profile: ProfileDetails | null;
   loading: boolean;
@@ -44,11 +50,7 @@ export type ProfileState = {
 export function useProfileDetails(): ProfileState {
   const userId = useSession((s) => s.user?.id ?? null);
   const client = useQueryClient();
-  const query = useQuery({
-    queryKey: customerKeys.profile,
-    enabled: userId !== null,
-    queryFn: ({ signal }) => fetchProfileDetails(userId!, signal),
-  });
+  const query = useQuery({ ...profileQuery(userId ?? ''), enabled: userId !== null });
   useRefetchOn('transactions', [customerKeys.profile]);
   const reload = useCallback(() => void client.invalidateQueries({ queryKey: customerKeys.profile }), [client]);
   if (!userId) return { profile: null, loading: false, error: PROFILE_MESSAGES.failed, reload };

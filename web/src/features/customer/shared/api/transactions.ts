@@ -25,15 +25,17 @@ export async function fetchTransaction(id: string, signal?: AbortSignal): Promis
   return parseAnswer(TransactionEntry, await getJson(`api/v1/transactions/${encodeURIComponent(id)}`, { signal }), PAGE_FAILED);
 }
 
+/** A page of the customer's transactions: the read, for the hook and for a read ahead of the screen. */
+export const transactionsQuery = (page: number, pageSize: number) => ({
+  queryKey: customerKeys.transactions(page, pageSize),
+  queryFn: ({ signal }: { signal?: AbortSignal }) => fetchTransactions(page, pageSize, signal),
+});
+
 /**
  * One page of the customer's transactions; the page shown stays while another loads, and a
  * change to their transactions (the realtime hint) reads it again.
  */
 export function useTransactionsQuery(page: number, pageSize: number) {
   useRefetchOn('transactions', [customerKeys.transactions(page, pageSize)]);
-  return useQuery({
-    queryKey: customerKeys.transactions(page, pageSize),
-    queryFn: ({ signal }) => fetchTransactions(page, pageSize, signal),
-    placeholderData: keepPreviousData,
-  });
+  return useQuery({ ...transactionsQuery(page, pageSize), placeholderData: keepPreviousData });
 }
