@@ -19,6 +19,7 @@ import { TRANSACTION_MAIL_WHY } from './templates.js';
 import { mailTransactionOutcomes } from './transaction-mail.js';
 import { replayProjections } from '../../projections/replay.js';
 import { PROJECTIONS } from '../../projections/registry.js';
+import { notificationsProjection } from '../../projections/notifications.js';
 
 /*
  * Settings > Notifications, "Transaction updates" by e-mail (issue 50): off until the customer
@@ -256,6 +257,8 @@ describe('transaction e-mails', () => {
       accountChangesInApp: true,
     });
     await t.app.ledger.projector.waitFor(last!.position, 5000);
+    expect((await prefs()).json()).toEqual({ ...choices(false), transactionsInApp: false });
+    await replayProjections(t.app.ledger.database.projectionDb, t.app.ledger.store, [notificationsProjection]);
     expect((await prefs()).json()).toEqual({ ...choices(false), transactionsInApp: false });
     const before = await subjects();
     await addDeposit('4', 'Complete');
