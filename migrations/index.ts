@@ -33,6 +33,7 @@ import * as m0031 from './0031_staff_limit_usage.js';
 import * as m0032 from './0032_liabilities_proofs.js';
 import * as m0033 from './0033_session_methods.js';
 import * as m0034 from './0034_event_hash_chain.js';
+import * as m0035 from './0035_transaction_mail_preference.js';
 
 /** Listed here, not read from the folder, so they run the same from source or a bundle. */
 const migrations: Record<string, Migration> = {
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0032_liabilities_proofs': m0032,
   '0033_session_methods': m0033,
   '0034_event_hash_chain': m0034,
+  '0035_transaction_mail_preference': m0035,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -42,14 +42,16 @@ async function preferencesOf(target: Parameters<Projection['apply']>[0], userIds
   const rows = await sql<{
     user_id: string;
     transactions_in_app: boolean;
+    transactions_email: boolean;
     account_changes_email: boolean;
     account_changes_in_app: boolean;
   }>`
-    select user_id, transactions_in_app, account_changes_email, account_changes_in_app
+    select user_id, transactions_in_app, transactions_email, account_changes_email, account_changes_in_app
     from ${table(target, 'notification_preferences')} where user_id = any(${userIds}::uuid[])`.execute(target.trx);
   for (const r of rows.rows) {
     found.set(r.user_id, {
       transactionsInApp: r.transactions_in_app,
+      transactionsEmail: r.transactions_email,
       accountChangesEmail: r.account_changes_email,
       accountChangesInApp: r.account_changes_in_app,
     });
@@ -94,10 +96,12 @@ export const notificationsProjection: Projection = {
         const userId = e.streamId.slice(USER_STREAM_PREFIX.length);
         const p = e.data as NotificationPreferences;
         prefs.set(userId, p);
-        await sql`insert into ${table(target, 'notification_preferences')} (user_id, transactions_in_app, account_changes_email, account_changes_in_app, updated_at)
-          values (${userId}::uuid, ${p.transactionsInApp}, ${p.accountChangesEmail}, ${p.accountChangesInApp}, ${e.recordedAt}::timestamptz)
-          on conflict (user_id) do update set transactions_in_app = excluded.transactions_in_app, account_changes_email = excluded.account_changes_email,
-            account_changes_in_app = excluded.account_changes_in_app, updated_at = excluded.updated_at`.execute(target.trx);
+        await sql`insert into ${table(target, 'notification_preferences')} (user_id, transactions_in_app, transactions_email, account_changes_email, account_changes_in_app, updated_at)
+          values (${userId}::uuid, ${p.transactionsInApp}, ${p.transactionsEmail}, ${p.accountChangesEmail}, ${p.accountChangesInApp}, ${e.recordedAt}::timestamptz)
+          on conflict (user_id) do update set transactions_in_app = excluded.transactions_in_app, transactions_email = excluded.transactions_email,
+            account_changes_email = excluded.account_changes_email, account_changes_in_app = excluded.account_changes_in_app, updated_at = excluded.updated_at`.execute(
+          target.trx,
+        );
       } else if (isSettlement(e.type)) {
         if (!prefsOf(e.streamId.slice(WALLET_STREAM_PREFIX.length)).transactionsInApp) continue;
         const data = (e as unknown as WalletEvent & { data: { transactionId: string; assetId: string; amount: string; kind?: string } })

@@ -57,6 +57,18 @@ function outcomeOf(err: unknown): 'refused' | 'conflict' | 'error' {
   return 'refused';
 }
 
+/** What a command recorded, as `LedgerContext.onRecorded` listeners are told it. */
+export interface RecordedCommand {
+  /** The decider's category ('wallet', 'user', …) and the aggregate's id (a user's id for both). */
+  category: string;
+  id: string;
+  events: DomainEvent[];
+  eventIds: string[];
+}
+
+/** Reacts to what a command recorded (a mail); must not throw. */
+export type RecordedListener = (recorded: RecordedCommand) => Promise<void> | void;
+
 /** The long-lived parts of a running ledger: database, event store, command handler, projections. */
 export interface LedgerContext {
   config: Config;
@@ -71,6 +83,12 @@ export interface LedgerContext {
     command: Command,
     ctx: CommandContext,
   ): Promise<CommandResult<Event> & { visible: boolean }>;
+  /**
+   * Tells `listener` of every command `execute` runs that records events, once the read tables
+   * show them (bounded by PROJECTION_WAIT_MS) and before `execute` answers; never of a retried
+   * command answered with the first one's events. Answers its removal.
+   */
+  onRecorded(listener: RecordedListener): () => void;
   close(): Promise<void>;
 }
 
@@ -116,6 +134,7 @@ export async function createLedgerContext(
   });
   const projector = new Projector(database.projectionDb, store);
   if (opts.startProjections !== false) await projector.start();
+  const listeners = new Set<RecordedListener>();
   return {
     config,
     database,
@@ -141,7 +160,16 @@ export async function createLedgerContext(
         (performance.now() - started) / 1000,
       );
       const visible = result.position ? await projector.waitFor(result.position, config.PROJECTION_WAIT_MS) : true;
+      if (!result.replayed && result.events.length > 0) {
+        const recorded = { category: decider.category, id, events: result.events, eventIds: result.eventIds };
+        // What was recorded stands: a failing listener does not turn the command into an error.
+        for (const listener of listeners) await (async () => listener(recorded))().catch(() => {});
+      }
       return { ...result, visible };
+    },
+    onRecorded(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
     },
     async close() {
       await projector.stop();

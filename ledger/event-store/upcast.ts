@@ -38,6 +38,10 @@ export const UPCASTERS: Record<string, Record<number, Step>> = {
   'wallet.withdrawal-requested': {
     0: (d) => ({ ...d, requestedAmount: addDecimals(String(d.amount).replace(/^-/, ''), `-${String(d.fee)}`) }),
   },
+  // Version 1 of the notification choices had no transaction e-mails: they were never sent, so off.
+  'user.notification-preferences-set': {
+    1: (d) => ({ ...d, transactionsEmail: false }),
+  },
 };
 
 /** The event as its current schema version shows it (the same object when already current). */

@@ -114,6 +114,7 @@ function setNotificationPreferences(command: Command<'SetNotificationPreferences
   const next = command.preferences;
   const same =
     now.transactionsInApp === next.transactionsInApp &&
+    now.transactionsEmail === next.transactionsEmail &&
     now.accountChangesEmail === next.accountChangesEmail &&
     now.accountChangesInApp === next.accountChangesInApp;
   return same ? [] : [{ type: 'user.notification-preferences-set', data: { ...next } }];

@@ -91,8 +91,11 @@ export const userEventSchemas = {
   'user.wallet-address-set': { version: 1, schema: z.object({ assetId: z.string(), address: z.string() }) },
   /** The note shown on the customer's overview; null clears it. */
   'user.dashboard-note-set': { version: 1, schema: z.object({ note: z.string().nullable() }) },
-  /** The customer's choices of the notifications they get (ledger/notifications/preferences.ts), all three at once. */
-  'user.notification-preferences-set': { version: 1, schema: NotificationPreferences },
+  /**
+   * The customer's choices of the notifications they get (ledger/notifications/preferences.ts), all
+   * at once. Version 2 added `transactionsEmail`; a version 1 event reads it as off (upcast.ts).
+   */
+  'user.notification-preferences-set': { version: 2, schema: NotificationPreferences },
   'user.kyc-submitted': {
     version: 1,
     schema: z.object({

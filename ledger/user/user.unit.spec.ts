@@ -136,11 +136,12 @@ describe('why a password change is asked for', () => {
 });
 
 describe('user decider: notification preferences (Settings > Notifications)', () => {
-  const allOn = { transactionsInApp: true, accountChangesEmail: true, accountChangesInApp: true };
+  const allOn = { transactionsInApp: true, transactionsEmail: false, accountChangesEmail: true, accountChangesInApp: true };
   const mailOff = { ...allOn, accountChangesEmail: false };
+  const transactionMail = { ...allOn, transactionsEmail: true };
   const set = (data: typeof allOn): UserEvent => ({ type: 'user.notification-preferences-set', data });
 
-  it('records the choices once they differ from what stands (all on at first)', () => {
+  it('records the choices once they differ from what stands (all on at first, transaction e-mails off)', () => {
     given([registered])
       .when({ type: 'SetNotificationPreferences', preferences: mailOff })
       .then([set(mailOff)]);
@@ -149,6 +150,12 @@ describe('user decider: notification preferences (Settings > Notifications)', ()
       .when({ type: 'SetNotificationPreferences', preferences: mailOff })
       .then([]);
     given([registered, set(mailOff)])
+      .when({ type: 'SetNotificationPreferences', preferences: allOn })
+      .then([set(allOn)]);
+    given([registered])
+      .when({ type: 'SetNotificationPreferences', preferences: transactionMail })
+      .then([set(transactionMail)]);
+    given([registered, set(transactionMail)])
       .when({ type: 'SetNotificationPreferences', preferences: allOn })
       .then([set(allOn)]);
   });

@@ -266,6 +266,8 @@ export interface NotificationsTable {
 export interface NotificationPreferencesTable {
   user_id: string;
   transactions_in_app: boolean;
+  /** Migration 0035; false for choices recorded before it. */
+  transactions_email: boolean;
   account_changes_email: boolean;
   account_changes_in_app: boolean;
   updated_at: Timestamp;

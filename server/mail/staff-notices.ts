@@ -58,12 +58,13 @@ export async function mailStaffNotices(
 export async function notificationPreferences(db: Kysely<DB>, userId: string): Promise<NotificationPreferences> {
   const row = await db
     .selectFrom('notification_preferences')
-    .select(['transactions_in_app', 'account_changes_email', 'account_changes_in_app'])
+    .select(['transactions_in_app', 'transactions_email', 'account_changes_email', 'account_changes_in_app'])
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row
     ? {
         transactionsInApp: row.transactions_in_app,
+        transactionsEmail: row.transactions_email,
         accountChangesEmail: row.account_changes_email,
         accountChangesInApp: row.account_changes_in_app,
       }

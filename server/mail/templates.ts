@@ -1,4 +1,5 @@
 import type { MailMessage } from './mailer.js';
+import { mailAmount, mailTime, transactionMailText, type TransactionOutcomeNotice } from '../../ledger/notifications/transaction-mail.js';
 
 /** Escapes text for HTML element content and quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -153,6 +154,31 @@ export function staffNoticeMail(to: string, name: string | null | undefined, not
     [paragraph(`Hi ${escapeHtml(who)},`), paragraph(escapeHtml(notice.message)), note(closing)].join('\n'),
   );
   return { to, subject: notice.subject, text, html };
+}
+
+/** Said in every transaction mail: why it came, and how to stop it. */
+export const TRANSACTION_MAIL_WHY =
+  'You receive this e-mail because transaction updates by e-mail are on in Settings > Notifications. Turn them off there to stop them.';
+
+/**
+ * A transaction's outcome, to a customer who asked for these mails (ledger/notifications/
+ * transaction-mail.ts): what happened, the asset, the exact amount and the time in UTC.
+ */
+export function transactionMail(to: string, name: string | null | undefined, notice: TransactionOutcomeNotice, at: Date): MailMessage {
+  const who = displayName(name);
+  const { subject, message } = transactionMailText(notice);
+  const lines = [`Asset: ${notice.assetId}`, `Amount: ${mailAmount(notice.amount)}`, `Time: ${mailTime(at)}`];
+  const text = [`Hi ${who},`, '', message, '', ...lines, '', TRANSACTION_MAIL_WHY].join('\n');
+  const html = layout(
+    subject,
+    [
+      paragraph(`Hi ${escapeHtml(who)},`),
+      paragraph(escapeHtml(message)),
+      paragraph(lines.map(escapeHtml).join('<br>')),
+      note(escapeHtml(TRANSACTION_MAIL_WHY)),
+    ].join('\n'),
+  );
+  return { to, subject, text, html };
 }
 
 /** What a security notice tells the account's owner (spec-silent; docs/decisions.md, security mail). */

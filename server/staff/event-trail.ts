@@ -147,7 +147,7 @@ export function summaryOf(type: string, d: Data): string {
       return `KYC ${s(d.document)} document opened`;
     case 'user.notification-preferences-set': {
       const on = (v: unknown) => (v ? 'on' : 'off');
-      return `Notification choices: transaction updates in app ${on(d.transactionsInApp)}, account changes by e-mail ${on(d.accountChangesEmail)}, in app ${on(d.accountChangesInApp)}`;
+      return `Notification choices: transaction updates in app ${on(d.transactionsInApp)}, by e-mail ${on(d.transactionsEmail)}, account changes by e-mail ${on(d.accountChangesEmail)}, in app ${on(d.accountChangesInApp)}`;
     }
     case 'notification.marked-read':
       return 'Notifications marked read';

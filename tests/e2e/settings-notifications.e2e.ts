@@ -23,6 +23,9 @@ test.describe('notification preferences', () => {
     const security = page.getByRole('group', { name: 'Security' });
     await expect(account.getByRole('switch', { name: 'Email' })).toBeChecked();
     await expect(transactions.getByRole('switch', { name: 'In-app' })).toBeChecked();
+    // Transaction e-mails are off until the customer turns them on.
+    await expect(transactions.getByRole('switch', { name: 'Email' })).not.toBeChecked();
+    await expect(transactions.getByRole('switch', { name: 'Email' })).toBeEnabled();
     for (const name of ['Email', 'In-app']) {
       await expect(security.getByRole('switch', { name })).toBeChecked();
       await expect(security.getByRole('switch', { name })).toBeDisabled();
@@ -32,6 +35,7 @@ test.describe('notification preferences', () => {
 
     await account.getByRole('switch', { name: 'Email' }).uncheck();
     await transactions.getByRole('switch', { name: 'In-app' }).uncheck();
+    await transactions.getByRole('switch', { name: 'Email' }).check();
     await save.click();
     await expect(page.getByRole('status').filter({ hasText: 'Your notification preferences have been saved.' })).toBeVisible();
     await expect(save).toBeDisabled();
@@ -42,11 +46,17 @@ test.describe('notification preferences', () => {
     await expect(account.getByRole('switch', { name: 'Email' })).not.toBeChecked();
     await expect(account.getByRole('switch', { name: 'In-app' })).toBeChecked();
     await expect(transactions.getByRole('switch', { name: 'In-app' })).not.toBeChecked();
+    await expect(transactions.getByRole('switch', { name: 'Email' })).toBeChecked();
     await expect(security.getByRole('switch', { name: 'Email' })).toBeChecked();
 
     // The server holds the same choices.
     const stored = await request.get('/api/v1/notification-preferences', { headers: bearer(user.session) });
-    expect(await stored.json()).toEqual({ transactionsInApp: false, accountChangesEmail: false, accountChangesInApp: true });
+    expect(await stored.json()).toEqual({
+      transactionsInApp: false,
+      transactionsEmail: true,
+      accountChangesEmail: false,
+      accountChangesInApp: true,
+    });
 
     // On a phone the tab fits without a sideways scroll.
     await page.setViewportSize({ width: 390, height: 844 });

@@ -39,7 +39,7 @@ export const CUSTOMER_ROUTES: Record<string, RoutePolicy> = {
   },
   'PUT /api/v1/notification-preferences': {
     policy: 'customer-self',
-    request: () => ({ body: { transactionsInApp: true, accountChangesEmail: false, accountChangesInApp: true } }),
+    request: () => ({ body: { transactionsInApp: true, transactionsEmail: false, accountChangesEmail: false, accountChangesInApp: true } }),
     expect: { 'USER/own': 'ok', 'USER/foreign': '-', 'WORKER/foreign': '-', 'MANAGER/foreign': '-', 'ADMIN/foreign': '-' },
   },
   'POST /api/v1/notifications/read-all': {

@@ -34,7 +34,7 @@ describe('notification preferences (Settings > Notifications)', () => {
       .json()
       .notifications.map((n: { message: string }) => n.message) as string[];
   const subjects = async () => (await t.outbox.list({ to: EMAIL })).map((m) => m.subject);
-  const ALL_OFF = { transactionsInApp: false, accountChangesEmail: false, accountChangesInApp: false };
+  const ALL_OFF = { transactionsInApp: false, transactionsEmail: false, accountChangesEmail: false, accountChangesInApp: false };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -52,9 +52,23 @@ describe('notification preferences (Settings > Notifications)', () => {
     await t.close();
   });
 
-  it('everything is on at first; bad input is a 400 with an error and records nothing; staff have no choices', async () => {
-    expect((await prefs()).json()).toEqual({ transactionsInApp: true, accountChangesEmail: true, accountChangesInApp: true });
-    for (const bad of [{}, { ...ALL_OFF, transactionsInApp: 'no' }, { transactionsInApp: false }, { ...ALL_OFF, securityEmail: false }]) {
+  it('everything but transaction e-mails is on at first; bad input is a 400 with an error and records nothing; staff have no choices', async () => {
+    expect((await prefs()).json()).toEqual({
+      transactionsInApp: true,
+      transactionsEmail: false,
+      accountChangesEmail: true,
+      accountChangesInApp: true,
+    });
+    const { transactionsEmail: _left, ...withoutTransactionsEmail } = ALL_OFF;
+    for (const bad of [
+      {},
+      { ...ALL_OFF, transactionsInApp: 'no' },
+      { ...ALL_OFF, transactionsEmail: 'yes' },
+      { ...ALL_OFF, transactionsEmail: null },
+      withoutTransactionsEmail,
+      { transactionsInApp: false },
+      { ...ALL_OFF, securityEmail: false },
+    ]) {
       const res = await prefs(bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       expect(typeof res.json().error).toBe('string');
@@ -88,7 +102,9 @@ describe('notification preferences (Settings > Notifications)', () => {
     });
     expect(trail.statusCode, trail.body).toBe(200);
     const entry = trail.json().events.find((e: { type: string }) => e.type === 'user.notification-preferences-set');
-    expect(entry.summary).toBe('Notification choices: transaction updates in app off, account changes by e-mail off, in app off');
+    expect(entry.summary).toBe(
+      'Notification choices: transaction updates in app off, by e-mail off, account changes by e-mail off, in app off',
+    );
     expect(entry.actor.id).toBe(customer.user.id);
 
     // A restart: a new app on the same database.
@@ -140,7 +156,9 @@ describe('notification preferences (Settings > Notifications)', () => {
   });
 
   it('turned back on, the same kinds are mailed and shown again', async () => {
-    expect((await prefs({ transactionsInApp: true, accountChangesEmail: true, accountChangesInApp: true })).statusCode).toBe(200);
+    expect(
+      (await prefs({ transactionsInApp: true, transactionsEmail: false, accountChangesEmail: true, accountChangesInApp: true })).statusCode,
+    ).toBe(200);
     await staffPost('update-all-user-permissions', {
       targetUserId: customer.user.id,
       permissions: { can_send: true, can_swap: true, can_buy: true, can_sell: true, can_stake: true },

@@ -16,14 +16,14 @@ import {
 const SAVED = 'Your notification preferences have been saved.';
 
 type Key = keyof NotificationPreferences;
-type Kind = { title: string; description: string; email: Key | 'always' | null; inApp: Key | 'always' };
+type Kind = { title: string; description: string; email: Key | 'always'; inApp: Key | 'always' };
 
 /** What the app sends, kind by kind (ledger/notifications/preferences.ts); security cannot be turned off. */
 const KINDS: Kind[] = [
   {
     title: 'Transaction updates',
-    description: 'A deposit, withdrawal or send completes or fails, and money you receive.',
-    email: null,
+    description: 'A deposit, withdrawal or send completes or fails, and money you receive. E-mails are off until you turn them on.',
+    email: 'transactionsEmail',
     inApp: 'transactionsInApp',
   },
   {
@@ -48,11 +48,10 @@ function Choice({
   onChange,
 }: {
   label: string;
-  kind: Key | 'always' | null;
+  kind: Key | 'always';
   value: NotificationPreferences;
   onChange: (key: Key, on: boolean) => void;
 }) {
-  if (kind === null) return <span className="notification-choice notification-choice--none">{label}: not sent</span>;
   const always = kind === 'always';
   return (
     <label className="notification-choice">
