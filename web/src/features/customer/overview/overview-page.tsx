@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
@@ -36,14 +36,24 @@ export function OverviewPage() {
   const [kycModal, setKycModal] = useState<'info' | 'verify' | null>(null);
   const history = useBalanceHistory();
 
-  const balanceOf = (asset: (typeof ASSET_IDS)[number]) => (profile ? effectiveBalance(profile, asset) : null);
+  // Each card is redrawn only when what it shows changes (they are memo components): the page
+  // renders again for every answer that arrives, and the values below keep their identity
+  // until their own inputs change.
+  const balances = useMemo(() => (profile ? new Map(ASSET_IDS.map((a) => [a, effectiveBalance(profile, a)])) : null), [profile]);
+  const balanceOf = (asset: (typeof ASSET_IDS)[number]) => balances?.get(asset) ?? null;
   // The total needs both the balances and the prices; without prices it is not known.
-  const total = profile && prices ? totalUsd((a) => effectiveBalance(profile, a), prices, ASSET_IDS) : null;
-  const details: BalanceDetail[] = DETAILS.map(({ asset, name }) => {
-    const amount = balanceOf(asset);
-    const price = prices ? priceOf(prices, asset) : null;
-    return { asset, name, amount, usd: amount && price ? amount.times(price) : null };
-  });
+  const total = useMemo(() => (balances && prices ? totalUsd((a) => balances.get(a)!, prices, ASSET_IDS) : null), [balances, prices]);
+  const details: BalanceDetail[] = useMemo(
+    () =>
+      DETAILS.map(({ asset, name }) => {
+        const amount = balances?.get(asset) ?? null;
+        const price = prices ? priceOf(prices, asset) : null;
+        return { asset, name, amount, usd: amount && price ? amount.times(price) : null };
+      }),
+    [balances, prices],
+  );
+  const openVerify = useCallback(() => setKycModal('verify'), []);
+  const openInfo = useCallback(() => setKycModal('info'), []);
 
   return (
     <div className="customer-screen overview">
@@ -60,12 +70,7 @@ export function OverviewPage() {
         {PRICED.map((asset) => (
           <PriceCard key={asset} asset={asset} price={prices?.[asset] ?? null} pricesLoading={pricesLoading} balance={balanceOf(asset)} />
         ))}
-        <KycStatusCard
-          status={profile?.kyc_status}
-          loading={profileLoading && !profile}
-          onVerify={() => setKycModal('verify')}
-          onLearnMore={() => setKycModal('info')}
-        />
+        <KycStatusCard status={profile?.kyc_status} loading={profileLoading && !profile} onVerify={openVerify} onLearnMore={openInfo} />
         <CurrentBalanceCard total={total} loading={profileLoading || pricesLoading} details={details} />
         <RecentTransactionsCard {...recent} />
         <BalanceChart days={history.days} prices={prices} loading={history.loading || pricesLoading} error={history.error} />

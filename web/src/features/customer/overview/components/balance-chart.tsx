@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { Decimal } from 'decimal.js';
 import { Card } from '@/components/card.js';
 import { formatDay, formatUsd, toDecimal, ZERO } from '@/lib/money.js';
@@ -24,7 +24,7 @@ const PAD_Y = 14;
  * The settled holdings of each of the last 30 days, valued at today's prices, so the line
  * moves with what the customer did rather than with the market.
  */
-export function BalanceChart({ days, prices, loading, error }: BalanceChartProps) {
+export const BalanceChart = memo(function BalanceChart({ days, prices, loading, error }: BalanceChartProps) {
   const [hover, setHover] = useState<number | null>(null);
   const points = useMemo(() => {
     if (!days || !prices) return null;
@@ -117,4 +117,4 @@ export function BalanceChart({ days, prices, loading, error }: BalanceChartProps
       )}
     </Card>
   );
-}
+});

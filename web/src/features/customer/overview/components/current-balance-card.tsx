@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Decimal } from 'decimal.js';
 import { Link } from 'react-router-dom';
 import { buttonClassName } from '@/components/button.js';
@@ -17,7 +18,7 @@ type CurrentBalanceCardProps = {
 };
 
 /** Total USD counted up over 1.5 s, the Balance Details for BTC, ETH and USDT, Send and Receive. */
-export function CurrentBalanceCard({ total, loading, details }: CurrentBalanceCardProps) {
+export const CurrentBalanceCard = memo(function CurrentBalanceCard({ total, loading, details }: CurrentBalanceCardProps) {
   const shown = useCountUp(total);
 
   return (
@@ -65,4 +66,4 @@ export function CurrentBalanceCard({ total, loading, details }: CurrentBalanceCa
       </div>
     </Card>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { ReactNode } from 'react';
 import { Button } from '@/components/button.js';
 import { Card } from '@/components/card.js';
@@ -40,7 +41,7 @@ type KycStatusCardProps = {
   onLearnMore?: () => void;
 };
 
-export function KycStatusCard({ status, loading, onVerify, onLearnMore }: KycStatusCardProps) {
+export const KycStatusCard = memo(function KycStatusCard({ status, loading, onVerify, onLearnMore }: KycStatusCardProps) {
   if (loading) {
     return (
       <Card className="overview-card kyc-card" aria-label="KYC status">
@@ -71,4 +72,4 @@ export function KycStatusCard({ status, loading, onVerify, onLearnMore }: KycSta
       )}
     </Card>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { Decimal } from 'decimal.js';
 import { Card } from '@/components/card.js';
 import { formatCrypto, formatPercent, formatUsd } from '@/lib/money.js';
@@ -14,7 +15,7 @@ type PriceCardProps = {
 };
 
 /** One priced asset: USD price, 24 h change, 'Your balance' and its USD value. */
-export function PriceCard({ asset, price, pricesLoading, balance }: PriceCardProps) {
+export const PriceCard = memo(function PriceCard({ asset, price, pricesLoading, balance }: PriceCardProps) {
   const info = ASSETS[asset];
   const change = price?.changePercent24Hr ?? null;
   const usd = price && balance ? balance.times(price.price) : null;
@@ -48,4 +49,4 @@ export function PriceCard({ asset, price, pricesLoading, balance }: PriceCardPro
       </dl>
     </Card>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Link } from 'react-router-dom';
 import { Card } from '@/components/card.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
@@ -70,7 +71,7 @@ function Row({ row }: { row: RecentRow }) {
   );
 }
 
-export function RecentTransactionsCard({ transactions, loading, error }: RecentTransactionsCardProps) {
+export const RecentTransactionsCard = memo(function RecentTransactionsCard({ transactions, loading, error }: RecentTransactionsCardProps) {
   const rows = mergeSwaps(transactions);
   return (
     <Card className="overview-card recent-card" aria-labelledby="recent-title">
@@ -99,4 +100,4 @@ export function RecentTransactionsCard({ transactions, loading, error }: RecentT
       )}
     </Card>
   );
-}
+});
