@@ -7,6 +7,7 @@ import {
   apiSignIn,
   waitForMail,
   demoAdminSession,
+  expectNoHorizontalOverflow,
   expectReachableOnPhone,
   screens,
   signInNewCustomer,
@@ -77,6 +78,13 @@ test.describe('staff user profile', () => {
     const admin = await demoAdminSession(request);
     await openAs(page, admin, `/dashboard/user-profile/${session.user.id}/general`);
     const card = page.locator('section[aria-labelledby="mfa-reset-title"]');
+    // On a phone the General tab, with the admin's Remove Two-Factor Authentication card, fits the window.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(card.getByRole('button', { name: 'Remove Two-Factor Authentication' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Login History' })).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+    await page.screenshot({ path: `${screens}/staff-profile-general-phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await card.getByRole('button', { name: 'Remove Two-Factor Authentication' }).click();
     await expect(card.getByText('Please give a reason for removing two-factor authentication.')).toBeVisible();
     await card.getByLabel('Reason (recorded and sent to the customer)').fill('Lost phone; identity checked by video call');
