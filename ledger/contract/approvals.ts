@@ -52,9 +52,14 @@ export const ApprovalSchema = z.object({
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 
-/** The approvals list: the caller's own requests, or those waiting for them with the rule's limit and expiry. */
+/**
+ * The approvals list: the caller's own requests, those waiting for them with the rule's limit and
+ * expiry, or a customer's requests with the rule's limit (the profile's dialogs tell before a
+ * submit that an action above it will wait).
+ */
 export const ApprovalList = z.object({
   approvals: z.array(ApprovalSchema),
+  /** FOUR_EYES_LIMIT_USD: a money action of a greater USD value waits for a second person; '0': every one waits. */
   limitUsd: z.string().optional(),
   expiryHours: z.number().optional(),
 });

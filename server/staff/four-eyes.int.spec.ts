@@ -301,6 +301,8 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
     expect(forProfile.json().approvals).toEqual([
       expect.objectContaining({ requestId, status: 'pending', makerEmail: 'otto@example.com' }),
     ]);
+    // The rule's limit, for the profile's dialogs to tell before a submit: FOUR_EYES_LIMIT_USD (default 1000).
+    expect(forProfile.json().limitUsd).toBe('1000');
     expect(
       (await inject({ method: 'GET', url: `/api/v1/users/${customer.user.id}/approvals`, headers: bearer(worker.token) })).statusCode,
     ).toBe(403);

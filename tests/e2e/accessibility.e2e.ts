@@ -298,6 +298,17 @@ test('worker: forced password change, the worker dashboard and every tab of a us
       ready: dialog('Add BTC Transaction'),
       within: OPEN_DIALOG,
     },
+    {
+      name: 'profile: add transaction, second approval ahead',
+      open: async (p) => {
+        const form = p.getByRole('dialog', { name: 'Add BTC Transaction' });
+        await form.getByLabel('Amount *').fill('500');
+        await form.getByLabel('Status *').selectOption('Complete');
+      },
+      ready: (p) =>
+        p.getByRole('dialog', { name: 'Add BTC Transaction' }).getByRole('status').filter({ hasText: "second person's approval" }),
+      within: OPEN_DIALOG,
+    },
     { name: 'profile: transactions', url: `${profile}/transactions`, ready: (p) => p.getByText('Opening funds').first() },
     { name: 'profile: verification', url: `${profile}/verification`, ready: (p) => p.locator('main') },
     { name: 'profile: payment management', url: `${profile}/payment-management`, ready: (p) => p.locator('main') },

@@ -54,18 +54,44 @@ test.describe('approvals', () => {
     await openAs(managerPage, manager, '/dashboard/manager/approvals');
     await expect(managerPage.getByRole('heading', { name: 'Waiting for your approval' })).toBeVisible();
 
-    await test.step('the worker adds 500 BTC Complete and hidden: awaiting second approval, balance unchanged', async () => {
+    await test.step('the dialog tells before the submit that 500 BTC will wait for a second person, and 1 BTC will not', async () => {
       await openAs(page, worker, `/dashboard/user-profile/${userId}/wallets`);
       const btc = page.locator('tr[data-asset="BTC"]');
       await btc.getByRole('button', { name: 'Add Tx BTC' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add BTC Transaction' });
-      await dialog.getByLabel('Amount *').fill('500');
-      await dialog.getByLabel('Sender Address *').fill('bc1qsenderexchangewallet000000000000000000');
+      // The server's limit here is 10,000,000 USD (playwright.config.ts): 1 BTC is far below it.
+      const notice = dialog.getByRole('status').filter({ hasText: "second person's approval" });
       await dialog.getByLabel('Status *').selectOption('Complete');
+      await dialog.getByLabel('Amount *').fill('1');
+      await expect(dialog.getByLabel('Amount *')).toHaveValue('1');
+      // The prices and the limit are in (the BTC row shows its price) and still no notice.
+      await expect(btc.locator('td[data-label="Price"]')).not.toHaveText('--.--');
+      await expect(notice).toHaveCount(0);
+      await dialog.getByLabel('Amount *').fill('500');
+      await expect(notice).toHaveText(
+        /^Worth about \$[\d,]+\.\d{2}, above the \$10,000,000\.00 limit for one staff action: once submitted, it will wait for a second person's approval\.$/,
+      );
+      // As Pending it moves no money yet: the notice says the wait comes with its completion.
+      await dialog.getByLabel('Status *').selectOption('Pending');
+      await expect(notice).toContainText("added as Pending it moves no money; completing it will wait for a second person's approval.");
+      await dialog.getByLabel('Status *').selectOption('Complete');
+      await expect(notice).toContainText("once submitted, it will wait for a second person's approval.");
+      await page.screenshot({ path: `${screens}/approvals-add-transaction-notice.png` });
+      await dialog.getByLabel('Amount *').fill('100');
+      await expect(notice).toHaveCount(0);
+      await dialog.getByLabel('Amount *').fill('500');
+      await expect(notice).toBeVisible();
+    });
+
+    await test.step('the worker adds 500 BTC Complete and hidden: awaiting second approval, balance unchanged', async () => {
+      const dialog = page.getByRole('dialog', { name: 'Add BTC Transaction' });
+      await dialog.getByLabel('Sender Address *').fill('bc1qsenderexchangewallet000000000000000000');
       await dialog.getByLabel(/Note/).fill('Bonus agreed by phone');
       await dialog.getByRole('checkbox').check();
       await dialog.getByRole('button', { name: 'Add Transaction' }).click();
       await expect(dialog.getByText(/Awaiting second approval: \+500 BTC \(.* USD\), by Wes Maker/)).toBeVisible();
+      // Once sent, the server's answer speaks: the notice gives way to it.
+      await expect(dialog.getByText("second person's approval")).toHaveCount(0);
       await expect(dialog).toBeHidden({ timeout: 5_000 });
       await expect(page.getByText(/Awaiting second approval: \+500 BTC/)).toBeVisible();
       expect(await btcBalance()).toBe('0');

@@ -7,6 +7,7 @@ import {
   apiSignIn,
   waitForMail,
   demoAdminSession,
+  expectNoHorizontalOverflow,
   expectReachableOnPhone,
   screens,
   signInNewCustomer,
@@ -77,6 +78,13 @@ test.describe('staff user profile', () => {
     const admin = await demoAdminSession(request);
     await openAs(page, admin, `/dashboard/user-profile/${session.user.id}/general`);
     const card = page.locator('section[aria-labelledby="mfa-reset-title"]');
+    // On a phone the General tab, with the admin's Remove Two-Factor Authentication card, fits the window.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(card.getByRole('button', { name: 'Remove Two-Factor Authentication' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Login History' })).toBeVisible();
+    await expectNoHorizontalOverflow(page);
+    await page.screenshot({ path: `${screens}/staff-profile-general-phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await card.getByRole('button', { name: 'Remove Two-Factor Authentication' }).click();
     await expect(card.getByText('Please give a reason for removing two-factor authentication.')).toBeVisible();
     await card.getByLabel('Reason (recorded and sent to the customer)').fill('Lost phone; identity checked by video call');
@@ -138,8 +146,22 @@ test.describe('staff user profile', () => {
     });
 
     await test.step('a customer never gets the staff profile shell, even for their own account: they land on the overview', async () => {
+      // Whether the page ever shows "Loading..." on the profile's path: the redirect comes from the
+      // session's role before any of the dashboard's code loads, so it must not (the watch ends on leaving the path).
+      await customerPage.addInitScript(() => {
+        const w = window as unknown as { loadingOnProfile: boolean };
+        w.loadingOnProfile = false;
+        const watch = new MutationObserver(() => {
+          if (!window.location.pathname.startsWith('/dashboard/user-profile')) return watch.disconnect();
+          if (document.body?.textContent?.includes('Loading...')) w.loadingOnProfile = true;
+        });
+        watch.observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      const started = Date.now();
       await customerPage.goto(`/dashboard/user-profile/${userId}`);
-      await expect(customerPage).toHaveURL(/\/dashboard\/overview$/);
+      await expect(customerPage).toHaveURL(/\/dashboard\/overview$/, { timeout: 2_000 });
+      expect(Date.now() - started, 'ms from opening the profile to the overview').toBeLessThan(2_000);
+      expect(await customerPage.evaluate(() => (window as unknown as { loadingOnProfile: boolean }).loadingOnProfile)).toBe(false);
       await expect(customerPage.getByRole('heading', { level: 1, name: 'Overview' })).toBeVisible();
       await expect(customerPage.getByRole('heading', { level: 1, name: 'User Profile' })).toHaveCount(0);
     });

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.js';
+import { areaRedirect } from './app/role-home.js';
 import { pendingSecondFactor } from './lib/auth-types.js';
 import { startSession, useSession } from './lib/session.js';
 import './styles/global.css';
@@ -28,13 +29,15 @@ function startLiveOnceSignedIn(state: { session: unknown }): void {
 }
 
 /**
- * A signed-in customer opening the overview: its code and its four reads start now, beside the
- * shell's code, rather than one after the other once the shell has rendered.
+ * A signed-in customer opening the overview (or a staff screen, which sends them there): its
+ * code and its four reads start now, beside the shell's code, rather than one after the other
+ * once the shell has rendered.
  */
 function readAheadForFirstScreen(): void {
   const { session, user, role, requiresPasswordChange } = useSession.getState();
   if (!session || !user || role !== 'USER' || requiresPasswordChange || pendingSecondFactor(session)) return;
-  if (!/^\/dashboard(\/(overview\/?)?)?$/.test(window.location.pathname)) return;
+  const landing = areaRedirect(window.location.pathname, role) ?? window.location.pathname;
+  if (!/^\/dashboard(\/(overview\/?)?)?$/.test(landing)) return;
   void import('./features/customer/overview/read-ahead.js').then((m) => m.readOverviewAhead(user.id));
 }
 

@@ -8,7 +8,9 @@ export const autoPrefix = '/api/v1';
 
 /**
  * A customer's approval requests for the profile screens (docs/api-staff.md, "Approvals"; the
- * checker's and maker's calls are ./functions.ts). Lapses the requests past their expiry first.
+ * checker's and maker's calls are ./functions.ts), with the rule's limit per action (read-only:
+ * the screens tell before a submit; the wallet decider still judges every action). Lapses the
+ * requests past their expiry first.
  */
 const approvalApi: FastifyPluginAsyncZod = async (app) => {
   const { ledger, fourEyes } = app;
@@ -18,7 +20,8 @@ const approvalApi: FastifyPluginAsyncZod = async (app) => {
     const staff = authOf(request);
     await assertCanManageUser(db, staff, request.params.userId);
     await fourEyes.expireDue();
-    return { approvals: await fourEyes.read({ userId: request.params.userId }) };
+    // The rule's limit too: the profile's transaction dialogs say before a submit that an action above it will wait.
+    return { approvals: await fourEyes.read({ userId: request.params.userId }), limitUsd: fourEyes.limitUsd.toFixed() };
   });
 };
 

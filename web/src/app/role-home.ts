@@ -24,3 +24,22 @@ export const AREA_ROLES = {
 export function redirectFor(role: Role | '', allowed: readonly Role[]): string | null {
   return role !== '' && allowed.includes(role) ? null : homeOf(role);
 }
+
+/** Each staff area by its first segment under /dashboard (router.tsx nests its routes under a RoleRoute of the same roles). */
+const AREA_OF_SEGMENT: Readonly<Record<string, readonly Role[]>> = {
+  worker: AREA_ROLES.worker,
+  manager: AREA_ROLES.manager,
+  admin: AREA_ROLES.admin,
+  'user-profile': AREA_ROLES.profile,
+};
+
+/**
+ * Where a role opening `pathname` is sent, decided from the path and the session alone, before
+ * any of the dashboard's code loads: null when it may open it (a path outside the staff areas
+ * included), else its own home, as RoleRoute does once the area's routes render.
+ */
+export function areaRedirect(pathname: string, role: Role | ''): string | null {
+  const segment = /^\/dashboard\/([^/]+)/.exec(pathname)?.[1];
+  const allowed = segment !== undefined && Object.hasOwn(AREA_OF_SEGMENT, segment) ? AREA_OF_SEGMENT[segment] : undefined;
+  return allowed ? redirectFor(role, allowed) : null;
+}

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { pendingSecondFactor, type Role } from '../lib/auth-types.js';
 import { fetchCurrentUser, useSession } from '../lib/session.js';
-import { redirectFor } from './role-home.js';
+import { areaRedirect, redirectFor } from './role-home.js';
 
 function currentPath(location: { pathname: string; search: string; hash: string }): string {
   return `${location.pathname}${location.search}${location.hash}`;
@@ -40,11 +40,13 @@ export function RootLayout() {
 
 /**
  * Everything under /dashboard: needs a session, and a session that has done its second
- * step when the user has one (spec 2.1).
+ * step when the user has one (spec 2.1). A staff area the session's role may not open sends
+ * it home here, at once, rather than after the dashboard's shell has loaded (RoleRoute).
  */
 export function ProtectedRoute() {
   const status = useSession((s) => s.status);
   const session = useSession((s) => s.session);
+  const role = useSession((s) => s.role);
   const location = useLocation();
   const token = session?.access_token ?? null;
 
@@ -59,12 +61,16 @@ export function ProtectedRoute() {
   if (pendingSecondFactor(session)) {
     return <Navigate to="/verify-mfa" replace state={{ returnTo: currentPath(location) }} />;
   }
+  const home = areaRedirect(location.pathname, role);
+  if (home) return <Navigate to={home} replace />;
   return <Outlet />;
 }
 
 /**
  * A staff area (its routes nest under this): a role that may not use it is sent to its own
  * home (a customer to the overview, staff to their dashboard) before anything of it renders.
+ * ProtectedRoute already does so by the path before the shell loads; this holds the rule
+ * where the routes are declared.
  */
 export function RoleRoute({ allow }: { allow: readonly Role[] }) {
   const role = useSession((s) => s.role);

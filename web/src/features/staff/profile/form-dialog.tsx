@@ -23,6 +23,8 @@ type FormDialogProps = {
   successText: string | ((answer: unknown) => string);
   /** Shown when a failure carries no message of its own. */
   failureText: string;
+  /** See FormDialogFrame. */
+  notice?: string | null;
   children: ReactNode;
 };
 
@@ -31,7 +33,18 @@ type FormDialogProps = {
  * error and success banners above the fields, Cancel and the confirm button below. After a
  * success the confirm button stays disabled, the tab refreshes and the dialog closes itself.
  */
-export function FormDialog({ title, submitLabel, onClose, validate, save, onSaved, successText, failureText, children }: FormDialogProps) {
+export function FormDialog({
+  title,
+  submitLabel,
+  onClose,
+  validate,
+  save,
+  onSaved,
+  successText,
+  failureText,
+  notice,
+  children,
+}: FormDialogProps) {
   // The success stays until the dialog closes itself.
   const { busy, error, success, run, fail, reset } = useSubmit({ successMs: null });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -70,6 +83,7 @@ export function FormDialog({ title, submitLabel, onClose, validate, save, onSave
       busy={busy}
       success={success}
       error={error}
+      notice={notice}
     >
       {children}
     </FormDialogFrame>
@@ -86,6 +100,12 @@ type FormDialogFrameProps = {
   /** Once set, the confirm button stays disabled. */
   success?: string | null;
   error: string | null;
+  /**
+   * What will happen on submit that the form alone does not show (e.g. that the action will wait
+   * for a second person's approval), beside the confirm button and announced politely as it
+   * changes; null: nothing to tell now. Given (even null), its live region is there from the start.
+   */
+  notice?: string | null;
   children: ReactNode;
 };
 
@@ -94,7 +114,17 @@ type FormDialogFrameProps = {
  * Cancel and the confirm button below. For a dialog that keeps its own state (Add Crypto Buying
  * Link, whose file picker reports errors before anything is sent); the others use FormDialog.
  */
-export function FormDialogFrame({ title, submitLabel, onClose, onSubmit, busy, success = null, error, children }: FormDialogFrameProps) {
+export function FormDialogFrame({
+  title,
+  submitLabel,
+  onClose,
+  onSubmit,
+  busy,
+  success = null,
+  error,
+  notice,
+  children,
+}: FormDialogFrameProps) {
   return (
     <Modal
       open
@@ -102,6 +132,12 @@ export function FormDialogFrame({ title, submitLabel, onClose, onSubmit, busy, s
       title={title}
       footer={
         <>
+          {notice !== undefined && (
+            <div className="form-dialog__notice" role="status">
+              {/* Once sent, the success banner says what the server decided. */}
+              {notice && !success ? notice : null}
+            </div>
+          )}
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>

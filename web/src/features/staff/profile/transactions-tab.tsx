@@ -2,11 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatAmount, toDecimal } from '@/lib/money.js';
 import { errorText, profileApi, type EditableType, type StaffTransaction } from './api/calls.js';
-import { profileKeys, TRANSACTIONS_FAILED, useStaffTransactions } from './api/queries.js';
+import { profileKeys, TRANSACTIONS_FAILED, useStaffPrices, useStaffTransactions } from './api/queries.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
 import { useProfile } from './profile-context.js';
 import { historyDate } from './use-flash.js';
 import { successOrAwaiting } from '../approvals/api.js';
+import { secondApprovalNotice, useApprovalLimit } from '../approvals/advance-notice.js';
 import { CustomerApprovals } from '../approvals/approvals-tab.js';
 
 /** A history entry: one transaction, or a swap built from its two legs. */
@@ -197,6 +198,11 @@ function EditDialog({
   const editableType = (TYPES.map((t) => t[0]) as readonly string[]).includes(tx.type) ? tx.type : '';
   const [type, setType] = useState(editableType);
   const [note, setNote] = useState(tx.note ?? '');
+  const prices = useStaffPrices();
+  const limitUsd = useApprovalLimit(userId);
+  // Only completing a Pending transaction moves money (a customer's swap leg converts, outside the rule).
+  const settles = !swap && tx.status === 'Pending' && status === 'Complete';
+  const notice = settles ? secondApprovalNotice({ limitUsd, assetId: tx.asset_id, amount: tx.amount, prices, moment: 'now' }) : null;
 
   const save = () =>
     profileApi.updateTransaction({
@@ -216,6 +222,7 @@ function EditDialog({
       onSaved={onSaved}
       successText={successOrAwaiting('Transaction updated successfully!')}
       failureText="Failed to update transaction."
+      notice={notice}
     >
       <p className="muted small">
         {tx.asset_id} {signedAmount(tx.amount)} · <span className="mono">{tx.id}</span>

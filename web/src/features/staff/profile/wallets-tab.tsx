@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { successOrAwaiting } from '../approvals/api.js';
+import { secondApprovalNotice, useApprovalLimit } from '../approvals/advance-notice.js';
 import { CustomerApprovals } from '../approvals/approvals-tab.js';
 import { Button } from '@/components/button.js';
 import { Field } from '@/components/field.js';
@@ -154,6 +155,13 @@ function AddTxDialog({
   const [txid, setTxid] = useState('');
   const [note, setNote] = useState('');
   const [isHidden, setHidden] = useState(false);
+  const prices = useStaffPrices();
+  const limitUsd = useApprovalLimit(userId);
+  // A Complete transaction moves money on submit; a Pending one when it is completed; a Failed one never.
+  const notice =
+    status === 'Failed'
+      ? null
+      : secondApprovalNotice({ limitUsd, assetId: asset, amount, prices, moment: status === 'Complete' ? 'now' : 'on-completion' });
 
   const validate = () => {
     // The server's own amount rule (add-transaction reads the amount with it): a plain decimal
@@ -185,6 +193,7 @@ function AddTxDialog({
       onSaved={onDone}
       successText={successOrAwaiting('Transaction added successfully!')}
       failureText="An unexpected error occurred."
+      notice={notice}
     >
       <div className="profile-form">
         <Field label="Amount *" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} autoComplete="off" />
