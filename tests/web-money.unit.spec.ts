@@ -4,8 +4,10 @@ import {
   formatAmount,
   formatCrypto,
   formatFullDateTime,
+  formatListDate,
   formatListDateTime,
   formatPercent,
+  formatTransactionAmount,
   formatDay,
   formatShortDateTime,
   formatSigned,
@@ -112,5 +114,35 @@ describe('dates', () => {
   it('gives an empty text for a missing or broken date', () => {
     expect(formatListDateTime(null)).toBe('');
     expect(formatFullDateTime('yesterday-ish')).toBe('');
+    expect(formatListDate(undefined)).toBe('');
+  });
+
+  it("formats 'dd MMM yyyy' for a day; a date input's 'YYYY-MM-DD' is that day in no time zone", () => {
+    expect(formatListDate(date)).toBe('05 Mar 2025');
+    expect(formatListDate('2026-12-06')).toBe('06 Dec 2026');
+  });
+
+  it('names the zone when a text is in UTC (the mails): the same forms, then UTC', () => {
+    const utc = new Date(Date.UTC(2026, 11, 6, 4, 33, 41));
+    expect(formatFullDateTime(utc, { zone: 'UTC' })).toBe('06 Dec 2026, 04:33:41 UTC');
+    expect(formatListDateTime(utc, { zone: 'UTC' })).toBe('06 Dec 2026 | 04:33 UTC');
+    expect(formatListDate(utc, { zone: 'UTC' })).toBe('06 Dec 2026 UTC');
+  });
+});
+
+describe("a transaction's amount (staff screens, the bell, the mails)", () => {
+  it("shows 2 to 8 decimals, thousands separators and the sign; '--.--' when missing", () => {
+    expect(formatTransactionAmount('5000')).toBe('+5,000.00');
+    expect(formatTransactionAmount('-0.000123456789')).toBe('-0.00012346');
+    expect(formatTransactionAmount('1234.5')).toBe('+1,234.50');
+    expect(formatTransactionAmount('0')).toBe('0.00');
+    expect(formatTransactionAmount('-0.000000001')).toBe('0.00');
+    expect(formatTransactionAmount(null)).toBe('--.--');
+    expect(formatTransactionAmount('')).toBe('--.--');
+  });
+
+  it('leaves the sign out in a sentence', () => {
+    expect(formatTransactionAmount('-5000', { signed: false })).toBe('5,000.00');
+    expect(formatTransactionAmount('0.5', { signed: false })).toBe('0.50');
   });
 });

@@ -25,7 +25,7 @@ const credit = (n: number, at: string, amount = '1.5', asset = 'BTC', extra: Par
 });
 
 describe('notification feed (spec 001 section 9)', () => {
-  it('shows a completed credit as a read "You received {amount} {asset}" item in the money format (8 decimals at most, grouped)', () => {
+  it('shows a completed credit as a read "You received {amount} {asset}" item in the money format (2 to 8 decimals, grouped)', () => {
     const feed = mergeNotificationFeed({
       stored: [],
       namedTransactionIds: new Set(),
@@ -34,7 +34,7 @@ describe('notification feed (spec 001 section 9)', () => {
     });
     expect(feed.notifications).toEqual([
       expect.objectContaining({ message: 'You received 4,866.00405914 USDT', read: true, source: 'received', transaction_id: uuid(1001) }),
-      expect.objectContaining({ message: 'You received 5 ETH', read: true, source: 'received', transaction_id: uuid(1002) }),
+      expect.objectContaining({ message: 'You received 5.00 ETH', read: true, source: 'received', transaction_id: uuid(1002) }),
     ]);
     expect(feed.unread).toBe(0);
   });
@@ -52,10 +52,10 @@ describe('notification feed (spec 001 section 9)', () => {
       ],
     });
     expect(feed.notifications.map((n) => n.message)).toEqual([
-      'Your deposit of 1,000 USDT is pending.',
-      'Your deposit of 0.5 BTC has failed.',
-      'Incoming 2 ETH is pending.',
-      'Incoming 3 SOL has failed.',
+      'Your deposit of 1,000.00 USDT is pending.',
+      'Your deposit of 0.50 BTC has failed.',
+      'Incoming 2.00 ETH is pending.',
+      'Incoming 3.00 SOL has failed.',
     ]);
   });
 
@@ -112,12 +112,12 @@ describe('notification feed (spec 001 section 9)', () => {
 describe('settlement notification texts', () => {
   it('names the kind, the absolute amount in the money format and the asset', () => {
     expect(settlementMessage('deposit', 'Complete', '12345.000000000000000001', 'USDT')).toBe(
-      'Your deposit of 12,345 USDT has been completed.',
+      'Your deposit of 12,345.00 USDT has been completed.',
     );
     expect(settlementMessage('deposit', 'Failed', '0.123456789', 'BTC')).toBe('Your deposit of 0.12345679 BTC has failed.');
-    expect(settlementMessage('withdrawal', 'Failed', '-10.1', 'ETH')).toBe('Your withdrawal of 10.1 ETH has failed.');
-    expect(settlementMessage('send', 'Complete', '-0.5', 'BTC')).toBe('Your transfer of 0.5 BTC has been sent.');
-    expect(settlementMessage('send', 'Failed', '-0.5', 'BTC')).toBe('Your transfer of 0.5 BTC was not approved.');
+    expect(settlementMessage('withdrawal', 'Failed', '-10.1', 'ETH')).toBe('Your withdrawal of 10.10 ETH has failed.');
+    expect(settlementMessage('send', 'Complete', '-0.5', 'BTC')).toBe('Your transfer of 0.50 BTC has been sent.');
+    expect(settlementMessage('send', 'Failed', '-0.5', 'BTC')).toBe('Your transfer of 0.50 BTC was not approved.');
   });
 
   it('gives no notification for adjustments and swaps', () => {

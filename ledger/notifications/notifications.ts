@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Decider } from '../decider.js';
-import { CRYPTO_DECIMALS, formatAmount } from '../display-amount.js';
+import { formatTransactionAmount } from '../display-amount.js';
 
 /**
  * A customer's reading of their notifications: `notifications-{userId}`. The notifications
@@ -33,11 +33,12 @@ export const notificationsDecider: Decider<NotificationCommand, NotificationEven
 };
 
 /**
- * An amount as the bell shows it: the app's money format (web/src/lib/money.ts), up to 8
- * decimals with thousands separators, no sign. Pure, so a replay writes the same text.
+ * An amount as the bell shows it: the format module's transaction amount (ledger/display-amount.ts),
+ * 2 to 8 decimals with thousands separators, no sign (the sentence tells the direction), as the
+ * staff screens and the mails show it. Pure, so a replay writes the same text.
  */
 export function noticeAmount(amount: string): string {
-  return formatAmount(amount.startsWith('-') ? amount.slice(1) : amount, 0, CRYPTO_DECIMALS);
+  return formatTransactionAmount(amount, { signed: false });
 }
 
 /** The text of the notification a settled or failed transaction gives its owner. */

@@ -1,4 +1,4 @@
-import { groupThousands } from '../display-amount.js';
+import { formatFullDateTime, formatTransactionAmount } from '../display-amount.js';
 import { money } from '../money.js';
 
 /**
@@ -61,14 +61,17 @@ export function transactionOutcomeOf(event: { type: string; data: unknown }): Tr
 export const transactionMailKey = (n: Pick<TransactionOutcomeNotice, 'transactionId' | 'outcome'>) =>
   `transaction:${n.transactionId}:${n.outcome}`;
 
-/** An amount as the mail shows it: exact (every decimal the ledger holds), no sign, thousands separated. */
+/** An amount as the mail shows it, as the bell and the screens do: 2 to 8 decimals, thousands separated, no sign. */
 export function mailAmount(amount: string): string {
-  return groupThousands(money(amount).abs().toFixed());
+  return formatTransactionAmount(amount, { signed: false });
 }
 
-/** A moment as the mails show it: `2025-03-01 14:05:09 UTC`. */
+/**
+ * A moment as the mails show it: the screens' long form in UTC, named (`01 Mar 2025, 14:05:09 UTC`);
+ * the server does not know the reader's time zone (docs/decisions.md, "One format module").
+ */
 export function mailTime(at: Date): string {
-  return `${at.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+  return formatFullDateTime(at, { zone: 'UTC' });
 }
 
 /** The subject and first line of the mail of an outcome. */

@@ -246,7 +246,7 @@ describe('account security (issue 29)', () => {
     expect((await t.outbox.list({ to: email })).filter((m) => m.subject === 'New sign-in to your account')).toHaveLength(0);
     await signInFrom('203.0.113.45', 'EvilBrowser/1.0');
     const device = await mailTo(t.outbox, email, /^New sign-in to your account$/);
-    expect(device.text).toMatch(/Time: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    expect(device.text).toMatch(/Time: \d\d [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC/);
     expect(device.text).toContain('Place (IP range): 203.0.113.0/24 (IP 203.0.113.45)');
     expect(device.text).toContain('Device: EvilBrowser/1.0');
     expect(device.text).toContain(NOT_YOU);

@@ -198,7 +198,7 @@ export const NOT_YOU =
 const METHOD_NAME = { totp: 'an authenticator app', email: 'e-mailed codes' } as const;
 
 function securityWhat(n: SecurityNotice): { subject: string; lines: string[] } {
-  const when = `Time: ${n.at.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+  const when = `Time: ${mailTime(n.at)}`;
   switch (n.kind) {
     case 'password-changed':
       return { subject: 'Your password was changed', lines: ['The password of your wallet account was changed.', when] };

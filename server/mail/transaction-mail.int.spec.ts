@@ -72,7 +72,7 @@ describe('transaction e-mails', () => {
     return (await t.outbox.list({ to: EMAIL })).filter((m) => m.text.includes(TRANSACTION_MAIL_WHY));
   };
   const subjects = async () => (await transactionMails()).map((m) => m.subject).sort();
-  const TIME = /Time: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/;
+  const TIME = /Time: \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d\d:\d\d:\d\d UTC/;
   /** When the customer turned the mails on (the events since were mailed). */
   let onSince: Date;
 
@@ -113,7 +113,7 @@ describe('transaction e-mails', () => {
     expect((await prefs()).json()).toEqual(choices(false));
   });
 
-  it('turned on, money received, a settled send and a failed deposit each send one mail with asset, exact amount and time', async () => {
+  it('turned on, money received, a settled send and a failed deposit each send one mail with asset, amount (2 to 8 decimals, as the screens) and time', async () => {
     const saved = await prefs(choices(true));
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toEqual(choices(true));
@@ -125,19 +125,19 @@ describe('transaction e-mails', () => {
 
     // Received: a manual deposit recorded Complete, to the last of its 18 decimals.
     await addDeposit('0.123456789012345678', 'Complete', 'ETH');
-    const received = await mailTo(t.outbox, EMAIL, /^You received 0\.123456789012345678 ETH$/);
+    const received = await mailTo(t.outbox, EMAIL, /^You received 0\.12345679 ETH$/);
     expect(received.text).toContain('Hi Mai Lme,');
-    expect(received.text).toContain('Your deposit of 0.123456789012345678 ETH has been completed and credited to your wallet.');
+    expect(received.text).toContain('Your deposit of 0.12345679 ETH has been completed and credited to your wallet.');
     expect(received.text).toContain('Asset: ETH');
-    expect(received.text).toContain('Amount: 0.123456789012345678');
+    expect(received.text).toContain('Amount: 0.12345679');
     expect(received.text).toMatch(TIME);
-    expect(received.html).toContain('Amount: 0.123456789012345678');
+    expect(received.html).toContain('Amount: 0.12345679');
 
     // Received: a Pending deposit that staff settle.
     const pendingDeposit = await addDeposit('1234.5', 'Pending', 'USDT');
-    expect(await subjects()).toEqual(['You received 0.123456789012345678 ETH']);
+    expect(await subjects()).toEqual(['You received 0.12345679 ETH']);
     await setStatus(pendingDeposit, 'Complete');
-    expect((await mailTo(t.outbox, EMAIL, /^You received 1,234\.5 USDT$/)).text).toContain('Amount: 1,234.5');
+    expect((await mailTo(t.outbox, EMAIL, /^You received 1,234\.50 USDT$/)).text).toContain('Amount: 1,234.50');
 
     // Settled: the customer's send to an address, Complete once staff settle it.
     const send = await post('create-pending-withdrawal', customer.access_token, {
@@ -152,15 +152,15 @@ describe('transaction e-mails', () => {
 
     // Failed: a Pending deposit that staff fail.
     await setStatus(await addDeposit('3', 'Pending', 'ETH'), 'Failed');
-    expect((await mailTo(t.outbox, EMAIL, /^Your deposit of 3 ETH has failed$/)).text).toContain('Amount: 3');
+    expect((await mailTo(t.outbox, EMAIL, /^Your deposit of 3\.00 ETH has failed$/)).text).toContain('Amount: 3.00');
 
     // A transaction hidden from the customer's view is not told of.
     await addDeposit('7', 'Complete', 'BTC', { isHidden: true });
 
     expect(await subjects()).toEqual([
-      'You received 0.123456789012345678 ETH',
-      'You received 1,234.5 USDT',
-      'Your deposit of 3 ETH has failed',
+      'You received 0.12345679 ETH',
+      'You received 1,234.50 USDT',
+      'Your deposit of 3.00 ETH has failed',
       'Your transfer of 0.25 BTC has been sent',
     ]);
     // The log holds the choice, never a mail, its key or its text.
@@ -196,7 +196,7 @@ describe('transaction e-mails', () => {
     const taken = await Promise.all(instances.map((m) => mailTransactionOutcomes(db, m, log, customer.user.id, news)));
     await Promise.all(instances.map((m) => drainMail(m, 5000)));
     expect(taken.sort()).toEqual([0, 1]);
-    expect(await subjects()).toEqual([...before, 'You received 0.5 BTC'].sort());
+    expect(await subjects()).toEqual([...before, 'You received 0.50 BTC'].sort());
 
     // A restart: a new app on the same database and outbox.
     await t.app.close();
@@ -215,7 +215,7 @@ describe('transaction e-mails', () => {
     // Rebuilding every read model from the log sends nothing either.
     await replayProjections(t.app.ledger.database.projectionDb, t.app.ledger.store, PROJECTIONS);
     expect((await prefs()).json()).toEqual(choices(true));
-    expect(await subjects()).toEqual([...before, 'You received 0.5 BTC'].sort());
+    expect(await subjects()).toEqual([...before, 'You received 0.50 BTC'].sort());
   });
 
   it('turned off, no more are sent', async () => {
@@ -266,6 +266,6 @@ describe('transaction e-mails', () => {
     // Turning it on from there is recorded as the current version and mails again.
     expect((await prefs(choices(true))).statusCode).toBe(200);
     await addDeposit('6', 'Complete', 'ETH');
-    expect(await subjects()).toEqual([...before, 'You received 6 ETH'].sort());
+    expect(await subjects()).toEqual([...before, 'You received 6.00 ETH'].sort());
   });
 });

@@ -4,6 +4,7 @@ import { comparePositions, type EventStore, type RecordedEvent } from '../../led
 import { holdsCardLikeNumber } from '../../ledger/payment-methods/card.js';
 import type { TrailKind } from '../../ledger/contract/staff-users.js';
 import { staffActionLabel } from '../../ledger/contract/staff-activity.js';
+import { formatFullDateTime, formatTransactionAmount, formatUsd } from '../../ledger/display-amount.js';
 import { attribute, requestIdOf, staffActionOf, type Party, type RequestParties } from '../../ledger/audit/staff-actions.js';
 
 /**
@@ -60,17 +61,26 @@ export function kindOf(type: string): TrailKind {
 
 export type Data = Record<string, unknown>;
 const s = (v: unknown) => (v === null || v === undefined || v === '' ? '-' : String(v));
-const signed = (v: unknown) => (typeof v === 'string' && !v.startsWith('-') ? `+${v}` : s(v));
+/*
+ * Amounts, USD values and dates in the format module's forms (ledger/display-amount.ts), as the
+ * staff screens show them: a transaction's amount with 2 to 8 decimals and its sign, a USD value
+ * with 2, and a moment in the long form in UTC, named (the server writes the line, not the viewer).
+ */
+const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+const signed = (v: unknown) => (isText(v) ? formatTransactionAmount(v) : s(v));
+const amount = (v: unknown) => (isText(v) ? formatTransactionAmount(v, { signed: false }) : s(v));
+const usd = (v: unknown) => (isText(v) ? formatUsd(v) : s(v));
+const moment = (v: unknown) => (isText(v) ? formatFullDateTime(v, { zone: 'UTC' }) || s(v) : s(v));
 
 /** One readable line for an event; the data itself is shown beside it. */
 export function summaryOf(type: string, d: Data): string {
   switch (type) {
     case 'wallet.deposit-requested':
-      return `Deposit requested: ${signed(d.amount)} ${s(d.assetId)} (fee ${s(d.fee)})`;
+      return `Deposit requested: ${signed(d.amount)} ${s(d.assetId)} (fee ${amount(d.fee)})`;
     case 'wallet.withdrawal-requested':
-      return `Withdrawal requested: ${s(d.amount)} ${s(d.assetId)} (fee ${s(d.fee)})`;
+      return `Withdrawal requested: ${signed(d.amount)} ${s(d.assetId)} (fee ${amount(d.fee)})`;
     case 'wallet.send-requested':
-      return `Send requested: ${s(d.amount)} ${s(d.assetId)} to ${s(d.recipientAddress)}`;
+      return `Send requested: ${signed(d.amount)} ${s(d.assetId)} to ${s(d.recipientAddress)}`;
     case 'wallet.transaction-recorded':
       return `Transaction added by staff: ${signed(d.amount)} ${s(d.assetId)}, ${s(d.type)}, ${s(d.status)}${d.note ? ` — ${s(d.note)}` : ''}`;
     case 'wallet.transaction-settled':
@@ -82,11 +92,11 @@ export function summaryOf(type: string, d: Data): string {
     case 'wallet.swap-requested':
       return `Swap ${s(d.fromAssetId)} → ${s(d.toAssetId)} (${s(d.leg)} leg): ${signed(d.amount)} ${s(d.assetId)}`;
     case 'wallet.stake-opened':
-      return `Stake opened: ${s(d.principal)} ${s(d.assetId)} for ${s(d.durationDays)} days`;
+      return `Stake opened: ${amount(d.principal)} ${s(d.assetId)} for ${s(d.durationDays)} days`;
     case 'wallet.stake-paid-out':
-      return `Stake paid out: ${s(d.amount)} ${s(d.assetId)}`;
+      return `Stake paid out: ${amount(d.amount)} ${s(d.assetId)}`;
     case 'wallet.approval-requested':
-      return `Awaiting second approval: ${d.action === 'settle-transaction' ? 'Complete of' : 'manual transaction'} ${signed(d.amount)} ${s(d.assetId)} (${s(d.valueUsd)} USD at ${s(d.priceUsd)})`;
+      return `Awaiting second approval: ${d.action === 'settle-transaction' ? 'Complete of' : 'manual transaction'} ${signed(d.amount)} ${s(d.assetId)} (${usd(d.valueUsd)} at ${usd(d.priceUsd)})`;
     case 'wallet.approval-approved':
       return `Second approval given: ${s(d.reason)}`;
     case 'wallet.approval-rejected':
@@ -118,7 +128,7 @@ export function summaryOf(type: string, d: Data): string {
     case 'user.mfa-removed-by-staff':
       return `Two-factor authentication removed by staff: "${s(d.reason)}"`;
     case 'user.banned':
-      return `Banned until ${s(d.until)}`;
+      return `Banned until ${moment(d.until)}`;
     case 'user.unbanned':
       return 'Unbanned';
     case 'user.claimed':

@@ -149,9 +149,11 @@ describe('four eyes: staff actions above the limit wait for a second person', ()
       summaryOf(e.type, e.data as Record<string, unknown>),
     );
     expect(story.filter((line) => /approval/i.test(line))).toEqual([
-      expect.stringMatching(/^Awaiting second approval: manual transaction \+500 BTC \(\d+(\.\d+)? USD at \d+(\.\d+)?\)$/),
+      expect.stringMatching(
+        /^Awaiting second approval: manual transaction \+500\.00 BTC \(\$\d{1,3}(,\d{3})*\.\d\d at \$\d{1,3}(,\d{3})*\.\d\d\)$/,
+      ),
       'Second approval given: matched the bank statement',
-      expect.stringMatching(/^Awaiting second approval: Complete of -400 BTC/),
+      expect.stringMatching(/^Awaiting second approval: Complete of -400\.00 BTC/),
       'Second approval given: matched the bank statement',
     ]);
     // The maker sees the outcome of both requests.

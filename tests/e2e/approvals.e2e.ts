@@ -89,11 +89,11 @@ test.describe('approvals', () => {
       await dialog.getByLabel(/Note/).fill('Bonus agreed by phone');
       await dialog.getByRole('checkbox').check();
       await dialog.getByRole('button', { name: 'Add Transaction' }).click();
-      await expect(dialog.getByText(/Awaiting second approval: \+500 BTC \(.* USD\), by Wes Maker/)).toBeVisible();
+      await expect(dialog.getByText(/Awaiting second approval: \+500\.00 BTC \(\$[\d,]+\.\d{2}\), by Wes Maker/)).toBeVisible();
       // Once sent, the server's answer speaks: the notice gives way to it.
       await expect(dialog.getByText("second person's approval")).toHaveCount(0);
       await expect(dialog).toBeHidden({ timeout: 5_000 });
-      await expect(page.getByText(/Awaiting second approval: \+500 BTC/)).toBeVisible();
+      await expect(page.getByText(/Awaiting second approval: \+500\.00 BTC/)).toBeVisible();
       expect(await btcBalance()).toBe('0');
     });
 
@@ -101,8 +101,8 @@ test.describe('approvals', () => {
       const row = managerPage.getByRole('row', { name: new RegExp(customer.email) });
       await expect(row).toBeVisible({ timeout: 10_000 });
       await expect(row).toContainText('Manual transaction');
-      await expect(row).toContainText('+500 BTC');
-      await expect(row).toContainText('USD');
+      await expect(row).toContainText('+500.00 BTC');
+      await expect(row).toContainText(/\$[\d,]+\.\d{2}/);
       await expect(row).toContainText('Wes Maker');
       await expect(row).toContainText('0 min');
       // Separation of duties: the manager chose the maker's first password, so an admin decides.
@@ -119,14 +119,14 @@ test.describe('approvals', () => {
       await openAs(adminPage, await demoAdminSession(request), '/dashboard/admin/approvals');
       const row = adminPage.getByRole('row', { name: new RegExp(customer.email) });
       await expect(row).toBeVisible({ timeout: 10_000 });
-      await expect(row).toContainText('+500 BTC');
+      await expect(row).toContainText('+500.00 BTC');
       await expect(row).toContainText('Wes Maker');
       await adminPage.screenshot({ path: `${screens}/approvals.png`, fullPage: true });
       // On a phone the request is a card: its amount, maker and both decisions on screen, no sideways scroll.
       await expectReachableOnPhone(
         adminPage,
         [
-          row.getByText('+500 BTC'),
+          row.getByText('+500.00 BTC'),
           row.getByText('Wes Maker'),
           row.getByRole('button', { name: 'Approve' }),
           row.getByRole('button', { name: 'Reject' }),
@@ -147,7 +147,9 @@ test.describe('approvals', () => {
     });
 
     await test.step('the maker sees who approved it, on the profile and in My Requests', async () => {
-      await expect(page.getByText(/Approved by Ada Admin: \+500 BTC .*Reason: Bonus confirmed with the customer/)).toBeVisible({
+      await expect(
+        page.getByText(/Approved by Ada Admin: \+500\.00 BTC \(\$[\d,]+\.\d{2}\), .*Reason: Bonus confirmed with the customer/),
+      ).toBeVisible({
         timeout: 10_000,
       });
       await openAs(page, worker, '/dashboard/worker/approvals');
@@ -156,8 +158,8 @@ test.describe('approvals', () => {
       const mine = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Checker' }) });
       const request = mine.getByRole('row').filter({ hasText: 'Carla Customer' });
       await expect(request.getByRole('cell').nth(0)).toHaveText(/^\d{2} [A-Z][a-z]{2} \d{4} \| \d{2}:\d{2}$/);
-      await expect(request.getByRole('cell').nth(2)).toHaveText('+500 BTC');
-      await expect(request.getByRole('cell').nth(3)).toHaveText(/^[\d,]+\.\d{2} USD$/);
+      await expect(request.getByRole('cell').nth(2)).toHaveText('+500.00 BTC');
+      await expect(request.getByRole('cell').nth(3)).toHaveText(/^\$[\d,]+\.\d{2}$/);
       await expect(request.getByRole('cell').nth(4)).toHaveText('Approved');
       await expect(request.getByRole('cell').nth(5)).toContainText('Ada Admin');
       await expect(request.getByRole('cell').nth(5)).toContainText('Reason: Bonus confirmed with the customer');

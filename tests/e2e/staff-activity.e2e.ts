@@ -55,6 +55,16 @@ test.describe('staff activity', () => {
     await expect(rows.nth(0).locator('td[data-label="Checker"]')).toHaveText('-');
     await expect(rows.nth(3)).toContainText('Dashboard note set: "Asked about fees"');
     await expect(rows.nth(0)).toContainText(customer.email);
+    // The format module's forms: the long form in the viewer's zone; the ban's end, written by the server, in UTC and named.
+    await expect(rows.nth(0).locator('td[data-label="Time"]')).toHaveText(/^\d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2}$/);
+    await expect(rows.nth(1).locator('td[data-label="Detail"]')).toHaveText(
+      /^Banned until \d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} UTC$/,
+    );
+    // A native date input, its chosen day said beside it in the module's form.
+    const from = page.getByLabel('From', { exact: true });
+    await from.fill('2026-12-06');
+    await expect(from).toHaveAccessibleDescription('06 Dec 2026');
+    await from.fill('');
     await page.screenshot({ path: `${screens}/staff-activity.png`, fullPage: true });
     // On a phone each action is a card: its customer and detail on screen, no sideways scroll.
     await expectReachableOnPhone(

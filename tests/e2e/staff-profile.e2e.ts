@@ -236,6 +236,10 @@ test.describe('staff user profile', () => {
 
       await btc.getByRole('button', { name: 'Add Tx BTC' }).click();
       const txDialog = page.getByRole('dialog', { name: 'Add BTC Transaction' });
+      // The native date input's value, said beside it in the format module's short form.
+      await expect(txDialog.getByLabel('Sent At *')).toHaveAccessibleDescription(
+        /^\d{2} [A-Z][a-z]{2} \d{4} \| \d{2}:\d{2} \(your time zone\)$/,
+      );
       await txDialog.getByRole('button', { name: 'Add Transaction' }).click();
       await expect(txDialog.getByText('Please fill in all required fields (*).')).toBeVisible();
       // The server's amount rule, checked before anything is sent: no leading point or zero, no exponent or hex, at most 18 decimals.
@@ -294,7 +298,7 @@ test.describe('staff user profile', () => {
       await expect(customerPage.getByTestId('notification-count')).toHaveText('3');
       await customerPage.getByRole('button', { name: 'Open notifications (3 unread)' }).click();
       const bell = customerPage.getByRole('dialog', { name: 'Notifications' });
-      await expect(bell).toContainText('Your deposit of 0.5 BTC has been completed.');
+      await expect(bell).toContainText('Your deposit of 0.50 BTC has been completed.');
       await expect(bell).toContainText('A member of our staff changed what your account may do');
       await expect(bell).toContainText(`A member of our staff set a new BTC deposit address for your account: ${BTC_ADDRESS}.`);
     });
@@ -352,7 +356,7 @@ test.describe('staff user profile', () => {
       await expect(rows.first()).toBeVisible();
       const settled = page.locator('tr[data-event-type="wallet.transaction-settled"]');
       await expect(settled).toContainText('Wanda Worker');
-      await expect(settled).toContainText('Transaction marked Complete: +0.5 BTC');
+      await expect(settled).toContainText('Transaction marked Complete: +0.50 BTC');
       await expect(page.locator('tr[data-event-type="wallet.transaction-recorded"]')).toContainText('Bank wire received, ref 7781');
       await expect(page.locator('tr[data-event-type="user.wallet-address-set"]')).toContainText('Wanda Worker');
       await expect(page.locator('tr[data-event-type="user.permissions-updated"]')).toContainText('send off');

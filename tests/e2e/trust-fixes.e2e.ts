@@ -20,7 +20,7 @@ import {
 const PHONE = { width: 390, height: 844 };
 
 test.describe('screens people trust', () => {
-  test('the bell: a completed credit is "You received", a pending deposit says pending, amounts grouped with 8 decimals at most; the menus are solid on a phone', async ({
+  test('the bell: a completed credit is "You received", a pending deposit says pending, amounts grouped with 2 to 8 decimals; the menus are solid on a phone', async ({
     page,
     request,
   }) => {
@@ -61,7 +61,7 @@ test.describe('screens people trust', () => {
     const items = panel.locator('.notifications__item');
     await expect(items).toHaveCount(2);
     // The deposit (5,000 less its 1% fee) is still Pending: not money received.
-    await expect(items.nth(0)).toContainText('Your deposit of 4,950 USDT is pending.');
+    await expect(items.nth(0)).toContainText('Your deposit of 4,950.00 USDT is pending.');
     await expect(items.nth(1)).toContainText('You received 4,866.00405914 USDT');
     await expect(panel).not.toContainText('You received 4,950');
     // Solid: no see-through colour (the cards behind used to show through).

@@ -166,9 +166,9 @@ describe('notification preferences (Settings > Notifications)', () => {
     expect((await mailTo(t.outbox, EMAIL, /^Your account permissions have changed$/)).text).toContain('send on, swap on');
     const shown = await bell();
     expect(shown[0]).toBe('A member of our staff changed what your account may do: send on, swap on, buy on, sell on, stake on.');
-    expect(shown).toContain('You received 3 ETH');
+    expect(shown).toContain('You received 3.00 ETH');
     // The deposit settled while transaction updates were off stays left out; a new one shows.
-    expect(shown).not.toContain('Your deposit of 2 BTC has been completed.');
+    expect(shown).not.toContain('Your deposit of 2.00 BTC has been completed.');
     const depositId = randomUUID();
     const staff = { actor: { id: admin.user.id, role: 'ADMIN' } };
     await t.app.ledger.execute(
@@ -183,6 +183,6 @@ describe('notification preferences (Settings > Notifications)', () => {
       { type: 'SettleTransaction', transactionId: depositId, by: { system: 'test' } },
       staff,
     );
-    expect(await bell()).toContain('Your deposit of 4 BTC has been completed.');
+    expect(await bell()).toContain('Your deposit of 4.00 BTC has been completed.');
   });
 });

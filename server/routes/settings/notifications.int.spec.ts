@@ -59,7 +59,7 @@ describe('notifications', () => {
     const messages = list.notifications.map((n: { message: string; read: boolean }) => [n.message, n.read]);
     expect(messages).toEqual([
       ['Your withdrawal of 2.02 ETH has failed.', false],
-      ['You received 5 ETH', true],
+      ['You received 5.00 ETH', true],
       ['Your deposit of 0.99 BTC has been completed.', false],
     ]);
     expect(list.unread).toBe(2);
@@ -97,7 +97,7 @@ describe('notifications', () => {
     const list = (await inject({ method: 'GET', url: '/api/v1/notifications', headers: bearer(c.access_token) })).json();
     // Eleven credits of the last week, each named by its settlement; only the newest ten settlements are stored items.
     expect(list.notifications.map((n: { message: string }) => n.message)).toEqual(
-      Array.from({ length: 10 }, (_, k) => `Your deposit of ${11 - k} BTC has been completed.`),
+      Array.from({ length: 10 }, (_, k) => `Your deposit of ${11 - k}.00 BTC has been completed.`),
     );
     expect(list.unread).toBe(10);
   });
@@ -119,7 +119,7 @@ describe('notifications', () => {
         .json()
         .notifications.map((n: { message: string; read: boolean; transaction_id: string }) => [n.message, n.read, n.transaction_id]);
     const before = await messages();
-    expect(before.map(([m]: [string]) => m)).toEqual(['You received 1 BTC']);
+    expect(before.map(([m]: [string]) => m)).toEqual(['You received 1.00 BTC']);
 
     const scheduler = new PayoutScheduler(t.app.ledger, { now: () => new Date(Date.parse(stake.scheduled_at) + 1000) });
     expect(await scheduler.runDue()).toBe(1);

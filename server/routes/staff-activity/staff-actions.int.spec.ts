@@ -204,8 +204,10 @@ describe('staff activity: every staff action, for admins', () => {
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(
-      `,Ban,ban,${worker.userId},activity-worker@example.com,WORKER,,,,${customer.user.id},activity-customer@example.com,Banned until `,
+      `,Ban,ban,${worker.userId},activity-worker@example.com,WORKER,,,,${customer.user.id},activity-customer@example.com,"Banned until `,
     );
+    // The ban's end in the format module's long form, in UTC and named (a comma: the cell is quoted).
+    expect(lines[1]).toMatch(/,"Banned until \d\d [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC",/);
   });
 
   it('is for admins only: a worker and a manager are refused, and so is a customer', async () => {

@@ -132,7 +132,7 @@ describe('staff user profile: General, Wallets, Transactions and payment methods
     d = await details(customer.access_token, customer.user.id);
     expect([d.balances.BTC, d.pendingDeposits.BTC]).toEqual(['0.5', '0']);
     const notes = (await inject({ method: 'GET', url: '/api/v1/notifications', headers: bearer(customer.access_token) })).json();
-    expect(JSON.stringify(notes)).toContain('Your deposit of 0.5 BTC has been completed.');
+    expect(JSON.stringify(notes)).toContain('Your deposit of 0.50 BTC has been completed.');
 
     // A final status stays final, and the refused save records nothing (not even its note).
     const refused = await post('update-transaction', worker.access_token, {

@@ -3,6 +3,7 @@ import { Banner } from '@/components/banner.js';
 import { Button } from '@/components/button.js';
 import { Field } from '@/components/field.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
+import { formatFullDateTime, formatListDate } from '@/lib/money.js';
 import { useSubmit } from '@/lib/use-submit.js';
 import { staffActionLabel } from '@ledger/contract/staff-activity.js';
 import { staffActionsCsv, useStaffActions, type StaffAction, type StaffActionFilters } from './api.js';
@@ -12,15 +13,8 @@ import { ScrollArea } from '@/components/scroll-area.js';
 const PAGE_SIZE = 25;
 const NO_FILTERS: StaffActionFilters = { staff: '', customer: '', action: '', from: '', to: '' };
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('en-GB', {
-    day: '2-digit',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+/** When a staff action happened: the format module's long form, in the viewer's time zone. */
+const when = (iso: string) => formatFullDateTime(iso) || iso;
 
 /** A maker or a checker as the list names them: name, then e-mail address and role. */
 function Person({ id, name, email, role }: { id: string | null; name: string | null; email: string | null; role: string | null }) {
@@ -120,8 +114,8 @@ export function StaffActivityTab() {
             ))}
           </select>
         </div>
-        <Field label="From" type="date" value={draft.from} onChange={set('from')} />
-        <Field label="To" type="date" value={draft.to} onChange={set('to')} />
+        <Field label="From" type="date" value={draft.from} onChange={set('from')} hint={formatListDate(draft.from) || undefined} />
+        <Field label="To" type="date" value={draft.to} onChange={set('to')} hint={formatListDate(draft.to) || undefined} />
         <div className="staff-activity__buttons">
           <Button type="submit">Apply filters</Button>
           <Button

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ApprovalDecided, ApprovalList, type DecideApprovalBody, type ListApprovalsBody } from '@ledger/contract/approvals.js';
 import type { TransactionAdded } from '@ledger/contract/staff-users.js';
 import { getJson, postJson } from '@/lib/api-client.js';
+import { formatTransactionAmount, formatUsd } from '@/lib/money.js';
 import { parseAnswer } from '@/lib/query.js';
 import { useRefetchOn } from '@/lib/query-realtime.js';
 
@@ -61,10 +62,10 @@ export const ACTION_LABELS: Record<Approval['action'], string> = {
   'settle-transaction': 'Complete pending transaction',
 };
 
-/** `Awaiting second approval: +500 BTC (48,500,000.00 USD), by Wes Worker` and the like. */
+/** `Awaiting second approval: +500.00 BTC ($48,500,000.00), by Wes Worker` and the like. */
 export function approvalLine(a: Approval): string {
   const who = (name: string | null, email: string | null) => name || email || 'unknown';
-  const what = `${a.amount.startsWith('-') ? a.amount : `+${a.amount}`} ${a.assetId} (${Number(a.valueUsd).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} USD)`;
+  const what = `${formatTransactionAmount(a.amount)} ${a.assetId} (${formatUsd(a.valueUsd)})`;
   switch (a.status) {
     case 'pending':
       return `Awaiting second approval: ${what}, by ${who(a.makerName, a.makerEmail)}`;

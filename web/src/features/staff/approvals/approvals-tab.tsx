@@ -5,7 +5,7 @@ import { Button } from '@/components/button.js';
 import { serverWords } from '@/lib/error-text.js';
 import { useSession } from '@/lib/session.js';
 import { useSubmit } from '@/lib/use-submit.js';
-import { formatListDateTime, formatUsd } from '@/lib/money.js';
+import { formatListDateTime, formatTransactionAmount, formatUsd } from '@/lib/money.js';
 import {
   ACTION_LABELS,
   age,
@@ -27,9 +27,8 @@ const STATUS_LABELS: Record<Approval['status'], string> = {
   expired: 'Expired',
 };
 
-const signedAmount = (a: Approval) => (a.amount.startsWith('-') ? a.amount : `+${a.amount}`);
-/** A USD value with 2 decimals and thousands separators, from its decimal string (no float). */
-const usd = (value: string) => formatUsd(value).replace('$', '');
+/** The request's amount: 2 to 8 decimals with its sign, thousands separated (the format module). */
+const signedAmount = (a: Approval) => formatTransactionAmount(a.amount);
 
 /** One waiting request: its facts, and Approve / Reject with a reason. */
 function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<void> }) {
@@ -59,7 +58,7 @@ function WaitingRow({ a, onDecided }: { a: Approval; onDecided: () => Promise<vo
           {signedAmount(a)} {a.assetId}
         </td>
         <td data-label="Value" className="mono approvals__nowrap">
-          {usd(a.valueUsd)} USD
+          {formatUsd(a.valueUsd)}
         </td>
         <td data-label="Maker" className="approvals__nowrap">
           {a.makerName || a.makerEmail}
@@ -140,7 +139,7 @@ export function ApprovalsTab() {
             Waiting for your approval
           </h2>
           <p className="card__subtitle">
-            Staff actions worth more than {limit ? `${usd(limit)} USD` : 'the limit'}, past a day&rsquo;s limit or valued at a price that
+            Staff actions worth more than {limit ? formatUsd(limit) : 'the limit'}, past a day&rsquo;s limit or valued at a price that
             cannot be trusted alone move no money until a second person approves them.
             {role === 'MANAGER' ? ' These are your workers\u2019 requests.' : ' These are all requests.'}
           </p>
@@ -211,7 +210,7 @@ export function ApprovalsTab() {
                       {signedAmount(a)} {a.assetId}
                     </td>
                     <td data-label="Value" className="mono approvals__nowrap">
-                      {usd(a.valueUsd)} USD
+                      {formatUsd(a.valueUsd)}
                     </td>
                     <td data-label="Status">
                       <span className={`approvals__status approvals__status--${a.status}`}>{STATUS_LABELS[a.status]}</span>

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { Banner } from '@/components/banner.js';
 import { Pager } from '@/components/pager.js';
 import { SkeletonRows } from '@/components/skeleton-rows.js';
-import { formatListDate } from '../shared/route-tabs.js';
+import { listDate } from '../shared/route-tabs.js';
 import { useManagedUsers } from './api.js';
 
 /** Spec 002 section 9: 10 per page, search debounced 500 ms and back to page 1. */
@@ -77,7 +77,7 @@ export function AllUsersTab() {
                       {KYC_LABEL[u.kyc_status ?? 'not_started'] ?? 'Not Started'}
                     </span>
                   </td>
-                  <td data-label="User Since">{formatListDate(u.created_at)}</td>
+                  <td data-label="User Since">{listDate(u.created_at)}</td>
                   <td data-label="Assigned Worker">{u.assigned_worker_name || 'N/A'}</td>
                   <td className="staff-table__actions">
                     <Link className="button button--secondary" to={`/dashboard/user-profile/${u.id}`}>

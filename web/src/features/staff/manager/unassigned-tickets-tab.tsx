@@ -12,7 +12,7 @@ import { useSession } from '@/lib/session.js';
 import { useSubmit } from '@/lib/use-submit.js';
 import { ticketKeys, TICKETS_PER_PAGE, URGENCY_LABEL, useUnassignedTickets, type Ticket } from '@/components/tickets/api.js';
 import '@/components/tickets/tickets.css';
-import { formatListDate } from '../shared/route-tabs.js';
+import { listDate } from '../shared/route-tabs.js';
 import { useWorkerChoices } from './api.js';
 import './unassigned-tickets.css';
 import { ScrollArea } from '@/components/scroll-area.js';
@@ -98,7 +98,7 @@ export function UnassignedTicketsTab() {
                     <td data-label="Urgency">
                       <span className={`ticket-urgency ticket-urgency--${t.urgency}`}>{URGENCY_LABEL[t.urgency]}</span>
                     </td>
-                    <td data-label="Created">{formatListDate(t.created_at)}</td>
+                    <td data-label="Created">{listDate(t.created_at)}</td>
                     <td className="staff-table__actions">
                       <div className="ticket-assign">
                         <select

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatAmount, toDecimal } from '@/lib/money.js';
+import { formatTransactionAmount, toDecimal } from '@/lib/money.js';
 import { errorText, profileApi, type EditableType, type StaffTransaction } from './api/calls.js';
 import { profileKeys, TRANSACTIONS_FAILED, useStaffPrices, useStaffTransactions } from './api/queries.js';
 import { FormDialog, FormSelect, TX_STATUS_OPTIONS } from './form-dialog.js';
@@ -13,13 +13,8 @@ import { CustomerApprovals } from '../approvals/approvals-tab.js';
 /** A history entry: one transaction, or a swap built from its two legs. */
 type Entry = { kind: 'single'; tx: StaffTransaction } | { kind: 'swap'; spent: StaffTransaction; received: StaffTransaction };
 
-/** A signed amount with 2 to 8 decimals; '--.--' when missing. */
-export function signedAmount(value: string | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '--.--';
-  const d = toDecimal(value);
-  const text = formatAmount(d.abs(), 2, 8);
-  return d.isNegative() ? `-${text}` : `+${text}`;
-}
+/** A signed amount with 2 to 8 decimals; '--.--' when missing (the format module's transaction amount). */
+export const signedAmount = (value: string | null | undefined): string => formatTransactionAmount(value);
 
 /** Pairs swap legs: exactly two rows sharing a request id, one negative and one positive. */
 export function toEntries(rows: StaffTransaction[]): Entry[] {

@@ -4,7 +4,7 @@ import { secondApprovalNotice, useApprovalLimit } from '../approvals/advance-not
 import { CustomerApprovals } from '../approvals/approvals-tab.js';
 import { Button } from '@/components/button.js';
 import { Field } from '@/components/field.js';
-import { formatCrypto, formatUsd, toDecimal } from '@/lib/money.js';
+import { formatCrypto, formatListDateTime, formatUsd, toDecimal } from '@/lib/money.js';
 import { parseAmount } from '@ledger/money.js';
 import { ASSET_LIST, profileApi } from './api/calls.js';
 import { useStaffPrices } from './api/queries.js';
@@ -197,7 +197,13 @@ function AddTxDialog({
     >
       <div className="profile-form">
         <Field label="Amount *" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} autoComplete="off" />
-        <Field label="Sent At *" type="datetime-local" value={sentAt} onChange={(e) => setSentAt(e.target.value)} />
+        <Field
+          label="Sent At *"
+          type="datetime-local"
+          value={sentAt}
+          onChange={(e) => setSentAt(e.target.value)}
+          hint={formatListDateTime(sentAt) ? `${formatListDateTime(sentAt)} (your time zone)` : undefined}
+        />
         <Field label="Sender Address *" value={senderAddress} onChange={(e) => setSenderAddress(e.target.value)} autoComplete="off" />
         <FormSelect id="add-tx-status" label="Status *" value={status} onChange={setStatus} options={TX_STATUS_OPTIONS} />
         <Field label="TxID" value={txid} onChange={(e) => setTxid(e.target.value)} autoComplete="off" />

@@ -1,4 +1,5 @@
 import { NavLink } from 'react-router-dom';
+import { formatListDate } from '@/lib/money.js';
 
 /* What the staff dashboards share (worker, manager, admin): their route tabs and the list date. */
 
@@ -17,10 +18,7 @@ export function RouteTabs({ label, tabs }: { label: string; tabs: RouteTab[] }) 
   );
 }
 
-/** The spec's list date: dd MMM yyyy (e.g. 05 Mar 2025); 'N/A' when missing. */
-export function formatListDate(value: string | null | undefined): string {
-  if (!value) return 'N/A';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return 'N/A';
-  return new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' }).format(date).replace(/Sept/, 'Sep');
+/** The spec's list date, the format module's day form 'dd MMM yyyy' (e.g. 05 Mar 2025); 'N/A' when missing. */
+export function listDate(value: string | null | undefined): string {
+  return formatListDate(value) || 'N/A';
 }

@@ -1,17 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
+import { formatListDateTime } from '@/lib/money.js';
 import { useSession } from '@/lib/session.js';
 import { useRealtime } from '@/lib/realtime.js';
 import { getWorkerManager, latestAnnouncements, type Announcement } from './api.js';
 import { readDismissed, rememberDismissed } from './dismissed-announcements.js';
-
-const dateTime = new Intl.DateTimeFormat('en-GB', {
-  day: '2-digit',
-  month: 'short',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
 
 /**
  * The worker's banner above the tabs: the latest 5 announcements from their manager, new ones
@@ -56,7 +48,7 @@ export function AnnouncementBanner() {
         <div key={a.id} className="announcement" role="status">
           <div className="announcement__body">
             <p className="announcement__message">{a.message}</p>
-            <p className="announcement__time">{dateTime.format(new Date(a.created_at))}</p>
+            <p className="announcement__time">{formatListDateTime(a.created_at)}</p>
           </div>
           <button
             type="button"

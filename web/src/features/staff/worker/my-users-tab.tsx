@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/button.js';
 import { PagedTable } from '../paged-table.js';
 import { listMyUsers, type OwnedUser } from './api.js';
-import { formatListDate } from '../shared/route-tabs.js';
+import { listDate } from '../shared/route-tabs.js';
 
 const loadPage = async (page: number, pageSize: number) => {
   const answer = await listMyUsers(page, pageSize);
@@ -28,7 +28,7 @@ export function MyUsersTab() {
           <td data-label="User ID" className="mono">
             {u.profile_user_id}
           </td>
-          <td data-label="Profile Created">{formatListDate(u.profile_created_at)}</td>
+          <td data-label="Profile Created">{listDate(u.profile_created_at)}</td>
         </>
       )}
       actions={(u) => (
