@@ -7,6 +7,8 @@ import type { Approval } from '@ledger/contract/approvals.js';
 import type { StaffAction } from '@ledger/contract/staff-activity.js';
 import type { Transaction } from '@/features/customer/shared/api/transactions.js';
 import { RecentTransactionsCard } from '@/features/customer/overview/components/recent-transactions-card.js';
+import { customerKeys } from '@/features/customer/shared/api/keys.js';
+import { TransactionsPage } from '@/features/customer/transactions/transactions-page.js';
 import { StaffActivityTab } from '@/features/staff/admin/staff-activity-tab.js';
 import { approvalKeys, approvalLine } from '@/features/staff/approvals/api.js';
 import { ApprovalsTab, CustomerApprovals } from '@/features/staff/approvals/approvals-tab.js';
@@ -130,6 +132,15 @@ describe('one amount and one moment, read the same way on every screen and in ev
     const text = render(createElement(RecentTransactionsCard, { transactions: [tx], loading: false, error: null }));
     expect(text).toContain('+5,000.0000 USDT');
     expect(text).toContain('06 Dec | 04:33');
+  });
+
+  it("customer Transactions: the list's short date and the amount with its sign", () => {
+    const text = render(createElement(TransactionsPage), (c) =>
+      c.setQueryData(customerKeys.transactions(1, 10), { transactions: [tx], count: 1 }),
+    );
+    expect(text).toContain(SHORT);
+    expect(text).toContain('+5,000.00000000 USDT');
+    expect(text).not.toContain('+5000');
   });
 
   it("staff profile, Transactions: the history's amount and short date", () => {
