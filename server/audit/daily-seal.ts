@@ -1,7 +1,7 @@
-import { schedule, type ScheduledTask } from 'node-cron';
 import type { EventStore } from '../../ledger/event-store/port.js';
 import { sealLog, UnchainedLogError, type SealResult } from '../../ledger/audit/log-seal.js';
 import { SYSTEM_ACTOR } from '../../ledger/command-handler.js';
+import { ScheduledJob } from '../scheduled-job.js';
 
 export interface DailySealOptions {
   /** node-cron expression (seconds field first); default 00:15 UTC every day. */
@@ -18,31 +18,32 @@ export interface DailySealOptions {
  * run `ledger seal --backfill`).
  */
 export class DailySeal {
-  private task: ScheduledTask | null = null;
-  private running: Promise<SealResult | null> | null = null;
-  private stopped = false;
+  private readonly job: ScheduledJob<SealResult | null>;
 
   constructor(
     private readonly store: EventStore,
     private readonly options: DailySealOptions = {},
-  ) {}
+  ) {
+    // A tick's failure is logged by seal(); the next day, or `ledger seal`, tries again.
+    this.job = new ScheduledJob(
+      { name: 'daily-seal', cron: options.cron ?? '0 15 0 * * *', timezone: 'Etc/UTC' },
+      () => this.seal(),
+      null,
+      (run) => run().catch(() => {}),
+    );
+  }
 
   start(): void {
-    if (this.task || this.stopped) return;
-    this.task = schedule(this.options.cron ?? '0 15 0 * * *', () => void this.run().catch(() => {}), {
-      noOverlap: true,
-      name: 'daily-seal',
-      timezone: 'Etc/UTC',
-    });
+    this.job.schedule();
   }
 
   /** Seals for today's UTC date (once); answers the seal, or null when the log cannot be sealed yet. */
   run(): Promise<SealResult | null> {
-    if (this.stopped) return Promise.resolve(null);
-    this.running ??= this.seal().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.job.run();
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   private async seal(): Promise<SealResult | null> {
@@ -62,16 +63,5 @@ export class DailySeal {
       if (err instanceof UnchainedLogError) return null;
       throw err;
     }
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    const task = this.task;
-    this.task = null;
-    if (task) {
-      await task.stop();
-      await task.destroy();
-    }
-    await this.running?.catch(() => {});
   }
 }

@@ -1,8 +1,8 @@
-import { schedule, type ScheduledTask } from 'node-cron';
 import type { LedgerContext } from '../context.js';
 import { deterministicUuid, SYSTEM_ACTOR } from '../../ledger/command-handler.js';
 import { walletDecider } from '../../ledger/wallet/decider.js';
 import { WalletError } from '../../ledger/wallet/wallet.js';
+import { ScheduledJob } from '../scheduled-job.js';
 
 export interface PayoutSchedulerOptions {
   /** The clock; tests pass one they control. */
@@ -25,16 +25,26 @@ export const payoutTransactionId = (stakeId: string) => deterministicUuid('stake
  * two processes or a restart mid-run never pay a stake twice.
  */
 export class PayoutScheduler {
-  private task: ScheduledTask | null = null;
-  private running: Promise<number> | null = null;
-  private stopped = false;
+  private readonly job: ScheduledJob<number>;
   private readonly now: () => Date;
+  private started = false;
 
   constructor(
     private readonly ledger: LedgerContext,
     private readonly options: PayoutSchedulerOptions = {},
   ) {
     this.now = options.now ?? (() => new Date());
+    // A scheduled run: a failure is logged and the next tick tries again. A run the app's close
+    // overtook (its database already shut) is no failure and is not reported.
+    this.job = new ScheduledJob(
+      { name: 'stake-payouts', cron: options.cron ?? '*/30 * * * * *' },
+      () => this.payDue(),
+      0,
+      (run) =>
+        run().catch((err: unknown) => {
+          if (!this.job.isStopped) this.options.log?.warn({ err }, 'stake payouts: a run failed; the next tick tries again');
+        }),
+    );
   }
 
   /**
@@ -43,48 +53,25 @@ export class PayoutScheduler {
    * the ticks pay what is due once the store and the read models are back.
    */
   async start(): Promise<void> {
-    if (this.task || this.stopped) return;
+    if (this.started || this.job.isStopped) return;
+    this.started = true;
     try {
       const head = await this.ledger.store.committedHead();
       if (head) await this.ledger.projector.waitFor(head, this.ledger.config.PROJECTION_WAIT_MS);
       await this.runDue();
     } catch (err) {
-      if (!this.stopped) this.options.log?.warn({ err }, 'stake payouts: the first run failed; the next tick tries again');
+      if (!this.job.isStopped) this.options.log?.warn({ err }, 'stake payouts: the first run failed; the next tick tries again');
     }
-    if (this.stopped) return;
-    this.task = schedule(this.options.cron ?? '*/30 * * * * *', () => void this.tick(), { noOverlap: true, name: 'stake-payouts' });
-  }
-
-  /**
-   * A scheduled run: a failure is logged and the next tick tries again. A run the app's close
-   * overtook (its database already shut) is no failure and is not reported.
-   */
-  private async tick(): Promise<void> {
-    try {
-      await this.runDue();
-    } catch (err) {
-      if (!this.stopped) this.options.log?.warn({ err }, 'stake payouts: a run failed; the next tick tries again');
-    }
+    this.job.schedule();
   }
 
   /** Pays every stake due at the clock's now; answers how many it paid. Runs never overlap. */
   runDue(): Promise<number> {
-    if (this.stopped) return Promise.resolve(0);
-    this.running ??= this.payDue().finally(() => {
-      this.running = null;
-    });
-    return this.running;
+    return this.job.run();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    const task = this.task;
-    this.task = null;
-    if (task) {
-      await task.stop();
-      await task.destroy();
-    }
-    await this.running?.catch(() => {});
+  stop(): Promise<void> {
+    return this.job.stop();
   }
 
   private async payDue(): Promise<number> {
@@ -100,7 +87,7 @@ export class PayoutScheduler {
       .execute();
     let paid = 0;
     for (const stake of due) {
-      if (this.stopped) break;
+      if (this.job.isStopped) break;
       try {
         const result = await this.ledger.execute(
           walletDecider,
