@@ -15,6 +15,8 @@ import { ApprovalsTab, CustomerApprovals } from '@/features/staff/approvals/appr
 import { profileKeys } from '@/features/staff/profile/api/queries.js';
 import type { ProfileContext } from '@/features/staff/profile/profile-context.js';
 import { TransactionsTab } from '@/features/staff/profile/transactions-tab.js';
+import { WalletsTab } from '@/features/staff/profile/wallets-tab.js';
+import type { ProfileDetails } from '@ledger/contract/profile-details.js';
 import { mergeNotificationFeed } from '../ledger/notifications/feed.js';
 import { settlementMessage } from '../ledger/notifications/notifications.js';
 import { transactionMail, securityMail } from '../server/mail/templates.js';
@@ -151,6 +153,19 @@ describe('one amount and one moment, read the same way on every screen and in ev
     );
     expect(text).toContain(STAFF_AMOUNT);
     expect(text).toContain(SHORT);
+  });
+
+  it("staff profile, Wallets: the balance's 8 decimals and the USD price and value", () => {
+    // Only what the tab reads of the customer's details.
+    const details = { balances: { USDT: AMOUNT }, pendingDeposits: {}, addresses: {} } as unknown as ProfileDetails;
+    const text = render(
+      createElement(WalletsTab),
+      (c) => c.setQueryData(profileKeys.prices, { USDT: { price: 1, changePercent24Hr: 0 } }),
+      { userId: USER, details, reload: async () => {} },
+    );
+    expect(text).toContain('5,000.00000000');
+    expect(text).toContain(USD);
+    expect(text).not.toContain('5000');
   });
 
   it("staff profile, a customer's second approvals (Wallets and Transactions tabs)", () => {
