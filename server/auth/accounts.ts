@@ -8,6 +8,7 @@ import type { Role } from '../../ledger/user/events.js';
 import type { Mailer } from '../mail/mailer.js';
 import { sendQuietly, type MailLog } from '../mail/mailer.js';
 import { mailStaffNotices } from '../mail/staff-notices.js';
+import { sendOnce } from '../mail/send-once.js';
 import { isStaffActor } from '../../ledger/notifications/staff-notices.js';
 import {
   accountExistsMail,
@@ -234,22 +235,7 @@ export class Accounts {
     if (!user || !user.email_confirmed_at) return;
     // Taken before sending, so that two calls at once send one mail; given back when the mail
     // fails, so that a later call sends it.
-    const key = `welcome:${user.id}`;
-    const first = await this.db
-      .insertInto('mail_sent')
-      .values({ key })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (!first) return;
-    void sendQuietly(this.mailer, welcomeMail(user.email, user.full_name), log).then(async (sent) => {
-      if (!sent)
-        await this.db
-          .deleteFrom('mail_sent')
-          .where('key', '=', key)
-          .execute()
-          .catch((error: unknown) => log.warn({ err: error }, 'welcome mail key not released'));
-    });
+    await sendOnce(this.db, `welcome:${user.id}`, this.mailer, welcomeMail(user.email, user.full_name), log);
   }
 
   /** A security notice to the account's own address (what changed, when, and what to do if it was not them). */

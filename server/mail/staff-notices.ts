@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { sendQuietly, type MailLog, type Mailer } from './mailer.js';
+import type { MailLog, Mailer } from './mailer.js';
+import { sendOnce } from './send-once.js';
 import { staffNoticeMail } from './templates.js';
 import { staffNoticeOf } from '../../ledger/notifications/staff-notices.js';
 import {
@@ -36,21 +37,7 @@ export async function mailStaffNotices(
   const prefs = notices.some((n) => isAccountChangeNotice(n.type)) ? await notificationPreferences(db, userId) : null;
   for (const { notice, type, key } of notices) {
     if (!staffNoticeWanted(type, 'email', prefs)) continue;
-    const first = await db
-      .insertInto('mail_sent')
-      .values({ key })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (!first) continue;
-    void sendQuietly(mailer, staffNoticeMail(user.email, user.full_name, notice), log).then(async (sent) => {
-      if (!sent)
-        await db
-          .deleteFrom('mail_sent')
-          .where('key', '=', key)
-          .execute()
-          .catch((err: unknown) => log.warn({ err }, 'staff notice mail key not released'));
-    });
+    await sendOnce(db, key, mailer, staffNoticeMail(user.email, user.full_name, notice), log);
   }
 }
 

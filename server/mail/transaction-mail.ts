@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { RecordedListener } from '../context.js';
-import { sendQuietly, type MailLog, type Mailer } from './mailer.js';
+import type { MailLog, Mailer } from './mailer.js';
+import { sendOnce } from './send-once.js';
 import { transactionMail } from './templates.js';
 import { notificationPreferences } from './staff-notices.js';
 import { transactionMailKey, transactionOutcomeOf, type TransactionOutcomeNotice } from '../../ledger/notifications/transaction-mail.js';
@@ -48,23 +49,7 @@ export async function mailTransactionOutcomes(
   let taken = 0;
   for (const notice of notices) {
     if (hidden.has(notice.transactionId)) continue;
-    const key = transactionMailKey(notice);
-    const first = await db
-      .insertInto('mail_sent')
-      .values({ key })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    if (!first) continue;
-    taken++;
-    void sendQuietly(mailer, transactionMail(user.email, user.full_name, notice, at), log).then(async (sent) => {
-      if (!sent)
-        await db
-          .deleteFrom('mail_sent')
-          .where('key', '=', key)
-          .execute()
-          .catch((err: unknown) => log.warn({ err }, 'transaction mail key not released'));
-    });
+    if (await sendOnce(db, transactionMailKey(notice), mailer, transactionMail(user.email, user.full_name, notice, at), log)) taken++;
   }
   return taken;
 }
