@@ -33,7 +33,7 @@ function areaChunkName(moduleId: string): string | null {
 
 /** The shared modules the sign-in screen needs; the other shared ones load with the dashboard. */
 const FIRST_SCREEN =
-  /[\\/]web[\\/]src[\\/](components[\\/](banner|button|card|field|code-field|captcha-widget|new-password-fields|submit-messages)|lib[\\/](api-client|auth-types|session|jwt|use-focus-first-error|use-submit|error-text|email))\.tsx?$|[\\/]ledger[\\/]contract[\\/]access-constants\.ts$|[\\/]node_modules[\\/](ky|zustand)[\\/]/;
+  /[\\/]web[\\/]src[\\/](components[\\/](banner|button|card|field|code-field|captcha-widget|new-password-fields|submit-messages)|lib[\\/](api-client|auth-types|session|stored-session|jwt|use-focus-first-error|use-submit|error-text|email))\.tsx?$|[\\/]ledger[\\/]contract[\\/]access-constants\.ts$|[\\/]node_modules[\\/](ky|zustand)[\\/]/;
 
 export default defineConfig({
   root: webRoot,
